@@ -1,0 +1,122 @@
+/**
+ * Settings, read from the environment once at start and validated.
+ * A bad value stops the server with one line that names the variable (see main.ts).
+ */
+
+export type DateOrder = 'DMY' | 'MDY';
+
+export interface Settings {
+  port: number;
+  host: string;
+  /** Prefix before /API/..., '' or '/Something' (no trailing slash). */
+  basePath: string;
+  apiNamespace: string;
+  syncNamespace: string;
+  maxRequestBytes: number;
+  trustProxy: boolean;
+  databaseUrl: string;
+  /** How slash dates such as 03/04/2026 are read: day first (default) or month first. */
+  dateOrder: DateOrder;
+  /** 1..12, the month a fiscal year starts in (April by default). */
+  fiscalYearStartMonth: number;
+  /** Largest single file WarrantyRequestFiles accepts. */
+  maxFileBytes: number;
+  /** Largest number of files one warranty request may hold. */
+  maxFilesPerRequest: number;
+  /** Largest total size of the files of one warranty request. */
+  maxRequestFilesBytes: number;
+  logLevel: string;
+}
+
+export class SettingsError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`${variable}: ${detail}`);
+    this.name = 'SettingsError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const MiB = 1024 * 1024;
+
+export function loadSettings(env: Env = process.env): Settings {
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST', '0.0.0.0'),
+    basePath: basePath(env, 'BASE_PATH'),
+    apiNamespace: namespace(env, 'API_NAMESPACE'),
+    syncNamespace: namespace(env, 'SYNC_NAMESPACE'),
+    maxRequestBytes: integer(env, 'MAX_REQUEST_BYTES', 4 * MiB, 1024, 1024 * MiB),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    databaseUrl: databaseUrl(env, 'DATABASE_URL'),
+    dateOrder: oneOf(env, 'DATE_ORDER', ['DMY', 'MDY'] as const, 'DMY'),
+    fiscalYearStartMonth: integer(env, 'FISCAL_YEAR_START_MONTH', 4, 1, 12),
+    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 5 * MiB, 1, 1024 * MiB),
+    maxFilesPerRequest: integer(env, 'MAX_FILES_PER_REQUEST', 20, 1, 10000),
+    maxRequestFilesBytes: integer(env, 'MAX_REQUEST_FILES_BYTES', 50 * MiB, 1, 100 * 1024 * MiB),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+  };
+}
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function text(env: Env, name: string, fallback: string): string {
+  return raw(env, name) ?? fallback;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new SettingsError(name, `'${value}' is not a whole number`);
+  const n = Number(value);
+  if (n < min || n > max) throw new SettingsError(name, `${n} is out of range (${min}..${max})`);
+  return n;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const lower = value.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  throw new SettingsError(name, `'${value}' is not a boolean (use true or false)`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  const match = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+  if (!match) throw new SettingsError(name, `'${value}' is not one of ${allowed.join(', ')}`);
+  return match;
+}
+
+function basePath(env: Env, name: string): string {
+  const value = raw(env, name);
+  if (value === undefined || value === '/') return '';
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//')) {
+    throw new SettingsError(name, `'${value}' is not a path (expected something like /MobileApp)`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function namespace(env: Env, name: string): string {
+  const value = raw(env, name);
+  if (value === undefined) return 'http://tempuri.org/';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingsError(name, `'${value}' is not an absolute URI`);
+  }
+  if (!url.protocol || /["'<>&\s]/.test(value)) throw new SettingsError(name, `'${value}' is not a usable namespace URI`);
+  return value;
+}
+
+function databaseUrl(env: Env, name: string): string {
+  const value = raw(env, name) ?? 'sqlite:./data/mobileapp.db';
+  if (/^sqlite:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value)) return value;
+  throw new SettingsError(name, `'${value}' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)`);
+}

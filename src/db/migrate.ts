@@ -1,0 +1,46 @@
+/**
+ * Migrations, applied at start (and by the seed script). Kysely's migrator keeps its own lock
+ * table, so several processes starting together on one PostgreSQL apply each migration once.
+ */
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Engine } from './engine';
+import * as initial from './migrations/0001_initial';
+
+const MIGRATIONS = { '0001_initial': initial } as const;
+
+class StaticMigrations implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const types = this.engine.columnTypes;
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, types) }]),
+    );
+  }
+}
+
+export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1)!;
+
+export async function migrate(engine: Engine): Promise<void> {
+  if (engine.schema) {
+    try {
+      await sql`create schema if not exists ${sql.id(engine.schema)}`.execute(engine.db);
+    } catch (err) {
+      // Two processes creating the same schema at once: the loser sees a unique violation.
+      if ((err as { code?: string }).code !== '23505') throw err;
+    }
+  }
+  const migrator = new Migrator({ db: engine.db, provider: new StaticMigrations(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
+  }
+}
+
+/** True when every migration this build knows has been applied (the /ready check). */
+export async function isMigrated(engine: Engine): Promise<boolean> {
+  const migrator = new Migrator({ db: engine.db, provider: new StaticMigrations(engine) });
+  const migrations = await migrator.getMigrations();
+  return migrations.every((m) => m.executedAt !== undefined);
+}

@@ -1,0 +1,68 @@
+/**
+ * What an operation is, independent of any binding (architecture.md: operations do not know SOAP).
+ *
+ * A binding collects name/value pairs (query string, form fields, multipart parts, JSON members,
+ * SOAP child elements) and files; src/operations/request.ts matches the names case-insensitively
+ * against the operation's declared names and drops the rest. The operation then parses the strings
+ * itself (src/operations/parse.ts) and returns one result that every binding encodes its own way.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Engine } from '../db/engine';
+import type { DateOrder } from '../config';
+
+export interface UploadedFile {
+  /** The form or multipart field the file came in. */
+  field: string;
+  fileName: string;
+  /** What the client said the type is; the stored type is sniffed from the bytes. */
+  declaredType: string;
+  content: Buffer;
+}
+
+export interface OperationRequest {
+  /** Declared names (canonical spelling) to the value sent; a name not sent is absent. */
+  fields: Readonly<Record<string, string>>;
+  files: readonly UploadedFile[];
+}
+
+export interface OperationResult {
+  /** An array (the encoders add Count), an object, or null. */
+  data: unknown;
+  totals?: Record<string, number>;
+  message?: string;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface DomainSettings {
+  dateOrder: DateOrder;
+  fiscalYearStartMonth: number;
+  maxFileBytes: number;
+  maxFilesPerRequest: number;
+  maxRequestFilesBytes: number;
+}
+
+export interface OperationContext {
+  db: Kysely<Database>;
+  engine: Engine;
+  clock: Clock;
+  settings: DomainSettings;
+}
+
+export interface Operation {
+  name: string;
+  /** The contract's parameters, in WSDL order (interface-spec.md 4.3); [] for "none listed". */
+  params: readonly string[];
+  /** Extra named fields (domain.md) for the operations whose contract lists no parameters. */
+  fields: readonly string[];
+  /** Whether file parts / base64 file fields are read (WarrantyRequestFiles). */
+  acceptsFiles: boolean;
+  /** Writes change data in one transaction; with no input at all they do nothing and succeed. */
+  kind: 'read' | 'write';
+  run(request: OperationRequest, ctx: OperationContext): Promise<OperationResult>;
+}

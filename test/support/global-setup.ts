@@ -1,0 +1,12 @@
+/**
+ * Runs once before the suites. It says which suites the run leaves out and why, so a green run on
+ * a machine without PostgreSQL is never mistaken for a run that covered it.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) {
+    process.stdout.write(
+      '\n[left out] PostgreSQL runs of the database and operation suites: TEST_DATABASE_URL is not set ' +
+        '(.ci/run sets it to postgres://postgres@127.0.0.1:5432/test). Only SQLite is tested in this run.\n',
+    );
+  }
+}
