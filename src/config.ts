@@ -51,9 +51,9 @@ export function loadSettings(env: Env = process.env): Settings {
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     dateOrder: oneOf(env, 'DATE_ORDER', ['DMY', 'MDY'] as const, 'DMY'),
     fiscalYearStartMonth: integer(env, 'FISCAL_YEAR_START_MONTH', 4, 1, 12),
-    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 5 * MiB, 1, 1024 * MiB),
+    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 2 * MiB, 1, 1024 * MiB),
     maxFilesPerRequest: integer(env, 'MAX_FILES_PER_REQUEST', 20, 1, 10000),
-    maxRequestFilesBytes: integer(env, 'MAX_REQUEST_FILES_BYTES', 50 * MiB, 1, 100 * 1024 * MiB),
+    maxRequestFilesBytes: integer(env, 'MAX_REQUEST_FILES_BYTES', 20 * MiB, 1, 100 * 1024 * MiB),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
   };
 }
