@@ -1,0 +1,119 @@
+/**
+ * The WSDL as the source of truth (architecture.md): loads wsdl/<Service>.wsdl, fills in the
+ * namespace, reads the operations and their parameter lists, and compares them with the service
+ * object. The server refuses to start on any difference, so the contract and the code cannot drift.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Service } from '../services/types';
+import { childrenNamed, firstChildNamed, parseXml, type XmlElement } from './xml-tree';
+import { escapeXml } from './xml-escape';
+
+const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
+const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
+
+export interface ContractOperation {
+  name: string;
+  /** Parameter names in WSDL order, spelled as in the WSDL. */
+  params: string[];
+}
+
+export interface ServiceDescription {
+  serviceName: string;
+  targetNamespace: string;
+  /** The WSDL text with the namespace filled in; addresses still read {{address}}. */
+  wsdlTemplate: string;
+  /** In WSDL order. */
+  operations: ContractOperation[];
+}
+
+export class ContractMismatchError extends Error {
+  constructor(readonly serviceName: string, readonly differences: string[]) {
+    super(`The WSDL of ${serviceName} and its implementation differ:\n  - ${differences.join('\n  - ')}`);
+    this.name = 'ContractMismatchError';
+  }
+}
+
+export const ADDRESS_PLACEHOLDER = '{{address}}';
+
+/** Reads the WSDL file of a service from the project's wsdl/ folder. */
+export function loadServiceDescription(service: Pick<Service, 'wsdlFile' | 'namespace'>): ServiceDescription {
+  const text = fs.readFileSync(path.join(projectRoot(), service.wsdlFile), 'utf8');
+  return describeWsdl(text, service.namespace);
+}
+
+/** Parses a WSDL text with {{namespace}} placeholders (exported so tests can feed a modified text). */
+export function describeWsdl(template: string, namespace: string): ServiceDescription {
+  const wsdlTemplate = template.split('{{namespace}}').join(escapeXml(namespace));
+  const root = parseXml(wsdlTemplate.split(ADDRESS_PLACEHOLDER).join('urn:address'));
+  if (root.uri !== WSDL_NS || root.local !== 'definitions') throw new Error('not a WSDL document: the root is not wsdl:definitions');
+  const service = firstChildNamed(root, WSDL_NS, 'service');
+  if (!service?.attributes.name) throw new Error('the WSDL has no named wsdl:service');
+  const serviceName = service.attributes.name;
+  return {
+    serviceName,
+    targetNamespace: root.attributes.targetNamespace ?? '',
+    wsdlTemplate,
+    operations: soapOperations(root, serviceName).map((name) => ({ name, params: schemaParams(root, name) })),
+  };
+}
+
+/** Every difference between the WSDL and the service object; empty when they agree. */
+export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations'>): string[] {
+  const differences: string[] = [];
+  if (description.serviceName !== service.name) {
+    differences.push(`the WSDL describes service ${description.serviceName}, the implementation is ${service.name}`);
+  }
+  const described = new Map(description.operations.map((op) => [op.name, op]));
+  for (const op of description.operations) {
+    const implemented = service.operations.get(op.name);
+    if (!implemented) {
+      differences.push(`operation ${op.name} of the WSDL has no implementation`);
+    } else if (!sameList(op.params, implemented.params)) {
+      differences.push(
+        `operation ${op.name}: the WSDL lists parameters (${op.params.join(', ')}), the implementation (${implemented.params.join(', ')})`,
+      );
+    }
+  }
+  for (const name of service.operations.keys()) {
+    if (!described.has(name)) differences.push(`operation ${name} is implemented but not in the WSDL`);
+  }
+  return differences;
+}
+
+/** The start-up check: throws ContractMismatchError naming every difference. */
+export function assertContract(description: ServiceDescription, service: Pick<Service, 'name' | 'operations'>): void {
+  const differences = contractDifferences(description, service);
+  if (differences.length > 0) throw new ContractMismatchError(service.name, differences);
+}
+
+function soapOperations(root: XmlElement, serviceName: string): string[] {
+  const portType = childrenNamed(root, WSDL_NS, 'portType').find((p) => p.attributes.name === `${serviceName}Soap`);
+  if (!portType) throw new Error(`the WSDL has no portType ${serviceName}Soap`);
+  return childrenNamed(portType, WSDL_NS, 'operation').map((op) => op.attributes.name ?? '');
+}
+
+/** The request element's sequence in the schema (contract.md, "WSDL": one s:element per parameter). */
+function schemaParams(root: XmlElement, operation: string): string[] {
+  const types = firstChildNamed(root, WSDL_NS, 'types');
+  const schemas = types ? childrenNamed(types, XSD_NS, 'schema') : [];
+  const element = schemas.flatMap((s) => childrenNamed(s, XSD_NS, 'element')).find((e) => e.attributes.name === operation);
+  if (!element) throw new Error(`the WSDL schema has no element for operation ${operation}`);
+  const sequence = firstChildNamed(firstChildNamed(element, XSD_NS, 'complexType') ?? element, XSD_NS, 'sequence');
+  return sequence ? childrenNamed(sequence, XSD_NS, 'element').map((e) => e.attributes.name ?? '') : [];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+/** The folder holding wsdl/, from src/asmx or dist/src/asmx. */
+function projectRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'wsdl')) || !fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`wsdl/ folder not found above ${__dirname}`);
+    dir = parent;
+  }
+  return dir;
+}

@@ -1,0 +1,46 @@
+/**
+ * A namespace-aware element tree read with saxes, for documents the server itself owns (the WSDL
+ * files). DOCTYPEs are refused: no entity is ever expanded (contract.md).
+ */
+import { SaxesParser } from 'saxes';
+
+export interface XmlElement {
+  /** Namespace URI ('' when none). */
+  uri: string;
+  local: string;
+  /** Attributes by local name (the WSDL uses no prefixed attributes that matter here). */
+  attributes: Record<string, string>;
+  children: XmlElement[];
+}
+
+export function parseXml(text: string): XmlElement {
+  const parser = new SaxesParser({ xmlns: true });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  parser.on('doctype', () => {
+    throw new Error('a DOCTYPE is not allowed');
+  });
+  parser.on('opentag', (tag) => {
+    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes: {}, children: [] };
+    for (const attribute of Object.values(tag.attributes)) {
+      if (attribute.prefix !== 'xmlns' && attribute.name !== 'xmlns') element.attributes[attribute.local] = attribute.value;
+    }
+    if (stack.length > 0) stack[stack.length - 1].children.push(element);
+    else root = element;
+    stack.push(element);
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  parser.write(text).close();
+  if (!root) throw new Error('the document has no root element');
+  return root;
+}
+
+export function childrenNamed(parent: XmlElement, uri: string, local: string): XmlElement[] {
+  return parent.children.filter((child) => child.uri === uri && child.local === local);
+}
+
+export function firstChildNamed(parent: XmlElement, uri: string, local: string): XmlElement | undefined {
+  return childrenNamed(parent, uri, local)[0];
+}

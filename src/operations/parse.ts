@@ -1,0 +1,218 @@
+/**
+ * Parameter conventions shared by every operation (domain.md, "Parameter conventions").
+ *
+ * Every parameter arrives as a string and every one is optional: empty or missing means "no filter" or
+ * the documented default. A value that cannot be understood is an INVALID_PARAMETER error that names the
+ * parameter and the formats accepted; it is never guessed at or silently rolled over.
+ */
+import type { DateOrder } from '../config';
+import { invalid, missing } from '../errors';
+
+export type Fields = Readonly<Record<string, string>>;
+
+/** The trimmed value, or undefined when missing or blank. */
+export function text(fields: Fields, name: string): string | undefined {
+  const value = fields[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** A field a write operation cannot do without. */
+export function required(fields: Fields, name: string): string {
+  const value = text(fields, name);
+  if (value === undefined) throw missing(name);
+  return value;
+}
+
+/** A free-text field with a length bound (so nothing unbounded reaches the database). */
+export function boundedText(fields: Fields, name: string, maxLength: number): string | undefined {
+  const value = text(fields, name);
+  if (value !== undefined && value.length > maxLength) {
+    throw invalid(name, `is ${value.length} characters long; at most ${maxLength} are accepted`);
+  }
+  return value;
+}
+
+// ---- dates ------------------------------------------------------------------------------------
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+const DATE_FORMATS = 'yyyy-MM-dd, dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy';
+const DATE_FORMATS_MDY = 'yyyy-MM-dd, MM/dd/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy';
+
+/**
+ * Reads a date in one of the accepted forms and returns it as yyyy-MM-dd.
+ * yyyy-MM-dd may carry a time (ignored). Slash dates are day-first unless the DATE_ORDER setting says MDY.
+ */
+export function parseDate(value: string, field: string, order: DateOrder = 'DMY'): string {
+  const v = value.trim();
+  const formats = order === 'MDY' ? DATE_FORMATS_MDY : DATE_FORMATS;
+  let m: RegExpMatchArray | null;
+  let y: number, mo: number, d: number;
+  if ((m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/))) {
+    [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  } else if ((m = v.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/))) {
+    [d, mo, y] = order === 'MDY' ? [Number(m[2]), Number(m[1]), Number(m[3])] : [Number(m[1]), Number(m[2]), Number(m[3])];
+  } else if ((m = v.match(/^(\d{1,2})[-.](\d{1,2})[-.](\d{4})$/))) {
+    [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  } else if ((m = v.match(/^(\d{1,2})[- ]([A-Za-z]{3,9})[- ](\d{4})$/))) {
+    const month = monthFromName(m[2]);
+    if (month === undefined) throw invalid(field, `'${value}' is not a date (use ${formats})`);
+    [d, mo, y] = [Number(m[1]), month, Number(m[3])];
+  } else {
+    throw invalid(field, `'${value}' is not a date (use ${formats})`);
+  }
+  if (!isRealDate(y, mo, d)) throw invalid(field, `'${value}' is not a date (use ${formats})`);
+  return isoDate(y, mo, d);
+}
+
+export function optionalDate(fields: Fields, name: string, order: DateOrder): string | undefined {
+  const value = text(fields, name);
+  return value === undefined ? undefined : parseDate(value, name, order);
+}
+
+function isRealDate(y: number, mo: number, d: number): boolean {
+  if (y < 1900 || y > 9999 || mo < 1 || mo > 12 || d < 1) return false;
+  return d <= daysInMonth(y, mo);
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function isoDate(y: number, mo: number, d: number): string {
+  return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** The UTC calendar date of an instant, yyyy-MM-dd. */
+export function dateOf(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+function monthFromName(name: string): number | undefined {
+  const lower = name.toLowerCase();
+  const index = MONTHS.findIndex((m) => m === lower || (lower.length === 3 && m.startsWith(lower)));
+  return index === -1 ? undefined : index + 1;
+}
+
+// ---- ranges -----------------------------------------------------------------------------------
+
+export interface Range<T> {
+  from?: T;
+  to?: T;
+}
+
+/**
+ * From/To pairs (domain.md): From only = exactly that value; From and To = inclusive range;
+ * To only = everything up to To; neither = no filter. From after To is an error.
+ */
+export function range<T extends string>(fromName: string, from: T | undefined, toName: string, to: T | undefined, compare = (a: T, b: T) => a.localeCompare(b)): Range<T> {
+  if (from !== undefined && to === undefined) return { from, to: from };
+  if (from !== undefined && to !== undefined && compare(from, to) > 0) {
+    throw invalid(fromName, `'${from}' is after ${toName} '${to}'`);
+  }
+  return { from, to };
+}
+
+export function dateRange(fields: Fields, fromName: string, toName: string, order: DateOrder): Range<string> {
+  return range(fromName, optionalDate(fields, fromName, order), toName, optionalDate(fields, toName, order));
+}
+
+/** Code ranges compare case-insensitively (codes are matched without regard to case). */
+export function codeRange(fields: Fields, fromName: string, toName: string): Range<string> {
+  const from = text(fields, fromName)?.toUpperCase();
+  const to = text(fields, toName)?.toUpperCase();
+  return range(fromName, from, toName, to, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+// ---- months and years -------------------------------------------------------------------------
+
+/** Month: 1-12, 01-12, Jan..Dec, January..December; missing = the clock's current month. */
+export function month(fields: Fields, name: string, now: Date): number {
+  const value = text(fields, name);
+  if (value === undefined) return now.getUTCMonth() + 1;
+  if (/^\d{1,2}$/.test(value)) {
+    const n = Number(value);
+    if (n >= 1 && n <= 12) return n;
+  } else {
+    const n = monthFromName(value);
+    if (n !== undefined) return n;
+  }
+  throw invalid(name, `'${value}' is not a month (use 1-12, Jan-Dec or January-December)`);
+}
+
+/** Year: four digits; missing = the clock's current year. */
+export function year(fields: Fields, name: string, now: Date): number {
+  const value = text(fields, name);
+  if (value === undefined) return now.getUTCFullYear();
+  if (/^\d{4}$/.test(value) && Number(value) >= 1900) return Number(value);
+  throw invalid(name, `'${value}' is not a year (use four digits, e.g. 2026)`);
+}
+
+// ---- lists --------------------------------------------------------------------------------------
+
+/**
+ * Comma-separated lists (Zones, States, CustomerIds): blanks trimmed, empties ignored, upper-cased for
+ * case-insensitive matching; "ALL" anywhere, or nothing left, means no filter (undefined).
+ */
+export function list(fields: Fields, name: string): string[] | undefined {
+  const value = text(fields, name);
+  if (value === undefined) return undefined;
+  const items = [...new Set(value.split(',').map((s) => s.trim().toUpperCase()).filter((s) => s !== ''))];
+  if (items.length === 0 || items.includes('ALL')) return undefined;
+  if (items.length > 1000) throw invalid(name, `lists ${items.length} values; at most 1000 are accepted`);
+  return items;
+}
+
+// ---- sorting ------------------------------------------------------------------------------------
+
+export type Direction = 'asc' | 'desc';
+
+export interface Sort<F extends string> {
+  field: F;
+  direction: Direction;
+}
+
+/**
+ * SortBy is one of the operation's result field names (any case); anything else is an error, and the
+ * returned field is always one of `allowed`, so it can be mapped to a column without splicing input.
+ * SortDirection: ASC/DESC, Ascending/Descending, any case; default ASC.
+ */
+export function sort<F extends string>(fields: Fields, allowed: readonly F[], fallback: F, sortByName = 'SortBy', directionName = 'SortDirection'): Sort<F> {
+  const by = text(fields, sortByName);
+  let field = fallback;
+  if (by !== undefined) {
+    const match = allowed.find((a) => a.toLowerCase() === by.toLowerCase());
+    if (!match) throw invalid(sortByName, `'${by}' is not a field of the result (use one of ${allowed.join(', ')})`);
+    field = match;
+  }
+  return { field, direction: direction(fields, directionName) };
+}
+
+export function direction(fields: Fields, name = 'SortDirection'): Direction {
+  const value = text(fields, name)?.toLowerCase();
+  if (value === undefined || value === 'asc' || value === 'ascending') return 'asc';
+  if (value === 'desc' || value === 'descending') return 'desc';
+  throw invalid(name, `'${fields[name]?.trim()}' is not a direction (use ASC or DESC)`);
+}
+
+// ---- numbers -------------------------------------------------------------------------------------
+
+export function positiveInteger(fields: Fields, name: string, fallback: number, max: number): number {
+  const value = text(fields, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw invalid(name, `'${value}' is not a whole number between 1 and ${max}`);
+  }
+  return Number(value);
+}
+
+/** One value out of a fixed set, any case, with aliases; returns the canonical value. */
+export function oneOf<T extends string>(fields: Fields, name: string, accepted: Readonly<Record<string, T>>): T | undefined {
+  const value = text(fields, name);
+  if (value === undefined) return undefined;
+  const match = accepted[value.toUpperCase()];
+  if (match === undefined) {
+    throw invalid(name, `'${value}' is not accepted (use one of ${[...new Set(Object.values(accepted))].join(', ')})`);
+  }
+  return match;
+}

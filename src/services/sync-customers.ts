@@ -1,0 +1,23 @@
+/**
+ * The SyncCustomers service object: one operation, HelloWorld, answering "Hello World" on every
+ * binding (interface-spec.md; the captured ASMX service).
+ */
+import type { InvokeInput, Outcome, Service, ServiceOperation } from './types';
+
+export const SYNC_CUSTOMERS_SERVICE_NAME = 'SyncCustomers';
+
+const helloWorld: ServiceOperation = { name: 'HelloWorld', params: [], fields: [], acceptsFiles: false, result: 'string' };
+
+export function createSyncCustomersService(options: { namespace: string }): Service {
+  return {
+    name: SYNC_CUSTOMERS_SERVICE_NAME,
+    namespace: options.namespace,
+    path: `/API/${SYNC_CUSTOMERS_SERVICE_NAME}.asmx`,
+    wsdlFile: `wsdl/${SYNC_CUSTOMERS_SERVICE_NAME}.wsdl`,
+    operations: new Map([[helloWorld.name, helloWorld]]),
+    async invoke(name: string, _input: InvokeInput): Promise<Outcome> {
+      if (name !== helloWorld.name) throw new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`);
+      return { kind: 'string', value: 'Hello World' };
+    },
+  };
+}

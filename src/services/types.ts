@@ -1,0 +1,47 @@
+/**
+ * A service object: one per WSDL service, shared by all four bindings (architecture.md).
+ * Bindings turn a request into (operation name, raw name/value pairs, files), call invoke, and encode
+ * the outcome their own way; they never know what an operation means.
+ */
+import type { OperationResult, UploadedFile } from '../operations/types';
+
+/** One operation as the bindings see it. */
+export interface ServiceOperation {
+  name: string;
+  /** Contract parameters in WSDL order. */
+  params: readonly string[];
+  /** Extra named fields the operation reads (domain.md), beyond the contract parameters. */
+  fields: readonly string[];
+  acceptsFiles: boolean;
+  /**
+   * 'report': a main-service operation; HTTP GET/POST answer its JSON envelope, SOAP the empty
+   * <opResponse/>. 'string': HelloWorld; HTTP answers <string xmlns=ns>, SOAP <opResult>.
+   */
+  result: 'report' | 'string';
+}
+
+export type Outcome =
+  | { kind: 'report'; result: OperationResult }
+  | { kind: 'string'; value: string };
+
+export interface InvokeInput {
+  /** Name/value pairs as they arrived (any case, possibly unknown names, first occurrence wins). */
+  values: Iterable<readonly [string, string]>;
+  files: readonly UploadedFile[];
+}
+
+export interface Service {
+  /** WSDL service name: MobileAppWebService or SyncCustomers. */
+  name: string;
+  namespace: string;
+  /** Path under the base path, e.g. /API/MobileAppWebService.asmx */
+  path: string;
+  /** wsdl/<name>.wsdl */
+  wsdlFile: string;
+  operations: ReadonlyMap<string, ServiceOperation>;
+  /**
+   * Runs an operation. Business failures reject with AppError (src/errors.ts); anything else is an
+   * unexpected server error that the binding reports without internals.
+   */
+  invoke(operation: string, input: InvokeInput): Promise<Outcome>;
+}

@@ -1,0 +1,39 @@
+/**
+ * Runs one operation directly (no binding) on a test database: what the operation tests use.
+ * The fields are given with their canonical names; the service layer's case-insensitive matching is
+ * covered by the binding suites.
+ */
+import type { Engine } from '../../src/db/engine';
+import type { Clock, DomainSettings, Operation, OperationContext, OperationResult, UploadedFile } from '../../src/operations/types';
+
+export const TEST_SETTINGS: DomainSettings = {
+  dateOrder: 'DMY',
+  fiscalYearStartMonth: 4,
+  maxFileBytes: 2 * 1024 * 1024,
+  maxFilesPerRequest: 20,
+  maxRequestFilesBytes: 20 * 1024 * 1024,
+};
+
+/** A clock that stands still at the given instant. */
+export function fixedClock(iso: string): Clock {
+  const instant = new Date(iso);
+  return { now: () => new Date(instant) };
+}
+
+export function testContext(engine: Engine, overrides: { clock?: Clock; settings?: Partial<DomainSettings> } = {}): OperationContext {
+  return {
+    db: engine.db,
+    engine,
+    clock: overrides.clock ?? fixedClock('2026-06-15T10:00:00Z'),
+    settings: { ...TEST_SETTINGS, ...overrides.settings },
+  };
+}
+
+export function runOperation(
+  operation: Operation,
+  engine: Engine,
+  fields: Record<string, string> = {},
+  options: { files?: UploadedFile[]; clock?: Clock; settings?: Partial<DomainSettings> } = {},
+): Promise<OperationResult> {
+  return operation.run({ fields, files: options.files ?? [] }, testContext(engine, options));
+}
