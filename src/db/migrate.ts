@@ -21,6 +21,16 @@ class StaticMigrations implements MigrationProvider {
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1)!;
 
+function migrator(engine: Engine): Migrator {
+  return new Migrator({
+    db: engine.db,
+    provider: new StaticMigrations(engine),
+    // Without it Kysely looks for its lock table in every schema of the database, and a second
+    // deployment (or test run) in another schema would make it skip creating its own.
+    migrationTableSchema: engine.schema,
+  });
+}
+
 export async function migrate(engine: Engine): Promise<void> {
   if (engine.schema) {
     try {
@@ -30,8 +40,7 @@ export async function migrate(engine: Engine): Promise<void> {
       if ((err as { code?: string }).code !== '23505') throw err;
     }
   }
-  const migrator = new Migrator({ db: engine.db, provider: new StaticMigrations(engine) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator(engine).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
@@ -40,7 +49,6 @@ export async function migrate(engine: Engine): Promise<void> {
 
 /** True when every migration this build knows has been applied (the /ready check). */
 export async function isMigrated(engine: Engine): Promise<boolean> {
-  const migrator = new Migrator({ db: engine.db, provider: new StaticMigrations(engine) });
-  const migrations = await migrator.getMigrations();
+  const migrations = await migrator(engine).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }

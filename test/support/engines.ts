@@ -12,13 +12,18 @@ export const ENGINES: EngineKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 
 
 export async function freshEngine(kind: EngineKind): Promise<Engine> {
   const engine = openEngine(kind === 'sqlite' ? 'sqlite::memory:' : withSchema(process.env.TEST_DATABASE_URL!));
-  await migrate(engine);
   if (kind === 'postgres') {
     const close = engine.close;
     engine.close = async () => {
       await close();
       await dropSchema(engine.schema!);
     };
+  }
+  try {
+    await migrate(engine);
+  } catch (err) {
+    await engine.close();
+    throw err;
   }
   return engine;
 }
