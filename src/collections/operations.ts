@@ -1,5 +1,9 @@
-/** Operations of this business area (domain.md). */
+/** Operations of this business area (domain.md): receipts and ledger balances. */
 import type { Operation } from '../operations/types';
+import { dateRange, list, month, sort, text, year } from '../operations/parse';
+import { collectionStatements } from './collection-statements';
+import { openingBalances } from './opening-balance';
+import { RECEIPT_FIELDS } from './repository';
 
 export const getCollectionStatements: Operation = {
   name: 'getCollectionStatements',
@@ -7,8 +11,15 @@ export const getCollectionStatements: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getCollectionStatements is being built');
+  async run({ fields }, { db, settings }) {
+    const { field, direction } = sort(fields, RECEIPT_FIELDS, 'ReceiptDate');
+    return collectionStatements(db, {
+      salesOfficer: text(fields, 'SalesOfficer'),
+      customer: text(fields, 'FromCustomer'),
+      dates: dateRange(fields, 'FromDate', 'ToDate', settings.dateOrder),
+      sortBy: field,
+      direction,
+    });
   },
 };
 
@@ -18,8 +29,14 @@ export const getOpeningBalance: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getOpeningBalance is being built');
+  async run({ fields }, { db, clock }) {
+    const now = clock.now();
+    const data = await openingBalances(db, {
+      customerCodes: list(fields, 'CustomerIds'),
+      month: month(fields, 'Month', now),
+      year: year(fields, 'Year', now),
+    });
+    return { data };
   },
 };
 

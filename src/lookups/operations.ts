@@ -1,5 +1,8 @@
-/** Operations of this business area (domain.md). */
+/** Operations of this business area (domain.md): lookups that fill the app's pick lists. */
 import type { Operation } from '../operations/types';
+import { text } from '../operations/parse';
+import { areaManagersVisibleTo } from './area-managers';
+import { profitCentersFor } from './profit-centers';
 
 export const fillAreaManagers: Operation = {
   name: 'FillAreaManagers',
@@ -7,8 +10,8 @@ export const fillAreaManagers: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('FillAreaManagers is being built');
+  async run({ fields }, { db }) {
+    return { data: await areaManagersVisibleTo(db, text(fields, 'username')) };
   },
 };
 
@@ -18,8 +21,8 @@ export const fillProfitCenterForCustomer: Operation = {
   fields: ['CustomerCode'],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('FillProfitCenterForCustomer is being built');
+  async run({ fields }, { db }) {
+    return { data: await profitCentersFor(db, text(fields, 'CustomerCode')) };
   },
 };
 

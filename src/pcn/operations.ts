@@ -1,5 +1,18 @@
-/** Operations of this business area (domain.md). */
+/** Operations of this business area (domain.md): payment collection notes (PCN) and their cheques. */
+import type { PaymentMethod, PaymentType } from '../db/schema';
 import type { Operation } from '../operations/types';
+import { oneOf, text } from '../operations/parse';
+import { pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList } from './pcn-lookups';
+
+const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
+const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
+  CHEQUE: 'CHEQUE',
+  DD: 'DD',
+  NEFT: 'NEFT',
+  RTGS: 'RTGS',
+  UPI: 'UPI',
+  CASH: 'CASH',
+};
 
 export const getPCNList: Operation = {
   name: 'getPCNList',
@@ -7,8 +20,14 @@ export const getPCNList: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getPCNList is being built');
+  async run({ fields }, { db }) {
+    const data = await pcnList(db, {
+      salesOfficer: text(fields, 'SalesOfficer'),
+      customer: text(fields, 'Customer'),
+      paymentType: oneOf(fields, 'PaymentType', PAYMENT_TYPES),
+      paymentMethod: oneOf(fields, 'PaymentMethod', PAYMENT_METHODS),
+    });
+    return { data };
   },
 };
 
@@ -18,8 +37,8 @@ export const getPCNDetails: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getPCNDetails is being built');
+  async run({ fields }, { db }) {
+    return { data: await pcnDetails(db, text(fields, 'PDCID')) };
   },
 };
 
@@ -29,8 +48,8 @@ export const getPCNDebitNotes: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getPCNDebitNotes is being built');
+  async run({ fields }, { db }) {
+    return { data: await pcnDebitNoteList(db, text(fields, 'PCNNO')) };
   },
 };
 
@@ -40,8 +59,8 @@ export const getPCNInvoices: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getPCNInvoices is being built');
+  async run({ fields }, { db }) {
+    return { data: await pcnInvoiceList(db, text(fields, 'PCNNO')) };
   },
 };
 

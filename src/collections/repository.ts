@@ -1,0 +1,91 @@
+/** Queries behind the collection reports (getCollectionStatements, getOpeningBalance). */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Direction } from '../operations/parse';
+
+export interface ReceiptFilter {
+  /** Stored officer id (the receipt's officer). */
+  officerId?: string;
+  /** Stored customer code. */
+  customerCode?: string;
+  fromDate?: string;
+  toDate?: string;
+}
+
+export const RECEIPT_FIELDS = ['ReceiptNo', 'ReceiptDate', 'CustomerCode', 'CustomerName', 'PaymentMethod', 'Reference', 'Amount'] as const;
+export type ReceiptField = (typeof RECEIPT_FIELDS)[number];
+
+/** SortBy whitelist: result field -> column. Input never reaches ORDER BY except through this map. */
+const RECEIPT_SORT_COLUMNS = {
+  ReceiptNo: 'receipts.receipt_no',
+  ReceiptDate: 'receipts.receipt_date',
+  CustomerCode: 'receipts.customer_code',
+  CustomerName: 'customers.name',
+  PaymentMethod: 'receipts.payment_method',
+  Reference: 'receipts.reference',
+  Amount: 'receipts.amount',
+} as const satisfies Record<ReceiptField, string>;
+
+export interface ReceiptRecord {
+  receipt_no: string;
+  receipt_date: string;
+  customer_code: string;
+  customer_name: string;
+  payment_method: string;
+  reference: string;
+  amount: number;
+}
+
+/** Receipts with their customer, ordered by the chosen field and then the receipt number. */
+export async function receipts(db: Kysely<Database>, filter: ReceiptFilter, sortBy: ReceiptField, direction: Direction): Promise<ReceiptRecord[]> {
+  let query = db
+    .selectFrom('receipts')
+    .innerJoin('customers', 'customers.code', 'receipts.customer_code')
+    .select([
+      'receipts.receipt_no',
+      'receipts.receipt_date',
+      'receipts.customer_code',
+      'customers.name as customer_name',
+      'receipts.payment_method',
+      'receipts.reference',
+      'receipts.amount',
+    ]);
+  if (filter.officerId !== undefined) query = query.where('receipts.sales_officer_id', '=', filter.officerId);
+  if (filter.customerCode !== undefined) query = query.where('receipts.customer_code', '=', filter.customerCode);
+  if (filter.fromDate !== undefined) query = query.where('receipts.receipt_date', '>=', filter.fromDate);
+  if (filter.toDate !== undefined) query = query.where('receipts.receipt_date', '<=', filter.toDate);
+  return query.orderBy(RECEIPT_SORT_COLUMNS[sortBy], direction).orderBy('receipts.receipt_no', direction).execute();
+}
+
+export interface LedgerBalance {
+  code: string;
+  name: string;
+  /** Sum of debit - credit, minor units. */
+  balance: number;
+}
+
+/**
+ * Each customer's ledger balance from the entries dated before `beforeDate`, in one GROUP BY.
+ * Customers are chosen on the master table (upper-cased codes, case-insensitive); the ledger is
+ * joined on its stored code and date, which its (customer_code, entry_date) index serves.
+ * A customer without entries has balance 0.
+ */
+export async function ledgerBalancesBefore(db: Kysely<Database>, upperCodes: readonly string[] | undefined, beforeDate: string): Promise<LedgerBalance[]> {
+  if (upperCodes !== undefined && upperCodes.length === 0) return [];
+  let query = db
+    .selectFrom('customers')
+    .leftJoin('ledger_entries', (join) =>
+      join.onRef('ledger_entries.customer_code', '=', 'customers.code').on('ledger_entries.entry_date', '<', beforeDate),
+    )
+    .select((eb) => [
+      'customers.code',
+      'customers.name',
+      eb.fn.coalesce(eb.fn.sum<number>(eb('ledger_entries.debit', '-', eb.ref('ledger_entries.credit'))), eb.lit(0)).as('balance'),
+    ])
+    .groupBy(['customers.code', 'customers.name'])
+    .orderBy('customers.code');
+  if (upperCodes !== undefined) query = query.where((eb) => eb(eb.fn('upper', ['customers.code']), 'in', upperCodes));
+  const rows = await query.execute();
+  // PostgreSQL's sum(bigint) is numeric; the engine hands numerics back as numbers, SQLite as integers.
+  return rows.map((r) => ({ code: r.code, name: r.name, balance: Number(r.balance) }));
+}

@@ -1,0 +1,29 @@
+/**
+ * FillAreaManagers (domain.md): the area managers a user may pick from.
+ *   ADMIN, or no username: every area manager;  ZM: the area managers below them;
+ *   AM: themselves;  SO: their own area manager (their manager).
+ * Only active users are offered. An unknown username is NOT_FOUND (domain.md names this exception to
+ * "not found is an empty result").
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { notFound } from '../errors';
+import { findUser, idsBelow } from '../users/hierarchy';
+import { activeAreaManagers, type AreaManagerRow } from './repository';
+
+export async function areaManagersVisibleTo(db: Kysely<Database>, username: string | undefined): Promise<AreaManagerRow[]> {
+  if (username === undefined) return activeAreaManagers(db);
+  const user = await findUser(db, username);
+  if (!user) throw notFound('username', `username: '${username}' is not a known user`);
+  switch (user.role) {
+    case 'ADMIN':
+      return activeAreaManagers(db);
+    case 'ZM':
+      return activeAreaManagers(db, await idsBelow(db, user.id));
+    case 'AM':
+      return activeAreaManagers(db, [user.id]);
+    case 'SO':
+      // An officer reporting straight to someone who is not an area manager has none to offer.
+      return user.manager_id === null ? [] : activeAreaManagers(db, [user.manager_id]);
+  }
+}

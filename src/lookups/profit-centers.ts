@@ -1,0 +1,14 @@
+/**
+ * FillProfitCenterForCustomer (domain.md): the profit centers of one customer, or all of them when
+ * no customer is given. An unknown customer is a read that finds nothing: an empty list.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { storedCustomerCode } from './master-codes';
+import { allProfitCenters, profitCentersOfCustomer, type ProfitCenterRow } from './repository';
+
+export async function profitCentersFor(db: Kysely<Database>, customerCode: string | undefined): Promise<ProfitCenterRow[]> {
+  if (customerCode === undefined) return allProfitCenters(db);
+  const code = await storedCustomerCode(db, customerCode);
+  return code === undefined ? [] : profitCentersOfCustomer(db, code);
+}

@@ -1,0 +1,101 @@
+/**
+ * The PCN lookups (domain.md): the cheques collected on payment collection notes, one cheque's
+ * details, and the invoices and debit notes of one PCN.
+ *
+ * PDCID and PCNNO are document numbers on large tables: they are matched as typed, upper- or
+ * lower-cased (documentNumberSpellings), with the exact spelling preferred, so the lookups keep the
+ * indexes and still ignore case like every other code.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, PaymentMethod, PaymentType } from '../db/schema';
+import { amount } from '../operations/money';
+import { documentNumberSpellings, storedCustomerCode, storedUserId } from '../lookups/master-codes';
+import * as repo from './repository';
+
+export interface PcnListQuery {
+  salesOfficer?: string;
+  customer?: string;
+  paymentType?: PaymentType;
+  paymentMethod?: PaymentMethod;
+}
+
+/** getPCNList: the cheques matching the filters, newest first. */
+export async function pcnList(db: Kysely<Database>, q: PcnListQuery) {
+  const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
+  const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
+  if ((q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined)) return [];
+  const records = await repo.cheques(db, { officerId, customerCode, paymentType: q.paymentType, paymentMethod: q.paymentMethod });
+  return records.map(chequeRow);
+}
+
+/**
+ * getPCNDetails: the cheque's fields with its officer, plus what its PCN settled: the invoices
+ * (InvoiceCount, AdjustedAmount) and the debit notes (DebitNoteCount, DebitNoteAmount). Null when the
+ * PDCID is missing or unknown.
+ */
+export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined) {
+  if (pdcId === undefined) return null;
+  const cheque = await repo.chequeById(db, documentNumberSpellings(pdcId));
+  if (!cheque) return null;
+  const [invoices, debitNotes] = await Promise.all([repo.invoiceTotals(db, cheque.pcn_no), repo.debitNoteTotals(db, cheque.pcn_no)]);
+  return {
+    ...chequeRow(cheque),
+    SalesOfficer: cheque.sales_officer_id,
+    InvoiceCount: invoices.count,
+    AdjustedAmount: amount(invoices.amount),
+    DebitNoteCount: debitNotes.count,
+    DebitNoteAmount: amount(debitNotes.amount),
+  };
+}
+
+/**
+ * getPCNInvoices. Without a PCNNO the answer is an empty list: the number says which PCN, and "no
+ * filter" would return the lines of every PCN ever collected, which no screen of the app can use.
+ */
+export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undefined) {
+  if (pcnNo === undefined) return [];
+  const spellings = documentNumberSpellings(pcnNo);
+  const records = oneSpelling(await repo.pcnInvoices(db, spellings), spellings);
+  return records.map((r) => ({
+    InvoiceNo: r.invoice_no,
+    InvoiceDate: r.invoice_date,
+    InvoiceAmount: amount(r.invoice_amount),
+    AdjustedAmount: amount(r.adjusted_amount),
+  }));
+}
+
+/** getPCNDebitNotes; an empty list without a PCNNO, for the reason given at pcnInvoiceList. */
+export async function pcnDebitNoteList(db: Kysely<Database>, pcnNo: string | undefined) {
+  if (pcnNo === undefined) return [];
+  const spellings = documentNumberSpellings(pcnNo);
+  const records = oneSpelling(await repo.pcnDebitNotes(db, spellings), spellings);
+  return records.map((r) => ({
+    DebitNoteNo: r.debit_note_no,
+    DebitNoteDate: r.note_date,
+    Amount: amount(r.amount),
+    Reason: r.reason,
+  }));
+}
+
+/** Should two PCN numbers differ only by case, keeps the lines of the best spelling (exact first). */
+function oneSpelling<R extends { pcn_no: string }>(records: R[], spellings: readonly string[]): R[] {
+  const chosen = spellings.find((s) => records.some((r) => r.pcn_no === s));
+  return records.filter((r) => r.pcn_no === chosen);
+}
+
+function chequeRow(r: repo.ChequeRecord) {
+  return {
+    PDCID: r.pdc_id,
+    PCNNO: r.pcn_no,
+    PCNDate: r.pcn_date,
+    CustomerCode: r.customer_code,
+    CustomerName: r.customer_name,
+    PaymentType: r.payment_type,
+    PaymentMethod: r.payment_method,
+    ChequeNo: r.cheque_no,
+    ChequeDate: r.cheque_date,
+    BankName: r.bank_name,
+    Amount: amount(r.amount),
+    Status: r.status,
+  };
+}

@@ -1,0 +1,136 @@
+/** Queries behind the payment collection note (PCN) lookups. */
+import type { Kysely } from 'kysely';
+import type { Database, PaymentMethod, PaymentType } from '../db/schema';
+
+export interface ChequeFilter {
+  /** Stored officer id. */
+  officerId?: string;
+  /** Stored customer code. */
+  customerCode?: string;
+  paymentType?: PaymentType;
+  paymentMethod?: PaymentMethod;
+}
+
+export interface ChequeRecord {
+  pdc_id: string;
+  pcn_no: string;
+  pcn_date: string;
+  customer_code: string;
+  customer_name: string;
+  sales_officer_id: string;
+  payment_type: string;
+  payment_method: string;
+  cheque_no: string | null;
+  cheque_date: string | null;
+  bank_name: string | null;
+  amount: number;
+  status: string;
+}
+
+function chequeQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom('pcn')
+    .innerJoin('customers', 'customers.code', 'pcn.customer_code')
+    .select([
+      'pcn.pdc_id',
+      'pcn.pcn_no',
+      'pcn.pcn_date',
+      'pcn.customer_code',
+      'customers.name as customer_name',
+      'pcn.sales_officer_id',
+      'pcn.payment_type',
+      'pcn.payment_method',
+      'pcn.cheque_no',
+      'pcn.cheque_date',
+      'pcn.bank_name',
+      'pcn.amount',
+      'pcn.status',
+    ]);
+}
+
+/** Cheques matching the filter, newest first (pcn_date, then pdc_id, both descending). */
+export async function cheques(db: Kysely<Database>, filter: ChequeFilter): Promise<ChequeRecord[]> {
+  let query = chequeQuery(db);
+  if (filter.officerId !== undefined) query = query.where('pcn.sales_officer_id', '=', filter.officerId);
+  if (filter.customerCode !== undefined) query = query.where('pcn.customer_code', '=', filter.customerCode);
+  if (filter.paymentType !== undefined) query = query.where('pcn.payment_type', '=', filter.paymentType);
+  if (filter.paymentMethod !== undefined) query = query.where('pcn.payment_method', '=', filter.paymentMethod);
+  return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc').execute();
+}
+
+/** One cheque by PDCID, looked up under each of the given spellings (exact match first). */
+export async function chequeById(db: Kysely<Database>, spellings: readonly string[]): Promise<ChequeRecord | undefined> {
+  const rows = await chequeQuery(db).where('pcn.pdc_id', 'in', spellings).execute();
+  return spellings.map((s) => rows.find((r) => r.pdc_id === s)).find((r) => r !== undefined);
+}
+
+export interface LineTotals {
+  count: number;
+  /** Minor units. */
+  amount: number;
+}
+
+/** Number and adjusted amount of the invoices settled on a PCN (stored number). */
+export async function invoiceTotals(db: Kysely<Database>, pcnNo: string): Promise<LineTotals> {
+  const row = await db
+    .selectFrom('pcn_invoices')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('adjusted_amount').as('amount')])
+    .where('pcn_no', '=', pcnNo)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), amount: Number(row.amount ?? 0) };
+}
+
+/** Number and amount of the debit notes raised on a PCN (stored number). */
+export async function debitNoteTotals(db: Kysely<Database>, pcnNo: string): Promise<LineTotals> {
+  const row = await db
+    .selectFrom('pcn_debit_notes')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('amount').as('amount')])
+    .where('pcn_no', '=', pcnNo)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), amount: Number(row.amount ?? 0) };
+}
+
+export interface PcnInvoiceRecord {
+  pcn_no: string;
+  invoice_no: string;
+  invoice_date: string;
+  invoice_amount: number;
+  adjusted_amount: number;
+}
+
+/** The invoices settled on a PCN (any of the given spellings of its number), by invoice number. */
+export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[]): Promise<PcnInvoiceRecord[]> {
+  return db
+    .selectFrom('pcn_invoices')
+    .innerJoin('invoices', 'invoices.invoice_no', 'pcn_invoices.invoice_no')
+    .select([
+      'pcn_invoices.pcn_no',
+      'pcn_invoices.invoice_no',
+      'invoices.invoice_date',
+      'invoices.amount as invoice_amount',
+      'pcn_invoices.adjusted_amount',
+    ])
+    .where('pcn_invoices.pcn_no', 'in', pcnNoSpellings)
+    .orderBy('pcn_invoices.invoice_no')
+    .orderBy('pcn_invoices.pcn_no')
+    .execute();
+}
+
+export interface PcnDebitNoteRecord {
+  pcn_no: string;
+  debit_note_no: string;
+  note_date: string;
+  amount: number;
+  reason: string;
+}
+
+/** The debit notes raised on a PCN (any of the given spellings of its number), by date then number. */
+export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[]): Promise<PcnDebitNoteRecord[]> {
+  return db
+    .selectFrom('pcn_debit_notes')
+    .select(['pcn_no', 'debit_note_no', 'note_date', 'amount', 'reason'])
+    .where('pcn_no', 'in', pcnNoSpellings)
+    .orderBy('note_date')
+    .orderBy('debit_note_no')
+    .execute();
+}
