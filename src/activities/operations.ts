@@ -1,5 +1,69 @@
-/** Operations of this business area (domain.md). */
-import type { Operation } from '../operations/types';
+/**
+ * Operations of the activities area (domain.md): the thin edge that parses the fields (parse.ts) and
+ * calls the services in approval.ts, report.ts and enquiry-links.ts.
+ */
+import { AppError, invalid, missing } from '../errors';
+import { boundedText, dateRange, required, type Fields } from '../operations/parse';
+import type { Operation, OperationResult } from '../operations/types';
+import { decideActivity, decisionMessage, type Action, type DecisionInput } from './approval';
+import { enquiryMessage, linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
+import { activityReport } from './report';
+
+/** Document numbers, codes and user names are short; longer input is refused before any query. */
+const MAX_KEY_LENGTH = 64;
+const MAX_REMARKS_LENGTH = 1000;
+
+/**
+ * domain.md, "Result format": a write that carries no input at all does nothing and succeeds. The
+ * service object answers such calls before they get here; the operation keeps the rule on its own too.
+ */
+function noInput(): OperationResult {
+  return { data: null, message: 'No input was given: nothing was changed.' };
+}
+
+function carriesNoInput(fields: Fields): boolean {
+  return Object.values(fields).every((value) => value.trim() === '');
+}
+
+function key(fields: Fields, name: string): string | undefined {
+  return boundedText(fields, name, MAX_KEY_LENGTH);
+}
+
+function requiredKey(fields: Fields, name: string): string {
+  const value = key(fields, name);
+  if (value === undefined) throw missing(name);
+  return value;
+}
+
+// ---- ActivityApprovalRejection -------------------------------------------------------------------
+
+const ACTIONS: Readonly<Record<string, Action>> = {
+  APPROVE: 'APPROVE',
+  A: 'APPROVE',
+  APPROVED: 'APPROVE',
+  REJECT: 'REJECT',
+  R: 'REJECT',
+  REJECTED: 'REJECT',
+};
+
+function action(value: string): Action {
+  const match = ACTIONS[value.toUpperCase()];
+  if (match === undefined) {
+    throw invalid('Action', `'${value}' is not an action (use APPROVE or REJECT; also A or R, APPROVED or REJECTED, in any case)`);
+  }
+  return match;
+}
+
+/** ActivityNo, Action and ApprovedBy are required, in that order; Remarks only to reject. */
+function decisionInput(fields: Fields): DecisionInput {
+  const activityNo = requiredKey(fields, 'ActivityNo');
+  const actionText = required(fields, 'Action');
+  const approvedBy = requiredKey(fields, 'ApprovedBy');
+  const decided = action(actionText);
+  const remarks = boundedText(fields, 'Remarks', MAX_REMARKS_LENGTH);
+  if (decided === 'REJECT' && remarks === undefined) throw missing('Remarks');
+  return { activityNo, action: decided, approvedBy, remarks };
+}
 
 export const activityApprovalRejection: Operation = {
   name: 'ActivityApprovalRejection',
@@ -7,10 +71,14 @@ export const activityApprovalRejection: Operation = {
   fields: ['ActivityNo', 'Action', 'ApprovedBy', 'Remarks'],
   acceptsFiles: false,
   kind: 'write',
-  async run() {
-    throw new Error('ActivityApprovalRejection is being built');
+  async run({ fields }, ctx) {
+    if (carriesNoInput(fields)) return noInput();
+    const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields));
+    return { data: outcome.activity, message: decisionMessage(outcome) };
   },
 };
+
+// ---- ActivityReportAndComplaints ---------------------------------------------------------------
 
 export const activityReportAndComplaints: Operation = {
   name: 'ActivityReportAndComplaints',
@@ -18,10 +86,26 @@ export const activityReportAndComplaints: Operation = {
   fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate'],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('ActivityReportAndComplaints is being built');
+  async run({ fields }, ctx) {
+    const salesOfficer = key(fields, 'SalesOfficer');
+    const username = key(fields, 'Username');
+    const { from, to } = dateRange(fields, 'FromDate', 'ToDate', ctx.settings.dateOrder);
+    return { data: await activityReport(ctx.db, { salesOfficer, username, from, to }) };
   },
 };
+
+// ---- UpdateActivityNoAndOrderToCustInEnquiryMst --------------------------------------------------
+
+/** EnquiryNo is required, and at least one of ActivityNo and OrderToCustomer. */
+function enquiryLinkInput(fields: Fields): EnquiryLinkInput {
+  const enquiryNo = requiredKey(fields, 'EnquiryNo');
+  const activityNo = key(fields, 'ActivityNo');
+  const orderToCustomer = key(fields, 'OrderToCustomer');
+  if (activityNo === undefined && orderToCustomer === undefined) {
+    throw new AppError('MISSING_PARAMETER', 'ActivityNo or OrderToCustomer is required', 'ActivityNo');
+  }
+  return { enquiryNo, activityNo, orderToCustomer };
+}
 
 export const updateActivityNoAndOrderToCustInEnquiryMst: Operation = {
   name: 'UpdateActivityNoAndOrderToCustInEnquiryMst',
@@ -29,8 +113,10 @@ export const updateActivityNoAndOrderToCustInEnquiryMst: Operation = {
   fields: ['EnquiryNo', 'ActivityNo', 'OrderToCustomer'],
   acceptsFiles: false,
   kind: 'write',
-  async run() {
-    throw new Error('UpdateActivityNoAndOrderToCustInEnquiryMst is being built');
+  async run({ fields }, ctx) {
+    if (carriesNoInput(fields)) return noInput();
+    const outcome = await linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields));
+    return { data: outcome.enquiry, message: enquiryMessage(outcome) };
   },
 };
 

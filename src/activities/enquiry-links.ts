@@ -1,0 +1,61 @@
+/**
+ * UpdateActivityNoAndOrderToCustInEnquiryMst (domain.md, "Writes"): links an enquiry to the activity
+ * it came from and/or the customer it turned into an order for. References must exist; the activity
+ * must be one of the enquiry's own customer. The same update again changes nothing.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { invalid, notFound } from '../errors';
+import type { Clock } from '../operations/types';
+import type { Enquiry } from './records';
+import { customerCode, findActivity, findEnquiry, linkEnquiry, type EnquiryLinks } from './repository';
+
+export interface EnquiryLinkInput extends EnquiryLinks {
+  enquiryNo: string;
+}
+
+export interface EnquiryLinkOutcome {
+  enquiry: Enquiry;
+  /** False when the enquiry already carried these links. */
+  changed: boolean;
+}
+
+export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput): Promise<EnquiryLinkOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const enquiry = await findEnquiry(trx, input.enquiryNo);
+    if (!enquiry) throw notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`);
+    const links: EnquiryLinks = {
+      activityNo: input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo),
+      orderToCustomer: input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),
+    };
+    const changed = await linkEnquiry(trx, enquiry.EnquiryNo, links, clock.now().toISOString());
+    return { enquiry: (await findEnquiry(trx, enquiry.EnquiryNo))!, changed };
+  });
+}
+
+/**
+ * The stored number of the activity. An enquiry arises from a visit or demo at its own customer, so
+ * an activity of another customer is refused rather than linked by mistake.
+ */
+async function activityOf(db: Kysely<Database>, enquiry: Enquiry, activityNo: string): Promise<string> {
+  const activity = await findActivity(db, activityNo);
+  if (!activity) throw notFound('ActivityNo', `Activity '${activityNo}' does not exist`);
+  if (activity.CustomerCode !== enquiry.CustomerCode) {
+    throw invalid(
+      'ActivityNo',
+      `activity ${activity.ActivityNo} belongs to customer ${activity.CustomerCode}, enquiry ${enquiry.EnquiryNo} to customer ${enquiry.CustomerCode}`,
+    );
+  }
+  return activity.ActivityNo;
+}
+
+async function existingCustomer(db: Kysely<Database>, code: string): Promise<string> {
+  const stored = await customerCode(db, code);
+  if (stored === undefined) throw notFound('OrderToCustomer', `Customer '${code}' does not exist`);
+  return stored;
+}
+
+/** The Message of a successful call. */
+export function enquiryMessage({ enquiry, changed }: EnquiryLinkOutcome): string {
+  return changed ? `Enquiry ${enquiry.EnquiryNo} updated.` : `Enquiry ${enquiry.EnquiryNo} already carried these links; nothing was changed.`;
+}

@@ -1,0 +1,191 @@
+/**
+ * Queries of the activities area: activities, complaints and enquiries (domain.md, "Data model").
+ * One function per query; every input reaches SQL as a bound value. Functions take the database or
+ * the transaction they run in (a Transaction is a Kysely).
+ */
+import type { Kysely } from 'kysely';
+import type { ActivityStatus, Database } from '../db/schema';
+import type { Activity, Complaint, Enquiry } from './records';
+
+type Db = Kysely<Database>;
+
+/**
+ * The spellings a document number is looked up under: as given, upper-case, lower-case. Document
+ * numbers compare without regard to case (domain.md, "Codes compare case-insensitively"), yet the
+ * activity and enquiry tables are large, so the lookup stays an indexed primary-key match rather than
+ * upper() over the column; generated numbers are stored in one case, which these spellings cover.
+ */
+function spellings(documentNo: string): string[] {
+  return [...new Set([documentNo, documentNo.toUpperCase(), documentNo.toLowerCase()])];
+}
+
+/** The stored row among the spellings, preferring the exact one. */
+function preferred<T>(rows: T[], key: (row: T) => string, order: string[]): T | undefined {
+  return order.map((spelling) => rows.find((row) => key(row) === spelling)).find((row) => row !== undefined);
+}
+
+// ---- activities --------------------------------------------------------------------------------
+
+function activities(db: Db) {
+  return db
+    .selectFrom('activities as a')
+    .innerJoin('customers as c', 'c.code', 'a.customer_code')
+    .select([
+      'a.activity_no as ActivityNo',
+      'a.activity_date as ActivityDate',
+      'a.activity_type as ActivityType',
+      'a.customer_code as CustomerCode',
+      'c.name as CustomerName',
+      'a.sales_officer_id as SalesOfficer',
+      'a.description as Description',
+      'a.status as Status',
+      'a.decided_by as DecidedBy',
+      'a.decided_at as DecidedAt',
+      'a.remarks as Remarks',
+    ]);
+}
+
+export async function findActivity(db: Db, activityNo: string): Promise<Activity | undefined> {
+  const order = spellings(activityNo);
+  const rows = await activities(db).where('a.activity_no', 'in', order).execute();
+  return preferred(rows, (row) => row.ActivityNo, order);
+}
+
+export interface DecisionRow {
+  status: Exclude<ActivityStatus, 'PENDING'>;
+  decidedBy: string;
+  decidedAt: string;
+  remarks: string | null;
+}
+
+/**
+ * Records a decision on a PENDING activity. The status condition is part of the UPDATE, so of two
+ * writers racing on one activity exactly one changes the row (domain-common: state changes guarded
+ * in the database). True when this call made the change.
+ */
+export async function decidePending(db: Db, activityNo: string, decision: DecisionRow): Promise<boolean> {
+  const result = await db
+    .updateTable('activities')
+    .set({ status: decision.status, decided_by: decision.decidedBy, decided_at: decision.decidedAt, remarks: decision.remarks })
+    .where('activity_no', '=', activityNo)
+    .where('status', '=', 'PENDING')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface ReportFilter {
+  /** Officer ids (stored spelling); undefined = every officer. */
+  officers?: readonly string[];
+  from?: string;
+  to?: string;
+}
+
+/** Newest first; the number breaks ties so the order is stable. */
+export async function listActivities(db: Db, filter: ReportFilter): Promise<Activity[]> {
+  if (filter.officers?.length === 0) return [];
+  let query = activities(db);
+  if (filter.officers) query = query.where('a.sales_officer_id', 'in', filter.officers);
+  if (filter.from !== undefined) query = query.where('a.activity_date', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('a.activity_date', '<=', filter.to);
+  return query.orderBy('a.activity_date', 'desc').orderBy('a.activity_no', 'desc').execute();
+}
+
+// ---- complaints --------------------------------------------------------------------------------
+
+/** Newest first; the number breaks ties so the order is stable. */
+export async function listComplaints(db: Db, filter: ReportFilter): Promise<Complaint[]> {
+  if (filter.officers?.length === 0) return [];
+  let query = db
+    .selectFrom('complaints as k')
+    .innerJoin('customers as c', 'c.code', 'k.customer_code')
+    .innerJoin('products as p', 'p.code', 'k.product_code')
+    .select([
+      'k.complaint_no as ComplaintNo',
+      'k.complaint_date as ComplaintDate',
+      'k.customer_code as CustomerCode',
+      'c.name as CustomerName',
+      'k.sales_officer_id as SalesOfficer',
+      'k.product_code as ProductCode',
+      'p.name as ProductName',
+      'k.description as Description',
+      'k.status as Status',
+    ]);
+  if (filter.officers) query = query.where('k.sales_officer_id', 'in', filter.officers);
+  if (filter.from !== undefined) query = query.where('k.complaint_date', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('k.complaint_date', '<=', filter.to);
+  return query.orderBy('k.complaint_date', 'desc').orderBy('k.complaint_no', 'desc').execute();
+}
+
+// ---- enquiries ---------------------------------------------------------------------------------
+
+export async function findEnquiry(db: Db, enquiryNo: string): Promise<Enquiry | undefined> {
+  const order = spellings(enquiryNo);
+  const rows = await db
+    .selectFrom('enquiries')
+    .select([
+      'enquiry_no as EnquiryNo',
+      'enquiry_date as EnquiryDate',
+      'customer_code as CustomerCode',
+      'sales_officer_id as SalesOfficer',
+      'description as Description',
+      'activity_no as ActivityNo',
+      'order_to_customer as OrderToCustomer',
+      'updated_at as UpdatedAt',
+    ])
+    .where('enquiry_no', 'in', order)
+    .execute();
+  return preferred(rows, (row) => row.EnquiryNo, order);
+}
+
+export interface EnquiryLinks {
+  activityNo?: string;
+  orderToCustomer?: string;
+}
+
+/**
+ * Sets the given links. Only a row that would actually change is touched, so the same update again
+ * leaves updated_at as it was (a retry changes nothing). True when the row changed.
+ */
+export async function linkEnquiry(db: Db, enquiryNo: string, links: EnquiryLinks, updatedAt: string): Promise<boolean> {
+  const { activityNo, orderToCustomer } = links;
+  const result = await db
+    .updateTable('enquiries')
+    .set({
+      ...(activityNo !== undefined ? { activity_no: activityNo } : {}),
+      ...(orderToCustomer !== undefined ? { order_to_customer: orderToCustomer } : {}),
+      updated_at: updatedAt,
+    })
+    .where('enquiry_no', '=', enquiryNo)
+    .where((eb) => {
+      const changes = [];
+      if (activityNo !== undefined) changes.push(eb('activity_no', 'is distinct from', activityNo));
+      if (orderToCustomer !== undefined) changes.push(eb('order_to_customer', 'is distinct from', orderToCustomer));
+      return eb.or(changes);
+    })
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// ---- master data -------------------------------------------------------------------------------
+
+/** A customer's stored code, matched without regard to case on the customer master. */
+export async function customerCode(db: Db, code: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('customers')
+    .select('code')
+    .where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase()))
+    .orderBy('code')
+    .executeTakeFirst();
+  return row?.code;
+}
+
+/** A user's stored id, matched without regard to case (SalesOfficer parameters are ids, domain.md). */
+export async function userId(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('upper', ['id']), '=', id.toUpperCase()))
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}
