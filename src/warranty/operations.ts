@@ -1,5 +1,21 @@
-/** Operations of this business area (domain.md). */
-import type { Operation } from '../operations/types';
+/**
+ * Operations of the warranty area (domain.md): the edge that reads the fields (parse.ts conventions)
+ * and calls the services of this folder. The declarations (names, fields) match the contract.
+ */
+import { invalid, missing } from '../errors';
+import { boundedText, dateOf, optionalDate, positiveInteger, text, type Fields } from '../operations/parse';
+import type { Operation, OperationContext, OperationRequest } from '../operations/types';
+import { createWarrantyRequest as create } from './create-request';
+import { checkFile, decodeBase64, type IncomingFile } from './file-content';
+import { listRequestFiles, storeRequestFiles } from './request-files';
+import { syncWarrantyRequests } from './sync';
+import { updateTransportDetails, type TransportOutcomeKind } from './transport-details';
+
+/** Length bounds of the free-text and code fields, so nothing unbounded reaches the database. */
+const MAX = { code: 50, serialNo: 100, complaint: 2000, clientRequestId: 100, transporter: 200, lrNo: 100, vehicleNo: 50 } as const;
+
+export const DEFAULT_SYNC_PAGE_SIZE = 500;
+export const MAX_SYNC_PAGE_SIZE = 5000;
 
 export const createWarrantyRequest: Operation = {
   name: 'CreateWarrantyRequest',
@@ -7,9 +23,29 @@ export const createWarrantyRequest: Operation = {
   fields: ['CustomerCode', 'SalesOfficer', 'ProductCode', 'SerialNo', 'Complaint', 'InvoiceNo', 'PurchaseDate', 'ClientRequestId'],
   acceptsFiles: false,
   kind: 'write',
-  async run() {
-    throw new Error('CreateWarrantyRequest is being built');
+  async run({ fields }, ctx) {
+    const input = {
+      customerCode: requiredText(fields, 'CustomerCode', MAX.code),
+      salesOfficer: requiredText(fields, 'SalesOfficer', MAX.code),
+      productCode: requiredText(fields, 'ProductCode', MAX.code),
+      serialNo: requiredText(fields, 'SerialNo', MAX.serialNo),
+      complaint: requiredText(fields, 'Complaint', MAX.complaint),
+      invoiceNo: boundedText(fields, 'InvoiceNo', MAX.code),
+      purchaseDate: pastDate(fields, 'PurchaseDate', ctx),
+      clientRequestId: boundedText(fields, 'ClientRequestId', MAX.clientRequestId),
+    };
+    const { request, replayed } = await create(ctx.db, input, ctx.clock.now());
+    const message = replayed
+      ? `ClientRequestId '${input.clientRequestId}' was sent before: the earlier request ${request.RequestNo} is returned unchanged.`
+      : `Warranty request ${request.RequestNo} created.`;
+    return { data: request, message };
   },
+};
+
+const TRANSPORT_MESSAGES: Readonly<Record<TransportOutcomeKind, string>> = {
+  dispatched: 'is DISPATCHED with the transport details.',
+  corrected: 'has its transport details corrected.',
+  unchanged: 'already has these transport details: nothing was changed.',
 };
 
 export const updateWarrantyTransportDetails: Operation = {
@@ -18,8 +54,16 @@ export const updateWarrantyTransportDetails: Operation = {
   fields: ['RequestNo', 'Transporter', 'LRNo', 'LRDate', 'VehicleNo'],
   acceptsFiles: false,
   kind: 'write',
-  async run() {
-    throw new Error('UpdateWarrantyTransportDetails is being built');
+  async run({ fields }, ctx) {
+    const input = {
+      requestNo: requiredText(fields, 'RequestNo', MAX.code).toUpperCase(),
+      transporter: requiredText(fields, 'Transporter', MAX.transporter),
+      lrNo: requiredText(fields, 'LRNo', MAX.lrNo),
+      lrDate: pastDate(fields, 'LRDate', ctx),
+      vehicleNo: boundedText(fields, 'VehicleNo', MAX.vehicleNo),
+    };
+    const { request, outcome } = await updateTransportDetails(ctx.db, input, ctx.clock.now());
+    return { data: request, message: `Warranty request ${request.RequestNo} ${TRANSPORT_MESSAGES[outcome]}` };
   },
 };
 
@@ -29,8 +73,18 @@ export const warrantyRequestFiles: Operation = {
   fields: ['RequestNo', 'FileName', 'FileContent'],
   acceptsFiles: true,
   kind: 'write',
-  async run() {
-    throw new Error('WarrantyRequestFiles is being built');
+  async run(request, ctx) {
+    const requestNo = boundedText(request.fields, 'RequestNo', MAX.code)?.toUpperCase();
+    const sendsSomething = request.files.length > 0 || text(request.fields, 'FileName') !== undefined || text(request.fields, 'FileContent') !== undefined;
+    if (requestNo === undefined) {
+      if (sendsSomething) throw missing('RequestNo');
+      return { data: [], message: 'No RequestNo was given: no files to list.' };
+    }
+    const files = incomingFiles(request).map((file) => checkFile(file, ctx.settings.maxFileBytes));
+    if (files.length === 0) return { data: await listRequestFiles(ctx.db, requestNo) };
+    const { files: stored, added } = await storeRequestFiles(ctx.db, requestNo, files, ctx.settings, ctx.clock.now());
+    const already = files.length - added;
+    return { data: stored, message: `${added} file(s) stored for warranty request ${requestNo}` + (already > 0 ? `; ${already} already stored.` : '.') };
   },
 };
 
@@ -40,9 +94,61 @@ export const syncWarrantyReqList: Operation = {
   fields: ['SalesOfficer', 'Since', 'PageSize'],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('SyncWarrantyReqList is being built');
+  async run({ fields }, ctx) {
+    const input = {
+      salesOfficer: boundedText(fields, 'SalesOfficer', MAX.code),
+      since: sinceToken(fields, 'Since'),
+      pageSize: positiveInteger(fields, 'PageSize', DEFAULT_SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE),
+    };
+    return { data: await syncWarrantyRequests(ctx.db, input) };
   },
 };
 
 export const warrantyOperations: readonly Operation[] = [createWarrantyRequest, updateWarrantyTransportDetails, warrantyRequestFiles, syncWarrantyReqList];
+
+// ---- field readers of this area ----------------------------------------------------------------
+
+/** A required free-text field with a length bound. */
+function requiredText(fields: Fields, name: string, maxLength: number): string {
+  const value = boundedText(fields, name, maxLength);
+  if (value === undefined) throw missing(name);
+  return value;
+}
+
+/** The furthest time zone ahead of UTC: a date that is today there is nobody's future yet. */
+const LATEST_ZONE_OFFSET_MS = 14 * 60 * 60 * 1000;
+
+/**
+ * An optional date that cannot lie in the future (a purchase, a dispatch). The server keeps time in
+ * UTC and the app's time zone is unknown, so "today" is the latest calendar date anywhere on Earth:
+ * an officer in India (UTC+5:30) entering today's date just after midnight is never refused.
+ */
+function pastDate(fields: Fields, name: string, ctx: OperationContext): string | undefined {
+  const value = optionalDate(fields, name, ctx.settings.dateOrder);
+  const today = dateOf(new Date(ctx.clock.now().getTime() + LATEST_ZONE_OFFSET_MS));
+  if (value !== undefined && value > today) throw invalid(name, `'${fields[name].trim()}' is after today (${today})`);
+  return value;
+}
+
+/** Since: empty = from the beginning (0); otherwise a NextSince token, the decimal change_seq. */
+function sinceToken(fields: Fields, name: string): number {
+  const value = text(fields, name);
+  if (value === undefined) return 0;
+  if (!/^\d{1,15}$/.test(value)) throw invalid(name, `'${value}' is not a token this service returned as NextSince (leave it empty to start from the beginning)`);
+  return Number(value);
+}
+
+/**
+ * The files of a call: multipart parts, and/or FileContent (base64) named by FileName. FileName
+ * without FileContent is an error only when no part carries a file either.
+ */
+function incomingFiles(request: OperationRequest): IncomingFile[] {
+  const files: IncomingFile[] = request.files.map((f) => ({ field: f.field, fileName: f.fileName, content: f.content }));
+  const content = text(request.fields, 'FileContent');
+  if (content !== undefined) {
+    files.push({ field: 'FileContent', fileName: text(request.fields, 'FileName') ?? '', content: decodeBase64(content, 'FileContent') });
+  } else if (text(request.fields, 'FileName') !== undefined && files.length === 0) {
+    throw missing('FileContent');
+  }
+  return files;
+}

@@ -1,0 +1,117 @@
+/**
+ * The warranty area's queries, one function per query; values reach SQL only as bound parameters.
+ * Codes of the small master tables (customers, products) are matched without regard to case there;
+ * request numbers and invoice numbers are matched on their keys as given, so the indexes serve them.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { CustomersTable, Database, InvoicesTable, ProductsTable, WarrantyFilesTable, WarrantyRequestsTable } from '../db/schema';
+
+export type WarrantyRequestRow = Selectable<WarrantyRequestsTable>;
+export type FileMetaRow = Omit<Selectable<WarrantyFilesTable>, 'content'>;
+export type SyncRow = WarrantyRequestRow & { file_count: number };
+
+const FILE_META_COLUMNS = ['file_id', 'request_no', 'file_name', 'content_type', 'size_bytes', 'sha256', 'created_at'] as const;
+
+// ---- master data ---------------------------------------------------------------------------------
+
+export function findCustomer(db: Kysely<Database>, code: string): Promise<Selectable<CustomersTable> | undefined> {
+  return db.selectFrom('customers').selectAll().where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
+}
+
+export function findProduct(db: Kysely<Database>, code: string): Promise<Selectable<ProductsTable> | undefined> {
+  return db.selectFrom('products').selectAll().where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
+}
+
+/** An invoice by its number: as given first, then upper-cased (the stored numbers are upper-case). */
+export async function findInvoice(db: Kysely<Database>, invoiceNo: string): Promise<Pick<InvoicesTable, 'invoice_no' | 'customer_code' | 'invoice_date'> | undefined> {
+  const candidates = [...new Set([invoiceNo, invoiceNo.toUpperCase()])];
+  return db
+    .selectFrom('invoices')
+    .select(['invoice_no', 'customer_code', 'invoice_date'])
+    .where('invoice_no', 'in', candidates)
+    .orderBy(sql`case when invoice_no = ${invoiceNo} then 0 else 1 end`)
+    .executeTakeFirst();
+}
+
+// ---- warranty requests -----------------------------------------------------------------------------
+
+export function findRequest(db: Kysely<Database>, requestNo: string): Promise<WarrantyRequestRow | undefined> {
+  return db.selectFrom('warranty_requests').selectAll().where('request_no', '=', requestNo).executeTakeFirst();
+}
+
+export function findRequestByClientId(db: Kysely<Database>, clientRequestId: string): Promise<WarrantyRequestRow | undefined> {
+  return db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).executeTakeFirst();
+}
+
+export async function insertRequest(db: Kysely<Database>, row: WarrantyRequestRow): Promise<void> {
+  await db.insertInto('warranty_requests').values(row).execute();
+}
+
+export interface TransportDetails {
+  transporter: string;
+  lr_no: string;
+  lr_date: string | null;
+  vehicle_no: string | null;
+}
+
+export interface RowChange {
+  changeSeq: number;
+  updatedAt: string;
+}
+
+/**
+ * Sets the transport details and DISPATCHED, guarded in SQL: only a SUBMITTED or DISPATCHED request
+ * at the version the caller read is changed. Returns whether a row was changed.
+ */
+export async function dispatchRequest(db: Kysely<Database>, requestNo: string, readVersion: number, details: TransportDetails, change: RowChange): Promise<boolean> {
+  const result = await db
+    .updateTable('warranty_requests')
+    .set((eb) => ({
+      ...details,
+      status: 'DISPATCHED' as const,
+      version: eb('version', '+', 1),
+      change_seq: change.changeSeq,
+      updated_at: change.updatedAt,
+    }))
+    .where('request_no', '=', requestNo)
+    .where('status', 'in', ['SUBMITTED', 'DISPATCHED'])
+    .where('version', '=', readVersion)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records that something belonging to the request changed (its files): new version and change_seq. */
+export async function touchRequest(db: Kysely<Database>, requestNo: string, change: RowChange): Promise<void> {
+  await db
+    .updateTable('warranty_requests')
+    .set((eb) => ({ version: eb('version', '+', 1), change_seq: change.changeSeq, updated_at: change.updatedAt }))
+    .where('request_no', '=', requestNo)
+    .execute();
+}
+
+// ---- files -------------------------------------------------------------------------------------------
+
+/** The request's files without their content, oldest first. */
+export function listFiles(db: Kysely<Database>, requestNo: string): Promise<FileMetaRow[]> {
+  return db.selectFrom('warranty_files').select(FILE_META_COLUMNS).where('request_no', '=', requestNo).orderBy('file_id').execute();
+}
+
+export async function insertFile(db: Kysely<Database>, row: Selectable<WarrantyFilesTable>): Promise<void> {
+  await db.insertInto('warranty_files').values(row).execute();
+}
+
+// ---- sync --------------------------------------------------------------------------------------------
+
+/** Requests whose latest change comes after `since`, in change order, with their number of files. */
+export async function changedSince(db: Kysely<Database>, since: number, officerId: string | undefined, limit: number): Promise<SyncRow[]> {
+  let query = db
+    .selectFrom('warranty_requests as r')
+    .selectAll('r')
+    .select((eb) =>
+      eb.selectFrom('warranty_files as f').select((f) => f.fn.countAll<number>().as('n')).whereRef('f.request_no', '=', 'r.request_no').as('file_count'),
+    )
+    .where('r.change_seq', '>', since);
+  if (officerId !== undefined) query = query.where('r.sales_officer_id', '=', officerId);
+  const rows = await query.orderBy('r.change_seq').limit(limit).execute();
+  return rows.map((row) => ({ ...row, file_count: Number(row.file_count ?? 0) }));
+}

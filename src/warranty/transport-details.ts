@@ -1,0 +1,83 @@
+/**
+ * UpdateWarrantyTransportDetails (domain.md): the product is shipped back. A SUBMITTED request becomes
+ * DISPATCHED with the transport details; on a DISPATCHED request the call corrects them; once the
+ * request has moved on (RECEIVED, APPROVED, REJECTED, CLOSED) they are history and the call is refused.
+ *
+ * The details are one set, written together: a call replaces all four, so an optional detail left out
+ * is cleared. Sending the stored set again changes nothing (no new version, no new change_seq).
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, WarrantyStatus } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { lockWarrantyWrites, nextValue } from './counters';
+import { dispatchRequest, findRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
+import { requestView, type WarrantyRequestView } from './request-view';
+
+export interface TransportInput {
+  requestNo: string;
+  transporter: string;
+  lrNo: string;
+  lrDate?: string;
+  vehicleNo?: string;
+}
+
+export type TransportOutcomeKind = 'dispatched' | 'corrected' | 'unchanged';
+
+export interface TransportOutcome {
+  request: WarrantyRequestView;
+  outcome: TransportOutcomeKind;
+}
+
+const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'];
+
+export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date): Promise<TransportOutcome> {
+  return db.transaction().execute((trx) => updateInTransaction(trx, input, now));
+}
+
+async function updateInTransaction(trx: Transaction<Database>, input: TransportInput, now: Date): Promise<TransportOutcome> {
+  await lockWarrantyWrites(trx);
+  const current = await findRequest(trx, input.requestNo);
+  if (!current) throw unknownRequest(input.requestNo);
+  if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
+  const details: TransportDetails = {
+    transporter: input.transporter,
+    lr_no: input.lrNo,
+    lr_date: input.lrDate ?? null,
+    vehicle_no: input.vehicleNo ?? null,
+  };
+  if (current.status === 'DISPATCHED' && sameDetails(current, details)) {
+    return { request: requestView(current), outcome: 'unchanged' };
+  }
+  const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
+  // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
+  // the read, a request that has moved on is never dispatched again.
+  if (!(await dispatchRequest(trx, current.request_no, current.version, details, change))) {
+    throw await refusal(trx, current.request_no);
+  }
+  const updated = await findRequest(trx, current.request_no);
+  return { request: requestView(updated!), outcome: current.status === 'SUBMITTED' ? 'dispatched' : 'corrected' };
+}
+
+function sameDetails(row: WarrantyRequestRow, details: TransportDetails): boolean {
+  return row.transporter === details.transporter && row.lr_no === details.lr_no && row.lr_date === details.lr_date && row.vehicle_no === details.vehicle_no;
+}
+
+/** Why the guarded UPDATE changed nothing, read again after it. */
+async function refusal(db: Kysely<Database>, requestNo: string): Promise<AppError> {
+  const now = await findRequest(db, requestNo);
+  if (!now) return unknownRequest(requestNo);
+  if (!OPEN_FOR_TRANSPORT.includes(now.status)) return wrongState(now);
+  return new AppError('CONFLICT', `RequestNo: request ${requestNo} was changed at the same time; send the details again`, 'RequestNo');
+}
+
+function unknownRequest(requestNo: string): AppError {
+  return notFound('RequestNo', `RequestNo: warranty request '${requestNo}' does not exist`);
+}
+
+function wrongState(row: WarrantyRequestRow): AppError {
+  return new AppError(
+    'INVALID_STATE',
+    `RequestNo: warranty request ${row.request_no} is ${row.status}; transport details can be set only while it is SUBMITTED or DISPATCHED`,
+    'RequestNo',
+  );
+}
