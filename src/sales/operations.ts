@@ -1,5 +1,16 @@
-/** Operations of this business area (domain.md). */
+/**
+ * The sales reports (domain.md, "The operations"): the edge that parses the fields by the parameter
+ * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
+ */
+import type { Role } from '../db/schema';
+import { dateOf, oneOf, optionalDate, sort, text } from '../operations/parse';
 import type { Operation } from '../operations/types';
+import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS } from './officer-delivery';
+import { orderDeliverySummary, ORDER_DELIVERY_FIELDS } from './order-delivery-summary';
+import { parseAreaFilters, parseReportFilters } from './report-filters';
+import { periodOf, salesStats } from './sales-stats';
+import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
+import { statsScope } from './stats-scope';
 
 export const getSalesSummaryRecords: Operation = {
   name: 'getSalesSummaryRecords',
@@ -7,8 +18,9 @@ export const getSalesSummaryRecords: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getSalesSummaryRecords is being built');
+  async run({ fields }, ctx) {
+    const filters = parseReportFilters(fields, ctx.settings.dateOrder);
+    return salesSummary(ctx.db, filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'));
   },
 };
 
@@ -18,8 +30,9 @@ export const getOrderVDeliverySummaryRecords: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getOrderVDeliverySummaryRecords is being built');
+  async run({ fields }, ctx) {
+    const filters = parseReportFilters(fields, ctx.settings.dateOrder);
+    return orderDeliverySummary(ctx.db, filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'));
   },
 };
 
@@ -29,10 +42,14 @@ export const getOrderVsDeliveryOfficer: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getOrderVsDeliveryOfficer is being built');
+  async run({ fields }, ctx) {
+    const choice = { managerId: text(fields, 'ManagerId'), salesOfficer: text(fields, 'SalesOfficer') };
+    const filters = parseAreaFilters(fields, ctx.settings.dateOrder);
+    return officerDeliverySummary(ctx.db, choice, filters, sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer'));
   },
 };
+
+const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM', AM: 'AM', SO: 'SO' };
 
 export const getSalesReportStats: Operation = {
   name: 'getSalesReportStats',
@@ -40,8 +57,11 @@ export const getSalesReportStats: Operation = {
   fields: ['AsOf'],
   acceptsFiles: false,
   kind: 'read',
-  async run() {
-    throw new Error('getSalesReportStats is being built');
+  async run({ fields }, ctx) {
+    const role = oneOf(fields, 'Role', ROLES);
+    const asOf = optionalDate(fields, 'AsOf', ctx.settings.dateOrder) ?? dateOf(ctx.clock.now());
+    const scope = await statsScope(ctx.db, text(fields, 'Username'), role);
+    return { data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)) };
   },
 };
 

@@ -1,0 +1,97 @@
+/**
+ * getOrderVsDeliveryOfficer (domain.md): the order/delivery measures per sales officer, attributed by
+ * the order's officer. One row per sales officer (role SO) in scope, also with zero measures:
+ * - ManagerId: every SO below that manager, at any depth;
+ * - SalesOfficer: that officer only (with ManagerId too: only if below that manager);
+ * - neither: every SO. An id that names nobody gives no rows.
+ * An inactive officer appears only with orders in the period, so a departed officer's past orders
+ * stay visible without every former officer cluttering the report.
+ * Filters: order date range, Zones and States of the order's customer.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Sort } from '../operations/parse';
+import type { OperationResult } from '../operations/types';
+import { idsBelow } from '../users/hierarchy';
+import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTotals, measureSums, withLineDeliveries, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
+import { storedUserId } from './master-codes';
+import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
+import { sortRows } from './sort-rows';
+
+export const OFFICER_DELIVERY_FIELDS = ['SalesOfficer', 'SalesOfficerName', 'ManagerId', ...DELIVERY_MEASURE_FIELDS] as const;
+export type OfficerDeliveryField = (typeof OFFICER_DELIVERY_FIELDS)[number];
+
+export interface OfficerDeliveryRow extends DeliveryMeasures {
+  SalesOfficer: string;
+  SalesOfficerName: string;
+  ManagerId: string | null;
+}
+
+export interface OfficerChoice {
+  managerId?: string;
+  salesOfficer?: string;
+}
+
+interface Officer {
+  id: string;
+  name: string;
+  manager_id: string | null;
+  active: number;
+}
+
+const NOTHING: DeliveryRecord = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
+
+export async function officerDeliverySummary(db: Kysely<Database>, choice: OfficerChoice, input: ReportFilterInput, order: Sort<OfficerDeliveryField>): Promise<OperationResult> {
+  const scope = await officerIds(db, choice);
+  const officers = scope?.length === 0 ? [] : await selectSalesOfficers(db, scope);
+  const filters = await resolveFilters(db, input);
+  const measures = officers.length === 0 || filters === undefined ? new Map<string, DeliveryRecord>() : await selectDeliveriesPerOfficer(db, filters, scope && officers.map((o) => o.id));
+  const records = officers
+    .map((officer) => ({ officer, measures: measures.get(officer.id) }))
+    .filter((r) => r.officer.active === 1 || r.measures !== undefined)
+    .map((r) => ({ officer: r.officer, measures: r.measures ?? NOTHING }));
+  const rows = sortRows(records.map(toRow), order, 'SalesOfficer');
+  return { data: rows, totals: deliveryTotals(records.map((r) => r.measures)) };
+}
+
+/** The ids the report may show (any role; rows keep the SOs), undefined = everyone, [] = nobody. */
+async function officerIds(db: Kysely<Database>, choice: OfficerChoice): Promise<string[] | undefined> {
+  const officer = choice.salesOfficer === undefined ? undefined : await storedUserId(db, choice.salesOfficer);
+  if (choice.salesOfficer !== undefined && officer === undefined) return [];
+  if (choice.managerId === undefined) return officer === undefined ? undefined : [officer];
+  const manager = await storedUserId(db, choice.managerId);
+  if (manager === undefined) return [];
+  const below = await idsBelow(db, manager);
+  if (officer === undefined) return below;
+  return below.includes(officer) ? [officer] : [];
+}
+
+async function selectSalesOfficers(db: Kysely<Database>, ids: string[] | undefined): Promise<Officer[]> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'manager_id', 'active'])
+    .where('role', '=', 'SO')
+    .$if(ids !== undefined, (qb) => qb.where('id', 'in', ids!))
+    .execute();
+}
+
+async function selectDeliveriesPerOfficer(db: Kysely<Database>, filters: ResolvedFilters, officers: string[] | undefined): Promise<Map<string, DeliveryRecord>> {
+  const rows = await withLineDeliveries(db, filters, officers)
+    .selectFrom('line_deliveries as x')
+    .groupBy('x.sales_officer_id')
+    .select([
+      'x.sales_officer_id',
+      measureSums.orderedQuantity.as('ordered_quantity'),
+      measureSums.orderedValue.as('ordered_value'),
+      measureSums.deliveredQuantity.as('delivered_quantity'),
+      measureSums.deliveredValue.as('delivered_value'),
+      measureSums.pendingQuantity.as('pending_quantity'),
+      measureSums.pendingValue.as('pending_value'),
+    ])
+    .execute();
+  return new Map(rows.map((r) => [r.sales_officer_id, deliveryRecord(r)]));
+}
+
+function toRow(r: { officer: Officer; measures: DeliveryRecord }): OfficerDeliveryRow {
+  return { SalesOfficer: r.officer.id, SalesOfficerName: r.officer.name, ManagerId: r.officer.manager_id, ...deliveryMeasures(r.measures) };
+}

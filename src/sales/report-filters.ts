@@ -1,0 +1,135 @@
+/**
+ * The filters the sales reports share (domain.md, "getSalesSummaryRecords" and the order/delivery
+ * reports): SalesOfficer, FromCustomer/ToCustomer, profitCenter, FromDate/ToDate, FromPCat/ToPCat,
+ * Zones, States. They are parsed once (parse.ts conventions), resolved against the master tables
+ * (stored spelling, so big tables are compared on their indexed columns), and turned into SQL
+ * conditions on the columns of whichever document table a report reads (invoices or orders).
+ */
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { DateOrder } from '../config';
+import type { Database } from '../db/schema';
+import { codeRange, dateRange, list, text, type Fields, type Range } from '../operations/parse';
+import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from './master-codes';
+
+/** The filters as the caller wrote them (codes upper-cased by parse.ts). */
+export interface ReportFilterInput {
+  salesOfficer?: string;
+  customers: Range<string>;
+  profitCenter?: string;
+  dates: Range<string>;
+  categories: Range<string>;
+  zones?: string[];
+  states?: string[];
+}
+
+/** The filters with every code resolved to its stored spelling; absent = no condition. */
+export interface ResolvedFilters {
+  salesOfficer?: string;
+  /** One customer (From only, or From = To). */
+  customer?: string;
+  /** A customer code range, upper-cased bounds (compared with upper() on the customers table). */
+  customerRange?: Range<string>;
+  profitCenter?: string;
+  dates: Range<string>;
+  categories?: string[];
+  states?: string[];
+}
+
+const NO_CODES: Range<string> = {};
+
+export function parseReportFilters(fields: Fields, order: DateOrder): ReportFilterInput {
+  return {
+    salesOfficer: text(fields, 'SalesOfficer'),
+    customers: codeRange(fields, 'FromCustomer', 'ToCustomer'),
+    profitCenter: text(fields, 'profitCenter'),
+    dates: dateRange(fields, 'FromDate', 'ToDate', order),
+    categories: codeRange(fields, 'FromPCat', 'ToPCat'),
+    zones: list(fields, 'Zones'),
+    states: list(fields, 'States'),
+  };
+}
+
+/** Only dates, Zones and States (getOrderVsDeliveryOfficer). */
+export function parseAreaFilters(fields: Fields, order: DateOrder): ReportFilterInput {
+  return {
+    customers: NO_CODES,
+    dates: dateRange(fields, 'FromDate', 'ToDate', order),
+    categories: NO_CODES,
+    zones: list(fields, 'Zones'),
+    states: list(fields, 'States'),
+  };
+}
+
+/**
+ * Resolves the codes; undefined when a code names nothing stored (or a list resolves to nothing),
+ * so no row can match and the report is empty (a read's "not found" is an empty result).
+ */
+export async function resolveFilters(db: Kysely<Database>, input: ReportFilterInput): Promise<ResolvedFilters | undefined> {
+  const resolved: ResolvedFilters = { dates: input.dates };
+  if (input.salesOfficer !== undefined) {
+    resolved.salesOfficer = await storedUserId(db, input.salesOfficer);
+    if (resolved.salesOfficer === undefined) return undefined;
+  }
+  const { from, to } = input.customers;
+  if (from !== undefined && from === to) {
+    resolved.customer = await storedCustomerCode(db, from);
+    if (resolved.customer === undefined) return undefined;
+  } else if (from !== undefined || to !== undefined) {
+    resolved.customerRange = input.customers;
+  }
+  if (input.profitCenter !== undefined) {
+    resolved.profitCenter = await storedProfitCenter(db, input.profitCenter);
+    if (resolved.profitCenter === undefined) return undefined;
+  }
+  if (input.categories.from !== undefined || input.categories.to !== undefined) {
+    resolved.categories = await categoriesInRange(db, input.categories);
+    if (resolved.categories.length === 0) return undefined;
+  }
+  if (input.zones !== undefined || input.states !== undefined) {
+    resolved.states = await statesIn(db, input.zones, input.states);
+    if (resolved.states.length === 0) return undefined;
+  }
+  return resolved;
+}
+
+/** Where each filter applies in a report's query (qualified column names, constants of the code). */
+export interface FilterColumns {
+  /** The document's officer, profit center, date and customer (invoices or orders). */
+  officer: string;
+  profitCenter: string;
+  date: string;
+  customer: string;
+  /** The line's category (invoice_lines or order_lines). */
+  category: string;
+}
+
+/**
+ * The filters as SQL conditions on the document and its lines; every value is a bound parameter.
+ * Conditions on the customer record (code range, state) become one semi-join on the customers
+ * table, so the document table is read through its own indexes and never joined row by row.
+ */
+export function filterConditions(f: ResolvedFilters, c: FilterColumns): Expression<SqlBool>[] {
+  const ref = sql.ref;
+  const conditions: Expression<SqlBool>[] = [];
+  const add = (condition: Expression<SqlBool>) => conditions.push(condition);
+  if (f.salesOfficer !== undefined) add(sql<SqlBool>`${ref(c.officer)} = ${f.salesOfficer}`);
+  if (f.customer !== undefined) add(sql<SqlBool>`${ref(c.customer)} = ${f.customer}`);
+  const customerConditions = customerRecordConditions(f);
+  if (customerConditions.length > 0) {
+    add(sql<SqlBool>`${ref(c.customer)} in (select code from customers where ${sql.join(customerConditions, sql` and `)})`);
+  }
+  if (f.profitCenter !== undefined) add(sql<SqlBool>`${ref(c.profitCenter)} = ${f.profitCenter}`);
+  if (f.dates.from !== undefined) add(sql<SqlBool>`${ref(c.date)} >= ${f.dates.from}`);
+  if (f.dates.to !== undefined) add(sql<SqlBool>`${ref(c.date)} <= ${f.dates.to}`);
+  if (f.categories !== undefined) add(sql<SqlBool>`${ref(c.category)} in (${sql.join(f.categories)})`);
+  return conditions;
+}
+
+/** Code range (upper() on the small customers table, codes compare without regard to case) and states. */
+function customerRecordConditions(f: ResolvedFilters): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (f.customerRange?.from !== undefined) conditions.push(sql<SqlBool>`upper(code) >= ${f.customerRange.from}`);
+  if (f.customerRange?.to !== undefined) conditions.push(sql<SqlBool>`upper(code) <= ${f.customerRange.to}`);
+  if (f.states !== undefined) conditions.push(sql<SqlBool>`state_code in (${sql.join(f.states)})`);
+  return conditions;
+}

@@ -1,0 +1,86 @@
+/**
+ * getSalesReportStats (domain.md): a dashboard of the user's scope (stats-scope.ts) as of a date.
+ * - SalesMTD / SalesYTD: invoice amounts from the 1st of AsOf's month / from the start of the fiscal
+ *   year containing AsOf (settings.fiscalYearStartMonth), up to AsOf;
+ * - PendingOrders / PendingOrderValue: OPEN orders dated up to AsOf that still owe some quantity
+ *   (deliveries invoiced up to AsOf), and what they still owe in value (per line max(ordered -
+ *   delivered, 0), as the order/delivery reports);
+ * - CollectionsMTD: receipts from the 1st of the month to AsOf;
+ * - Outstanding: ledger debits minus credits up to AsOf;
+ * - OpenWarrantyRequests (not REJECTED or CLOSED), PendingActivities (PENDING): current state;
+ * - Customers: active customers; SalesOfficers: active SOs in scope.
+ * Each figure is one aggregate query restricted to the scope's customers (stats-queries.ts).
+ */
+import type { Kysely } from 'kysely';
+import type { Database, Role } from '../db/schema';
+import { amount } from '../operations/money';
+import { isoDate } from '../operations/parse';
+import type { StatsScope } from './stats-scope';
+import { type Period, activeCustomers, activeSalesOfficers, collectionsTotal, openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesTotals } from './stats-queries';
+
+type Db = Kysely<Database>;
+
+export interface SalesStats {
+  AsOf: string;
+  Username: string | null;
+  Role: Role;
+  SalesMTD: number;
+  SalesYTD: number;
+  PendingOrders: number;
+  PendingOrderValue: number;
+  CollectionsMTD: number;
+  Outstanding: number;
+  OpenWarrantyRequests: number;
+  PendingActivities: number;
+  Customers: number;
+  SalesOfficers: number;
+}
+
+/** The 1st of AsOf's month and the 1st of the fiscal year that contains AsOf. */
+export function periodOf(asOf: string, fiscalYearStartMonth: number): Period {
+  const [y, m] = asOf.split('-').map(Number);
+  const fiscalYear = m >= fiscalYearStartMonth ? y : y - 1;
+  return { asOf, monthStart: isoDate(y, m, 1), yearStart: isoDate(fiscalYear, fiscalYearStartMonth, 1) };
+}
+
+export async function salesStats(db: Db, scope: StatsScope, period: Period): Promise<SalesStats> {
+  const head = { AsOf: period.asOf, Username: scope.username, Role: scope.role };
+  if (scope.officers?.length === 0) return { ...head, ...ZERO };
+  const officers = scope.officers;
+  const [sales, pending, collections, outstanding, warranty, activities, customers, salesOfficers] = await Promise.all([
+    salesTotals(db, officers, period),
+    pendingOrders(db, officers, period.asOf),
+    collectionsTotal(db, officers, period),
+    outstandingTotal(db, officers, period.asOf),
+    openWarrantyRequests(db, officers),
+    pendingActivities(db, officers),
+    activeCustomers(db, officers),
+    activeSalesOfficers(db, officers),
+  ]);
+  return {
+    ...head,
+    SalesMTD: amount(sales.mtd),
+    SalesYTD: amount(sales.ytd),
+    PendingOrders: pending.orders,
+    PendingOrderValue: amount(pending.value),
+    CollectionsMTD: amount(collections),
+    Outstanding: amount(outstanding),
+    OpenWarrantyRequests: warranty,
+    PendingActivities: activities,
+    Customers: customers,
+    SalesOfficers: salesOfficers,
+  };
+}
+
+const ZERO = {
+  SalesMTD: 0,
+  SalesYTD: 0,
+  PendingOrders: 0,
+  PendingOrderValue: 0,
+  CollectionsMTD: 0,
+  Outstanding: 0,
+  OpenWarrantyRequests: 0,
+  PendingActivities: 0,
+  Customers: 0,
+  SalesOfficers: 0,
+};

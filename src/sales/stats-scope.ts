@@ -1,0 +1,36 @@
+/**
+ * Whose figures getSalesReportStats shows (domain.md): the user's scope, which Role may narrow but
+ * never widen.
+ * - Username names a user by id or username; unknown is NOT_FOUND. No Username is the company-wide
+ *   view, treated as an ADMIN who owns no customers.
+ * - Role above the stored role is FORBIDDEN. Role = SO for a manager narrows to the customers the
+ *   user owns themselves; Role equal to the stored role, or between SO and it, keeps the stored scope.
+ * - Scope = the customers whose sales_officer_id is one of the officers returned here.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, Role } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { findUser, officerScope, ROLE_RANK, type User } from '../users/hierarchy';
+
+export interface StatsScope {
+  username: string | null;
+  role: Role;
+  /** The officers whose customers count; undefined = every customer. */
+  officers?: string[];
+}
+
+export async function statsScope(db: Kysely<Database>, username: string | undefined, role: Role | undefined): Promise<StatsScope> {
+  const user = username === undefined ? undefined : await findUser(db, username);
+  if (username !== undefined && user === undefined) throw notFound('Username', `Username: no user '${username}'`);
+  const storedRole: Role = user?.role ?? 'ADMIN';
+  const effective = role ?? storedRole;
+  if (ROLE_RANK[effective] > ROLE_RANK[storedRole]) {
+    throw new AppError('FORBIDDEN', `Role: ${effective} is above the user's role ${storedRole}`, 'Role');
+  }
+  return { username: user?.username ?? null, role: effective, officers: await scopeOfficers(db, user, effective) };
+}
+
+async function scopeOfficers(db: Kysely<Database>, user: User | undefined, effective: Role): Promise<string[] | undefined> {
+  if (effective === 'SO') return user === undefined ? [] : [user.id];
+  return user === undefined ? undefined : officerScope(db, user);
+}
