@@ -8,7 +8,7 @@ import type { Database } from '../db/schema';
 import { amount } from '../operations/money';
 import type { Direction, Range } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
-import { storedCustomerCode, storedUserId } from '../lookups/master-codes';
+import { storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { receipts, type ReceiptField, type ReceiptRecord } from './repository';
 
 export interface CollectionStatementQuery {

@@ -4,7 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMER_PROFIT_CENTERS, PROFIT_CENTERS, USERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { fillAreaManagers, fillProfitCenterForCustomer } from './operations';
-import { storedCustomerCode, storedUserId } from './master-codes';
+import { storedCustomerCode, storedUserId } from '../operations/master-codes';
 
 // On top of the fixture's AM01 (Arun North, under ZM01) and AM02 (Anita South, under ZM02):
 // AM03 has left (inactive) with SO05 still reporting to them; AM04 and AM05 share a name, so the id

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { storedCustomerCode } from './master-codes';
+import { storedCustomerCode } from '../operations/master-codes';
 import { allProfitCenters, profitCentersOfCustomer, type ProfitCenterRow } from './repository';
 
 export async function profitCentersFor(db: Kysely<Database>, customerCode: string | undefined): Promise<ProfitCenterRow[]> {

@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
-import { documentNumberSpellings, storedCustomerCode, storedUserId } from '../lookups/master-codes';
+import { documentNumberSpellings, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import * as repo from './repository';
 
 export interface PcnListQuery {

@@ -14,7 +14,7 @@ import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { idsBelow } from '../users/hierarchy';
 import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTotals, measureSums, withLineDeliveries, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
-import { storedUserId } from './master-codes';
+import { storedUserId } from '../operations/master-codes';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
 import { sortRows } from './sort-rows';
 

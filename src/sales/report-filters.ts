@@ -9,7 +9,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DateOrder } from '../config';
 import type { Database } from '../db/schema';
 import { codeRange, dateRange, list, text, type Fields, type Range } from '../operations/parse';
-import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from './master-codes';
+import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from '../operations/master-codes';
 
 /** The filters as the caller wrote them (codes upper-cased by parse.ts). */
 export interface ReportFilterInput {

@@ -3,11 +3,12 @@
  *
  * domain.md, "Parameter conventions": codes compare without regard to case and results carry the
  * stored spelling. The case-insensitive comparison happens here, on the small master tables, so the
- * queries on the large tables (receipts, pcn, ledger_entries ...) compare their indexed columns with
+ * queries on the large tables (invoices, orders, receipts, pcn, ledger_entries ...) compare their indexed columns with
  * a plain `=` on the stored spelling and keep using their indexes.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { Range } from './parse';
 
 /** The stored code of a customer, or undefined when there is no such customer. */
 export async function storedCustomerCode(db: Kysely<Database>, code: string): Promise<string | undefined> {
@@ -45,3 +46,31 @@ export function documentNumberSpellings(value: string): string[] {
   const v = value.trim();
   return [...new Set([v, v.toUpperCase(), v.toLowerCase()])];
 }
+
+export async function storedProfitCenter(db: Kysely<Database>, code: string): Promise<string | undefined> {
+  const row = await db.selectFrom('profit_centers').select('code').where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
+  return row?.code;
+}
+
+/**
+ * The categories whose upper-cased code lies in the (upper-cased) range. The table is small, so the
+ * comparison is done here with the same byte order parse.ts `codeRange` uses to validate From <= To.
+ */
+export async function categoriesInRange(db: Kysely<Database>, range: Range<string>): Promise<string[]> {
+  const rows = await db.selectFrom('product_categories').select('code').execute();
+  return rows
+    .map((r) => r.code)
+    .filter((code) => {
+      const upper = code.toUpperCase();
+      return (range.from === undefined || upper >= range.from) && (range.to === undefined || upper <= range.to);
+    });
+}
+
+/** The states named in `states` and lying in one of `zones` (either list absent = no condition). */
+export async function statesIn(db: Kysely<Database>, zones: string[] | undefined, states: string[] | undefined): Promise<string[]> {
+  const rows = await db.selectFrom('states').select(['code', 'zone_code']).execute();
+  return rows
+    .filter((s) => (zones === undefined || zones.includes(s.zone_code.toUpperCase())) && (states === undefined || states.includes(s.code.toUpperCase())))
+    .map((s) => s.code);
+}
+
