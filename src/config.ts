@@ -26,6 +26,18 @@ export interface Settings {
   /** Largest total size of the files of one warranty request. */
   maxRequestFilesBytes: number;
   logLevel: string;
+  /** Fill an empty SQLite database with demo data at start (domain.md, "Demo data"). */
+  seedDemoData: boolean;
+  /** Server processes on this host (node:cluster sharing the port); more than one needs PostgreSQL. */
+  workers: number;
+  /** How long open requests may take to finish after SIGTERM/SIGINT before they are cut. */
+  shutdownTimeoutMs: number;
+  /** Longest time a client may take to send one whole request (headers and body). */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send the request headers. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open (above the load balancer's idle timeout). */
+  keepAliveTimeoutMs: number;
 }
 
 export class SettingsError extends Error {
@@ -40,7 +52,7 @@ type Env = Record<string, string | undefined>;
 const MiB = 1024 * 1024;
 
 export function loadSettings(env: Env = process.env): Settings {
-  return {
+  const settings: Settings = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
     basePath: basePath(env, 'BASE_PATH'),
@@ -55,7 +67,18 @@ export function loadSettings(env: Env = process.env): Settings {
     maxFilesPerRequest: integer(env, 'MAX_FILES_PER_REQUEST', 20, 1, 10000),
     maxRequestFilesBytes: integer(env, 'MAX_REQUEST_FILES_BYTES', 20 * MiB, 1, 100 * 1024 * MiB),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    seedDemoData: boolean(env, 'SEED_DEMO_DATA', true),
+    workers: integer(env, 'WORKERS', 1, 1, 64),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
   };
+  // node:http refuses a headers timeout longer than the request timeout (it would never apply).
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    throw new SettingsError('HEADERS_TIMEOUT_MS', `${settings.headersTimeoutMs} is longer than REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`);
+  }
+  return settings;
 }
 
 function raw(env: Env, name: string): string | undefined {

@@ -36,6 +36,8 @@ export interface Engine {
   schema?: string;
   /** A short description for logs, without any password. */
   describe: string;
+  /** The PostgreSQL connection pool (its counts are exported as metrics); absent for SQLite. */
+  pool?: Pool;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ function openPostgres(databaseUrl: string): Engine {
     multiProcess: true,
     describe: url.toString() + (schema ? ` (schema ${schema})` : ''),
     schema: schema ?? undefined,
+    pool,
     close: () => db.destroy(),
   };
 }

@@ -2,7 +2,7 @@
  * What an operation is, independent of any binding (architecture.md: operations do not know SOAP).
  *
  * A binding collects name/value pairs (query string, form fields, multipart parts, JSON members,
- * SOAP child elements) and files; src/operations/request.ts matches the names case-insensitively
+ * SOAP child elements) and files; src/services/request-fields.ts matches the names case-insensitively
  * against the operation's declared names and drops the rest. The operation then parses the strings
  * itself (src/operations/parse.ts) and returns one result that every binding encodes its own way.
  */

@@ -1,20 +1,145 @@
 /**
  * The SOAP 1.1 and SOAP 1.2 bindings of one service (contract.md, "SOAP").
  *
- * export function soapRouter(service: Service, wsdlXml: string, settings: Settings): express.Router
+ *   export function soapRouter(service: Service, wsdlXml: string, settings: Settings,
+ *                              options?: SoapRouterOptions): SoapRouter   // an express Router + ready
  *
- * Mount at the application root, once per service: app.use(soapRouter(service, wsdlXml, settings)).
- * The router answers only requests to exactly settings.basePath + service.path (no path info):
- * POST -> SOAP; HEAD, PUT, DELETE, OPTIONS -> 405. Everything else (GET, POST <path>/<op>) falls through.
- * wsdlXml is the service's WSDL text with the namespace already filled in.
+ * Mount it at the application root, once per service, before the GET routes of the same path:
+ *   app.use(soapRouter(service, wsdlXml, settings))
+ * It answers only requests to exactly settings.basePath + service.path (no path info, no trailing
+ * slash): POST is SOAP; any method but GET and POST is 405 (HEAD, PUT, DELETE, OPTIONS, ...). GET and
+ * everything under the path (<path>/<op>) fall through to the next handlers. It reads the body itself,
+ * so no body parser may run before it on that path. wsdlXml is the service's WSDL with the namespace
+ * filled in; `ready` settles once soap.listen has parsed it (a request arriving earlier waits for it).
+ *
+ * One request: media type -> body (size limit, inflation) -> envelope checks -> operation routing ->
+ * mustUnderstand headers -> soap.listen (soap-server.ts) -> service.invoke.
  */
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Settings } from '../../config';
 import type { Service } from '../../services/types';
+import { ClientAbortedError, isBodyError, readBody } from '../body';
+import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
+import { annotate, annotateUnexpected } from '../request-annotation';
+import { checkRequest, soapVersionOf } from './guard';
+import { checkMustUnderstand } from './must-understand';
+import { SoapFaultError, SoapHttpError } from './rejections';
+import { sendFault, sendRejection, sendStatus } from './respond';
+import { resolveOperation, type OperationTable } from './route';
+import { startSoapEngine, type SoapCall, type SoapEngine, type UnexpectedErrorHandler } from './soap-server';
 
-export function soapRouter(service: Service, wsdlXml: string, settings: Settings): Router {
-  void service;
-  void wsdlXml;
-  void settings;
-  return Router();
+export interface SoapRouterOptions {
+  /**
+   * Told about every failure that is the server's own (answered as a Server/Receiver fault); by
+   * default it goes on the request's annotation, so the request log line carries it with its stack.
+   */
+  onUnexpectedError?: UnexpectedErrorHandler;
 }
+
+export type SoapRouter = Router & { ready: Promise<void> };
+
+export function soapRouter(service: Service, wsdlXml: string, settings: Settings, options: SoapRouterOptions = {}): SoapRouter {
+  const path = settings.basePath + service.path;
+  const onUnexpected = options.onUnexpectedError ?? noteOnRequest;
+  const engine = startSoapEngine(service, wsdlXml, path, onUnexpected);
+  const ready = engine.then(() => undefined);
+  // A WSDL soap.listen cannot read is reported through `ready` and answered per request as a fault.
+  ready.catch(() => undefined);
+  const table: OperationTable = { namespace: service.namespace, has: (op) => service.operations.has(op) };
+  const router = Router({ strict: true });
+  router
+    .route(path)
+    .post((req, res) => {
+      answerSoap(req, res, { service: service.name, table, engine, settings, onUnexpected }).catch((error: unknown) => {
+        // Never an unhandled rejection (it would end the process): log, and answer if still possible.
+        onUnexpected(error, '(request)', res);
+        if (!res.headersSent) sendFault(res, soapVersionOf(req.headers['content-type']) ?? '1.1', UNEXPECTED_FAULT);
+        else res.destroy();
+      });
+    })
+    .all((req, res, next) => {
+      if (req.method === 'GET') return next();
+      annotate(res, { binding: 'other', service: service.name, outcome: 'protocol_error' });
+      methodNotAllowed(req, res);
+    });
+  return Object.assign(router, { ready });
+}
+
+interface SoapContext {
+  service: string;
+  table: OperationTable;
+  engine: Promise<SoapEngine>;
+  settings: Settings;
+  onUnexpected: UnexpectedErrorHandler;
+}
+
+async function answerSoap(req: Request, res: Response, context: SoapContext): Promise<void> {
+  const version = soapVersionOf(req.headers['content-type']);
+  // Without a SOAP media type the request is refused (415) as SOAP 1.1.
+  annotate(res, { binding: version === '1.2' ? 'soap12' : 'soap11', service: context.service });
+  let call: SoapCall;
+  try {
+    call = await readCall(req, version, context);
+  } catch (error) {
+    answerRefusal(res, version ?? '1.1', error, context.onUnexpected);
+    return;
+  }
+  annotate(res, { operation: call.operation });
+  let engine: SoapEngine;
+  try {
+    engine = await context.engine;
+  } catch (error) {
+    context.onUnexpected(error, call.operation, res);
+    sendFault(res, call.version, UNEXPECTED_FAULT);
+    return;
+  }
+  engine.dispatch(req, res, call);
+}
+
+/** Everything that can refuse a request before its operation runs, in order. */
+async function readCall(req: Request, version: SoapVersion | undefined, context: SoapContext): Promise<SoapCall> {
+  if (!version) throw new SoapHttpError(415, '1.1');
+  const body = await readBody(req, context.settings.maxRequestBytes);
+  const request = checkRequest({ contentType: req.headers['content-type'], soapAction: soapActionHeader(req), body });
+  const operation = resolveOperation(context.table, request);
+  checkMustUnderstand(request.version, request.headerBlocks);
+  return { operation, version: request.version, values: request.operation?.values ?? [] };
+}
+
+function soapActionHeader(req: Request): string | undefined {
+  const value = req.headers.soapaction;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Body errors: 413 over the size limit, 400 for a body that cannot be inflated, 415 for an unknown
+ * Content-Encoding, all with an empty body like ASMX's other HTTP-level refusals (400, 415); nothing
+ * when the client has gone. Anything unforeseen: a Server fault, never a crash.
+ */
+function answerRefusal(res: Response, version: SoapVersion, error: unknown, onUnexpected: UnexpectedErrorHandler): void {
+  if (error instanceof SoapFaultError || error instanceof SoapHttpError) return sendRejection(res, error);
+  if (error instanceof ClientAbortedError) return annotate(res, { outcome: 'aborted' });
+  if (isBodyError(error)) {
+    annotate(res, { outcome: 'protocol_error' });
+    return sendStatus(res, error.status, version);
+  }
+  onUnexpected(error, '(request)', res);
+  sendFault(res, version, UNEXPECTED_FAULT);
+}
+
+/**
+ * Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (captures: main-head,
+ * verb-PUT-asmx, verb-DELETE-asmx, verb-OPTIONS-asmx).
+ */
+function methodNotAllowed(req: Request, res: Response): void {
+  const page = '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
+  const bytes = Buffer.from(page, 'utf8');
+  res.status(405);
+  res.setHeader('Allow', 'GET, POST');
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Length', String(bytes.length));
+  res.setHeader('Cache-Control', 'private');
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+const noteOnRequest: UnexpectedErrorHandler = (error, _operation, res) => annotateUnexpected(res, error);

@@ -1,0 +1,66 @@
+/**
+ * GET <path> with no path info (contract.md, "WSDL"): ?wsdl, ?disco (query keys case-insensitive),
+ * ?op=<name> and the HTML help page. Addresses are rebuilt from each request (request-url.ts).
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { Settings } from '../config';
+import type { Service } from '../services/types';
+import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
+import { discoveryDocument } from './disco';
+import { helpPage, operationHelpPage, operationNotFoundPage } from './help-page';
+import { requestHost, serviceUrl } from './request-url';
+import { annotate } from './request-annotation';
+import { escapeXml } from './xml-escape';
+
+type DocumentRequest = { kind: 'wsdl' } | { kind: 'disco' } | { kind: 'help' } | { kind: 'op'; name: string };
+
+export function documentsHandler(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
+  return (req: Request, res: Response) => {
+    const wanted = documentRequested(req.originalUrl);
+    // The document kind stands in for the operation: a bounded set of label values (request-annotation.ts).
+    annotate(res, { binding: 'document', service: service.name, operation: wanted.kind, outcome: 'success' });
+    const url = serviceUrl(req, settings, service.path);
+    switch (wanted.kind) {
+      case 'wsdl':
+        return sendXml(res, description.wsdlTemplate.split(ADDRESS_PLACEHOLDER).join(escapeXml(url)));
+      case 'disco':
+        return sendXml(res, discoveryDocument(url, service));
+      case 'op':
+        return sendOperationPage(req, res, service, wanted.name, settings);
+      case 'help':
+        return sendHtml(res, 200, helpPage(service));
+    }
+  };
+}
+
+/** ASMX looks at the query keys case-insensitively; ?wsdl wins over ?disco, both over ?op. */
+export function documentRequested(originalUrl: string): DocumentRequest {
+  const query = new URLSearchParams(originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?') + 1) : '');
+  const keys = [...query.keys()].map((key) => key.toLowerCase());
+  if (keys.includes('wsdl')) return { kind: 'wsdl' };
+  if (keys.includes('disco')) return { kind: 'disco' };
+  for (const [key, value] of query) {
+    if (key.toLowerCase() === 'op') return { kind: 'op', name: value };
+  }
+  return { kind: 'help' };
+}
+
+function sendOperationPage(req: Request, res: Response, service: Service, name: string, settings: Settings): void {
+  const operation = service.operations.get(name);
+  if (!operation) {
+    // .NET's help page raises an HttpException for an unknown name: an error page with status 500.
+    annotate(res, { outcome: 'not_found' });
+    sendHtml(res, 500, operationNotFoundPage(service, name));
+    return;
+  }
+  const host = requestHost(req, settings);
+  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: settings.basePath + service.path }));
+}
+
+function sendXml(res: Response, xml: string): void {
+  res.status(200).set('Content-Type', 'text/xml; charset=utf-8').send(xml);
+}
+
+function sendHtml(res: Response, status: number, html: string): void {
+  res.status(status).set('Content-Type', 'text/html; charset=utf-8').send(html);
+}

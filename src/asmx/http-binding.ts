@@ -1,0 +1,87 @@
+/**
+ * The HTTP GET and HTTP POST bindings: <path>/<op> (contract.md, "HTTP GET ... and HTTP POST").
+ * Method names are case-sensitive, parameter names are not (the service object matches them).
+ * Main-service operations answer the JSON result of domain.md; HelloWorld answers <string>.
+ */
+import type { Request, Response } from 'express';
+import type { Settings } from '../config';
+import { AppError } from '../errors';
+import type { OperationResult } from '../operations/types';
+import type { Outcome, Service, ServiceOperation } from '../services/types';
+import { ClientAbortedError, isBodyError } from './body';
+import { bodyInput, queryInput } from './http-input';
+import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
+import { sendPlainError } from './plain-error';
+import { annotate, annotateUnexpected, type Binding } from './request-annotation';
+import { escapeXml } from './xml-escape';
+
+/** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
+export async function handleHttpBinding(service: Service, settings: Settings, req: Request, res: Response, rest: string): Promise<void> {
+  annotate(res, { binding: bindingOf(req.method), service: service.name });
+  try {
+    const op = resolveOperation(service, req.method, rest);
+    annotate(res, { operation: op.name });
+    const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
+    sendOutcome(res, service, await service.invoke(op.name, input));
+  } catch (err) {
+    sendFailure(res, err);
+  }
+}
+
+function bindingOf(method: string): Binding {
+  if (method === 'GET') return 'httpget';
+  return method === 'POST' ? 'httppost' : 'other';
+}
+
+function resolveOperation(service: Service, method: string, rest: string): ServiceOperation {
+  if ((method !== 'GET' && method !== 'POST') || rest.length < 2) throw unrecognizedUrl(rest);
+  const name = rest.slice(1);
+  const op = service.operations.get(name);
+  if (op) return op;
+  const other = [...service.operations.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
+  throw other ? wrongCaseMethodName(name, other) : invalidMethodName(name);
+}
+
+function sendOutcome(res: Response, service: Service, outcome: Outcome): void {
+  annotate(res, { outcome: 'success' });
+  if (outcome.kind === 'string') {
+    const xml = `<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="${escapeXml(service.namespace)}">${escapeXml(outcome.value)}</string>`;
+    res.status(200).set('Content-Type', 'text/xml; charset=utf-8').send(xml);
+    return;
+  }
+  sendJson(res, successEnvelope(outcome.result));
+}
+
+/** domain.md, "Result format": Count only with array Data, Totals only when the operation gives them. */
+export function successEnvelope(result: OperationResult): Record<string, unknown> {
+  return {
+    Success: true,
+    Message: result.message ?? '',
+    ...(Array.isArray(result.data) ? { Count: result.data.length } : {}),
+    Data: result.data ?? null,
+    ...(result.totals ? { Totals: result.totals } : {}),
+  };
+}
+
+export function failureEnvelope(error: AppError): Record<string, unknown> {
+  return { Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null };
+}
+
+function sendFailure(res: Response, err: unknown): void {
+  if (err instanceof AppError) {
+    annotate(res, { outcome: 'business_error', faultCode: err.code });
+    return sendJson(res, failureEnvelope(err));
+  }
+  if (err instanceof HttpProtocolError || isBodyError(err)) {
+    annotate(res, { outcome: err instanceof ClientAbortedError ? 'aborted' : 'protocol_error' });
+    if (err instanceof HttpProtocolError) return sendPlainError(res, err.status, err.message);
+    // Size limit, broken or unknown Content-Encoding (body.ts): their messages carry no internals.
+    return sendPlainError(res, err.status, `${err.message}.`);
+  }
+  annotateUnexpected(res, err);
+  sendPlainError(res, 500, 'Server was unable to process request.');
+}
+
+function sendJson(res: Response, body: Record<string, unknown>): void {
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}

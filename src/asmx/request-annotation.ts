@@ -1,0 +1,54 @@
+/**
+ * What a binding did with one request, for the request log line and the metrics (src/ops): each
+ * binding sets it where it learns the operation and where it writes an answer. Kept on
+ * res.locals.asmx so the protocol code never needs the logger or the metrics registry.
+ *
+ * Label values stay bounded (an operation is named only once it is known to exist), so a client
+ * cannot create metric series by sending made-up operation names.
+ */
+import type { Response } from 'express';
+
+export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' | 'other';
+
+/**
+ * success: the operation (or document) was answered;
+ * business_error: the operation refused the request (AppError: JSON Success false, or a SOAP
+ *   Client/Sender fault carrying its message);
+ * client_fault: a SOAP fault about the request itself (unknown action, bad envelope, mustUnderstand);
+ * protocol_error: refused at the HTTP level (wrong media type, malformed XML, size limit, unknown
+ *   HTTP binding method, wrong verb);
+ * server_fault: the server's own failure (a Server/Receiver fault or a 500 without internals);
+ * not_found: no such resource; aborted: the client went away before the answer was written.
+ */
+export type RequestOutcome = 'success' | 'business_error' | 'client_fault' | 'protocol_error' | 'server_fault' | 'not_found' | 'aborted';
+
+export interface RequestAnnotation {
+  binding?: Binding;
+  service?: string;
+  operation?: string;
+  outcome?: RequestOutcome;
+  /** The SOAP fault code as written (soap:Client, soap:Sender, ...), or the business error Code. */
+  faultCode?: string;
+  /** The business error Code of a SOAP business fault (the fault code there is Client/Sender). */
+  errorCode?: string;
+  /** An unexpected failure: logged with its stack, never sent to the client. */
+  error?: unknown;
+}
+
+interface Locals {
+  asmx?: RequestAnnotation;
+}
+
+export function annotate(res: Response, annotation: RequestAnnotation): void {
+  const locals = res.locals as Locals;
+  locals.asmx = { ...locals.asmx, ...annotation };
+}
+
+export function annotationOf(res: { locals?: unknown }): RequestAnnotation {
+  return (res.locals as Locals | undefined)?.asmx ?? {};
+}
+
+/** Records an unexpected failure for the request's log line (error level, with the stack). */
+export function annotateUnexpected(res: Response, error: unknown): void {
+  annotate(res, { outcome: 'server_fault', error });
+}

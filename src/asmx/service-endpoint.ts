@@ -1,0 +1,32 @@
+/**
+ * Everything under <basePath>/API/<Service>.asmx except SOAP: GET on the .asmx itself serves the
+ * documents; a path continuing after the .asmx is the HTTP GET/POST binding. The SOAP router, mounted
+ * before, answers every other method on the .asmx itself (POST, and 405 for the rest).
+ */
+import type { Request, RequestHandler } from 'express';
+import type { Settings } from '../config';
+import type { Service } from '../services/types';
+import type { ServiceDescription } from './contract';
+import { documentsHandler } from './documents';
+import { handleHttpBinding } from './http-binding';
+
+export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
+  const documents = documentsHandler(service, description, settings);
+  return (req, res, next) => {
+    const rest = pathInfo(req);
+    if (rest !== '') return handleHttpBinding(service, settings, req, res, rest);
+    if (req.method === 'GET') return documents(req, res, next);
+    next();
+  };
+}
+
+/** The path after the .asmx as sent (percent-decoded), '' for the .asmx itself. */
+export function pathInfo(req: Request): string {
+  const pathname = req.originalUrl.split('?')[0];
+  const raw = pathname.slice(req.baseUrl.length);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The SOAP version and the SOAP 1.2 action of a request, from its Content-Type (contract.md, "SOAP"):
+ * text/xml is SOAP 1.1, application/soap+xml is SOAP 1.2 (its optional action="..." parameter routes);
+ * anything else is not SOAP (415).
+ */
+import type { SoapVersion } from '../faults';
+
+export interface SoapContentType {
+  version: SoapVersion;
+  /** The charset parameter, lower case, when given. */
+  charset?: string;
+  /** SOAP 1.2 only: the action parameter, quotes removed, when given. */
+  action?: string;
+}
+
+const VERSION_BY_MEDIA_TYPE: Record<string, SoapVersion> = {
+  'text/xml': '1.1',
+  'application/soap+xml': '1.2',
+};
+
+export function parseSoapContentType(header: string | undefined): SoapContentType | undefined {
+  if (!header) return undefined;
+  const [mediaType, ...rawParams] = splitParams(header);
+  const version = VERSION_BY_MEDIA_TYPE[mediaType.trim().toLowerCase()];
+  if (!version) return undefined;
+  const params = new Map<string, string>();
+  for (const param of rawParams) {
+    const eq = param.indexOf('=');
+    if (eq > 0) params.set(param.slice(0, eq).trim().toLowerCase(), unquote(param.slice(eq + 1).trim()));
+  }
+  return {
+    version,
+    charset: params.get('charset')?.toLowerCase(),
+    action: version === '1.2' ? params.get('action') : undefined,
+  };
+}
+
+/** Splits on ';' outside double quotes (an action URI may itself contain ';'). */
+function splitParams(header: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of header) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === ';' && !quoted) {
+      parts.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** Strips one pair of surrounding double quotes (the SOAPAction rule of contract.md, also used here). */
+export function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+}

@@ -1,0 +1,153 @@
+/**
+ * Reads a request document into the few facts the SOAP binding needs, with a streaming parser that
+ * never resolves a DTD or an entity (contract.md: "A DOCTYPE is refused ... No entity is ever
+ * expanded"). Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
+ * and that element's children as name/value pairs. Everything else is skipped without building a tree,
+ * so a deeply nested document costs no stack.
+ */
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+
+/** The body is not well-formed XML (or not XML at all): the legacy stack answers 400. */
+export class MalformedXmlError extends Error {
+  constructor(detail: string) {
+    super(`Malformed XML: ${detail}`);
+    this.name = 'MalformedXmlError';
+  }
+}
+
+/** The body carries a DOCTYPE: refused like malformed XML (ASMX prohibits DTDs). */
+export class DoctypeRefusedError extends MalformedXmlError {
+  constructor() {
+    super('a DOCTYPE is not allowed');
+    this.name = 'DoctypeRefusedError';
+  }
+}
+
+export interface QName {
+  /** As written, prefix included (what the MustUnderstand fault names). */
+  name: string;
+  local: string;
+  ns: string;
+}
+
+export interface HeaderBlock extends QName {
+  attributes: readonly { local: string; ns: string; value: string }[];
+}
+
+export interface OperationElement extends QName {
+  /** Child elements as (local name, text content), in document order; xsi:nil children left out. */
+  values: [string, string][];
+}
+
+export interface ReadDocument {
+  root: QName;
+  /** Children of the root element (the Envelope's Header and Body when it is one). */
+  rootChildren: QName[];
+  headerBlocks: HeaderBlock[];
+  /** The first element inside the envelope's Body, if any. */
+  operation?: OperationElement;
+}
+
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/**
+ * Parses text. The root element is reported as soon as it opens (onRoot), before the rest is
+ * checked: ASMX picks the SOAP version from it even when the document turns out malformed
+ * (captures: err-soap12-malformed-xml-11ns answers 415, not 400).
+ */
+export function readDocument(text: string, envelopeNamespaces: readonly string[], onRoot?: (root: QName) => void): ReadDocument {
+  const collector = new Collector(envelopeNamespaces, onRoot);
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  parser.on('doctype', () => {
+    throw new DoctypeRefusedError();
+  });
+  parser.on('opentag', (tag) => collector.open(tag));
+  parser.on('closetag', () => collector.close());
+  parser.on('text', (t) => collector.text(t));
+  parser.on('cdata', (t) => collector.text(t));
+  // Thrown out of write(): stops at the first error. Errors thrown by onRoot pass through unchanged.
+  parser.on('error', (error) => {
+    throw new MalformedXmlError(error.message);
+  });
+  parser.write(text.replace(/^\uFEFF/, '')).close();
+  return collector.result();
+}
+
+function qname(tag: SaxesTagNS): QName {
+  return { name: tag.name, local: tag.local, ns: tag.uri };
+}
+
+/**
+ * Walks the open/close events. Depths: 1 root, 2 Header/Body, 3 header blocks and the operation
+ * element, 4 parameter elements, 5+ text inside parameters.
+ */
+class Collector {
+  private depth = 0;
+  private root?: QName;
+  private readonly rootChildren: QName[] = [];
+  private readonly headerBlocks: HeaderBlock[] = [];
+  private operation?: OperationElement;
+  private section: 'header' | 'body' | 'other' = 'other';
+  private inOperation = false;
+  private value?: { name: string; text: string; nil: boolean };
+
+  constructor(
+    private readonly envelopeNamespaces: readonly string[],
+    private readonly onRoot?: (root: QName) => void,
+  ) {}
+
+  open(tag: SaxesTagNS): void {
+    this.depth += 1;
+    if (this.depth === 1) this.openRoot(tag);
+    else if (this.depth === 2) this.openEnvelopeChild(tag);
+    else if (this.depth === 3) this.openSectionChild(tag);
+    else if (this.depth === 4 && this.inOperation) this.value = { name: tag.local, text: '', nil: isNil(tag) };
+  }
+
+  close(): void {
+    if (this.depth === 4 && this.value) {
+      if (!this.value.nil) this.operation?.values.push([this.value.name, this.value.text]);
+      this.value = undefined;
+    } else if (this.depth === 3) {
+      this.inOperation = false;
+    } else if (this.depth === 2) {
+      this.section = 'other';
+    }
+    this.depth -= 1;
+  }
+
+  text(text: string): void {
+    if (this.value) this.value.text += text;
+  }
+
+  result(): ReadDocument {
+    if (!this.root) throw new MalformedXmlError('no root element');
+    return { root: this.root, rootChildren: this.rootChildren, headerBlocks: this.headerBlocks, operation: this.operation };
+  }
+
+  private openRoot(tag: SaxesTagNS): void {
+    this.root = qname(tag);
+    this.onRoot?.(this.root);
+  }
+
+  private openEnvelopeChild(tag: SaxesTagNS): void {
+    const child = qname(tag);
+    this.rootChildren.push(child);
+    const inEnvelopeNs = this.envelopeNamespaces.includes(child.ns);
+    this.section = inEnvelopeNs && child.local === 'Header' ? 'header' : inEnvelopeNs && child.local === 'Body' ? 'body' : 'other';
+  }
+
+  private openSectionChild(tag: SaxesTagNS): void {
+    if (this.section === 'header') {
+      const attributes = Object.values(tag.attributes).map((a) => ({ local: a.local, ns: a.uri, value: a.value }));
+      this.headerBlocks.push({ ...qname(tag), attributes });
+    } else if (this.section === 'body' && !this.operation) {
+      this.operation = { ...qname(tag), values: [] };
+      this.inOperation = true;
+    }
+  }
+}
+
+function isNil(tag: SaxesTagNS): boolean {
+  return Object.values(tag.attributes).some((a) => a.uri === XSI_NS && a.local === 'nil' && ['true', '1'].includes(a.value.trim()));
+}

@@ -1,0 +1,35 @@
+/**
+ * Writes the SOAP binding's own answers: faults and bare statuses (contract.md, "SOAP"). Successful
+ * responses are written by soap.listen (soap-server.ts). Every answer has a Content-Length and the
+ * Content-Type of its SOAP version, whatever charset or action the request carried.
+ */
+import type { Response } from 'express';
+import { SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
+import { annotate } from '../request-annotation';
+import { SoapFaultError, SoapHttpError } from './rejections';
+
+export function sendFault(res: Response, version: SoapVersion, fault: Fault): void {
+  annotate(res, { faultCode: faultCodeOf(version, fault.kind) });
+  send(res, 500, version, faultDocument(version, fault));
+}
+
+export function sendStatus(res: Response, status: number, version: SoapVersion): void {
+  send(res, status, version, '');
+}
+
+/** Answers a rejection from the guard or the router. */
+export function sendRejection(res: Response, rejection: SoapFaultError | SoapHttpError): void {
+  annotate(res, { outcome: rejection instanceof SoapFaultError ? 'client_fault' : 'protocol_error' });
+  if (rejection instanceof SoapFaultError) sendFault(res, rejection.version, rejection.fault);
+  else sendStatus(res, rejection.status, rejection.version);
+}
+
+function send(res: Response, status: number, version: SoapVersion, body: string): void {
+  if (res.headersSent) return;
+  const bytes = Buffer.from(body, 'utf8');
+  res.status(status);
+  res.setHeader('Content-Type', SOAP_CONTENT_TYPE[version]);
+  res.setHeader('Content-Length', String(bytes.length));
+  res.setHeader('Cache-Control', 'private');
+  res.end(bytes);
+}

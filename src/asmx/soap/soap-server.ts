@@ -1,0 +1,184 @@
+/**
+ * The engine behind both SOAP bindings of one service: two soap.listen instances driven by the
+ * service's WSDL, one per SOAP version, each on its own express Router (contract.md: one instance
+ * answers SOAP 1.2 with a SOAP 1.1 envelope, and switching forceSoap12Headers per request races).
+ *
+ * The guard and the router in front (index.ts) have already read, checked and routed the request, so
+ * soap.listen is handed a request it cannot misread: the body is a minimal envelope holding only the
+ * operation's element, the SOAPAction names that operation, and the Content-Type is the response's.
+ * It dispatches to the method below and serialises the successful response, which then is the legacy
+ * bytes (useEmptyTag, xmlnsInEnvelope, no chunking so Content-Length is set). The parameter values
+ * travel beside it (read from the original envelope), and a failed operation is answered with the
+ * project's own fault document, which the library cannot write in the legacy shape.
+ */
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import * as soap from 'soap';
+import type { Service } from '../../services/types';
+import { ENVELOPE_NS, SOAP_CONTENT_TYPE, UNEXPECTED_FAULT, escapeXmlText, type SoapVersion } from '../faults';
+import type { AppError } from '../../errors';
+import { annotate } from '../request-annotation';
+import { faultFor, responseObject } from './operation-outcome';
+import { sendFault } from './respond';
+
+export interface SoapCall {
+  operation: string;
+  version: SoapVersion;
+  values: [string, string][];
+}
+
+export type UnexpectedErrorHandler = (error: unknown, operation: string, res: Response) => void;
+
+export interface SoapEngine {
+  /** Answers the request by running call.operation through soap.listen. */
+  dispatch(req: Request, res: Response, call: SoapCall): void;
+}
+
+/** The two namespace declarations ASMX puts on every envelope, after xmlns:soap. */
+const XMLNS_IN_ENVELOPE = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+
+export async function startSoapEngine(
+  service: Service,
+  wsdlXml: string,
+  path: string,
+  onUnexpected: UnexpectedErrorHandler,
+): Promise<SoapEngine> {
+  const calls = new WeakMap<Request, SoapCall>();
+  const methods = methodsOf(service, calls, onUnexpected);
+  const [soap11, soap12] = await Promise.all([
+    listenVersion('1.1', service, wsdlXml, path, methods),
+    listenVersion('1.2', service, wsdlXml, path, methods),
+  ]);
+  const routers: Record<SoapVersion, Router> = { '1.1': soap11, '1.2': soap12 };
+  return {
+    dispatch(req, res, call) {
+      calls.set(req, call);
+      prepareForLibrary(req, service, call);
+      res.setHeader('Cache-Control', 'private, max-age=0');
+      routers[call.version](req, res, unreached(res, call, onUnexpected));
+    },
+  };
+}
+
+type Methods = Record<string, soap.ISoapServiceMethod>;
+
+/**
+ * The parts of the library's server this module sets (typed private in soap 1.13, public at run
+ * time): the parsed WSDL's services and the namespace declarations written on every envelope.
+ */
+interface LibraryServer {
+  wsdl: {
+    xmlnsInEnvelope: string;
+    definitions: { services: Record<string, { ports: Record<string, unknown> } | undefined> };
+  };
+}
+
+function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, path: string, methods: Methods): Promise<Router> {
+  const router = Router();
+  const services: soap.IServices = { [service.name]: {} };
+  return new Promise((resolve, reject) => {
+    soap.listen(router, {
+      path,
+      services,
+      xml: wsdlXml,
+      useEmptyTag: true,
+      forceSoap12Headers: version === '1.2',
+      enableChunkedEncoding: false,
+      suppressStack: true,
+      callback: (error: unknown, server: soap.Server) => {
+        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+        try {
+          const { wsdl } = server as unknown as LibraryServer;
+          bindPorts(wsdl, services, service.name, methods);
+          wsdl.xmlnsInEnvelope = XMLNS_IN_ENVELOPE;
+          resolve(router);
+        } catch (bindError) {
+          reject(bindError);
+        }
+      },
+    });
+  });
+}
+
+/**
+ * Offers the methods on every port of the WSDL service: the library picks a port by matching its
+ * address against the request path, and the WSDL's addresses are placeholders (rebuilt per request
+ * for ?wsdl), so it falls back to a port of its own choosing. Set once the WSDL is parsed; the
+ * library looks methods up at request time.
+ */
+function bindPorts(wsdl: LibraryServer['wsdl'], services: soap.IServices, serviceName: string, methods: Methods): void {
+  const definition = wsdl.definitions.services[serviceName];
+  if (!definition) throw new Error(`The WSDL has no service named ${serviceName}`);
+  for (const port of Object.keys(definition.ports)) services[serviceName][port] = methods;
+}
+
+function methodsOf(service: Service, calls: WeakMap<Request, SoapCall>, onUnexpected: UnexpectedErrorHandler): Methods {
+  const methods: Methods = {};
+  for (const operation of service.operations.keys()) {
+    // Callback style (the method returns undefined): the library waits for callback(result), and a
+    // failure is answered here instead, so the library never writes a fault of its own shape.
+    methods[operation] = (_args, callback, _headers, req: Request, res: Response) => {
+      runOperation(service, operation, calls.get(req), callback, res, onUnexpected).catch(() => res.destroy());
+    };
+  }
+  return methods;
+}
+
+async function runOperation(
+  service: Service,
+  operation: string,
+  call: SoapCall | undefined,
+  callback: ((result: unknown) => void) | undefined,
+  res: Response,
+  onUnexpected: UnexpectedErrorHandler,
+): Promise<void> {
+  if (!call || !callback) {
+    onUnexpected(new Error('soap.listen called a method without its request or callback'), operation, res);
+    sendFault(res, call?.version ?? '1.1', UNEXPECTED_FAULT);
+    return;
+  }
+  let result: Record<string, string>;
+  try {
+    const outcome = await service.invoke(call.operation, { values: call.values, files: [] });
+    result = responseObject(call.operation, outcome);
+  } catch (error) {
+    const fault = faultFor(error);
+    if (fault.kind === 'server') onUnexpected(error, call.operation, res);
+    else annotate(res, { outcome: 'business_error', errorCode: (error as AppError).code });
+    sendFault(res, call.version, fault);
+    return;
+  }
+  try {
+    annotate(res, { outcome: 'success' });
+    callback(result);
+  } catch (error) {
+    onUnexpected(error, call.operation, res);
+    sendFault(res, call.version, UNEXPECTED_FAULT);
+  }
+}
+
+/**
+ * What the library reads from the request: the body (already read, see body.ts), SOAPAction (it
+ * routes by it), Content-Type (it echoes it as the response's).
+ */
+function prepareForLibrary(req: Request, service: Service, call: SoapCall): void {
+  req.body = Buffer.from(minimalEnvelope(service.namespace, call), 'utf8');
+  req.headers['content-type'] = SOAP_CONTENT_TYPE[call.version];
+  req.headers.soapaction = `"${service.namespace}${call.operation}"`;
+  delete req.headers['content-encoding'];
+}
+
+function minimalEnvelope(namespace: string, call: SoapCall): string {
+  const ns = escapeXmlText(namespace).replace(/"/g, '&quot;');
+  return (
+    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE_NS[call.version]}">` +
+    `<soap:Body><${call.operation} xmlns="${ns}" /></soap:Body></soap:Envelope>`
+  );
+}
+
+/** The library's router always matches the path it was given; if it ever does not, still answer. */
+function unreached(res: Response, call: SoapCall, onUnexpected: UnexpectedErrorHandler): NextFunction {
+  return (error?: unknown) => {
+    onUnexpected(error ?? new Error('soap.listen did not take the request'), call.operation, res);
+    sendFault(res, call.version, UNEXPECTED_FAULT);
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The process: settings from the environment (plus an optional .env file), the server, and a clean
+ * stop on SIGTERM / SIGINT. A bad setting stops the start with one line naming the variable and exit
+ * code 1 (config.ts); so does a WSDL that differs from the code (src/asmx/contract.ts), and so does
+ * WORKERS > 1 on SQLite. WORKERS > 1 runs that many processes sharing the port (src/ops/cluster.ts).
+ */
+import cluster from 'node:cluster';
+import fs from 'node:fs';
+import { loadSettings, SettingsError, type Settings } from './config';
+import { runPrimary, runWorker } from './ops/cluster';
+import { exitOnSignals } from './ops/signals';
+import { startServer } from './server';
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  if (settings.workers === 1) {
+    exitOnSignals(await startServer(settings));
+    return;
+  }
+  refuseSqliteWorkers(settings);
+  if (cluster.isPrimary) await runPrimary(settings);
+  else await runWorker(settings);
+}
+
+function readSettings(): Settings {
+  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadSettings();
+  } catch (err) {
+    if (err instanceof SettingsError) fail(`Invalid setting ${err.message}`);
+    throw err;
+  }
+}
+
+/** SQLite takes one writing process (engine.ts, multiProcess); several would fight over its lock. */
+function refuseSqliteWorkers(settings: Settings): void {
+  if (!settings.databaseUrl.startsWith('sqlite:')) return;
+  fail(`Invalid setting WORKERS: ${settings.workers} processes cannot share SQLite, which is single-writer; set WORKERS=1 or use PostgreSQL (DATABASE_URL=postgres://...)`);
+}
+
+function fail(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+/**
+ * Prometheus metrics (prom-client), served at GET /metrics:
+ * - the process figures of prom-client's default metrics (one registry per process);
+ * - asmx_requests_total and asmx_request_duration_seconds by service, operation, binding, outcome
+ *   (values from the bindings' annotations, bounded: see request-annotation.ts);
+ * - the database connections: PostgreSQL pool total/idle/waiting, SQLite one connection.
+ * Under WORKERS > 1 the answer is the sum over every worker (cluster.ts gathers it in the primary).
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Engine } from '../db/engine';
+import { isOpsRequest, summarize } from './request-summary';
+
+const LABELS = ['service', 'operation', 'binding', 'outcome'] as const;
+
+/** Seconds; reports over large ranges and uploads take longer than lookups. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+let processRegistry: Registry | undefined;
+
+/** prom-client's default metrics, registered once per process however many apps it builds. */
+export function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export interface AppMetrics {
+  /** This app's own series (requests, database). */
+  registry: Registry;
+  /** Counts a request once its answer is finished or aborted. */
+  middleware(req: Request, res: Response, next: NextFunction): void;
+}
+
+export function createAppMetrics(engine: Engine): AppMetrics {
+  const registry = new Registry();
+  const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
+  const duration = new Histogram({
+    name: 'asmx_request_duration_seconds',
+    help: 'Time from the request to the end of its answer, by service, operation, binding and outcome.',
+    labelNames: LABELS,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  registerDatabaseGauges(registry, engine);
+  return {
+    registry,
+    middleware(req, res, next) {
+      if (isOpsRequest(req)) return next();
+      const start = process.hrtime.bigint();
+      let counted = false;
+      const count = () => {
+        if (counted) return;
+        counted = true;
+        const { service, operation, binding, outcome } = summarize(res);
+        const labels = { service, operation, binding, outcome };
+        requests.inc(labels);
+        duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+      };
+      res.once('finish', count);
+      res.once('close', count);
+      next();
+    },
+  };
+}
+
+function registerDatabaseGauges(registry: Registry, engine: Engine): void {
+  const pool = engine.pool;
+  new Gauge({
+    name: 'asmx_db_connections',
+    help: 'Database connections by state: PostgreSQL pool total and idle; SQLite is one embedded connection.',
+    labelNames: ['engine', 'state'],
+    registers: [registry],
+    collect() {
+      if (pool) {
+        this.set({ engine: 'postgres', state: 'total' }, pool.totalCount);
+        this.set({ engine: 'postgres', state: 'idle' }, pool.idleCount);
+      } else {
+        this.set({ engine: 'sqlite', state: 'total' }, 1);
+      }
+    },
+  });
+  new Gauge({
+    name: 'asmx_db_waiting_queries',
+    help: 'Queries waiting for a free PostgreSQL pool connection (always 0 on SQLite).',
+    labelNames: ['engine'],
+    registers: [registry],
+    collect() {
+      this.set({ engine: engine.kind }, pool ? pool.waitingCount : 0);
+    },
+  });
+}
+
+/** This process's exposition: process figures, then the app's own series. */
+export async function localMetricsText(appRegistry: Registry): Promise<string> {
+  const parts = await Promise.all([processMetrics().metrics(), appRegistry.metrics()]);
+  return parts.join('\n');
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;

@@ -1,0 +1,27 @@
+/**
+ * SIGTERM / SIGINT stop a server process gracefully (server.ts stop()): exit 0 once every request
+ * in flight is answered and the database is closed, 1 when SHUTDOWN_TIMEOUT_MS forced it.
+ */
+import type { RunningServer } from '../server';
+
+export function exitOnSignals(running: RunningServer): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    running.logger.info({ signal }, 'stopping');
+    running.stop().then(
+      ({ forced }) => {
+        if (forced) running.logger.warn('stopped: requests still open at SHUTDOWN_TIMEOUT_MS were cut');
+        else running.logger.info('stopped');
+        process.exit(forced ? 1 : 0);
+      },
+      (error: unknown) => {
+        running.logger.error({ err: error }, 'stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,100 @@
+/**
+ * WORKERS (src/main.ts, src/ops/cluster.ts): on SQLite the server refuses more than one process at
+ * start; on PostgreSQL WORKERS=2 serves from two processes sharing the port, replaces a worker that
+ * dies, sums the metrics of both, and stops every worker gracefully on SIGTERM (exit 0).
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { Pool } from 'pg';
+import { SYNC } from './ops-support';
+import { spawnServer, type SpawnedServer } from './spawned-server';
+
+/** A new connection per request (agent: false), so the cluster may hand each to another worker. */
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function pidsAnswering(port: number, tries: number): Promise<Set<number>> {
+  const pids = new Set<number>();
+  for (let i = 0; i < tries; i++) {
+    const { status, body } = await get(port, '/health');
+    expect(status).toBe(200);
+    pids.add((JSON.parse(body) as { pid: number }).pid);
+  }
+  return pids;
+}
+
+describe('WORKERS', () => {
+  let server: SpawnedServer | undefined;
+  afterEach(() => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  });
+
+  it('refuses more than one worker on SQLite, naming WORKERS, with exit code 1', async () => {
+    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', WORKERS: '2' });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    const lines = server.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/WORKERS/);
+    expect(lines[0]).toMatch(/SQLite.*single-writer/);
+  });
+
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    process.stdout.write('[left out] WORKERS=2 on PostgreSQL (two pids, a dead worker replaced, SIGTERM stops all): TEST_DATABASE_URL is not set.\n');
+    return;
+  }
+
+  describe('on PostgreSQL', () => {
+    const schema = `w_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    afterAll(async () => {
+      const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+      try {
+        await pool.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await pool.end();
+      }
+    });
+
+    it('serves from two processes, replaces a dead worker, and stops all on SIGTERM with exit 0', async () => {
+      const url = new URL(databaseUrl);
+      url.searchParams.set('schema', schema);
+      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000' });
+      const running = server;
+      const port = await running.port();
+      await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
+      const primaryPid = running.child.pid!;
+
+      const pids = await pidsAnswering(port, 12);
+      expect(pids.size).toBe(2);
+      expect(pids.has(primaryPid)).toBe(false);
+      expect((await get(port, `${SYNC}/HelloWorld`)).body).toContain('Hello World');
+
+      // The metrics answer is the sum over both workers whichever of them is asked.
+      for (let i = 0; i < 4; i++) await get(port, `${SYNC}/HelloWorld`);
+      const metrics = (await get(port, '/metrics')).body;
+      expect(metrics).toMatch(/^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 5$/m);
+
+      const [victim] = pids;
+      process.kill(victim, 'SIGKILL');
+      await running.waitForLine((l) => l.msg === 'worker died; replacing it' && l.workerPid === victim);
+      await running.waitForLine((l) => l.msg?.startsWith('listening') && ![...pids].includes(l.pid as number));
+      const after = await pidsAnswering(port, 12);
+      expect(after.size).toBe(2);
+      expect(after.has(victim)).toBe(false);
+
+      running.child.kill('SIGTERM');
+      expect(await running.exited).toEqual({ code: 0, signal: null });
+      for (const pid of after) expect(() => process.kill(pid, 0)).toThrow();
+      expect(running.lines.filter((l) => l.msg === 'stopped').map((l) => l.pid).sort()).toEqual([...after].sort());
+    });
+  });
+});

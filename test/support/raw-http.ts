@@ -1,0 +1,41 @@
+/**
+ * One HTTP request with exactly the given bytes and headers, for the cases a client library would
+ * rewrite (supertest serialises a Buffer sent as a form, and sets its own Host header).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+export async function rawRequest(
+  app: Express,
+  options: { method: string; path: string; headers?: http.OutgoingHttpHeaders; body?: Buffer | string },
+): Promise<RawResponse> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await send(port, options);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function send(port: number, options: { method: string; path: string; headers?: http.OutgoingHttpHeaders; body?: Buffer | string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
