@@ -1,0 +1,125 @@
+/**
+ * The served WSDL documents are valid against the published schemas (xmllint from libxml2-utils):
+ * - each ?wsdl, with both services' namespaces at their defaults and custom, against the WSDL 1.1
+ *   schema (test/schemas/wsdl.xsd, http://schemas.xmlsoap.org/wsdl/);
+ * - the embedded s:schema, extracted to a file, is compiled by libxml2's schema parser, which applies
+ *   the constraints of the XML Schema schema (the schema-for-schemas, "s4s-*" errors) itself, and then
+ *   validates the request elements of every operation, so the schema is proven usable, not only read.
+ * Each check is also shown to fail for a broken document. Without xmllint the suite prints which
+ * checks it left out and why, and registers only the case that records the missing tool.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CONTRACT_SERVICES } from '../../src/contract-check/interface';
+import { listenTestApp, type ListeningApp } from '../contract-suite/listen';
+
+const WSDL_XSD = path.join(__dirname, '..', 'schemas', 'wsdl.xsd');
+const XMLLINT_AVAILABLE = spawnSync('xmllint', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!XMLLINT_AVAILABLE) {
+  process.stdout.write('[left out] WSDL schema validation because xmllint is not installed (apt-get install libxml2-utils)\n');
+}
+
+interface Xmllint {
+  ok: boolean;
+  output: string;
+}
+
+function xmllint(schema: string, files: string[]): Xmllint {
+  const result = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema, ...files], { encoding: 'utf8' });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The s:schema element of a WSDL as a schema document of its own (namespace declarations added). */
+function extractSchema(wsdl: string, ns: string): string {
+  const start = wsdl.indexOf('<s:schema');
+  const end = wsdl.indexOf('</s:schema>') + '</s:schema>'.length;
+  if (start < 0 || end < start) throw new Error('the WSDL has no s:schema');
+  const schema = wsdl.slice(start, end).replace('<s:schema', `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="${ns}"`);
+  return `<?xml version="1.0" encoding="utf-8"?>\n${schema}\n`;
+}
+
+function requestElement(name: string, params: readonly string[], ns: string): string {
+  return `<?xml version="1.0" encoding="utf-8"?>\n<${name} xmlns="${ns}">${params.map((p) => `<${p}>v</${p}>`).join('')}</${name}>\n`;
+}
+
+const SETTINGS = [
+  { label: 'default namespaces', env: {} as Record<string, string>, basePath: '' },
+  { label: 'custom namespaces and base path', env: { API_NAMESPACE: 'urn:example:mobile-app', SYNC_NAMESPACE: 'http://example.com/sync/', BASE_PATH: '/MobileApp' }, basePath: '/MobileApp' },
+];
+
+const describeWhenXmllint = XMLLINT_AVAILABLE ? describe.each(SETTINGS) : describe.each([] as typeof SETTINGS);
+
+describeWhenXmllint('served WSDL documents against the published schemas: $label', ({ env, basePath }) => {
+  let server: ListeningApp;
+  let dir: string;
+  const wsdls = new Map<string, string>();
+
+  beforeAll(async () => {
+    server = await listenTestApp({ env });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsdl-schema-'));
+    for (const service of CONTRACT_SERVICES) {
+      const res = await fetch(`${server.baseUrl}${basePath}/API/${service.name}.asmx?wsdl`);
+      expect(res.status).toBe(200);
+      wsdls.set(service.name, await res.text());
+    }
+  });
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await server.stop();
+  });
+
+  const namespaceOf = (name: string) => (name === 'SyncCustomers' ? env.SYNC_NAMESPACE : env.API_NAMESPACE) ?? 'http://tempuri.org/';
+  const write = (file: string, text: string) => {
+    const full = path.join(dir, file);
+    fs.writeFileSync(full, text);
+    return full;
+  };
+
+  it.each(CONTRACT_SERVICES.map((s) => [s.name]))('%s?wsdl is valid against the WSDL 1.1 schema', (name) => {
+    const result = xmllint(WSDL_XSD, [write(`${name}.wsdl`, wsdls.get(name)!)]);
+    expect(result.output).toContain('validates');
+    expect(result.ok).toBe(true);
+  });
+
+  it.each(CONTRACT_SERVICES.map((s) => [s.name]))('%s: the embedded s:schema compiles and validates every request element', (name) => {
+    const contract = CONTRACT_SERVICES.find((s) => s.name === name)!;
+    const ns = namespaceOf(name);
+    const schema = write(`${name}.xsd`, extractSchema(wsdls.get(name)!, ns));
+    const instances = contract.operations.map((op) => write(`${name}-${op.name}.xml`, requestElement(op.name, op.params, ns)));
+    const result = xmllint(schema, instances);
+    expect(result.output).not.toContain('error');
+    expect(result.ok).toBe(true);
+  });
+
+  it('a WSDL that breaks the WSDL 1.1 schema fails (a portType without name)', () => {
+    const broken = wsdls.get('MobileAppWebService')!.replace('<wsdl:portType name="MobileAppWebServiceSoap">', '<wsdl:portType>');
+    const result = xmllint(WSDL_XSD, [write('broken.wsdl', broken)]);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain("The attribute 'name' is required but missing");
+  });
+
+  it('an s:schema that breaks the XML Schema rules fails to compile, and a request with parameters out of order fails', () => {
+    const ns = namespaceOf('MobileAppWebService');
+    const schema = extractSchema(wsdls.get('MobileAppWebService')!, ns);
+    const invalidSchema = write('invalid.xsd', schema.replace('<s:element name="getPCNList">', '<s:element name="getPCNList" type="s:string">'));
+    const anyInstance = write('any.xml', requestElement('getPCNList', [], ns));
+    const compiled = xmllint(invalidSchema, [anyInstance]);
+    expect(compiled.ok).toBe(false);
+    expect(compiled.output).toContain('Schemas parser error');
+    const validSchema = write('valid.xsd', schema);
+    const outOfOrder = write('out-of-order.xml', requestElement('getPCNList', ['Customer', 'SalesOfficer'], ns));
+    const result = xmllint(validSchema, [outOfOrder]);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('fails to validate');
+  });
+});
+
+if (!XMLLINT_AVAILABLE) {
+  describe('WSDL schema validation', () => {
+    it('is left out on this machine because xmllint is missing', () => {
+      expect(spawnSync('xmllint', ['--version']).status).not.toBe(0);
+    });
+  });
+}
