@@ -7,7 +7,7 @@
  * itself (src/operations/parse.ts) and returns one result that every binding encodes its own way.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, UsersTable } from '../db/schema';
 import type { Engine } from '../db/engine';
 import type { DateOrder } from '../config';
 
@@ -52,6 +52,12 @@ export interface OperationContext {
   engine: Engine;
   clock: Clock;
   settings: DomainSettings;
+  /**
+   * The authenticated user when authentication is on (AUTH_MODE), undefined when it is off (the
+   * drop-in default). When present it bounds what every operation reads or writes, whatever the
+   * parameters say: a user never sees or changes data outside their own scope (src/users/hierarchy.ts).
+   */
+  principal?: UsersTable;
 }
 
 export interface Operation {

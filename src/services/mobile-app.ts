@@ -45,5 +45,5 @@ function describe(op: Operation): ServiceOperation {
 async function run(operation: Operation, input: InvokeInput, context: OperationContext): Promise<OperationResult> {
   const request = buildRequest(operation, input.values, input.files);
   if (operation.kind === 'write' && carriesNoInput(request)) return { data: null, message: NO_INPUT_MESSAGE };
-  return operation.run(request, context);
+  return operation.run(request, input.principal ? { ...context, principal: input.principal } : context);
 }

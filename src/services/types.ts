@@ -3,6 +3,7 @@
  * Bindings turn a request into (operation name, raw name/value pairs, files), call invoke, and encode
  * the outcome their own way; they never know what an operation means.
  */
+import type { UsersTable } from '../db/schema';
 import type { OperationResult, UploadedFile } from '../operations/types';
 
 /** One operation as the bindings see it. */
@@ -28,6 +29,8 @@ export interface InvokeInput {
   /** Name/value pairs as they arrived (any case, possibly unknown names, first occurrence wins). */
   values: Iterable<readonly [string, string]>;
   files: readonly UploadedFile[];
+  /** The authenticated user, when authentication is on (see OperationContext.principal). */
+  principal?: UsersTable;
 }
 
 export interface Service {

@@ -4,6 +4,7 @@
  * covered by the binding suites.
  */
 import type { Engine } from '../../src/db/engine';
+import type { UsersTable } from '../../src/db/schema';
 import type { Clock, DomainSettings, Operation, OperationContext, OperationResult, UploadedFile } from '../../src/operations/types';
 
 export const TEST_SETTINGS: DomainSettings = {
@@ -20,12 +21,20 @@ export function fixedClock(iso: string): Clock {
   return { now: () => new Date(instant) };
 }
 
-export function testContext(engine: Engine, overrides: { clock?: Clock; settings?: Partial<DomainSettings> } = {}): OperationContext {
+export interface TestContextOptions {
+  clock?: Clock;
+  settings?: Partial<DomainSettings>;
+  /** The authenticated user (authentication on); absent = authentication off. */
+  principal?: UsersTable;
+}
+
+export function testContext(engine: Engine, overrides: TestContextOptions = {}): OperationContext {
   return {
     db: engine.db,
     engine,
     clock: overrides.clock ?? fixedClock('2026-06-15T10:00:00Z'),
     settings: { ...TEST_SETTINGS, ...overrides.settings },
+    principal: overrides.principal,
   };
 }
 
@@ -33,7 +42,7 @@ export function runOperation(
   operation: Operation,
   engine: Engine,
   fields: Record<string, string> = {},
-  options: { files?: UploadedFile[]; clock?: Clock; settings?: Partial<DomainSettings> } = {},
+  options: TestContextOptions & { files?: UploadedFile[] } = {},
 ): Promise<OperationResult> {
   return operation.run({ fields, files: options.files ?? [] }, testContext(engine, options));
 }
