@@ -1,7 +1,11 @@
 /**
- * Every database test runs on every engine in one loop (style.md, Kysely): SQLite always, PostgreSQL
- * when TEST_DATABASE_URL is set. Each call gets a fresh, migrated, empty database: an in-memory SQLite
- * database, or a PostgreSQL schema of its own (so parallel jest workers never meet), dropped afterwards.
+ * Every database test runs on every engine in one loop: SQLite always, PostgreSQL when
+ * TEST_DATABASE_URL is set. Each call gets a fresh, migrated, empty database: an in-memory SQLite
+ * database, or a PostgreSQL schema of its own (so parallel jest workers never meet).
+ *
+ * The PostgreSQL schemas are dropped together when the run ends (global-teardown.ts), not one by one:
+ * Kysely's migrator introspects every schema of the database, and a schema dropped by another worker
+ * in the middle of that introspection makes it fail ("schema ... does not exist").
  */
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
@@ -12,13 +16,6 @@ export const ENGINES: EngineKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 
 
 export async function freshEngine(kind: EngineKind): Promise<Engine> {
   const engine = openEngine(kind === 'sqlite' ? 'sqlite::memory:' : withSchema(process.env.TEST_DATABASE_URL!));
-  if (kind === 'postgres') {
-    const close = engine.close;
-    engine.close = async () => {
-      await close();
-      await dropSchema(engine.schema!);
-    };
-  }
   try {
     await migrate(engine);
   } catch (err) {
@@ -30,14 +27,42 @@ export async function freshEngine(kind: EngineKind): Promise<Engine> {
 
 function withSchema(databaseUrl: string): string {
   const url = new URL(databaseUrl);
-  url.searchParams.set('schema', `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`);
+  url.searchParams.set('schema', `${schemaPrefix(testRunId())}${randomBytes(4).toString('hex')}`);
   return url.toString();
 }
 
-async function dropSchema(schema: string): Promise<void> {
-  const pool = new Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 1 });
+/** Set by global-setup.ts for the whole run; a file run on its own outside jest's setup makes its own. */
+function testRunId(): string {
+  process.env.TEST_RUN_ID ??= newTestRunId();
+  return process.env.TEST_RUN_ID;
+}
+
+/** The run's start time in base 36: what the teardown reads to find schemas of runs long gone. */
+export function newTestRunId(): string {
+  return Date.now().toString(36);
+}
+
+export function schemaPrefix(runId: string): string {
+  return `t_${runId}_`;
+}
+
+/**
+ * Drops this run's schemas, and those of runs that started more than two hours ago (a run that was
+ * killed before its teardown), never those of another run still going on the same database.
+ */
+export async function dropTestSchemas(databaseUrl: string, runId: string): Promise<number> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    await pool.query(`drop schema if exists "${schema}" cascade`);
+    const { rows } = await pool.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like 't\\_%'`);
+    const staleBefore = Date.now() - 2 * 60 * 60 * 1000;
+    const doomed = rows
+      .map((r) => r.nspname)
+      .filter((name) => {
+        const match = /^t_([0-9a-z]+)_[0-9a-f]+$/.exec(name);
+        return match !== null && (match[1] === runId || parseInt(match[1], 36) < staleBefore);
+      });
+    for (const schema of doomed) await pool.query(`drop schema if exists "${schema}" cascade`);
+    return doomed.length;
   } finally {
     await pool.end();
   }

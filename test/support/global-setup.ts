@@ -2,7 +2,11 @@
  * Runs once before the suites. It says which suites the run leaves out and why, so a green run on
  * a machine without PostgreSQL is never mistaken for a run that covered it.
  */
+import { newTestRunId } from './engines';
+
 export default async function globalSetup(): Promise<void> {
+  // The workers inherit it: every PostgreSQL schema of this run carries it (engines.ts).
+  process.env.TEST_RUN_ID = newTestRunId();
   if (!process.env.TEST_DATABASE_URL) {
     process.stdout.write(
       '\n[left out] PostgreSQL runs of the database and operation suites: TEST_DATABASE_URL is not set ' +
