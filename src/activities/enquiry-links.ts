@@ -2,6 +2,9 @@
  * UpdateActivityNoAndOrderToCustInEnquiryMst (domain.md, "Writes"): links an enquiry to the activity
  * it came from and/or the customer it turned into an order for. References must exist; the activity
  * must be one of the enquiry's own customer. The same update again changes nothing.
+ * With an authenticated user, an enquiry whose officer is outside their scope is FORBIDDEN. The
+ * customer the order went to is not bounded: a lead may turn into an order for a dealer of another
+ * officer, and the link only records that fact.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -9,6 +12,7 @@ import { invalid, notFound } from '../errors';
 import type { Clock } from '../operations/types';
 import type { Enquiry } from './records';
 import { customerCode, findActivity, findEnquiry, linkEnquiry, type EnquiryLinks } from './repository';
+import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface EnquiryLinkInput extends EnquiryLinks {
   enquiryNo: string;
@@ -20,10 +24,11 @@ export interface EnquiryLinkOutcome {
   changed: boolean;
 }
 
-export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput): Promise<EnquiryLinkOutcome> {
+export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput, allowed?: OfficerBound): Promise<EnquiryLinkOutcome> {
   return db.transaction().execute(async (trx) => {
     const enquiry = await findEnquiry(trx, input.enquiryNo);
     if (!enquiry) throw notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`);
+    assertOfficerInScope(allowed, enquiry.SalesOfficer, 'EnquiryNo');
     const links: EnquiryLinks = {
       activityNo: input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo),
       orderToCustomer: input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),

@@ -3,6 +3,8 @@
  * calls the services in approval.ts, report.ts and enquiry-links.ts.
  */
 import { AppError, invalid, missing } from '../errors';
+import type { UsersTable } from '../db/schema';
+import { allowedOfficers, outsideScope } from '../users/principal-scope';
 import { boundedText, dateRange, required, type Fields } from '../operations/parse';
 import type { Operation, OperationResult } from '../operations/types';
 import { decideActivity, decisionMessage, type Action, type DecisionInput } from './approval';
@@ -54,15 +56,27 @@ function action(value: string): Action {
   return match;
 }
 
-/** ActivityNo, Action and ApprovedBy are required, in that order; Remarks only to reject. */
-function decisionInput(fields: Fields): DecisionInput {
+/**
+ * ActivityNo, Action and ApprovedBy are required, in that order; Remarks only to reject. With an
+ * authenticated user the decider is that user: ApprovedBy may be left out, and naming anyone else
+ * (by id or username) is FORBIDDEN.
+ */
+function decisionInput(fields: Fields, principal: UsersTable | undefined): DecisionInput {
   const activityNo = requiredKey(fields, 'ActivityNo');
   const actionText = required(fields, 'Action');
-  const approvedBy = requiredKey(fields, 'ApprovedBy');
+  const approvedBy = principal === undefined ? requiredKey(fields, 'ApprovedBy') : principalAsDecider(fields, principal);
   const decided = action(actionText);
   const remarks = boundedText(fields, 'Remarks', MAX_REMARKS_LENGTH);
   if (decided === 'REJECT' && remarks === undefined) throw missing('Remarks');
   return { activityNo, action: decided, approvedBy, remarks };
+}
+
+function principalAsDecider(fields: Fields, principal: UsersTable): string {
+  const named = key(fields, 'ApprovedBy');
+  if (named !== undefined && named.toLowerCase() !== principal.id.toLowerCase() && named.toLowerCase() !== principal.username) {
+    throw outsideScope('ApprovedBy', `a decision in the name of '${named}'`);
+  }
+  return principal.id;
 }
 
 export const activityApprovalRejection: Operation = {
@@ -73,7 +87,7 @@ export const activityApprovalRejection: Operation = {
   kind: 'write',
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
-    const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields));
+    const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal));
     return { data: outcome.activity, message: decisionMessage(outcome) };
   },
 };
@@ -90,7 +104,7 @@ export const activityReportAndComplaints: Operation = {
     const salesOfficer = key(fields, 'SalesOfficer');
     const username = key(fields, 'Username');
     const { from, to } = dateRange(fields, 'FromDate', 'ToDate', ctx.settings.dateOrder);
-    return { data: await activityReport(ctx.db, { salesOfficer, username, from, to }) };
+    return { data: await activityReport(ctx.db, { salesOfficer, username, from, to }, await allowedOfficers(ctx)) };
   },
 };
 
@@ -115,7 +129,7 @@ export const updateActivityNoAndOrderToCustInEnquiryMst: Operation = {
   kind: 'write',
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
-    const outcome = await linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields));
+    const outcome = await linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields), await allowedOfficers(ctx));
     return { data: outcome.enquiry, message: enquiryMessage(outcome) };
   },
 };

@@ -6,6 +6,7 @@ import { CUSTOMERS, PRODUCTS, insertMasterData } from '../../test/support/fixtur
 import { runOperation } from '../../test/support/operation';
 import { activityReportAndComplaints } from './operations';
 import { ACTIVITIES, COMPLAINTS, insertActivityData } from './test-fixture';
+import { principal, seesOfficer } from '../users/test-fixture';
 
 const customerName = (code: string) => CUSTOMERS.find((c) => c.code === code)!.name;
 
@@ -188,5 +189,42 @@ describe.each(ENGINES)('ActivityReportAndComplaints on an empty database: %s', (
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe.each(ENGINES)('ActivityReportAndComplaints with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertMasterData(engine.db);
+    await insertActivityData(engine.db);
+  });
+  afterAll(() => engine.close());
+
+  const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(activityReportAndComplaints, engine, fields, { principal: principal(id) })).data;
+  const seenBy = (id: string) => (officer: string) => seesOfficer(id, officer);
+
+  it.each(['SO01', 'SO03', 'AM01', 'ZM02', 'ADM001'])('shows %s the activities and complaints of the officers within their scope', async (id) => {
+    expect(await runAs(id)).toEqual(expectedReport(seenBy(id)));
+  });
+
+  it('keeps the examples meaningful: an officer sees neither a colleague nor their manager', async () => {
+    const report = (await runAs('SO01')) as { Activities: { SalesOfficer: string }[] };
+    expect(new Set(report.Activities.map((a) => a.SalesOfficer))).toEqual(new Set(['SO01']));
+    // ACT007 is AM01's own visit: the area manager and those above see it.
+    expect(JSON.stringify(await runAs('AM01'))).toContain('ACT007');
+  });
+
+  it('narrows with a SalesOfficer, a Username and dates within the scope', async () => {
+    expect(await runAs('AM01', { SalesOfficer: 'so02' })).toEqual(expectedReport(only('SO02')));
+    expect(await runAs('ZM01', { Username: 'am.north', FromDate: '2026-06-01', ToDate: '2026-06-05' })).toEqual(expectedReport(seenBy('AM01'), '2026-06-01', '2026-06-05'));
+    expect(await runAs('SO01', { Username: 'so.one' })).toEqual(expectedReport(only('SO01')));
+  });
+
+  it('refuses a SalesOfficer or Username outside the scope as FORBIDDEN naming it', async () => {
+    await expect(runAs('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+    await expect(runAs('AM02', { SalesOfficer: 'AM01' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+    await expect(runAs('SO01', { Username: 'am.north' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
+    await expect(runAs('AM01', { Username: 'admin' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
   });
 });

@@ -2,6 +2,8 @@
  * ActivityReportAndComplaints (domain.md, "Reads"): the activities and complaints of one officer
  * (SalesOfficer) or of everyone a user sees (Username), in a date range, newest first, with a
  * Summary of both lists by status.
+ * With an authenticated user (principal-scope.ts) the lists never go beyond the officers within their
+ * scope; a SalesOfficer or Username outside it is FORBIDDEN.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -9,6 +11,7 @@ import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
 import type { Activity, Complaint } from './records';
 import { listActivities, listComplaints, userId, type ReportFilter } from './repository';
+import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
 export interface ReportInput {
   salesOfficer?: string;
@@ -33,8 +36,8 @@ export interface ActivityReport {
   Summary: ReportSummary;
 }
 
-export async function activityReport(db: Kysely<Database>, input: ReportInput): Promise<ActivityReport> {
-  const filter: ReportFilter = { officers: await officers(db, input), from: input.from, to: input.to };
+export async function activityReport(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<ActivityReport> {
+  const filter: ReportFilter = { officers: intersectOfficers(await officers(db, input, allowed), allowed), from: input.from, to: input.to };
   const [activities, complaints] = [await listActivities(db, filter), await listComplaints(db, filter)];
   return { Activities: activities, Complaints: complaints, Summary: summarise(activities, complaints) };
 }
@@ -44,20 +47,22 @@ export async function activityReport(db: Kysely<Database>, input: ReportInput): 
  * (a read: "not found" is an empty result); an unknown Username is NOT_FOUND, as for
  * FillAreaManagers, because the user, not a filter value, decides what may be seen.
  */
-async function officers(db: Kysely<Database>, input: ReportInput): Promise<string[] | undefined> {
-  const scope = input.username === undefined ? undefined : await scopeOf(db, input.username);
+async function officers(db: Kysely<Database>, input: ReportInput, allowed: OfficerBound): Promise<string[] | undefined> {
+  const scope = input.username === undefined ? undefined : await scopeOf(db, input.username, allowed);
   if (input.salesOfficer === undefined) return scope;
   const officer = await userId(db, input.salesOfficer);
   if (officer === undefined) return [];
+  assertOfficerInScope(allowed, officer, 'SalesOfficer');
   if (scope !== undefined && !scope.includes(officer)) {
     throw new AppError('FORBIDDEN', `SalesOfficer ${officer} is not within the view of user '${input.username}'`, 'SalesOfficer');
   }
   return [officer];
 }
 
-async function scopeOf(db: Kysely<Database>, username: string): Promise<string[] | undefined> {
+async function scopeOf(db: Kysely<Database>, username: string, allowed: OfficerBound): Promise<string[] | undefined> {
   const user = await findUser(db, username);
   if (!user) throw notFound('Username', `User '${username}' does not exist`);
+  assertOfficerInScope(allowed, user.id, 'Username');
   return officerScope(db, user);
 }
 

@@ -4,6 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getCollectionStatements } from './operations';
+import { principal, seesOfficer } from '../users/test-fixture';
 
 // R001 and R002 share a date (the receipt number breaks the tie); R006 is C001's money collected by
 // SO02, not by C001's own officer SO01, so the officer filter must read the receipt's officer.
@@ -144,5 +145,46 @@ describe.each(ENGINES)('getCollectionStatements on an empty database: %s', (kind
   it('answers every call with no rows and zero totals', async () => {
     expect(await runOperation(getCollectionStatements, engine)).toEqual({ data: [], totals: { Count: 0, Amount: 0 } });
     expect(await runOperation(getCollectionStatements, engine, { SalesOfficer: 'SO01', FromCustomer: 'C001', FromDate: '2026-01-01' })).toEqual({ data: [], totals: { Count: 0, Amount: 0 } });
+  });
+});
+
+describe.each(ENGINES)('getCollectionStatements with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertMasterData(engine.db);
+    await engine.db.insertInto('receipts').values(RECEIPTS).execute();
+  });
+  afterAll(() => engine.close());
+
+  const runAs = (id: string, fields: Record<string, string> = {}) => runOperation(getCollectionStatements, engine, fields, { principal: principal(id) });
+  /** The receipt's customer is owned by an officer the user sees. */
+  const customerSeenBy = (id: string) => (r: ReceiptsTable) => seesOfficer(id, CUSTOMERS.find((c) => c.code === r.customer_code)!.sales_officer_id);
+  const totalsOf = (rows: Row[]) => ({ Count: rows.length, Amount: Math.round(rows.reduce((s, r) => s + r.Amount * 100, 0)) / 100 });
+
+  it("shows an officer the receipts of their own customers (R006, collected by SO02 from SO01's C001, is SO01's)", async () => {
+    const mine = await runAs('SO01');
+    expect(mine.data).toEqual(expected(customerSeenBy('SO01')));
+    expect(nos(mine.data)).toEqual(['R001', 'R003', 'R004', 'R006']);
+    expect(mine.totals).toEqual(totalsOf(expected(customerSeenBy('SO01'))));
+    expect(nos((await runAs('SO02')).data)).toEqual(['R002', 'R007']);
+  });
+
+  it('shows a manager their tree and the admin everything', async () => {
+    expect((await runAs('AM02')).data).toEqual(expected(customerSeenBy('AM02')));
+    const zm = await runAs('ZM01', { FromDate: '2026-01-01', ToDate: '2026-01-31', SortBy: 'Amount' });
+    expect(zm.data).toEqual(expected((r) => customerSeenBy('ZM01')(r) && r.receipt_date <= '2026-01-31', 'Amount'));
+    expect((await runAs('ADM001')).data).toEqual(expected(() => true));
+  });
+
+  it('narrows with a SalesOfficer or FromCustomer within the scope', async () => {
+    expect((await runAs('SO01', { SalesOfficer: 'so01' })).data).toEqual(expected((r) => customerSeenBy('SO01')(r) && r.sales_officer_id === 'SO01'));
+    expect((await runAs('AM01', { FromCustomer: 'c003' })).data).toEqual(expected((r) => r.customer_code === 'C003'));
+  });
+
+  it('refuses a SalesOfficer or FromCustomer outside the scope as FORBIDDEN naming it', async () => {
+    await expect(runAs('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer', message: expect.stringMatching(/^SalesOfficer: /) });
+    await expect(runAs('SO02', { FromCustomer: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
+    await expect(runAs('AM02', { FromCustomer: 'C002' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
   });
 });

@@ -2,6 +2,8 @@
  * getCollectionStatements (domain.md): the receipts of a customer, an officer (the receipt's officer)
  * and a date range. Rows: ReceiptNo, ReceiptDate, CustomerCode, CustomerName, PaymentMethod,
  * Reference, Amount; Totals: Count, Amount. Default order ReceiptDate ASC, then ReceiptNo.
+ * With an authenticated user: receipts of the customers within their scope only; a SalesOfficer or
+ * FromCustomer outside it is FORBIDDEN (principal-scope.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -10,6 +12,7 @@ import type { Direction, Range } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { receipts, type ReceiptField, type ReceiptRecord } from './repository';
+import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface CollectionStatementQuery {
   salesOfficer?: string;
@@ -18,6 +21,8 @@ export interface CollectionStatementQuery {
   dates: Range<string>;
   sortBy: ReceiptField;
   direction: Direction;
+  /** The authenticated user's bound; undefined = none. */
+  allowed?: OfficerBound;
 }
 
 export async function collectionStatements(db: Kysely<Database>, q: CollectionStatementQuery): Promise<OperationResult> {
@@ -25,9 +30,10 @@ export async function collectionStatements(db: Kysely<Database>, q: CollectionSt
   const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
   // A code that names nothing is a read that finds nothing.
   const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
-  const records = unknown
-    ? []
-    : await receipts(db, { officerId, customerCode, fromDate: q.dates.from, toDate: q.dates.to }, q.sortBy, q.direction);
+  if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
+  if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'FromCustomer');
+  const filter = { officerId, customerCode, fromDate: q.dates.from, toDate: q.dates.to, customerOfficers: q.allowed };
+  const records = unknown ? [] : await receipts(db, filter, q.sortBy, q.direction);
   return { data: records.map(toRow), totals: totalsOf(records) };
 }
 

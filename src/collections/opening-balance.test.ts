@@ -4,6 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { getOpeningBalance } from './operations';
+import { principal, seesOfficer } from '../users/test-fixture';
 
 // C001 owes money (Dr); C002 paid in advance (Cr); C003's invoice was cancelled by a credit note
 // (zero: Dr); C004 has no entries at all; C005's only entry is after every month asked below except
@@ -108,5 +109,36 @@ describe.each(ENGINES)('getOpeningBalance on an empty database: %s', (kind) => {
   it('answers with no rows', async () => {
     expect(await runOperation(getOpeningBalance, engine)).toEqual({ data: [] });
     expect(await runOperation(getOpeningBalance, engine, { CustomerIds: 'C001', Month: '1', Year: '2026' })).toEqual({ data: [] });
+  });
+});
+
+describe.each(ENGINES)('getOpeningBalance with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertMasterData(engine.db);
+    await engine.db.insertInto('ledger_entries').values(LEDGER).execute();
+  });
+  afterAll(() => engine.close());
+
+  const runAs = (id: string, fields: Record<string, string> = {}) => runOperation(getOpeningBalance, engine, fields, { principal: principal(id) });
+  /** The customers owned by officers the user sees. */
+  const customersOf = (id: string) => CUSTOMERS.filter((c) => seesOfficer(id, c.sales_officer_id)).map((c) => c.code);
+
+  it('gives an officer their own customers, a manager their tree, the admin every customer', async () => {
+    expect(customersOf('SO01')).toEqual(['C001', 'C002']);
+    expect((await runAs('SO01')).data).toEqual(expected(customersOf('SO01'), 6, 2026));
+    expect((await runAs('AM02', { Month: '2', Year: '2026' })).data).toEqual(expected(customersOf('AM02'), 2, 2026));
+    expect((await runAs('ZM01', { CustomerIds: 'ALL' })).data).toEqual(expected(customersOf('ZM01'), 6, 2026));
+    expect((await runAs('ADM001')).data).toEqual(expected(ALL_CODES, 6, 2026));
+  });
+
+  it('answers the customers named within the scope, and leaves unknown codes out', async () => {
+    expect((await runAs('AM01', { CustomerIds: 'c003,C001,C999', Month: '2', Year: '2026' })).data).toEqual(expected(['C001', 'C003'], 2, 2026));
+  });
+
+  it('refuses CustomerIds naming a customer outside the scope as FORBIDDEN', async () => {
+    await expect(runAs('SO01', { CustomerIds: 'C001,c003' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'CustomerIds', message: expect.stringMatching(/^CustomerIds: customer C003/) });
+    await expect(runAs('AM02', { CustomerIds: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'CustomerIds' });
   });
 });

@@ -4,6 +4,7 @@ import { dateRange, list, month, sort, text, year } from '../operations/parse';
 import { collectionStatements } from './collection-statements';
 import { openingBalances } from './opening-balance';
 import { RECEIPT_FIELDS } from './repository';
+import { allowedOfficers } from '../users/principal-scope';
 
 export const getCollectionStatements: Operation = {
   name: 'getCollectionStatements',
@@ -11,7 +12,8 @@ export const getCollectionStatements: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db, settings }) {
+  async run({ fields }, ctx) {
+    const { db, settings } = ctx;
     const { field, direction } = sort(fields, RECEIPT_FIELDS, 'ReceiptDate');
     return collectionStatements(db, {
       salesOfficer: text(fields, 'SalesOfficer'),
@@ -19,6 +21,7 @@ export const getCollectionStatements: Operation = {
       dates: dateRange(fields, 'FromDate', 'ToDate', settings.dateOrder),
       sortBy: field,
       direction,
+      allowed: await allowedOfficers(ctx),
     });
   },
 };
@@ -29,12 +32,13 @@ export const getOpeningBalance: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db, clock }) {
-    const now = clock.now();
-    const data = await openingBalances(db, {
+  async run({ fields }, ctx) {
+    const now = ctx.clock.now();
+    const data = await openingBalances(ctx.db, {
       customerCodes: list(fields, 'CustomerIds'),
       month: month(fields, 'Month', now),
       year: year(fields, 'Year', now),
+      allowed: await allowedOfficers(ctx),
     });
     return { data };
   },

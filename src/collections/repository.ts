@@ -10,6 +10,8 @@ export interface ReceiptFilter {
   customerCode?: string;
   fromDate?: string;
   toDate?: string;
+  /** Only customers owned by these officers (the authenticated user's scope); undefined = all. */
+  customerOfficers?: readonly string[];
 }
 
 export const RECEIPT_FIELDS = ['ReceiptNo', 'ReceiptDate', 'CustomerCode', 'CustomerName', 'PaymentMethod', 'Reference', 'Amount'] as const;
@@ -54,6 +56,7 @@ export async function receipts(db: Kysely<Database>, filter: ReceiptFilter, sort
   if (filter.customerCode !== undefined) query = query.where('receipts.customer_code', '=', filter.customerCode);
   if (filter.fromDate !== undefined) query = query.where('receipts.receipt_date', '>=', filter.fromDate);
   if (filter.toDate !== undefined) query = query.where('receipts.receipt_date', '<=', filter.toDate);
+  if (filter.customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
   return query.orderBy(RECEIPT_SORT_COLUMNS[sortBy], direction).orderBy('receipts.receipt_no', direction).execute();
 }
 
@@ -70,7 +73,12 @@ export interface LedgerBalance {
  * joined on its stored code and date, which its (customer_code, entry_date) index serves.
  * A customer without entries has balance 0.
  */
-export async function ledgerBalancesBefore(db: Kysely<Database>, upperCodes: readonly string[] | undefined, beforeDate: string): Promise<LedgerBalance[]> {
+export async function ledgerBalancesBefore(
+  db: Kysely<Database>,
+  upperCodes: readonly string[] | undefined,
+  beforeDate: string,
+  customerOfficers?: readonly string[],
+): Promise<LedgerBalance[]> {
   if (upperCodes !== undefined && upperCodes.length === 0) return [];
   let query = db
     .selectFrom('customers')
@@ -85,7 +93,21 @@ export async function ledgerBalancesBefore(db: Kysely<Database>, upperCodes: rea
     .groupBy(['customers.code', 'customers.name'])
     .orderBy('customers.code');
   if (upperCodes !== undefined) query = query.where((eb) => eb(eb.fn('upper', ['customers.code']), 'in', upperCodes));
+  if (customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', customerOfficers);
   const rows = await query.execute();
   // PostgreSQL's sum(bigint) is numeric; the engine hands numerics back as numbers, SQLite as integers.
   return rows.map((r) => ({ code: r.code, name: r.name, balance: Number(r.balance) }));
+}
+
+/** The first of the customers named (upper-cased codes) that is owned by none of the officers. */
+export async function firstCustomerOutside(db: Kysely<Database>, upperCodes: readonly string[], officers: readonly string[]): Promise<string | undefined> {
+  if (upperCodes.length === 0) return undefined;
+  const row = await db
+    .selectFrom('customers')
+    .select('code')
+    .where((eb) => eb(eb.fn('upper', ['code']), 'in', upperCodes))
+    .where('sales_officer_id', 'not in', officers)
+    .orderBy('code')
+    .executeTakeFirst();
+  return row?.code;
 }

@@ -4,17 +4,21 @@
  *   AM: themselves;  SO: their own area manager (their manager).
  * Only active users are offered. An unknown username is NOT_FOUND (domain.md names this exception to
  * "not found is an empty result").
+ * With an authenticated user, another user's list is answered only for a user within their scope
+ * (themselves or below them); anyone else is FORBIDDEN (principal-scope.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { findUser, idsBelow } from '../users/hierarchy';
 import { activeAreaManagers, type AreaManagerRow } from './repository';
+import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
-export async function areaManagersVisibleTo(db: Kysely<Database>, username: string | undefined): Promise<AreaManagerRow[]> {
+export async function areaManagersVisibleTo(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<AreaManagerRow[]> {
   if (username === undefined) return activeAreaManagers(db);
   const user = await findUser(db, username);
   if (!user) throw notFound('username', `username: '${username}' is not a known user`);
+  assertOfficerInScope(allowed, user.id, 'username');
   switch (user.role) {
     case 'ADMIN':
       return activeAreaManagers(db);

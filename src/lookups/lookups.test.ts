@@ -1,10 +1,11 @@
 import type { Engine } from '../db/engine';
 import type { UsersTable } from '../db/schema';
 import { ENGINES, freshEngine } from '../../test/support/engines';
-import { CUSTOMER_PROFIT_CENTERS, PROFIT_CENTERS, USERS, insertMasterData } from '../../test/support/fixture';
+import { CUSTOMERS, CUSTOMER_PROFIT_CENTERS, PROFIT_CENTERS, USERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { fillAreaManagers, fillProfitCenterForCustomer } from './operations';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';
+import { principal, seesOfficer } from '../users/test-fixture';
 
 // On top of the fixture's AM01 (Arun North, under ZM01) and AM02 (Anita South, under ZM02):
 // AM03 has left (inactive) with SO05 still reporting to them; AM04 and AM05 share a name, so the id
@@ -131,5 +132,73 @@ describe.each(ENGINES)('lookups on an empty database: %s', (kind) => {
 
   it('still knows no user', async () => {
     await expect(runOperation(fillAreaManagers, engine, { username: 'admin' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'username' });
+  });
+});
+
+describe.each(ENGINES)('lookups with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertMasterData(engine.db);
+    for (const user of EXTRA_USERS) await engine.db.insertInto('users').values(user).execute();
+  });
+  afterAll(() => engine.close());
+
+  describe('FillAreaManagers', () => {
+    const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(fillAreaManagers, engine, fields, { principal: principal(id, ALL_USERS) })).data;
+
+    it("answers an empty username with the user's own list: an officer their manager, not every area manager", async () => {
+      expect(await runAs('SO01')).toEqual(managers(['AM01']));
+      expect(await runAs('SO03', { username: ' ' })).toEqual(managers(['AM02']));
+      expect(await runAs('AM02')).toEqual(managers(['AM02']));
+      expect(await runAs('ZM01')).toEqual(managers(['AM01', 'AM04']));
+      expect(await runAs('ADM001')).toEqual(managers());
+    });
+
+    it('answers for another user within the scope (themselves or below)', async () => {
+      expect(await runAs('SO01', { username: 'SO.ONE' })).toEqual(managers(['AM01']));
+      expect(await runAs('ZM02', { username: 'so.six' })).toEqual([]);
+      expect(await runAs('ZM01', { username: 'am.north' })).toEqual(managers(['AM01']));
+      expect(await runAs('ADM001', { username: 'zm.south' })).toEqual(managers(['AM02', 'AM05']));
+    });
+
+    it('refuses a user outside the scope as FORBIDDEN naming username, and an unknown one stays NOT_FOUND', async () => {
+      expect(seesOfficer('SO01', 'SO02', ALL_USERS)).toBe(false);
+      await expect(runAs('SO01', { username: 'so.two' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'username', message: expect.stringMatching(/^username: /) });
+      await expect(runAs('SO01', { username: 'admin' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'username' });
+      await expect(runAs('AM01', { username: 'zm.north' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'username' });
+      await expect(runAs('ZM02', { username: 'am.north' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'username' });
+      await expect(runAs('SO01', { username: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'username' });
+    });
+  });
+
+  describe('FillProfitCenterForCustomer', () => {
+    const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(fillProfitCenterForCustomer, engine, fields, { principal: principal(id, ALL_USERS) })).data;
+    const centersOf = (code: string) =>
+      CUSTOMER_PROFIT_CENTERS.filter((l) => l.customer_code === code)
+        .map((l) => PROFIT_CENTERS.find((p) => p.code === l.profit_center_code)!)
+        .sort((a, b) => (a.code < b.code ? -1 : 1))
+        .map((p) => ({ Code: p.code, Name: p.name }));
+
+    it.each([
+      ['SO01', 'c001'],
+      ['SO01', 'C003'],
+      ['SO02', 'C003'],
+      ['AM01', 'C002'],
+      ['AM01', 'C004'],
+      ['ZM02', 'C004'],
+      ['ADM001', 'C001'],
+    ])("%s asking for %s: the customer's profit centers within the scope, else an empty list", async (id, code) => {
+      const owner = CUSTOMERS.find((c) => c.code === code.toUpperCase())!.sales_officer_id;
+      const want = seesOfficer(id, owner, ALL_USERS) ? centersOf(code.toUpperCase()) : [];
+      expect(await runAs(id, { CustomerCode: code })).toEqual(want);
+    });
+
+    it('keeps the full list of profit centers (master data) for every user', async () => {
+      const all = PROFIT_CENTERS.map((p) => ({ Code: p.code, Name: p.name })).sort((a, b) => (a.Code < b.Code ? -1 : 1));
+      expect(await runAs('SO02')).toEqual(all);
+      expect(await runAs('SO01', { CustomerCode: 'C003' })).toEqual([]);
+      expect(await runAs('SO01', { CustomerCode: 'C001' })).toEqual(centersOf('C001'));
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Operation } from '../operations/types';
 import { text } from '../operations/parse';
 import { areaManagersVisibleTo } from './area-managers';
 import { profitCentersFor } from './profit-centers';
+import { allowedOfficers } from '../users/principal-scope';
 
 export const fillAreaManagers: Operation = {
   name: 'FillAreaManagers',
@@ -10,8 +11,10 @@ export const fillAreaManagers: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db }) {
-    return { data: await areaManagersVisibleTo(db, text(fields, 'username')) };
+  async run({ fields }, ctx) {
+    // With an authenticated user, no username is that user (principal-scope.ts).
+    const username = text(fields, 'username') ?? ctx.principal?.username;
+    return { data: await areaManagersVisibleTo(ctx.db, username, await allowedOfficers(ctx)) };
   },
 };
 
@@ -21,8 +24,8 @@ export const fillProfitCenterForCustomer: Operation = {
   fields: ['CustomerCode'],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db }) {
-    return { data: await profitCentersFor(db, text(fields, 'CustomerCode')) };
+  async run({ fields }, ctx) {
+    return { data: await profitCentersFor(ctx.db, text(fields, 'CustomerCode'), await allowedOfficers(ctx)) };
   },
 };
 

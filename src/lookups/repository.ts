@@ -30,13 +30,19 @@ export async function allProfitCenters(db: Kysely<Database>): Promise<ProfitCent
   return db.selectFrom('profit_centers').select(['code as Code', 'name as Name']).orderBy('code').execute();
 }
 
-/** The profit centers a customer (stored code) is attached to, by code. */
-export async function profitCentersOfCustomer(db: Kysely<Database>, customerCode: string): Promise<ProfitCenterRow[]> {
+/**
+ * The profit centers a customer (stored code) is attached to, by code; none when `customerOfficers`
+ * is given and the customer is owned by none of them (the authenticated user's scope).
+ */
+export async function profitCentersOfCustomer(db: Kysely<Database>, customerCode: string, customerOfficers?: readonly string[]): Promise<ProfitCenterRow[]> {
   return db
     .selectFrom('customer_profit_centers')
     .innerJoin('profit_centers', 'profit_centers.code', 'customer_profit_centers.profit_center_code')
     .select(['profit_centers.code as Code', 'profit_centers.name as Name'])
     .where('customer_profit_centers.customer_code', '=', customerCode)
+    .$if(customerOfficers !== undefined, (qb) =>
+      qb.where('customer_profit_centers.customer_code', 'in', (eb) => eb.selectFrom('customers').select('code').where('sales_officer_id', 'in', customerOfficers!)),
+    )
     .orderBy('profit_centers.code')
     .execute();
 }

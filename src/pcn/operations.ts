@@ -3,6 +3,7 @@ import type { PaymentMethod, PaymentType } from '../db/schema';
 import type { Operation } from '../operations/types';
 import { oneOf, text } from '../operations/parse';
 import { pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList } from './pcn-lookups';
+import { allowedOfficers } from '../users/principal-scope';
 
 const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
 const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
@@ -20,12 +21,13 @@ export const getPCNList: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db }) {
-    const data = await pcnList(db, {
+  async run({ fields }, ctx) {
+    const data = await pcnList(ctx.db, {
       salesOfficer: text(fields, 'SalesOfficer'),
       customer: text(fields, 'Customer'),
       paymentType: oneOf(fields, 'PaymentType', PAYMENT_TYPES),
       paymentMethod: oneOf(fields, 'PaymentMethod', PAYMENT_METHODS),
+      allowed: await allowedOfficers(ctx),
     });
     return { data };
   },
@@ -37,8 +39,8 @@ export const getPCNDetails: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db }) {
-    return { data: await pcnDetails(db, text(fields, 'PDCID')) };
+  async run({ fields }, ctx) {
+    return { data: await pcnDetails(ctx.db, text(fields, 'PDCID'), await allowedOfficers(ctx)) };
   },
 };
 
@@ -48,8 +50,8 @@ export const getPCNDebitNotes: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db }) {
-    return { data: await pcnDebitNoteList(db, text(fields, 'PCNNO')) };
+  async run({ fields }, ctx) {
+    return { data: await pcnDebitNoteList(ctx.db, text(fields, 'PCNNO'), await allowedOfficers(ctx)) };
   },
 };
 
@@ -59,8 +61,8 @@ export const getPCNInvoices: Operation = {
   fields: [],
   acceptsFiles: false,
   kind: 'read',
-  async run({ fields }, { db }) {
-    return { data: await pcnInvoiceList(db, text(fields, 'PCNNO')) };
+  async run({ fields }, ctx) {
+    return { data: await pcnInvoiceList(ctx.db, text(fields, 'PCNNO'), await allowedOfficers(ctx)) };
   },
 };
 

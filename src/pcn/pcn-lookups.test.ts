@@ -4,6 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getPCNDebitNotes, getPCNDetails, getPCNInvoices, getPCNList } from './operations';
+import { principal, seesOfficer } from '../users/test-fixture';
 
 const INVOICES: InvoicesTable[] = [
   { invoice_no: 'INV002', invoice_date: '2026-01-12', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC2', order_no: null, amount: 250000 },
@@ -214,5 +215,94 @@ describe.each(ENGINES)('PCN lookups on an empty database: %s', (kind) => {
     expect(await runOperation(getPCNInvoices, engine, { PCNNO: 'PCN001' })).toEqual({ data: [] });
     expect(await runOperation(getPCNDebitNotes, engine)).toEqual({ data: [] });
     expect(await runOperation(getPCNDebitNotes, engine, { PCNNO: 'PCN001' })).toEqual({ data: [] });
+  });
+});
+
+describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertMasterData(engine.db);
+    await engine.db.insertInto('invoices').values(INVOICES).execute();
+    await engine.db.insertInto('pcn').values(CHEQUES).execute();
+    await engine.db.insertInto('pcn_invoices').values(PCN_INVOICES).execute();
+    await engine.db.insertInto('pcn_debit_notes').values(DEBIT_NOTES).execute();
+  });
+  afterAll(() => engine.close());
+
+  const as = (id: string) => ({ principal: principal(id) });
+  /** The cheque's customer is owned by an officer the user sees. */
+  const customerSeenBy = (id: string) => (c: PcnTable) => seesOfficer(id, CUSTOMERS.find((x) => x.code === c.customer_code)!.sales_officer_id);
+  const pcnSeenBy = (id: string, pcnNo: string) => CHEQUES.some((c) => c.pcn_no === pcnNo && customerSeenBy(id)(c));
+  const invoicesOf = (pcnNo: string) => PCN_INVOICES.filter((i) => i.pcn_no === pcnNo).map((i) => i.invoice_no).sort();
+  const notesOf = (pcnNo: string) => DEBIT_NOTES.filter((n) => n.pcn_no === pcnNo).map((n) => n.debit_note_no);
+
+  describe('getPCNList', () => {
+    const run = (id: string, fields: Record<string, string> = {}) => runOperation(getPCNList, engine, fields, as(id));
+
+    it('lists an officer the cheques of their own customers, a manager their tree, the admin all', async () => {
+      expect(ids((await run('SO01')).data)).toEqual(['PDC005', 'PDC002', 'PDC001']);
+      expect((await run('SO01')).data).toEqual(expectedList(customerSeenBy('SO01')));
+      expect((await run('AM01')).data).toEqual(expectedList(customerSeenBy('AM01')));
+      expect((await run('ZM02', { PaymentType: 'current' })).data).toEqual(expectedList((c) => customerSeenBy('ZM02')(c) && c.payment_type === 'CURRENT'));
+      expect((await run('ADM001')).data).toEqual(expectedList(() => true));
+    });
+
+    it('narrows with an officer or customer within the scope', async () => {
+      expect((await run('AM01', { SalesOfficer: 'so02' })).data).toEqual(expectedList((c) => c.sales_officer_id === 'SO02'));
+      expect((await run('AM01', { Customer: 'C002' })).data).toEqual(expectedList((c) => c.customer_code === 'C002'));
+    });
+
+    it('refuses an officer or customer outside the scope as FORBIDDEN naming the parameter', async () => {
+      await expect(run('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+      await expect(run('SO01', { Customer: 'c003' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Customer' });
+      await expect(run('AM02', { Customer: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Customer' });
+    });
+  });
+
+  describe('getPCNDetails, getPCNInvoices, getPCNDebitNotes', () => {
+    const details = async (id: string, pdcId: string) => (await runOperation(getPCNDetails, engine, { PDCID: pdcId }, as(id))).data as { PDCID: string } | null;
+    const invoices = async (id: string, pcnNo: string) => ((await runOperation(getPCNInvoices, engine, { PCNNO: pcnNo }, as(id))).data as { InvoiceNo: string }[]).map((r) => r.InvoiceNo);
+    const notes = async (id: string, pcnNo: string) => ((await runOperation(getPCNDebitNotes, engine, { PCNNO: pcnNo }, as(id))).data as { DebitNoteNo: string }[]).map((r) => r.DebitNoteNo);
+
+    it.each([
+      ['SO01', 'PDC001'],
+      ['SO01', 'PDC003'],
+      ['SO02', 'PDC001'],
+      ['SO02', 'PDC004'],
+      ['AM01', 'PDC002'],
+      ['AM01', 'PDC003'],
+      ['ZM02', 'PDC003'],
+      ['ADM001', 'PDC004'],
+    ])('%s asking for %s: the cheque when its customer is within the scope, else null as not found', async (id, pdcId) => {
+      const cheque = CHEQUES.find((c) => c.pdc_id === pdcId)!;
+      const seen = customerSeenBy(id)(cheque);
+      const data = await details(id, pdcId.toLowerCase());
+      if (seen) expect(data).toMatchObject({ ...chequeRow(cheque), SalesOfficer: cheque.sales_officer_id });
+      else expect(data).toBeNull();
+    });
+
+    it.each([
+      ['SO01', 'PCN001'],
+      ['SO02', 'PCN001'],
+      ['SO03', 'PCN002'],
+      ['AM01', 'PCN002'],
+      ['AM01', 'PCN003'],
+      ['ZM02', 'PCN003'],
+      ['ADM001', 'PCN002'],
+      ['ADM001', 'PCN003'],
+    ])("%s asking for %s: its invoices and debit notes when within the scope, else empty", async (id, pcnNo) => {
+      const seen = pcnSeenBy(id, pcnNo);
+      expect(await invoices(id, pcnNo)).toEqual(seen ? invoicesOf(pcnNo) : []);
+      const wantNotes = seen ? DEBIT_NOTES.filter((n) => n.pcn_no === pcnNo).sort((a, b) => (a.note_date !== b.note_date ? (a.note_date < b.note_date ? -1 : 1) : a.debit_note_no < b.debit_note_no ? -1 : 1)).map((n) => n.debit_note_no) : [];
+      expect(await notes(id, pcnNo)).toEqual(wantNotes);
+    });
+
+    it('keeps the cases above meaningful: some PCNs are seen and hold lines, some are hidden', async () => {
+      expect(pcnSeenBy('SO01', 'PCN001') && invoicesOf('PCN001').length === 2 && notesOf('PCN001').length === 3).toBe(true);
+      expect(pcnSeenBy('SO02', 'PCN001') || pcnSeenBy('AM01', 'PCN002')).toBe(false);
+      expect(await invoices('SO02', 'PCN001')).toEqual([]);
+      expect(await notes('SO01', 'PCN001')).toEqual(['DN003', 'DN001', 'DN002']);
+    });
   });
 });

@@ -5,18 +5,25 @@
  * PDCID and PCNNO are document numbers on large tables: they are matched as typed, upper- or
  * lower-cased (documentNumberSpellings), with the exact spelling preferred, so the lookups keep the
  * indexes and still ignore case like every other code.
+ *
+ * With an authenticated user (principal-scope.ts) only PCNs of customers within their scope exist for
+ * them: the list is bounded, a PCN outside is "not found" (null or empty); naming an officer or a
+ * customer outside the scope in the list's filters is FORBIDDEN.
  */
 import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
 import { documentNumberSpellings, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import * as repo from './repository';
+import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface PcnListQuery {
   salesOfficer?: string;
   customer?: string;
   paymentType?: PaymentType;
   paymentMethod?: PaymentMethod;
+  /** The authenticated user's bound; undefined = none. */
+  allowed?: OfficerBound;
 }
 
 /** getPCNList: the cheques matching the filters, newest first. */
@@ -24,7 +31,9 @@ export async function pcnList(db: Kysely<Database>, q: PcnListQuery) {
   const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
   const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
   if ((q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined)) return [];
-  const records = await repo.cheques(db, { officerId, customerCode, paymentType: q.paymentType, paymentMethod: q.paymentMethod });
+  if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
+  if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'Customer');
+  const records = await repo.cheques(db, { officerId, customerCode, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed });
   return records.map(chequeRow);
 }
 
@@ -33,9 +42,9 @@ export async function pcnList(db: Kysely<Database>, q: PcnListQuery) {
  * (InvoiceCount, AdjustedAmount) and the debit notes (DebitNoteCount, DebitNoteAmount). Null when the
  * PDCID is missing or unknown.
  */
-export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined) {
+export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined, allowed?: OfficerBound) {
   if (pdcId === undefined) return null;
-  const cheque = await repo.chequeById(db, documentNumberSpellings(pdcId));
+  const cheque = await repo.chequeById(db, documentNumberSpellings(pdcId), allowed);
   if (!cheque) return null;
   const [invoices, debitNotes] = await Promise.all([repo.invoiceTotals(db, cheque.pcn_no), repo.debitNoteTotals(db, cheque.pcn_no)]);
   return {
@@ -52,10 +61,10 @@ export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined
  * getPCNInvoices. Without a PCNNO the answer is an empty list: the number says which PCN, and "no
  * filter" would return the lines of every PCN ever collected, which no screen of the app can use.
  */
-export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undefined) {
+export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undefined, allowed?: OfficerBound) {
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);
-  const records = oneSpelling(await repo.pcnInvoices(db, spellings), spellings);
+  const records = oneSpelling(await repo.pcnInvoices(db, spellings, allowed), spellings);
   return records.map((r) => ({
     InvoiceNo: r.invoice_no,
     InvoiceDate: r.invoice_date,
@@ -65,10 +74,10 @@ export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undef
 }
 
 /** getPCNDebitNotes; an empty list without a PCNNO, for the reason given at pcnInvoiceList. */
-export async function pcnDebitNoteList(db: Kysely<Database>, pcnNo: string | undefined) {
+export async function pcnDebitNoteList(db: Kysely<Database>, pcnNo: string | undefined, allowed?: OfficerBound) {
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);
-  const records = oneSpelling(await repo.pcnDebitNotes(db, spellings), spellings);
+  const records = oneSpelling(await repo.pcnDebitNotes(db, spellings, allowed), spellings);
   return records.map((r) => ({
     DebitNoteNo: r.debit_note_no,
     DebitNoteDate: r.note_date,

@@ -1,5 +1,6 @@
 /** Queries behind the payment collection note (PCN) lookups. */
 import type { Kysely } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 
 export interface ChequeFilter {
@@ -9,6 +10,8 @@ export interface ChequeFilter {
   customerCode?: string;
   paymentType?: PaymentType;
   paymentMethod?: PaymentMethod;
+  /** Only customers owned by these officers (the authenticated user's scope); undefined = all. */
+  customerOfficers?: readonly string[];
 }
 
 export interface ChequeRecord {
@@ -55,12 +58,16 @@ export async function cheques(db: Kysely<Database>, filter: ChequeFilter): Promi
   if (filter.customerCode !== undefined) query = query.where('pcn.customer_code', '=', filter.customerCode);
   if (filter.paymentType !== undefined) query = query.where('pcn.payment_type', '=', filter.paymentType);
   if (filter.paymentMethod !== undefined) query = query.where('pcn.payment_method', '=', filter.paymentMethod);
+  if (filter.customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
   return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc').execute();
 }
 
 /** One cheque by PDCID, looked up under each of the given spellings (exact match first). */
-export async function chequeById(db: Kysely<Database>, spellings: readonly string[]): Promise<ChequeRecord | undefined> {
-  const rows = await chequeQuery(db).where('pcn.pdc_id', 'in', spellings).execute();
+export async function chequeById(db: Kysely<Database>, spellings: readonly string[], customerOfficers?: readonly string[]): Promise<ChequeRecord | undefined> {
+  const rows = await chequeQuery(db)
+    .where('pcn.pdc_id', 'in', spellings)
+    .$if(customerOfficers !== undefined, (qb) => qb.where('customers.sales_officer_id', 'in', customerOfficers!))
+    .execute();
   return spellings.map((s) => rows.find((r) => r.pdc_id === s)).find((r) => r !== undefined);
 }
 
@@ -99,7 +106,7 @@ export interface PcnInvoiceRecord {
 }
 
 /** The invoices settled on a PCN (any of the given spellings of its number), by invoice number. */
-export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[]): Promise<PcnInvoiceRecord[]> {
+export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]): Promise<PcnInvoiceRecord[]> {
   return db
     .selectFrom('pcn_invoices')
     .innerJoin('invoices', 'invoices.invoice_no', 'pcn_invoices.invoice_no')
@@ -111,6 +118,7 @@ export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly
       'pcn_invoices.adjusted_amount',
     ])
     .where('pcn_invoices.pcn_no', 'in', pcnNoSpellings)
+    .$if(customerOfficers !== undefined, (qb) => qb.where(pcnOfOfficers('pcn_invoices.pcn_no', customerOfficers!)))
     .orderBy('pcn_invoices.invoice_no')
     .orderBy('pcn_invoices.pcn_no')
     .execute();
@@ -125,12 +133,18 @@ export interface PcnDebitNoteRecord {
 }
 
 /** The debit notes raised on a PCN (any of the given spellings of its number), by date then number. */
-export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[]): Promise<PcnDebitNoteRecord[]> {
+export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]): Promise<PcnDebitNoteRecord[]> {
   return db
     .selectFrom('pcn_debit_notes')
     .select(['pcn_no', 'debit_note_no', 'note_date', 'amount', 'reason'])
     .where('pcn_no', 'in', pcnNoSpellings)
+    .$if(customerOfficers !== undefined, (qb) => qb.where(pcnOfOfficers('pcn_debit_notes.pcn_no', customerOfficers!)))
     .orderBy('note_date')
     .orderBy('debit_note_no')
     .execute();
+}
+
+/** The PCN numbered by `column` was collected from a customer owned by one of the officers. */
+function pcnOfOfficers(column: string, officers: readonly string[]) {
+  return sql<SqlBool>`exists (select 1 from pcn p inner join customers c on c.code = p.customer_code where p.pcn_no = ${sql.ref(column)} and c.sales_officer_id in (${sql.join(officers)}))`;
 }

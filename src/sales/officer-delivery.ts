@@ -7,6 +7,9 @@
  * An inactive officer appears only with orders in the period, so a departed officer's past orders
  * stay visible without every former officer cluttering the report.
  * Filters: order date range, Zones and States of the order's customer.
+ * With an authenticated user, only officers within their scope appear (principal-scope.ts), with all of
+ * their orders: the report is about the officers' work. A ManagerId or SalesOfficer outside the scope
+ * is FORBIDDEN.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -17,6 +20,7 @@ import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTota
 import { storedUserId } from '../operations/master-codes';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
 import { sortRows } from './sort-rows';
+import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
 export const OFFICER_DELIVERY_FIELDS = ['SalesOfficer', 'SalesOfficerName', 'ManagerId', ...DELIVERY_MEASURE_FIELDS] as const;
 export type OfficerDeliveryField = (typeof OFFICER_DELIVERY_FIELDS)[number];
@@ -41,8 +45,8 @@ interface Officer {
 
 const NOTHING: DeliveryRecord = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
 
-export async function officerDeliverySummary(db: Kysely<Database>, choice: OfficerChoice, input: ReportFilterInput, order: Sort<OfficerDeliveryField>): Promise<OperationResult> {
-  const scope = await officerIds(db, choice);
+export async function officerDeliverySummary(db: Kysely<Database>, choice: OfficerChoice, input: ReportFilterInput, order: Sort<OfficerDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
+  const scope = await officerIds(db, choice, allowed);
   const officers = scope?.length === 0 ? [] : await selectSalesOfficers(db, scope);
   const filters = await resolveFilters(db, input);
   const measures = officers.length === 0 || filters === undefined ? new Map<string, DeliveryRecord>() : await selectDeliveriesPerOfficer(db, filters, scope && officers.map((o) => o.id));
@@ -54,19 +58,24 @@ export async function officerDeliverySummary(db: Kysely<Database>, choice: Offic
   return { data: rows, totals: deliveryTotals(records.map((r) => r.measures)) };
 }
 
-/** The ids the report may show (any role; rows keep the SOs), undefined = everyone, [] = nobody. */
-async function officerIds(db: Kysely<Database>, choice: OfficerChoice): Promise<string[] | undefined> {
+/**
+ * The ids the report may show (any role; rows keep the SOs), undefined = everyone, [] = nobody;
+ * never beyond `allowed`, and an officer named outside it is FORBIDDEN.
+ */
+async function officerIds(db: Kysely<Database>, choice: OfficerChoice, allowed: OfficerBound): Promise<OfficerBound> {
   const officer = choice.salesOfficer === undefined ? undefined : await storedUserId(db, choice.salesOfficer);
   if (choice.salesOfficer !== undefined && officer === undefined) return [];
-  if (choice.managerId === undefined) return officer === undefined ? undefined : [officer];
+  if (officer !== undefined) assertOfficerInScope(allowed, officer, 'SalesOfficer');
+  if (choice.managerId === undefined) return officer === undefined ? allowed : [officer];
   const manager = await storedUserId(db, choice.managerId);
   if (manager === undefined) return [];
-  const below = await idsBelow(db, manager);
+  assertOfficerInScope(allowed, manager, 'ManagerId');
+  const below = intersectOfficers(await idsBelow(db, manager), allowed)!;
   if (officer === undefined) return below;
   return below.includes(officer) ? [officer] : [];
 }
 
-async function selectSalesOfficers(db: Kysely<Database>, ids: string[] | undefined): Promise<Officer[]> {
+async function selectSalesOfficers(db: Kysely<Database>, ids: readonly string[] | undefined): Promise<Officer[]> {
   return db
     .selectFrom('users')
     .select(['id', 'name', 'manager_id', 'active'])

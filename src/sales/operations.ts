@@ -11,6 +11,7 @@ import { parseAreaFilters, parseReportFilters } from './report-filters';
 import { periodOf, salesStats } from './sales-stats';
 import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
 import { statsScope } from './stats-scope';
+import { allowedOfficers } from '../users/principal-scope';
 
 export const getSalesSummaryRecords: Operation = {
   name: 'getSalesSummaryRecords',
@@ -20,7 +21,7 @@ export const getSalesSummaryRecords: Operation = {
   kind: 'read',
   async run({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return salesSummary(ctx.db, filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'));
+    return salesSummary(ctx.db, filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'), await allowedOfficers(ctx));
   },
 };
 
@@ -32,7 +33,7 @@ export const getOrderVDeliverySummaryRecords: Operation = {
   kind: 'read',
   async run({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return orderDeliverySummary(ctx.db, filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'));
+    return orderDeliverySummary(ctx.db, filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'), await allowedOfficers(ctx));
   },
 };
 
@@ -45,7 +46,7 @@ export const getOrderVsDeliveryOfficer: Operation = {
   async run({ fields }, ctx) {
     const choice = { managerId: text(fields, 'ManagerId'), salesOfficer: text(fields, 'SalesOfficer') };
     const filters = parseAreaFilters(fields, ctx.settings.dateOrder);
-    return officerDeliverySummary(ctx.db, choice, filters, sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer'));
+    return officerDeliverySummary(ctx.db, choice, filters, sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer'), await allowedOfficers(ctx));
   },
 };
 
@@ -60,7 +61,9 @@ export const getSalesReportStats: Operation = {
   async run({ fields }, ctx) {
     const role = oneOf(fields, 'Role', ROLES);
     const asOf = optionalDate(fields, 'AsOf', ctx.settings.dateOrder) ?? dateOf(ctx.clock.now());
-    const scope = await statsScope(ctx.db, text(fields, 'Username'), role);
+    // With an authenticated user, no Username is that user (principal-scope.ts).
+    const username = text(fields, 'Username') ?? ctx.principal?.username;
+    const scope = await statsScope(ctx.db, username, role, await allowedOfficers(ctx));
     return { data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)) };
   },
 };

@@ -11,6 +11,7 @@ import type { OperationResult } from '../operations/types';
 import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTotals, measureSums, withLineDeliveries, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
 import { sortRows } from './sort-rows';
+import type { OfficerBound } from '../users/principal-scope';
 
 export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;
 export type OrderDeliveryField = (typeof ORDER_DELIVERY_FIELDS)[number];
@@ -29,8 +30,9 @@ interface CustomerDeliveryRecord extends DeliveryRecord {
   zone_code: string;
 }
 
-export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>): Promise<OperationResult> {
-  const filters = await resolveFilters(db, input);
+/** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
+export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
+  const filters = await resolveFilters(db, input, allowed);
   const records = filters === undefined ? [] : await selectDeliveriesPerCustomer(db, filters);
   const rows = sortRows(records.map(toRow), order, 'CustomerCode');
   return { data: rows, totals: deliveryTotals(records) };

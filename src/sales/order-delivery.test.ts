@@ -4,6 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, STATES, USERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getOrderVDeliverySummaryRecords, getOrderVsDeliveryOfficer } from './operations';
+import { officersSeenBy, principal, seesOfficer } from '../users/test-fixture';
 
 /**
  * Orders and the invoices that deliver them. O6 is placed by SO02 for C001 (a customer of SO01):
@@ -325,5 +326,72 @@ describe.each(ENGINES)('order/delivery reports on an empty database: %s', (kind)
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe.each(ENGINES)('order/delivery reports with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertTransactions(engine);
+  });
+  afterAll(() => engine.close());
+
+  const runAs = async (operation: typeof getOrderVsDeliveryOfficer, id: string, fields: Record<string, string> = {}) => {
+    const result = await runOperation(operation, engine, fields, { principal: principal(id, ALL_USERS) });
+    return { data: result.data, totals: result.totals };
+  };
+  /** The order's customer is owned by an officer the user sees. */
+  const customerSeenBy = (id: string) => (o: Order) => seesOfficer(id, CUSTOMERS.find((c) => c.code === o.customer_code)!.sales_officer_id, ALL_USERS);
+  /** The sales officers (role SO) the user sees. */
+  const salesOfficersSeenBy = (id: string) => ALL_USERS.filter((u) => u.role === 'SO' && seesOfficer(id, u.id, ALL_USERS)).map((u) => u.id);
+
+  describe('getOrderVDeliverySummaryRecords', () => {
+    const run = (id: string, fields: Record<string, string> = {}) => runAs(getOrderVDeliverySummaryRecords, id, fields);
+
+    it("shows an officer the orders of their own customers (O6, SO02's order for SO01's C001, is SO01's)", async () => {
+      const result = await run('SO01');
+      expect(result).toEqual(expectedPerCustomer(customerSeenBy('SO01')));
+      expect((result.data as { CustomerCode: string }[]).map((r) => r.CustomerCode)).toEqual(['C001', 'C002']);
+      expect(await run('SO02')).toEqual(expectedPerCustomer(customerSeenBy('SO02')));
+    });
+
+    it('shows a manager their tree and the admin everything', async () => {
+      expect(await run('AM02')).toEqual(expectedPerCustomer(customerSeenBy('AM02')));
+      expect(await run('ZM01', { FromDate: '2026-03-01', ToDate: '2026-03-31' })).toEqual(expectedPerCustomer((o) => customerSeenBy('ZM01')(o) && inMarch(o), '2026-03-31'));
+      expect(await run('ADM001')).toEqual(expectedPerCustomer(() => true));
+    });
+
+    it('refuses an officer or a single customer outside the scope, and bounds a customer range', async () => {
+      await expect(run('SO02', { SalesOfficer: 'SO01' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+      await expect(run('SO02', { FromCustomer: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
+      expect(await run('SO02', { FromCustomer: 'C001', ToCustomer: 'C004' })).toEqual(expectedPerCustomer(customerSeenBy('SO02')));
+    });
+  });
+
+  describe('getOrderVsDeliveryOfficer', () => {
+    const run = (id: string, fields: Record<string, string> = {}) => runAs(getOrderVsDeliveryOfficer, id, fields);
+
+    it('shows a sales officer only their own row, with all of their orders', async () => {
+      expect(salesOfficersSeenBy('SO02')).toEqual(['SO02']);
+      const result = await run('SO02');
+      expect(result).toEqual(expectedPerOfficer(['SO02'], () => true));
+      expect(result.data).toContainEqual(expect.objectContaining({ SalesOfficer: 'SO02', OrderedQuantity: 101 }));
+    });
+
+    it('shows a manager the officers of their tree and the admin every officer', async () => {
+      expect(await run('AM01')).toEqual(expectedPerOfficer(salesOfficersSeenBy('AM01'), () => true));
+      expect(await run('ZM02')).toEqual(expectedPerOfficer(salesOfficersSeenBy('ZM02'), () => true));
+      expect(await run('ADM001')).toEqual(expectedPerOfficer(['SO01', 'SO02', 'SO03', 'SO04', 'SO05', 'SO06'], () => true));
+      expect(await run('ZM01', { ManagerId: 'AM01', SalesOfficer: 'SO04' })).toEqual(expectedPerOfficer(['SO04'], () => true));
+    });
+
+    it('refuses a ManagerId or SalesOfficer outside the scope as FORBIDDEN naming it', async () => {
+      await expect(run('AM01', { ManagerId: 'ZM01' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'ManagerId' });
+      await expect(run('AM01', { ManagerId: 'AM02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'ManagerId' });
+      await expect(run('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+      expect(officersSeenBy('AM01')).toContain('AM01');
+      expect(await run('AM01', { ManagerId: 'am01' })).toEqual(expectedPerOfficer(salesOfficersSeenBy('AM01'), () => true));
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { DateOrder } from '../config';
 import type { Database } from '../db/schema';
 import { codeRange, dateRange, list, text, type Fields, type Range } from '../operations/parse';
 import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from '../operations/master-codes';
+import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 /** The filters as the caller wrote them (codes upper-cased by parse.ts). */
 export interface ReportFilterInput {
@@ -33,6 +34,8 @@ export interface ResolvedFilters {
   dates: Range<string>;
   categories?: string[];
   states?: string[];
+  /** The authenticated user's bound: only customers owned by these officers (principal-scope.ts). */
+  customerOfficers?: readonly string[];
 }
 
 const NO_CODES: Range<string> = {};
@@ -63,17 +66,21 @@ export function parseAreaFilters(fields: Fields, order: DateOrder): ReportFilter
 /**
  * Resolves the codes; undefined when a code names nothing stored (or a list resolves to nothing),
  * so no row can match and the report is empty (a read's "not found" is an empty result).
+ * `allowed` is the authenticated user's bound: an officer or a single customer named outside it is
+ * FORBIDDEN, and every report row is limited to the customers of the allowed officers.
  */
-export async function resolveFilters(db: Kysely<Database>, input: ReportFilterInput): Promise<ResolvedFilters | undefined> {
-  const resolved: ResolvedFilters = { dates: input.dates };
+export async function resolveFilters(db: Kysely<Database>, input: ReportFilterInput, allowed?: OfficerBound): Promise<ResolvedFilters | undefined> {
+  const resolved: ResolvedFilters = { dates: input.dates, customerOfficers: allowed };
   if (input.salesOfficer !== undefined) {
     resolved.salesOfficer = await storedUserId(db, input.salesOfficer);
     if (resolved.salesOfficer === undefined) return undefined;
+    assertOfficerInScope(allowed, resolved.salesOfficer, 'SalesOfficer');
   }
   const { from, to } = input.customers;
   if (from !== undefined && from === to) {
     resolved.customer = await storedCustomerCode(db, from);
     if (resolved.customer === undefined) return undefined;
+    await assertCustomerInScope(db, allowed, resolved.customer, 'FromCustomer');
   } else if (from !== undefined || to !== undefined) {
     resolved.customerRange = input.customers;
   }
@@ -125,11 +132,12 @@ export function filterConditions(f: ResolvedFilters, c: FilterColumns): Expressi
   return conditions;
 }
 
-/** Code range (upper() on the small customers table, codes compare without regard to case) and states. */
+/** Code range (upper() on the small customers table, codes compare without regard to case), states, owners. */
 function customerRecordConditions(f: ResolvedFilters): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (f.customerRange?.from !== undefined) conditions.push(sql<SqlBool>`upper(code) >= ${f.customerRange.from}`);
   if (f.customerRange?.to !== undefined) conditions.push(sql<SqlBool>`upper(code) <= ${f.customerRange.to}`);
   if (f.states !== undefined) conditions.push(sql<SqlBool>`state_code in (${sql.join(f.states)})`);
+  if (f.customerOfficers !== undefined) conditions.push(sql<SqlBool>`sales_officer_id in (${sql.join(f.customerOfficers)})`);
   return conditions;
 }

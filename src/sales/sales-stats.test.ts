@@ -4,6 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, USERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { getSalesReportStats } from './operations';
+import { officersSeenBy, principal } from '../users/test-fixture';
 
 /**
  * The test clock stands at 2026-06-15 (test/support/operation.ts); the fiscal year starts in April.
@@ -250,5 +251,35 @@ describe.each(ENGINES)('getSalesReportStats on an empty database: %s', (kind) =>
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe.each(ENGINES)('getSalesReportStats with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertTransactions(engine);
+  });
+  afterAll(() => engine.close());
+
+  const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(getSalesReportStats, engine, fields, { principal: principal(id) })).data;
+
+  it('shows the user themselves when no Username is given: an officer their customers, a manager their tree, the admin all', async () => {
+    expect(await runAs('SO01')).toEqual({ Username: 'so.one', Role: 'SO', ...expected(officersSeenBy('SO01'), '2026-06-15', '2026-04-01') });
+    expect(await runAs('AM01')).toEqual({ Username: 'am.north', Role: 'AM', ...expected(officersSeenBy('AM01'), '2026-06-15', '2026-04-01') });
+    expect(await runAs('ADM001')).toEqual({ Username: 'admin', Role: 'ADMIN', ...expected(undefined, '2026-06-15', '2026-04-01') });
+  });
+
+  it('answers another Username within the scope, and its Role may still narrow it', async () => {
+    expect(await runAs('AM01', { Username: 'so.two' })).toEqual({ Username: 'so.two', Role: 'SO', ...expected(['SO02'], '2026-06-15', '2026-04-01') });
+    expect(await runAs('ZM01', { Username: 'AM01', Role: 'SO' })).toEqual({ Username: 'am.north', Role: 'SO', ...expected(['AM01'], '2026-06-15', '2026-04-01') });
+    expect(await runAs('ADM001', { Username: 'zm.south' })).toEqual({ Username: 'zm.south', Role: 'ZM', ...expected(officersSeenBy('ZM02'), '2026-06-15', '2026-04-01') });
+  });
+
+  it('refuses a Username outside the scope (a colleague, a manager above) as FORBIDDEN naming Username', async () => {
+    await expect(runAs('SO01', { Username: 'so.two' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
+    await expect(runAs('SO01', { Username: 'am.north' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
+    await expect(runAs('AM02', { Username: 'admin' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
+    await expect(runAs('SO01', { Role: 'AM' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Role' });
   });
 });

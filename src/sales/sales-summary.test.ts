@@ -4,6 +4,7 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, STATES, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getSalesSummaryRecords } from './operations';
+import { officersSeenBy, principal, seesOfficer } from '../users/test-fixture';
 
 /**
  * Invoices of the test company. INV7 is raised by SO01 for C003, a customer SO02 owns: the
@@ -177,5 +178,56 @@ describe.each(ENGINES)('getSalesSummaryRecords on an empty database: %s', (kind)
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe.each(ENGINES)('getSalesSummaryRecords with an authenticated user (principal): %s', (kind) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await freshEngine(kind);
+    await insertMasterData(engine.db);
+    for (const invoice of INVOICES) {
+      const amount = LINES.filter((l) => l.invoice_no === invoice.invoice_no).reduce((s, l) => s + l.value, 0);
+      await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
+    }
+    await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
+  });
+  afterAll(() => engine.close());
+
+  const runAs = async (id: string, fields: Record<string, string> = {}) => {
+    const result = await runOperation(getSalesSummaryRecords, engine, fields, { principal: principal(id) });
+    return { data: result.data, totals: result.totals };
+  };
+  /** The invoice's customer is owned by an officer the user sees. */
+  const ownedBy = (id: string) => (i: Invoice) => seesOfficer(id, CUSTOMERS.find((c) => c.code === i.customer_code)!.sales_officer_id);
+
+  it("shows a sales officer only their own customers' sales (INV7 of SO01 for SO02's C003 is SO02's)", async () => {
+    expect(officersSeenBy('SO01')).toEqual(['SO01']);
+    const result = await runAs('SO01');
+    expect(result).toEqual(expected(ownedBy('SO01')));
+    expect((result.data as { CustomerCode: string }[]).map((r) => r.CustomerCode)).toEqual(['C001', 'C002']);
+    expect(await runAs('SO02')).toEqual(expected(ownedBy('SO02')));
+  });
+
+  it('shows an area manager their tree, a zonal manager theirs, the admin everything', async () => {
+    expect(await runAs('AM01')).toEqual(expected(ownedBy('AM01')));
+    expect(await runAs('ZM02')).toEqual(expected(ownedBy('ZM02')));
+    expect(await runAs('ADM001')).toEqual(expected(() => true));
+  });
+
+  it('bounds the filters: a customer range and a zone never reach beyond the scope', async () => {
+    expect(await runAs('AM01', { FromCustomer: 'C002', ToCustomer: 'C005' })).toEqual(
+      expected((i) => ownedBy('AM01')(i) && i.customer_code >= 'C002' && i.customer_code <= 'C005'),
+    );
+    expect(await runAs('AM01', { Zones: 'S' })).toEqual({ data: [], totals: { InvoiceCount: 0, Quantity: 0, Value: 0 } });
+    expect(await runAs('SO01', { SalesOfficer: 'SO01' })).toEqual(expected((i) => ownedBy('SO01')(i) && i.sales_officer_id === 'SO01'));
+  });
+
+  it('refuses an officer or a single customer outside the scope as FORBIDDEN naming the parameter', async () => {
+    await expect(runAs('SO01', { SalesOfficer: 'so02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+    await expect(runAs('AM01', { SalesOfficer: 'SO03' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+    await expect(runAs('SO01', { FromCustomer: 'c003' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
+    await expect(runAs('AM02', { FromCustomer: 'C001', ToCustomer: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
+    expect(await runAs('AM01', { SalesOfficer: 'SO02' })).toEqual(expected((i) => ownedBy('AM01')(i) && i.sales_officer_id === 'SO02'));
   });
 });

@@ -11,6 +11,7 @@ import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { filterConditions, resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
 import { sortRows } from './sort-rows';
+import type { OfficerBound } from '../users/principal-scope';
 
 export const SALES_SUMMARY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
 export type SalesSummaryField = (typeof SALES_SUMMARY_FIELDS)[number];
@@ -37,8 +38,9 @@ interface SalesSummaryRecord {
   value_minor: number;
 }
 
-export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>): Promise<OperationResult> {
-  const filters = await resolveFilters(db, input);
+/** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
+export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound): Promise<OperationResult> {
+  const filters = await resolveFilters(db, input, allowed);
   const records = filters === undefined ? [] : await selectSalesPerCustomer(db, filters);
   const rows = sortRows(records.map(toRow), order, 'CustomerCode');
   return { data: rows, totals: salesTotals(records) };

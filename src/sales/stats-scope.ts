@@ -6,11 +6,14 @@
  * - Role above the stored role is FORBIDDEN. Role = SO for a manager narrows to the customers the
  *   user owns themselves; Role equal to the stored role, or between SO and it, keeps the stored scope.
  * - Scope = the customers whose sales_officer_id is one of the officers returned here.
+ * - With an authenticated user (principal-scope.ts), no Username means the user themselves, and
+ *   another Username is answered only for a user within their scope (else FORBIDDEN).
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { findUser, officerScope, ROLE_RANK, type User } from '../users/hierarchy';
+import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface StatsScope {
   username: string | null;
@@ -19,9 +22,10 @@ export interface StatsScope {
   officers?: string[];
 }
 
-export async function statsScope(db: Kysely<Database>, username: string | undefined, role: Role | undefined): Promise<StatsScope> {
+export async function statsScope(db: Kysely<Database>, username: string | undefined, role: Role | undefined, allowed?: OfficerBound): Promise<StatsScope> {
   const user = username === undefined ? undefined : await findUser(db, username);
   if (username !== undefined && user === undefined) throw notFound('Username', `Username: no user '${username}'`);
+  if (user !== undefined) assertOfficerInScope(allowed, user.id, 'Username');
   const storedRole: Role = user?.role ?? 'ADMIN';
   const effective = role ?? storedRole;
   if (ROLE_RANK[effective] > ROLE_RANK[storedRole]) {

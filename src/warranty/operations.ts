@@ -10,6 +10,7 @@ import { checkFile, decodeBase64, type IncomingFile } from './file-content';
 import { listRequestFiles, storeRequestFiles } from './request-files';
 import { syncWarrantyRequests } from './sync';
 import { updateTransportDetails, type TransportOutcomeKind } from './transport-details';
+import { allowedOfficers } from '../users/principal-scope';
 
 /** Length bounds of the free-text and code fields, so nothing unbounded reaches the database. */
 const MAX = { code: 50, serialNo: 100, complaint: 2000, clientRequestId: 100, transporter: 200, lrNo: 100, vehicleNo: 50 } as const;
@@ -34,7 +35,7 @@ export const createWarrantyRequest: Operation = {
       purchaseDate: pastDate(fields, 'PurchaseDate', ctx),
       clientRequestId: boundedText(fields, 'ClientRequestId', MAX.clientRequestId),
     };
-    const { request, replayed } = await create(ctx.db, input, ctx.clock.now());
+    const { request, replayed } = await create(ctx.db, input, ctx.clock.now(), await allowedOfficers(ctx));
     const message = replayed
       ? `ClientRequestId '${input.clientRequestId}' was sent before: the earlier request ${request.RequestNo} is returned unchanged.`
       : `Warranty request ${request.RequestNo} created.`;
@@ -62,7 +63,7 @@ export const updateWarrantyTransportDetails: Operation = {
       lrDate: pastDate(fields, 'LRDate', ctx),
       vehicleNo: boundedText(fields, 'VehicleNo', MAX.vehicleNo),
     };
-    const { request, outcome } = await updateTransportDetails(ctx.db, input, ctx.clock.now());
+    const { request, outcome } = await updateTransportDetails(ctx.db, input, ctx.clock.now(), await allowedOfficers(ctx));
     return { data: request, message: `Warranty request ${request.RequestNo} ${TRANSPORT_MESSAGES[outcome]}` };
   },
 };
@@ -81,8 +82,9 @@ export const warrantyRequestFiles: Operation = {
       return { data: [], message: 'No RequestNo was given: no files to list.' };
     }
     const files = incomingFiles(request).map((file) => checkFile(file, ctx.settings.maxFileBytes));
-    if (files.length === 0) return { data: await listRequestFiles(ctx.db, requestNo) };
-    const { files: stored, added } = await storeRequestFiles(ctx.db, requestNo, files, ctx.settings, ctx.clock.now());
+    const allowed = await allowedOfficers(ctx);
+    if (files.length === 0) return { data: await listRequestFiles(ctx.db, requestNo, allowed) };
+    const { files: stored, added } = await storeRequestFiles(ctx.db, requestNo, files, ctx.settings, ctx.clock.now(), allowed);
     const already = files.length - added;
     return { data: stored, message: `${added} file(s) stored for warranty request ${requestNo}` + (already > 0 ? `; ${already} already stored.` : '.') };
   },
@@ -100,7 +102,7 @@ export const syncWarrantyReqList: Operation = {
       since: sinceToken(fields, 'Since'),
       pageSize: positiveInteger(fields, 'PageSize', DEFAULT_SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE),
     };
-    return { data: await syncWarrantyRequests(ctx.db, input) };
+    return { data: await syncWarrantyRequests(ctx.db, input, await allowedOfficers(ctx)) };
   },
 };
 

@@ -102,8 +102,11 @@ export async function insertFile(db: Kysely<Database>, row: Selectable<WarrantyF
 
 // ---- sync --------------------------------------------------------------------------------------------
 
-/** Requests whose latest change comes after `since`, in change order, with their number of files. */
-export async function changedSince(db: Kysely<Database>, since: number, officerId: string | undefined, limit: number): Promise<SyncRow[]> {
+/**
+ * Requests whose latest change comes after `since`, in change order, with their number of files;
+ * only those of `officerIds` when given.
+ */
+export async function changedSince(db: Kysely<Database>, since: number, officerIds: readonly string[] | undefined, limit: number): Promise<SyncRow[]> {
   let query = db
     .selectFrom('warranty_requests as r')
     .selectAll('r')
@@ -111,7 +114,7 @@ export async function changedSince(db: Kysely<Database>, since: number, officerI
       eb.selectFrom('warranty_files as f').select((f) => f.fn.countAll<number>().as('n')).whereRef('f.request_no', '=', 'r.request_no').as('file_count'),
     )
     .where('r.change_seq', '>', since);
-  if (officerId !== undefined) query = query.where('r.sales_officer_id', '=', officerId);
+  if (officerIds !== undefined) query = query.where('r.sales_officer_id', 'in', officerIds);
   const rows = await query.orderBy('r.change_seq').limit(limit).execute();
   return rows.map((row) => ({ ...row, file_count: Number(row.file_count ?? 0) }));
 }

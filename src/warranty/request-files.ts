@@ -6,6 +6,8 @@
  * per request (unique (request_no, sha256)): a file already stored, or sent twice in one call, answers
  * with the stored file's row. Storing at least one new file gives the request a new version and
  * change_seq, so SyncWarrantyReqList shows that its files changed; a call that adds nothing changes nothing.
+ * With an authenticated user, the files of a request whose officer is outside their scope can be
+ * neither listed nor added (FORBIDDEN).
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
@@ -14,6 +16,7 @@ import type { CheckedFile } from './file-content';
 import { fileId, lockWarrantyWrites, nextValue } from './counters';
 import { findRequest, insertFile, listFiles, touchRequest, type FileMetaRow } from './repository';
 import { fileView, type WarrantyFileView } from './request-view';
+import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface FileLimits {
   maxFilesPerRequest: number;
@@ -26,18 +29,39 @@ export interface StoreOutcome {
   added: number;
 }
 
-export async function listRequestFiles(db: Kysely<Database>, requestNo: string): Promise<WarrantyFileView[]> {
-  if (!(await findRequest(db, requestNo))) throw unknownRequest(requestNo);
+export async function listRequestFiles(db: Kysely<Database>, requestNo: string, allowed?: OfficerBound): Promise<WarrantyFileView[]> {
+  await requestInScope(db, requestNo, allowed);
   return (await listFiles(db, requestNo)).map(fileView);
 }
 
-export async function storeRequestFiles(db: Kysely<Database>, requestNo: string, files: readonly CheckedFile[], limits: FileLimits, now: Date): Promise<StoreOutcome> {
-  return db.transaction().execute((trx) => storeInTransaction(trx, requestNo, files, limits, now));
+export async function storeRequestFiles(
+  db: Kysely<Database>,
+  requestNo: string,
+  files: readonly CheckedFile[],
+  limits: FileLimits,
+  now: Date,
+  allowed?: OfficerBound,
+): Promise<StoreOutcome> {
+  return db.transaction().execute((trx) => storeInTransaction(trx, requestNo, files, limits, now, allowed));
 }
 
-async function storeInTransaction(trx: Transaction<Database>, requestNo: string, files: readonly CheckedFile[], limits: FileLimits, now: Date): Promise<StoreOutcome> {
+/** The request exists (NOT_FOUND) and its officer is within the authenticated user's scope (FORBIDDEN). */
+async function requestInScope(db: Kysely<Database>, requestNo: string, allowed: OfficerBound): Promise<void> {
+  const request = await findRequest(db, requestNo);
+  if (!request) throw unknownRequest(requestNo);
+  assertOfficerInScope(allowed, request.sales_officer_id, 'RequestNo');
+}
+
+async function storeInTransaction(
+  trx: Transaction<Database>,
+  requestNo: string,
+  files: readonly CheckedFile[],
+  limits: FileLimits,
+  now: Date,
+  allowed: OfficerBound,
+): Promise<StoreOutcome> {
   await lockWarrantyWrites(trx);
-  if (!(await findRequest(trx, requestNo))) throw unknownRequest(requestNo);
+  await requestInScope(trx, requestNo, allowed);
   const existing = await listFiles(trx, requestNo);
   const fresh = newContent(existing, files);
   checkLimits(requestNo, existing, fresh, limits);

@@ -5,6 +5,7 @@
  *
  * The details are one set, written together: a call replaces all four, so an optional detail left out
  * is cleared. Sending the stored set again changes nothing (no new version, no new change_seq).
+ * With an authenticated user, a request whose officer is outside their scope is FORBIDDEN.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, WarrantyStatus } from '../db/schema';
@@ -12,6 +13,7 @@ import { AppError, notFound } from '../errors';
 import { lockWarrantyWrites, nextValue } from './counters';
 import { dispatchRequest, findRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
 import { requestView, type WarrantyRequestView } from './request-view';
+import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface TransportInput {
   requestNo: string;
@@ -30,14 +32,15 @@ export interface TransportOutcome {
 
 const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'];
 
-export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date): Promise<TransportOutcome> {
-  return db.transaction().execute((trx) => updateInTransaction(trx, input, now));
+export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound): Promise<TransportOutcome> {
+  return db.transaction().execute((trx) => updateInTransaction(trx, input, now, allowed));
 }
 
-async function updateInTransaction(trx: Transaction<Database>, input: TransportInput, now: Date): Promise<TransportOutcome> {
+async function updateInTransaction(trx: Transaction<Database>, input: TransportInput, now: Date, allowed: OfficerBound): Promise<TransportOutcome> {
   await lockWarrantyWrites(trx);
   const current = await findRequest(trx, input.requestNo);
   if (!current) throw unknownRequest(input.requestNo);
+  assertOfficerInScope(allowed, current.sales_officer_id, 'RequestNo');
   if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
   const details: TransportDetails = {
     transporter: input.transporter,
