@@ -3,7 +3,8 @@
  * <basePath>/API/<Service>.asmx with its documents (GET), SOAP (POST) and HTTP GET/POST bindings
  * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
  * In front of them: the request log line and the request metrics (src/ops), and the operational
- * endpoints /health, /ready and /metrics at the root.
+ * endpoints /health, /ready and /metrics at the root. Ahead of each service's bindings, the optional
+ * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { DestinationStream } from 'pino';
@@ -13,6 +14,9 @@ import { systemClock, type Clock, type OperationContext } from './operations/typ
 import type { Service } from './services/types';
 import { createMobileAppService } from './services/mobile-app';
 import { createSyncCustomersService } from './services/sync-customers';
+import { accessGuard, type AccessControl } from './auth/access-guard';
+import { createAuthenticator } from './auth/authenticator';
+import { RateLimiter } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
 import { serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter } from './asmx/soap';
@@ -96,14 +100,29 @@ function useOperationalEndpoints(app: Express, options: AppOptions): void {
 function useServices(app: Express, options: AppOptions): Promise<void>[] {
   const { settings } = options;
   const soapReady: Promise<void>[] = [];
+  const access = createAccessControl(options);
   for (const service of createServices(options)) {
     const description = checkedDescription(service);
     const soap = soapRouter(service, description.wsdlTemplate, settings);
     soapReady.push(soap.ready);
+    app.use(settings.basePath + service.path, accessGuard(service, settings, access));
     app.use(soap);
     app.use(settings.basePath + service.path, serviceEndpoint(service, description, settings));
   }
   return soapReady;
+}
+
+/**
+ * AUTH_MODE and RATE_LIMIT_PER_MINUTE (docs/operations.md, "Authentication", "Rate limiting"): one
+ * authenticator and one limiter for both services, so a client's requests to either count together.
+ */
+function createAccessControl(options: AppOptions): AccessControl {
+  const { settings, engine } = options;
+  const clock = options.clock ?? systemClock;
+  return {
+    authenticate: settings.authMode === 'off' ? undefined : createAuthenticator(engine.db, clock),
+    limiter: settings.rateLimitPerMinute > 0 ? new RateLimiter(settings.rateLimitPerMinute, settings.rateLimitBurst, clock) : undefined,
+  };
 }
 
 const readiness = new WeakMap<Express, Promise<void>>();

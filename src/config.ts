@@ -5,6 +5,9 @@
 
 export type DateOrder = 'DMY' | 'MDY';
 
+/** Which credentials the bindings require (docs/operations.md, "Authentication"); off by default. */
+export type AuthMode = 'off' | 'basic' | 'apikey' | 'any';
+
 export interface Settings {
   port: number;
   host: string;
@@ -38,6 +41,16 @@ export interface Settings {
   headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open (above the load balancer's idle timeout). */
   keepAliveTimeoutMs: number;
+  /** off (the drop-in default), basic (HTTP Basic), apikey (the API key header) or any (either). */
+  authMode: AuthMode;
+  /** The realm of the Basic challenge. */
+  authRealm: string;
+  /** The request header carrying an API key. */
+  authApiKeyHeader: string;
+  /** Requests per minute each client may make to the bindings; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Requests a client may make at once before the per-minute rate applies. */
+  rateLimitBurst: number;
 }
 
 export class SettingsError extends Error {
@@ -52,6 +65,7 @@ type Env = Record<string, string | undefined>;
 const MiB = 1024 * 1024;
 
 export function loadSettings(env: Env = process.env): Settings {
+  const rateLimitPerMinute = integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000);
   const settings: Settings = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
@@ -73,6 +87,11 @@ export function loadSettings(env: Env = process.env): Settings {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
+    authMode: oneOf(env, 'AUTH_MODE', ['off', 'basic', 'apikey', 'any'] as const, 'off'),
+    authRealm: realm(env, 'AUTH_REALM'),
+    authApiKeyHeader: headerName(env, 'AUTH_API_KEY_HEADER', 'X-API-Key'),
+    rateLimitPerMinute,
+    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', rateLimitPerMinute, 1, 1_000_000),
   };
   // node:http refuses a headers timeout longer than the request timeout (it would never apply).
   if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
@@ -123,6 +142,23 @@ function basePath(env: Env, name: string): string {
     throw new SettingsError(name, `'${value}' is not a path (expected something like /MobileApp)`);
   }
   return value.replace(/\/+$/, '');
+}
+
+/** The realm is written inside a quoted string of WWW-Authenticate: no quotes, backslashes or controls. */
+function realm(env: Env, name: string): string {
+  const value = text(env, name, 'MobileApp');
+  if (!/^[\x20-\x7E]+$/.test(value) || /["\\]/.test(value)) {
+    throw new SettingsError(name, `'${value}' must be printable ASCII without quotes or backslashes`);
+  }
+  return value;
+}
+
+/** An HTTP header name (RFC 9110 token). */
+function headerName(env: Env, name: string, fallback: string): string {
+  const value = text(env, name, fallback);
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) throw new SettingsError(name, `'${value}' is not an HTTP header name`);
+  if (value.toLowerCase() === 'authorization') throw new SettingsError(name, 'Authorization is the Basic header; pick another name');
+  return value;
 }
 
 function namespace(env: Env, name: string): string {

@@ -59,7 +59,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const open = trackOpenResponses(server, state);
     const { address, port } = server.address() as AddressInfo;
     const host = address.includes(':') ? `[${address}]` : address;
-    logger.info({ address: `http://${host}:${port}`, basePath: settings.basePath, database: engine.describe }, `listening on http://${host}:${port}${settings.basePath}/API/`);
+    const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute };
+    logger.info({ address: `http://${host}:${port}`, basePath: settings.basePath, database: engine.describe, ...access }, `listening on http://${host}:${port}${settings.basePath}/API/`);
     return {
       server,
       engine,

@@ -57,6 +57,14 @@ export const FAULT_TEXT = {
   /** An empty request body, as .NET's XmlReader reports it (captures: err-soap12-empty-body). */
   rootElementMissing: () => 'Server was unable to process request. ---> Root element is missing.',
   headerNotUnderstood: (name: string) => `SOAP header ${name} was not understood.`,
+  /**
+   * Authentication is on (AUTH_MODE) and the request carried no valid credentials. ASMX itself never
+   * wrote this fault (IIS refused such requests before ASP.NET saw them); the text is the one Windows
+   * gives for a refused access, so a client's log reads like the platform's own. Status 401.
+   */
+  accessDenied: () => 'Access is denied.',
+  /** The client exceeded RATE_LIMIT_PER_MINUTE / RATE_LIMIT_BURST. Status 429 with Retry-After. */
+  tooManyRequests: (retryAfterSeconds: number) => `Too many requests; retry after ${retryAfterSeconds} seconds.`,
   /** An operation failed for a reason of the server's own; never its internal message or stack. */
   unexpected: () => 'Server was unable to process request. ---> An unexpected error occurred on the server.',
 } as const;

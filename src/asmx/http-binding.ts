@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Settings } from '../config';
+import { principalOf } from '../auth/principal';
 import { AppError } from '../errors';
 import type { OperationResult } from '../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../services/types';
@@ -22,7 +23,7 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     const op = resolveOperation(service, req.method, rest);
     annotate(res, { operation: op.name });
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
-    sendOutcome(res, service, await service.invoke(op.name, input));
+    sendOutcome(res, service, await service.invoke(op.name, { ...input, principal: principalOf(res) }));
   } catch (err) {
     sendFailure(res, err);
   }

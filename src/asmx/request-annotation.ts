@@ -18,9 +18,20 @@ export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' 
  * protocol_error: refused at the HTTP level (wrong media type, malformed XML, size limit, unknown
  *   HTTP binding method, wrong verb);
  * server_fault: the server's own failure (a Server/Receiver fault or a 500 without internals);
- * not_found: no such resource; aborted: the client went away before the answer was written.
+ * not_found: no such resource; aborted: the client went away before the answer was written;
+ * unauthorized: authentication is on and the request had no valid credentials (401);
+ * rate_limited: the client went over its request rate (429).
  */
-export type RequestOutcome = 'success' | 'business_error' | 'client_fault' | 'protocol_error' | 'server_fault' | 'not_found' | 'aborted';
+export type RequestOutcome =
+  | 'success'
+  | 'business_error'
+  | 'client_fault'
+  | 'protocol_error'
+  | 'server_fault'
+  | 'not_found'
+  | 'aborted'
+  | 'unauthorized'
+  | 'rate_limited';
 
 export interface RequestAnnotation {
   binding?: Binding;

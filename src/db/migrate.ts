@@ -5,8 +5,9 @@
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from './engine';
 import * as initial from './migrations/0001_initial';
+import * as auth from './migrations/0002_auth';
 
-const MIGRATIONS = { '0001_initial': initial } as const;
+const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth } as const;
 
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly engine: Engine) {}

@@ -17,6 +17,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Settings } from '../../config';
+import { principalOf } from '../../auth/principal';
 import type { Service } from '../../services/types';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
@@ -85,6 +86,7 @@ async function answerSoap(req: Request, res: Response, context: SoapContext): Pr
     return;
   }
   annotate(res, { operation: call.operation });
+  call.principal = principalOf(res);
   let engine: SoapEngine;
   try {
     engine = await context.engine;

@@ -8,9 +8,10 @@ import { SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVer
 import { annotate } from '../request-annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
 
-export function sendFault(res: Response, version: SoapVersion, fault: Fault): void {
+/** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts). */
+export function sendFault(res: Response, version: SoapVersion, fault: Fault, status = 500): void {
   annotate(res, { faultCode: faultCodeOf(version, fault.kind) });
-  send(res, 500, version, faultDocument(version, fault));
+  send(res, status, version, faultDocument(version, fault));
 }
 
 export function sendStatus(res: Response, status: number, version: SoapVersion): void {

@@ -14,6 +14,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import * as soap from 'soap';
 import type { Service } from '../../services/types';
+import type { UsersTable } from '../../db/schema';
 import { ENVELOPE_NS, SOAP_CONTENT_TYPE, UNEXPECTED_FAULT, escapeXmlText, type SoapVersion } from '../faults';
 import type { AppError } from '../../errors';
 import { annotate } from '../request-annotation';
@@ -24,6 +25,8 @@ export interface SoapCall {
   operation: string;
   version: SoapVersion;
   values: [string, string][];
+  /** The authenticated user (src/auth), when authentication is on. */
+  principal?: UsersTable;
 }
 
 export type UnexpectedErrorHandler = (error: unknown, operation: string, res: Response) => void;
@@ -138,7 +141,7 @@ async function runOperation(
   }
   let result: Record<string, string>;
   try {
-    const outcome = await service.invoke(call.operation, { values: call.values, files: [] });
+    const outcome = await service.invoke(call.operation, { values: call.values, files: [], principal: call.principal });
     result = responseObject(call.operation, outcome);
   } catch (error) {
     const fault = faultFor(error);

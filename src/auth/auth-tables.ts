@@ -1,0 +1,36 @@
+/**
+ * The credential tables of migration 0002 (src/db/migrations/0002_auth.ts). They are added to the
+ * database type here rather than in src/db/schema.ts so that only this module can name them: the
+ * rest of the code base cannot read a secret by accident.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+export interface UserPasswordsTable {
+  user_id: string;
+  password_hash: string;
+  /** ISO UTC timestamp. */
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  user_id: string;
+  secret_hash: string;
+  label: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+// A type alias, not an interface: withTables wants an index-signature-compatible record.
+export type AuthTables = {
+  user_passwords: UserPasswordsTable;
+  api_keys: ApiKeysTable;
+};
+
+export type AuthDatabase = Database & AuthTables;
+
+export function authDb(db: Kysely<Database>): Kysely<AuthDatabase> {
+  return db.withTables<AuthTables>();
+}

@@ -1,0 +1,26 @@
+/**
+ * The address a request came from, the rate limiter's key for a client without credentials. With
+ * TRUST_PROXY the last X-Forwarded-For entry is used: the address the trusted proxy itself saw and
+ * appended. Entries before it were written by the client (or earlier hops) and could be anything, so
+ * trusting the first would let any client pick a fresh key per request.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = lastForwarded(req.headers['x-forwarded-for']);
+    if (forwarded) return forwarded;
+  }
+  return normalize(req.socket.remoteAddress ?? 'unknown');
+}
+
+function lastForwarded(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const last = value?.split(',').map((entry) => entry.trim()).filter(Boolean).at(-1);
+  return last ? normalize(last) : undefined;
+}
+
+/** An IPv4 client reached over an IPv6 socket (::ffff:10.0.0.1) is the same client as 10.0.0.1. */
+function normalize(address: string): string {
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
