@@ -85,14 +85,14 @@ export function withLineDeliveries(db: Kysely<Database>, filters: ResolvedFilter
 }
 
 /** Aggregates of `line_deliveries as x` rows (see withLineDeliveries), for a GROUP BY over them. */
-export const measureSums = {
-  orderedQuantity: sql<number>`sum(x.ordered_quantity)`,
-  orderedValue: sql<number>`sum(x.ordered_value)`,
-  deliveredQuantity: sql<number>`sum(x.delivered_quantity)`,
-  deliveredValue: sql<number>`sum(x.delivered_value)`,
-  pendingQuantity: sql<number>`sum(case when x.ordered_quantity > x.delivered_quantity then x.ordered_quantity - x.delivered_quantity else 0 end)`,
-  pendingValue: sql<number>`sum(case when x.ordered_value > x.delivered_value then x.ordered_value - x.delivered_value else 0 end)`,
-};
+export const measureSums = [
+  sql<number>`sum(x.ordered_quantity)`.as('ordered_quantity'),
+  sql<number>`sum(x.ordered_value)`.as('ordered_value'),
+  sql<number>`sum(x.delivered_quantity)`.as('delivered_quantity'),
+  sql<number>`sum(x.delivered_value)`.as('delivered_value'),
+  sql<number>`sum(case when x.ordered_quantity > x.delivered_quantity then x.ordered_quantity - x.delivered_quantity else 0 end)`.as('pending_quantity'),
+  sql<number>`sum(case when x.ordered_value > x.delivered_value then x.ordered_value - x.delivered_value else 0 end)`.as('pending_value'),
+] as const;
 
 /** Numbers from SQL (PostgreSQL returns numeric sums, absent groups give null) as plain integers. */
 export function deliveryRecord(r: { [K in keyof DeliveryRecord]: number | string | null }): DeliveryRecord {

@@ -90,12 +90,7 @@ async function selectDeliveriesPerOfficer(db: Kysely<Database>, filters: Resolve
     .groupBy('x.sales_officer_id')
     .select([
       'x.sales_officer_id',
-      measureSums.orderedQuantity.as('ordered_quantity'),
-      measureSums.orderedValue.as('ordered_value'),
-      measureSums.deliveredQuantity.as('delivered_quantity'),
-      measureSums.deliveredValue.as('delivered_value'),
-      measureSums.pendingQuantity.as('pending_quantity'),
-      measureSums.pendingValue.as('pending_value'),
+      ...measureSums,
     ])
     .execute();
   return new Map(rows.map((r) => [r.sales_officer_id, deliveryRecord(r)]));

@@ -47,12 +47,7 @@ async function selectDeliveriesPerCustomer(db: Kysely<Database>, filters: Resolv
         .groupBy('x.customer_code')
         .select([
           'x.customer_code',
-          measureSums.orderedQuantity.as('ordered_quantity'),
-          measureSums.orderedValue.as('ordered_value'),
-          measureSums.deliveredQuantity.as('delivered_quantity'),
-          measureSums.deliveredValue.as('delivered_value'),
-          measureSums.pendingQuantity.as('pending_quantity'),
-          measureSums.pendingValue.as('pending_value'),
+          ...measureSums,
         ])
         .as('t'),
     )
