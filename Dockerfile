@@ -3,13 +3,13 @@
 #   docker run -p 8080:8080 -v mobileapp-data:/data mobileapp-asmx
 #   docker run -p 8080:8080 -e DATABASE_URL=postgres://app:secret@db:5432/mobileapp -e WORKERS=2 mobileapp-asmx
 
-# Production dependencies only; better-sqlite3 compiles when no prebuilt binary fits, hence the tools.
+# Production dependencies only; native addons compile from source (.npmrc), hence the tools.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # The build: every dependency (TypeScript), then the compiled JavaScript in dist/.
