@@ -2,7 +2,7 @@
 # Throughput, latency and memory of the real server on the benchmark data (demo data, scale 10 by
 # default), measured with wrk from outside the process. Not part of the test suite.
 #
-#   scripts/bench.sh [--scale N] [--duration S] [--connections C] [--database URL]
+#   scripts/bench.sh [--scale N] [--duration S] [--connections C] [--database URL] [--port P]
 #
 # Without --database it seeds (once, reused afterwards) an SQLite file under ./data/bench-<scale>.db.
 # Needs wrk (apt-get install wrk). Prints one line per scenario and the server's peak memory.

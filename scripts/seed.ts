@@ -7,8 +7,7 @@
  * arguments or settings.
  */
 import { loadSettings, SettingsError } from '../src/config';
-import { openEngine } from '../src/db/engine';
-import { migrate } from '../src/db/migrate';
+import { withMigratedEngine } from '../src/db/migrated-engine';
 import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/db/seed';
 import { parseDay, todayUtc } from '../src/db/seed/calendar';
 import { clearDatabase } from '../src/db/seed/reset';
@@ -87,19 +86,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     io.err(USAGE);
     return 2;
   }
-  const engine = openEngine(databaseUrl);
   try {
-    await migrate(engine);
-    if (args.reset) await clearDatabase(engine);
-    const summary = await seed(engine, { scale: args.scale, asOf: args.asOf, fiscalYearStartMonth });
-    report(io, summary, engine.describe);
-    return 0;
+    return await withMigratedEngine(databaseUrl, async (engine) => {
+      if (args.reset) await clearDatabase(engine);
+      const summary = await seed(engine, { scale: args.scale, asOf: args.asOf, fiscalYearStartMonth });
+      report(io, summary, engine.describe);
+      return 0;
+    });
   } catch (err) {
     io.err(`seed: ${(err as Error).message}`);
     if (err instanceof DatabaseNotEmptyError) io.err('seed: run again with --reset to replace the data');
     return 1;
-  } finally {
-    await engine.close();
   }
 }
 

@@ -15,8 +15,7 @@ import { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { loadSettings, SettingsError } from '../src/config';
 import type { Database, UsersTable } from '../src/db/schema';
-import { openEngine } from '../src/db/engine';
-import { migrate } from '../src/db/migrate';
+import { withMigratedEngine } from '../src/db/migrated-engine';
 import { generateApiKey, hashSecret } from '../src/auth/api-key';
 import { insertKey, listKeys, revokeKey, storePassword, userWithPassword } from '../src/auth/credential-store';
 import { hashPassword } from '../src/auth/password-hash';
@@ -101,15 +100,11 @@ export async function main(argv: string[], io: UsersIo = processIo(), env: NodeJ
     io.err(USAGE);
     return 2;
   }
-  const engine = openEngine(databaseUrl);
   try {
-    await migrate(engine);
-    return await run(command, engine.db, io);
+    return await withMigratedEngine(databaseUrl, (engine) => run(command, engine.db, io));
   } catch (err) {
     io.err(`users: ${(err as Error).message}`);
     return 1;
-  } finally {
-    await engine.close();
   }
 }
 

@@ -20,7 +20,7 @@ import { RateLimiter } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
 import { serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter } from './asmx/soap';
-import { sendPlainError } from './asmx/plain-error';
+import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected } from './asmx/request-annotation';
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
@@ -160,5 +160,5 @@ function unexpectedError(err: unknown, _req: Request, res: Response, _next: Next
     return;
   }
   annotateUnexpected(res, err);
-  sendPlainError(res, 500, 'Server was unable to process request.');
+  sendPlainServerError(res);
 }

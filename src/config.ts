@@ -164,13 +164,8 @@ function headerName(env: Env, name: string, fallback: string): string {
 function namespace(env: Env, name: string): string {
   const value = raw(env, name);
   if (value === undefined) return 'http://tempuri.org/';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new SettingsError(name, `'${value}' is not an absolute URI`);
-  }
-  if (!url.protocol || /["'<>&\s]/.test(value)) throw new SettingsError(name, `'${value}' is not a usable namespace URI`);
+  if (!URL.canParse(value)) throw new SettingsError(name, `'${value}' is not an absolute URI`);
+  if (/["'<>&\s]/.test(value)) throw new SettingsError(name, `'${value}' is not a usable namespace URI`);
   return value;
 }
 

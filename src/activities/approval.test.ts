@@ -2,29 +2,12 @@ import type { Engine } from '../db/engine';
 import type { ActivitiesTable } from '../db/schema';
 import { AppError } from '../errors';
 import { ENGINES, freshEngine } from '../../test/support/engines';
-import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
+import { insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { activityApprovalRejection } from './operations';
-import { ACTIVITIES, insertActivityData, pending } from './test-fixture';
+import { ACTIVITIES, activityObject, insertActivityData, insertPending } from './test-fixture';
 
 const NOW = '2026-06-15T10:00:00.000Z';
-
-/** The activity object the operation returns for a stored row (domain.md field names). */
-function expectedActivity(row: ActivitiesTable) {
-  return {
-    ActivityNo: row.activity_no,
-    ActivityDate: row.activity_date,
-    ActivityType: row.activity_type,
-    CustomerCode: row.customer_code,
-    CustomerName: CUSTOMERS.find((c) => c.code === row.customer_code)!.name,
-    SalesOfficer: row.sales_officer_id,
-    Description: row.description,
-    Status: row.status,
-    DecidedBy: row.decided_by,
-    DecidedAt: row.decided_at,
-    Remarks: row.remarks,
-  };
-}
 
 describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
   let engine: Engine;
@@ -39,9 +22,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
 
   /** A new PENDING activity of its own for a test that changes one. */
   async function addPending(officer = 'SO01', customer = 'C001'): Promise<ActivitiesTable> {
-    const row = pending(`TST${String(++sequence).padStart(4, '0')}`, '2026-06-12', 'VISIT', customer, officer, 'Visit to decide');
-    await engine.db.insertInto('activities').values(row).execute();
-    return row;
+    return insertPending(engine.db, `TST${String(++sequence).padStart(4, '0')}`, officer, customer);
   }
 
   const run = (fields: Record<string, string>, now = NOW) => runOperation(activityApprovalRejection, engine, fields, { clock: fixedClock(now) });
@@ -183,7 +164,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       const row = await addPending('SO02', 'C003');
       const result = await run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: 'am.north', Remarks: 'Well done' });
       const decided = { ...row, status: 'APPROVED' as const, decided_by: 'AM01', decided_at: NOW, remarks: 'Well done' };
-      expect(result.data).toEqual(expectedActivity(decided));
+      expect(result.data).toEqual(activityObject(decided));
       expect(result.message).toBe(`Activity ${row.activity_no} approved.`);
       expect(await stored(row.activity_no)).toEqual(decided);
     });
@@ -192,7 +173,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       const row = await addPending('SO03', 'C005');
       const result = await run({ ActivityNo: row.activity_no.toLowerCase(), Action: 'reject', ApprovedBy: 'AM02', Remarks: 'Customer inactive' });
       const decided = { ...row, status: 'REJECTED' as const, decided_by: 'AM02', decided_at: NOW, remarks: 'Customer inactive' };
-      expect(result.data).toEqual(expectedActivity(decided));
+      expect(result.data).toEqual(activityObject(decided));
       expect(await stored(row.activity_no)).toEqual(decided);
     });
 
@@ -201,7 +182,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       await run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: 'AM01', Remarks: 'First' });
       const first = await stored(row.activity_no);
       const again = await run({ ActivityNo: row.activity_no, Action: 'A', ApprovedBy: 'ZM01', Remarks: 'Second' }, '2026-06-16T08:00:00.000Z');
-      expect(again.data).toEqual(expectedActivity(first));
+      expect(again.data).toEqual(activityObject(first));
       expect(again.message).toBe(`Activity ${row.activity_no} was already approved by AM01 at ${NOW}; nothing was changed.`);
       expect(await stored(row.activity_no)).toEqual(first);
     });
@@ -247,7 +228,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       const final = await stored(row.activity_no);
       expect(final.status).toBe('APPROVED');
       expect(instants).toContain(final.decided_at);
-      for (const result of results) expect(result.data).toEqual(expectedActivity(final));
+      for (const result of results) expect(result.data).toEqual(activityObject(final));
       expect(results.filter((r) => r.message === `Activity ${row.activity_no} approved.`)).toHaveLength(1);
       expect(results.filter((r) => r.message?.includes('nothing was changed'))).toHaveLength(11);
     });

@@ -9,9 +9,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { invalid, notFound } from '../errors';
+import { storedCustomerCode } from '../operations/master-codes';
 import type { Clock } from '../operations/types';
 import type { Enquiry } from './records';
-import { customerCode, findActivity, findEnquiry, linkEnquiry, type EnquiryLinks } from './repository';
+import { findActivity, findEnquiry, linkEnquiry, type EnquiryLinks } from './repository';
 import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface EnquiryLinkInput extends EnquiryLinks {
@@ -55,7 +56,7 @@ async function activityOf(db: Kysely<Database>, enquiry: Enquiry, activityNo: st
 }
 
 async function existingCustomer(db: Kysely<Database>, code: string): Promise<string> {
-  const stored = await customerCode(db, code);
+  const stored = await storedCustomerCode(db, code);
   if (stored === undefined) throw notFound('OrderToCustomer', `Customer '${code}' does not exist`);
   return stored;
 }

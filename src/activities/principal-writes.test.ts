@@ -6,7 +6,7 @@ import { insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import type { Operation } from '../operations/types';
 import { activityApprovalRejection, updateActivityNoAndOrderToCustInEnquiryMst } from './operations';
-import { insertActivityData, pending } from './test-fixture';
+import { insertActivityData, insertPending } from './test-fixture';
 import { principal, seesOfficer } from '../users/test-fixture';
 
 const clock = fixedClock('2026-06-15T10:00:00.000Z');
@@ -36,9 +36,7 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
   describe('ActivityApprovalRejection', () => {
     /** A new PENDING activity of `officer` for a test that decides one. */
     async function addPending(officer: string, customer: string): Promise<ActivitiesTable> {
-      const row = pending(`PRN${String(++sequence).padStart(4, '0')}`, '2026-06-12', 'VISIT', customer, officer, 'Visit to decide');
-      await engine.db.insertInto('activities').values(row).execute();
-      return row;
+      return insertPending(engine.db, `PRN${String(++sequence).padStart(4, '0')}`, officer, customer);
     }
     const stored = (no: string) => engine.db.selectFrom('activities').select(['status', 'decided_by']).where('activity_no', '=', no).executeTakeFirstOrThrow();
     const decide = (id: string, fields: Record<string, string>) => runAs(activityApprovalRejection, id, fields);

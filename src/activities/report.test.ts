@@ -5,26 +5,10 @@ import { ENGINES, freshEngine } from '../../test/support/engines';
 import { CUSTOMERS, PRODUCTS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { activityReportAndComplaints } from './operations';
-import { ACTIVITIES, COMPLAINTS, insertActivityData } from './test-fixture';
+import { ACTIVITIES, COMPLAINTS, activityObject, insertActivityData } from './test-fixture';
 import { principal, seesOfficer } from '../users/test-fixture';
 
 const customerName = (code: string) => CUSTOMERS.find((c) => c.code === code)!.name;
-
-function activityObject(row: ActivitiesTable) {
-  return {
-    ActivityNo: row.activity_no,
-    ActivityDate: row.activity_date,
-    ActivityType: row.activity_type,
-    CustomerCode: row.customer_code,
-    CustomerName: customerName(row.customer_code),
-    SalesOfficer: row.sales_officer_id,
-    Description: row.description,
-    Status: row.status,
-    DecidedBy: row.decided_by,
-    DecidedAt: row.decided_at,
-    Remarks: row.remarks,
-  };
-}
 
 function complaintObject(row: ComplaintsTable) {
   return {

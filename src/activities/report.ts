@@ -10,7 +10,8 @@ import type { Database } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
 import type { Activity, Complaint } from './records';
-import { listActivities, listComplaints, userId, type ReportFilter } from './repository';
+import { storedUserId } from '../operations/master-codes';
+import { listActivities, listComplaints, type ReportFilter } from './repository';
 import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
 export interface ReportInput {
@@ -50,7 +51,7 @@ export async function activityReport(db: Kysely<Database>, input: ReportInput, a
 async function officers(db: Kysely<Database>, input: ReportInput, allowed: OfficerBound): Promise<string[] | undefined> {
   const scope = input.username === undefined ? undefined : await scopeOf(db, input.username, allowed);
   if (input.salesOfficer === undefined) return scope;
-  const officer = await userId(db, input.salesOfficer);
+  const officer = await storedUserId(db, input.salesOfficer);
   if (officer === undefined) return [];
   assertOfficerInScope(allowed, officer, 'SalesOfficer');
   if (scope !== undefined && !scope.includes(officer)) {

@@ -5,21 +5,15 @@
  */
 import type { Kysely } from 'kysely';
 import type { ActivityStatus, Database } from '../db/schema';
+import { documentNumberSpellings } from '../operations/master-codes';
 import type { Activity, Complaint, Enquiry } from './records';
 
 type Db = Kysely<Database>;
 
 /**
- * The spellings a document number is looked up under: as given, upper-case, lower-case. Document
- * numbers compare without regard to case (domain.md, "Codes compare case-insensitively"), yet the
- * activity and enquiry tables are large, so the lookup stays an indexed primary-key match rather than
- * upper() over the column; generated numbers are stored in one case, which these spellings cover.
+ * The stored row among the spellings of a document number (documentNumberSpellings: looked up with
+ * `in` on the key, which the index serves), preferring the exact one.
  */
-function spellings(documentNo: string): string[] {
-  return [...new Set([documentNo, documentNo.toUpperCase(), documentNo.toLowerCase()])];
-}
-
-/** The stored row among the spellings, preferring the exact one. */
 function preferred<T>(rows: T[], key: (row: T) => string, order: string[]): T | undefined {
   return order.map((spelling) => rows.find((row) => key(row) === spelling)).find((row) => row !== undefined);
 }
@@ -46,7 +40,7 @@ function activities(db: Db) {
 }
 
 export async function findActivity(db: Db, activityNo: string): Promise<Activity | undefined> {
-  const order = spellings(activityNo);
+  const order = documentNumberSpellings(activityNo);
   const rows = await activities(db).where('a.activity_no', 'in', order).execute();
   return preferred(rows, (row) => row.ActivityNo, order);
 }
@@ -119,7 +113,7 @@ export async function listComplaints(db: Db, filter: ReportFilter): Promise<Comp
 // ---- enquiries ---------------------------------------------------------------------------------
 
 export async function findEnquiry(db: Db, enquiryNo: string): Promise<Enquiry | undefined> {
-  const order = spellings(enquiryNo);
+  const order = documentNumberSpellings(enquiryNo);
   const rows = await db
     .selectFrom('enquiries')
     .select([
@@ -164,28 +158,4 @@ export async function linkEnquiry(db: Db, enquiryNo: string, links: EnquiryLinks
     })
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-// ---- master data -------------------------------------------------------------------------------
-
-/** A customer's stored code, matched without regard to case on the customer master. */
-export async function customerCode(db: Db, code: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('customers')
-    .select('code')
-    .where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase()))
-    .orderBy('code')
-    .executeTakeFirst();
-  return row?.code;
-}
-
-/** A user's stored id, matched without regard to case (SalesOfficer parameters are ids, domain.md). */
-export async function userId(db: Db, id: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('upper', ['id']), '=', id.toUpperCase()))
-    .orderBy('id')
-    .executeTakeFirst();
-  return row?.id;
 }

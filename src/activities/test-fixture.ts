@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { ActivitiesTable, ComplaintsTable, Database, EnquiriesTable } from '../db/schema';
+import { CUSTOMERS } from '../../test/support/fixture';
 
 export const ACTIVITIES: ActivitiesTable[] = [
   pending('ACT001', '2026-06-01', 'VISIT', 'C001', 'SO01', 'Routine visit'),
@@ -63,6 +64,30 @@ export function pending(no: string, date: string, type: string, customer: string
     decided_by: null,
     decided_at: null,
     remarks: null,
+  };
+}
+
+/** A new PENDING activity `no` of `officer` at `customer`, stored, for a test that decides one. */
+export async function insertPending(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<ActivitiesTable> {
+  const row = pending(no, '2026-06-12', 'VISIT', customer, officer, 'Visit to decide');
+  await db.insertInto('activities').values(row).execute();
+  return row;
+}
+
+/** The activity object the operations return for a stored row (domain.md field names). */
+export function activityObject(row: ActivitiesTable) {
+  return {
+    ActivityNo: row.activity_no,
+    ActivityDate: row.activity_date,
+    ActivityType: row.activity_type,
+    CustomerCode: row.customer_code,
+    CustomerName: CUSTOMERS.find((c) => c.code === row.customer_code)!.name,
+    SalesOfficer: row.sales_officer_id,
+    Description: row.description,
+    Status: row.status,
+    DecidedBy: row.decided_by,
+    DecidedAt: row.decided_at,
+    Remarks: row.remarks,
   };
 }
 

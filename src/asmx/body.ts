@@ -58,11 +58,6 @@ export function isBodyError(error: unknown): error is BodyError {
   );
 }
 
-/** True when the request has no body bytes at all (an empty Buffer from readBody). */
-export function isEmptyBody(body: Buffer): boolean {
-  return body.length === 0;
-}
-
 /**
  * The whole body, inflated, as bytes (possibly empty). Rejects with one of the typed errors above.
  * After a rejection the rest of the request is read and discarded, so the connection can carry the

@@ -6,6 +6,7 @@
  * .NET does; Mono leaves them unformatted). Business failures are not here: their messages come from
  * AppError (src/errors.ts) and only travel inside a Client/Sender fault.
  */
+import { escapeXmlText } from './xml-escape';
 
 export type SoapVersion = '1.1' | '1.2';
 
@@ -78,7 +79,8 @@ export interface Fault {
 export const UNEXPECTED_FAULT: Fault = { kind: 'server', message: FAULT_TEXT.unexpected() };
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
-const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+/** The two namespace declarations ASMX puts on every envelope, after xmlns:soap. */
+export const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
 /** The envelope start both versions share, byte for byte as ASMX writes it. */
 export function envelopeStart(version: SoapVersion): string {
@@ -117,17 +119,3 @@ const UPGRADE_HEADER =
   '<soap12:SupportedEnvelope qname="soap:Envelope" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" />' +
   '<soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="http://www.w3.org/2003/05/soap-envelope" />' +
   '</soap12:Upgrade></soap:Header>';
-
-/**
- * Escapes text content the way ASMX does (&, <, >). Every character of the input is escaped, so a
- * message that contains "<![CDATA[" can never open markup in the document; characters XML 1.0 cannot
- * carry at all become U+FFFD so the document always stays well-formed.
- */
-export function escapeXmlText(text: string): string {
-  return replaceNonXmlChars(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Characters XML 1.0 cannot carry (controls, lone surrogates, U+FFFE/U+FFFF) become U+FFFD. */
-export function replaceNonXmlChars(text: string): string {
-  return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
-}

@@ -12,7 +12,7 @@ import type { Outcome, Service, ServiceOperation } from '../services/types';
 import { ClientAbortedError, isBodyError } from './body';
 import { bodyInput, queryInput } from './http-input';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
-import { sendPlainError } from './plain-error';
+import { sendPlainError, sendPlainServerError } from './plain-error';
 import { annotate, annotateUnexpected, type Binding } from './request-annotation';
 import { escapeXml } from './xml-escape';
 
@@ -73,14 +73,17 @@ function sendFailure(res: Response, err: unknown): void {
     annotate(res, { outcome: 'business_error', faultCode: err.code });
     return sendJson(res, failureEnvelope(err));
   }
-  if (err instanceof HttpProtocolError || isBodyError(err)) {
+  if (err instanceof HttpProtocolError) {
+    annotate(res, { outcome: 'protocol_error' });
+    return sendPlainError(res, err.status, err.message);
+  }
+  if (isBodyError(err)) {
     annotate(res, { outcome: err instanceof ClientAbortedError ? 'aborted' : 'protocol_error' });
-    if (err instanceof HttpProtocolError) return sendPlainError(res, err.status, err.message);
     // Size limit, broken or unknown Content-Encoding (body.ts): their messages carry no internals.
     return sendPlainError(res, err.status, `${err.message}.`);
   }
   annotateUnexpected(res, err);
-  sendPlainError(res, 500, 'Server was unable to process request.');
+  sendPlainServerError(res);
 }
 
 function sendJson(res: Response, body: Record<string, unknown>): void {

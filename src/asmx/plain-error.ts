@@ -7,3 +7,8 @@ import type { Response } from 'express';
 export function sendPlainError(res: Response, status: number, message: string): void {
   res.status(status).set('Content-Type', 'text/plain; charset=utf-8').send(`${message}\r\n`);
 }
+
+/** A failure of the server's own: 500 with a fixed text, never the error's message or stack. */
+export function sendPlainServerError(res: Response): void {
+  sendPlainError(res, 500, 'Server was unable to process request.');
+}

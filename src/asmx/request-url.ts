@@ -10,18 +10,9 @@ import type { Settings } from '../config';
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-export function requestOrigin(req: Request, settings: Pick<Settings, 'trustProxy'>): string {
-  return `${scheme(req, settings)}://${host(req, settings)}`;
-}
-
-/** The service's own URL: origin + base path + service path. */
+/** The service's own URL: scheme://host + base path + service path. */
 export function serviceUrl(req: Request, settings: Pick<Settings, 'trustProxy' | 'basePath'>, servicePath: string): string {
-  return requestOrigin(req, settings) + settings.basePath + servicePath;
-}
-
-/** The Host line of the help page samples. */
-export function requestHost(req: Request, settings: Pick<Settings, 'trustProxy'>): string {
-  return host(req, settings);
+  return `${scheme(req, settings)}://${requestHost(req, settings)}${settings.basePath}${servicePath}`;
 }
 
 function scheme(req: Request, settings: Pick<Settings, 'trustProxy'>): 'http' | 'https' {
@@ -30,7 +21,8 @@ function scheme(req: Request, settings: Pick<Settings, 'trustProxy'>): 'http' | 
   return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
 }
 
-function host(req: Request, settings: Pick<Settings, 'trustProxy'>): string {
+/** host[:port] as the client reached it; also the Host line of the help page samples. */
+export function requestHost(req: Request, settings: Pick<Settings, 'trustProxy'>): string {
   const forwarded = settings.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined;
   if (forwarded && HOST.test(forwarded)) return forwarded;
   const header = req.headers.host?.trim();

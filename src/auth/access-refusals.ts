@@ -8,7 +8,7 @@
 import type { Response } from 'express';
 import type { Settings } from '../config';
 import { FAULT_TEXT, UNEXPECTED_FAULT, type SoapVersion } from '../asmx/faults';
-import { sendPlainError } from '../asmx/plain-error';
+import { sendPlainError, sendPlainServerError } from '../asmx/plain-error';
 import { sendFault } from '../asmx/soap/respond';
 import { annotate, annotateUnexpected } from '../asmx/request-annotation';
 
@@ -33,7 +33,7 @@ export function refuseRateLimited(res: Response, binding: GuardedBinding, retryA
 export function refuseUnexpected(res: Response, binding: GuardedBinding, error: unknown): void {
   annotateUnexpected(res, error);
   if (binding.kind === 'soap') sendFault(res, binding.version, UNEXPECTED_FAULT);
-  else sendPlainError(res, 500, 'Server was unable to process request.');
+  else sendPlainServerError(res);
 }
 
 function refuse(res: Response, binding: GuardedBinding, status: 401 | 429, message: string): void {

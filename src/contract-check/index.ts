@@ -6,5 +6,5 @@
 export { CONTRACT_CHECKS } from './checks';
 export { createContext, DEFAULT_NAMESPACE, runContractChecks, type RunOptions } from './runner';
 export { runCli, type CliOutput } from './cli';
-export { jsonReport, plainReport, resultLine, summaryLine } from './reporter';
+export { jsonReport, resultLine, summaryLine } from './reporter';
 export type { Binding, Check, CheckContext, CheckOptions, CheckReport, CheckResult, ServiceTarget } from './types';

@@ -1,4 +1,4 @@
-/** The plain report: one line per check, then a summary line; and the same as JSON. */
+/** The plain report: one line per check (printed as each ends), then a summary line; and the same as JSON. */
 import type { CheckReport, CheckResult } from './types';
 
 export function resultLine(result: CheckResult): string {
@@ -12,10 +12,6 @@ export function summaryLine(report: CheckReport): string {
   const leftOut = report.leftOut > 0 ? `, ${report.leftOut} extension checks left out` : '';
   const verdict = report.failed === 0 ? 'the server meets the contract' : 'the server does NOT meet the contract';
   return `${report.results.length} checks against ${report.options.baseUrl}${report.options.basePath}: ${report.passed} passed, ${report.failed} failed${leftOut}; ${verdict}`;
-}
-
-export function plainReport(report: CheckReport): string {
-  return [...report.results.map(resultLine), summaryLine(report)].join('\n') + '\n';
 }
 
 export function jsonReport(report: CheckReport): string {

@@ -114,11 +114,7 @@ export function portTypeProblems(root: XmlNode, contract: ContractService, ns: s
       problems.push(`portType ${name} is missing`);
       continue;
     }
-    const operations = new Map(children(portType, NS.wsdl, 'operation').map((o) => [o.attributes.name, o]));
-    problems.push(...sameNames(name, [...operations.keys()], contract.operations));
-    for (const operation of contract.operations) {
-      const node = operations.get(operation.name);
-      if (!node) continue;
+    for (const [operation, node] of operationNodes(portType, name, contract, problems)) {
       for (const [direction, end] of [['input', 'In'], ['output', 'Out']] as const) {
         const io = child(node, NS.wsdl, direction);
         const message = io && resolveQName(io, io.attributes.message);
@@ -131,10 +127,19 @@ export function portTypeProblems(root: XmlNode, contract: ContractService, ns: s
   return problems;
 }
 
-function sameNames(where: string, names: string[], operations: readonly ContractOperation[]): Problems {
-  const expected = operations.map((op) => op.name).sort();
-  const actual = [...names].sort();
-  return actual.join(',') === expected.join(',') ? [] : [`${where} has operations [${actual.join(', ')}], expected [${expected.join(', ')}]`];
+/**
+ * The parent's wsdl:operation elements paired with the contract operations they name (a missing one is
+ * left out), after adding a problem when the names differ from the contract's.
+ */
+function operationNodes(parent: XmlNode, where: string, contract: ContractService, problems: Problems): [ContractOperation, XmlNode][] {
+  const nodes = new Map(children(parent, NS.wsdl, 'operation').map((o) => [o.attributes.name, o]));
+  const expected = contract.operations.map((op) => op.name).sort();
+  const actual = [...nodes.keys()].sort();
+  if (actual.join(',') !== expected.join(',')) problems.push(`${where} has operations [${actual.join(', ')}], expected [${expected.join(', ')}]`);
+  return contract.operations.flatMap((operation): [ContractOperation, XmlNode][] => {
+    const node = nodes.get(operation.name);
+    return node ? [[operation, node]] : [];
+  });
 }
 
 export function bindingProblems(root: XmlNode, contract: ContractService, ns: string): Problems {
@@ -151,11 +156,7 @@ function soapBindingProblems(binding: XmlNode | undefined, name: string, soapNs:
   if (!binding) return [`binding ${name} is missing`];
   const problems = bindingTypeProblems(binding, name, `${contract.name}Soap`, ns);
   if (child(binding, soapNs, 'binding')?.attributes.transport !== NS.soapHttpTransport) problems.push(`binding ${name} has no SOAP over HTTP transport`);
-  const operations = new Map(children(binding, NS.wsdl, 'operation').map((o) => [o.attributes.name, o]));
-  problems.push(...sameNames(`binding ${name}`, [...operations.keys()], contract.operations));
-  for (const operation of contract.operations) {
-    const node = operations.get(operation.name);
-    if (!node) continue;
+  for (const [operation, node] of operationNodes(binding, `binding ${name}`, contract, problems)) {
     const soapOperation = child(node, soapNs, 'operation');
     if (soapOperation?.attributes.soapAction !== ns + operation.name) problems.push(`${name}.${operation.name} soapAction is ${soapOperation?.attributes.soapAction}, expected ${ns + operation.name}`);
     if (soapOperation?.attributes.style !== 'document') problems.push(`${name}.${operation.name} style is not "document"`);
@@ -171,11 +172,7 @@ function httpBindingProblems(binding: XmlNode | undefined, name: string, verb: '
   if (!binding) return [`binding ${name} is missing`];
   const problems = bindingTypeProblems(binding, name, name, ns);
   if (child(binding, NS.http, 'binding')?.attributes.verb !== verb) problems.push(`binding ${name} is not <http:binding verb="${verb}" />`);
-  const operations = new Map(children(binding, NS.wsdl, 'operation').map((o) => [o.attributes.name, o]));
-  problems.push(...sameNames(`binding ${name}`, [...operations.keys()], contract.operations));
-  for (const operation of contract.operations) {
-    const node = operations.get(operation.name);
-    if (!node) continue;
+  for (const [operation, node] of operationNodes(binding, `binding ${name}`, contract, problems)) {
     if (child(node, NS.http, 'operation')?.attributes.location !== `/${operation.name}`) problems.push(`${name}.${operation.name} location is not "/${operation.name}"`);
     const input = child(node, NS.wsdl, 'input') ?? emptyNode();
     const inputOk = verb === 'GET' ? child(input, NS.http, 'urlEncoded') !== undefined : child(input, NS.mime, 'content')?.attributes.type === 'application/x-www-form-urlencoded';

@@ -4,6 +4,7 @@
  */
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from './engine';
+import { isUniqueViolation } from './unique-violation';
 import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
 
@@ -19,8 +20,6 @@ class StaticMigrations implements MigrationProvider {
     );
   }
 }
-
-export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1)!;
 
 function migrator(engine: Engine): Migrator {
   return new Migrator({
@@ -38,7 +37,7 @@ export async function migrate(engine: Engine): Promise<void> {
       await sql`create schema if not exists ${sql.id(engine.schema)}`.execute(engine.db);
     } catch (err) {
       // Two processes creating the same schema at once: the loser sees a unique violation.
-      if ((err as { code?: string }).code !== '23505') throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
   }
   const { error, results } = await migrator(engine).migrateToLatest();

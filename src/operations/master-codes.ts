@@ -12,29 +12,33 @@ import type { Range } from './parse';
 
 /** The stored code of a customer, or undefined when there is no such customer. */
 export async function storedCustomerCode(db: Kysely<Database>, code: string): Promise<string | undefined> {
-  const wanted = code.trim();
-  const row = await db
-    .selectFrom('customers')
-    .select('code')
-    .where((eb) => eb(eb.fn('upper', ['code']), '=', wanted.toUpperCase()))
-    // Should two codes differ only by case, the exact spelling wins.
-    .orderBy(sql`case when code = ${wanted} then 0 else 1 end`)
-    .orderBy('code')
-    .executeTakeFirst();
-  return row?.code;
+  return storedSpelling(db, 'customers', 'code', code);
 }
 
 /** The stored id (employee code) of a user, or undefined when there is no such user. */
 export async function storedUserId(db: Kysely<Database>, id: string): Promise<string | undefined> {
-  const wanted = id.trim();
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('upper', ['id']), '=', wanted.toUpperCase()))
-    .orderBy(sql`case when id = ${wanted} then 0 else 1 end`)
-    .orderBy('id')
-    .executeTakeFirst();
-  return row?.id;
+  return storedSpelling(db, 'users', 'id', id);
+}
+
+/** The stored code of a profit center, or undefined when there is no such profit center. */
+export async function storedProfitCenter(db: Kysely<Database>, code: string): Promise<string | undefined> {
+  return storedSpelling(db, 'profit_centers', 'code', code);
+}
+
+/**
+ * The stored value of a master table's key column equal to `value` without regard to case. Should two
+ * stored values differ only by case, the exact spelling wins (else the first in the column's order).
+ * `table` and `column` are constants of the code, never input.
+ */
+async function storedSpelling(db: Kysely<Database>, table: 'customers' | 'users' | 'profit_centers', column: 'code' | 'id', value: string): Promise<string | undefined> {
+  const wanted = value.trim();
+  const key = sql.ref(column);
+  const { rows } = await sql<{ stored: string }>`
+    select ${key} as stored from ${sql.table(table)}
+    where upper(${key}) = ${wanted.toUpperCase()}
+    order by case when ${key} = ${wanted} then 0 else 1 end, ${key}
+    limit 1`.execute(db);
+  return rows[0]?.stored;
 }
 
 /**
@@ -47,9 +51,9 @@ export function documentNumberSpellings(value: string): string[] {
   return [...new Set([v, v.toUpperCase(), v.toLowerCase()])];
 }
 
-export async function storedProfitCenter(db: Kysely<Database>, code: string): Promise<string | undefined> {
-  const row = await db.selectFrom('profit_centers').select('code').where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
-  return row?.code;
+/** The row stored under the first of `spellings` (documentNumberSpellings: the exact one first). */
+export function preferredSpelling<R>(rows: readonly R[], spellings: readonly string[], key: (row: R) => string): R | undefined {
+  return spellings.map((s) => rows.find((row) => key(row) === s)).find((row) => row !== undefined);
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
-import { documentNumberSpellings, storedCustomerCode, storedUserId } from '../operations/master-codes';
+import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
@@ -88,7 +88,7 @@ export async function pcnDebitNoteList(db: Kysely<Database>, pcnNo: string | und
 
 /** Should two PCN numbers differ only by case, keeps the lines of the best spelling (exact first). */
 function oneSpelling<R extends { pcn_no: string }>(records: R[], spellings: readonly string[]): R[] {
-  const chosen = spellings.find((s) => records.some((r) => r.pcn_no === s));
+  const chosen = preferredSpelling(records, spellings, (r) => r.pcn_no)?.pcn_no;
   return records.filter((r) => r.pcn_no === chosen);
 }
 

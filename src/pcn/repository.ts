@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { sql, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
+import { preferredSpelling } from '../operations/master-codes';
 
 export interface ChequeFilter {
   /** Stored officer id. */
@@ -68,7 +69,7 @@ export async function chequeById(db: Kysely<Database>, spellings: readonly strin
     .where('pcn.pdc_id', 'in', spellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where('customers.sales_officer_id', 'in', customerOfficers!))
     .execute();
-  return spellings.map((s) => rows.find((r) => r.pdc_id === s)).find((r) => r !== undefined);
+  return preferredSpelling(rows, spellings, (r) => r.pdc_id);
 }
 
 export interface LineTotals {

@@ -34,6 +34,9 @@ export interface DeliveryMeasures {
   DeliveryPercent: number;
 }
 
+/** A group with nothing ordered or delivered. */
+export const NO_DELIVERY: Readonly<DeliveryRecord> = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
+
 export const DELIVERY_MEASURE_FIELDS = ['OrderedQuantity', 'OrderedValue', 'DeliveredQuantity', 'DeliveredValue', 'PendingQuantity', 'PendingValue', 'DeliveryPercent'] as const;
 
 /**
@@ -118,13 +121,13 @@ export function deliveryMeasures(r: DeliveryRecord): DeliveryMeasures {
   };
 }
 
-export function deliveryPercent(deliveredMinor: number, orderedMinor: number): number {
+function deliveryPercent(deliveredMinor: number, orderedMinor: number): number {
   return orderedMinor === 0 ? 0 : Math.round((deliveredMinor * 10000) / orderedMinor) / 100;
 }
 
 /** Totals: the sums of the rows' quantities and values; DeliveryPercent recomputed from those sums. */
 export function deliveryTotals(records: DeliveryRecord[]): Record<string, number> {
-  const sum: DeliveryRecord = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
+  const sum: DeliveryRecord = { ...NO_DELIVERY };
   for (const r of records) {
     for (const key of Object.keys(sum) as (keyof DeliveryRecord)[]) sum[key] += r[key];
   }

@@ -16,7 +16,7 @@ import type { Database } from '../db/schema';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { idsBelow } from '../users/hierarchy';
-import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTotals, measureSums, withLineDeliveries, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
+import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTotals, measureSums, NO_DELIVERY, withLineDeliveries, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
 import { storedUserId } from '../operations/master-codes';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
 import { sortRows } from './sort-rows';
@@ -43,8 +43,6 @@ interface Officer {
   active: number;
 }
 
-const NOTHING: DeliveryRecord = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
-
 export async function officerDeliverySummary(db: Kysely<Database>, choice: OfficerChoice, input: ReportFilterInput, order: Sort<OfficerDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
   const scope = await officerIds(db, choice, allowed);
   const officers = scope?.length === 0 ? [] : await selectSalesOfficers(db, scope);
@@ -53,7 +51,7 @@ export async function officerDeliverySummary(db: Kysely<Database>, choice: Offic
   const records = officers
     .map((officer) => ({ officer, measures: measures.get(officer.id) }))
     .filter((r) => r.officer.active === 1 || r.measures !== undefined)
-    .map((r) => ({ officer: r.officer, measures: r.measures ?? NOTHING }));
+    .map((r) => ({ officer: r.officer, measures: r.measures ?? NO_DELIVERY }));
   const rows = sortRows(records.map(toRow), order, 'SalesOfficer');
   return { data: rows, totals: deliveryTotals(records.map((r) => r.measures)) };
 }

@@ -13,9 +13,12 @@ import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
 import { statsScope } from './stats-scope';
 import { allowedOfficers } from '../users/principal-scope';
 
+/** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
+const CUSTOMER_REPORT_PARAMS: readonly string[] = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'];
+
 export const getSalesSummaryRecords: Operation = {
   name: 'getSalesSummaryRecords',
-  params: ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'],
+  params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
   kind: 'read',
@@ -27,7 +30,7 @@ export const getSalesSummaryRecords: Operation = {
 
 export const getOrderVDeliverySummaryRecords: Operation = {
   name: 'getOrderVDeliverySummaryRecords',
-  params: ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'],
+  params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
   kind: 'read',

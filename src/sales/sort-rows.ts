@@ -16,7 +16,7 @@ export function sortRows<R extends Record<F | K, Value>, F extends string, K ext
 }
 
 /** Numbers by value, text by code point (as codes are compared everywhere), nulls first. */
-export function compareValues(a: Value, b: Value): number {
+function compareValues(a: Value, b: Value): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;

@@ -3,7 +3,7 @@ import type { Engine } from '../db/engine';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { createWarrantyRequest } from './operations';
-import { failure, insertWarrantyFixture, validRequest } from './test-fixture';
+import { INVOICES, failure, insertWarrantyFixture, validRequest } from './test-fixture';
 
 const NOW = '2026-06-15T10:00:00.000Z';
 const clock = fixedClock(NOW);
@@ -65,6 +65,12 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
   it('matches codes without regard to case and stores their spelling', async () => {
     const result = await create(engine, validRequest({ CustomerCode: 'c001', SalesOfficer: 'so01', ProductCode: 'p003', InvoiceNo: 'inv001' }));
     expect(result.data).toMatchObject({ CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P003', InvoiceNo: 'INV001' });
+  });
+
+  it('finds an invoice stored in lower case when its number is typed in upper case, and stores its spelling', async () => {
+    await engine.db.insertInto('invoices').values({ ...INVOICES[0], invoice_no: 'inv-low1' }).execute();
+    const result = await create(engine, validRequest({ InvoiceNo: 'INV-LOW1' }));
+    expect(result.data).toMatchObject({ InvoiceNo: 'inv-low1' });
   });
 
   it('accepts the officer by username too', async () => {

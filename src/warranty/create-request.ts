@@ -13,7 +13,7 @@ import { findUser } from '../users/hierarchy';
 import { lockWarrantyWrites, nextValue, requestNumber } from './counters';
 import { findCustomer, findInvoice, findProduct, findRequestByClientId, insertRequest, type WarrantyRequestRow } from './repository';
 import { requestView, type WarrantyRequestView } from './request-view';
-import { isUniqueViolation } from './unique-violation';
+import { isUniqueViolation } from '../db/unique-violation';
 import { assertOfficerInScope, officerAllowed, outsideScope, type OfficerBound } from '../users/principal-scope';
 
 export interface NewWarrantyRequest {

@@ -1,10 +1,12 @@
 /**
  * The warranty area's queries, one function per query; values reach SQL only as bound parameters.
  * Codes of the small master tables (customers, products) are matched without regard to case there;
- * request numbers and invoice numbers are matched on their keys as given, so the indexes serve them.
+ * request numbers on their key as given and invoice numbers under their as-typed/upper/lower spellings,
+ * so the indexes serve them.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CustomersTable, Database, InvoicesTable, ProductsTable, WarrantyFilesTable, WarrantyRequestsTable } from '../db/schema';
+import { documentNumberSpellings } from '../operations/master-codes';
 
 export type WarrantyRequestRow = Selectable<WarrantyRequestsTable>;
 export type FileMetaRow = Omit<Selectable<WarrantyFilesTable>, 'content'>;
@@ -22,9 +24,9 @@ export function findProduct(db: Kysely<Database>, code: string): Promise<Selecta
   return db.selectFrom('products').selectAll().where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
 }
 
-/** An invoice by its number: as given first, then upper-cased (the stored numbers are upper-case). */
+/** An invoice by its number under its usual spellings (documentNumberSpellings), the exact one preferred. */
 export async function findInvoice(db: Kysely<Database>, invoiceNo: string): Promise<Pick<InvoicesTable, 'invoice_no' | 'customer_code' | 'invoice_date'> | undefined> {
-  const candidates = [...new Set([invoiceNo, invoiceNo.toUpperCase()])];
+  const candidates = documentNumberSpellings(invoiceNo);
   return db
     .selectFrom('invoices')
     .select(['invoice_no', 'customer_code', 'invoice_date'])

@@ -3,7 +3,7 @@
  * real server: its lines, its summary, its JSON report and its exit codes.
  */
 import { runCli } from '../../src/contract-check/cli';
-import { listenTestApp, type ListeningApp } from './listen';
+import { listenTestApp, type ListeningApp } from '../support/listen';
 
 let server: ListeningApp;
 beforeAll(async () => {

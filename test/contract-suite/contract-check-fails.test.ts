@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { whenReady } from '../../src/app';
 import { runContractChecks, type CheckReport } from '../../src/contract-check';
 import { startTestApp, type TestApp } from '../support/app';
+import { listen, type Listening } from '../support/listen';
 
 const NS = 'http://tempuri.org/';
 const MAIN_PATH = '/API/MobileAppWebService.asmx';
@@ -52,22 +51,20 @@ function brokenServer(real: Express, baseUrl: () => string): Express {
 }
 
 let testApp: TestApp;
-let server: Server;
+let server: Listening;
 let report: CheckReport;
 
 beforeAll(async () => {
   testApp = await startTestApp();
   await whenReady(testApp.app);
   let base = '';
-  server = brokenServer(testApp.app, () => base).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(brokenServer(testApp.app, () => base));
+  base = server.baseUrl;
   report = await runContractChecks({ baseUrl: base, apiNamespace: NS, syncNamespace: NS, basePath: '', includeExtensions: true });
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.stop();
   await testApp.close();
 });
 

@@ -4,7 +4,7 @@
  * base path. The checks are the project's one definition of the wire contract.
  */
 import { CONTRACT_CHECKS, resultLine, runContractChecks, type CheckOptions, type CheckReport } from '../../src/contract-check';
-import { listenTestApp, type ListeningApp } from './listen';
+import { listenTestApp, type ListeningApp } from '../support/listen';
 
 /** The report lines of the failed checks: empty when the server meets the contract. */
 function failures(report: CheckReport): string[] {

@@ -5,11 +5,12 @@
  * multipart parts (with files). Each case is read back from the database, not from the answer alone.
  */
 import { createHash } from 'node:crypto';
+import type { Express } from 'express';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { insertMasterData } from '../support/fixture';
-import { envelope, MAIN_PATH, SOAP11_TYPE, SOAP12_TYPE, type Version } from '../soap/soap-support';
+import { envelope, MAIN_PATH, operationElement, postSoap, type Version } from '../soap/soap-support';
 
 /** A valid 1x1 PNG: signature, IHDR, IDAT, IEND. */
 const PNG = Buffer.from(
@@ -34,14 +35,12 @@ function warrantyFields(clientRequestId: string): Record<string, string> {
   };
 }
 
-function soapCall(version: Version, operation: string, fields: Record<string, string>): { type: string; action?: string; body: string } {
-  const children = Object.entries(fields)
-    .map(([name, value]) => `<${name}>${value}</${name}>`)
-    .join('');
-  const body = envelope(version, `<${operation} xmlns="http://tempuri.org/">${children}</${operation}>`);
-  return version === '1.1'
-    ? { type: SOAP11_TYPE, action: `"http://tempuri.org/${operation}"`, body }
-    : { type: SOAP12_TYPE, body };
+const NS = 'http://tempuri.org/';
+
+/** The operation with the fields as child elements, posted as generated clients do (SOAPAction for 1.1 only). */
+function soapCall(app: Express, version: Version, operation: string, fields: Record<string, string>) {
+  const body = envelope(version, operationElement(operation, NS, fields));
+  return postSoap(app, MAIN_PATH, version, body, { action: version === '1.1' ? `"${NS}${operation}"` : undefined });
 }
 
 describe.each(ENGINES)('writes through every binding: %s', (kind) => {
@@ -71,10 +70,7 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
 
   it.each(['1.1', '1.2'] as const)('SOAP %s: the child elements create the request; the answer is the empty response', async (version) => {
     const id = `soap-${version}`;
-    const call = soapCall(version, 'CreateWarrantyRequest', warrantyFields(id));
-    let req = request(t.app).post(MAIN_PATH).set('Content-Type', call.type);
-    if (call.action) req = req.set('SOAPAction', call.action);
-    const res = await req.send(call.body);
+    const res = await soapCall(t.app, version, 'CreateWarrantyRequest', warrantyFields(id));
     expect(res.status).toBe(200);
     expect(res.text).toContain('<soap:Body><CreateWarrantyRequestResponse xmlns="http://tempuri.org/" /></soap:Body>');
     await expectStoredRequest(id);
@@ -82,10 +78,7 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
 
   it.each(['1.1', '1.2'] as const)('SOAP %s: an invalid field is a Client/Sender fault and writes nothing', async (version) => {
     const id = `soap-bad-${version}`;
-    const call = soapCall(version, 'CreateWarrantyRequest', { ...warrantyFields(id), PurchaseDate: '31/02/2026' });
-    let req = request(t.app).post(MAIN_PATH).set('Content-Type', call.type);
-    if (call.action) req = req.set('SOAPAction', call.action);
-    const res = await req.send(call.body);
+    const res = await soapCall(t.app, version, 'CreateWarrantyRequest', { ...warrantyFields(id), PurchaseDate: '31/02/2026' });
     expect(res.status).toBe(500);
     expect(res.text).toContain(version === '1.1' ? '<faultcode>soap:Client</faultcode>' : '<soap:Value>soap:Sender</soap:Value>');
     expect(res.text).toContain("PurchaseDate: '31/02/2026' is not a date");
@@ -136,8 +129,7 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
     expect(upload.body.Data[0]).toMatchObject({ ContentType: 'image/png', SizeBytes: PNG.length, Sha256: sha256(PNG) });
     expect(upload.body.Data[1].FileId).toBe(upload.body.Data[0].FileId);
 
-    const call = soapCall('1.1', 'WarrantyRequestFiles', { RequestNo: requestNo, FileName: 'invoice.pdf', FileContent: PDF.toString('base64') });
-    const soap = await request(t.app).post(MAIN_PATH).set('Content-Type', call.type).set('SOAPAction', call.action!).send(call.body);
+    const soap = await soapCall(t.app, '1.1', 'WarrantyRequestFiles', { RequestNo: requestNo, FileName: 'invoice.pdf', FileContent: PDF.toString('base64') });
     expect(soap.status).toBe(200);
 
     const files = await t.engine.db.selectFrom('warranty_files').selectAll().where('request_no', '=', requestNo).orderBy('file_id').execute();
@@ -154,8 +146,8 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
   it('state changes through the bindings: transport details, then a sync sees every request once', async () => {
     const created = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).type('form').send(warrantyFields('ship-1'));
     const requestNo: string = created.body.Data.RequestNo;
-    const call = soapCall('1.2', 'UpdateWarrantyTransportDetails', { RequestNo: requestNo, Transporter: 'Blue Dart', LRNo: 'LR-991', LRDate: '2026-02-01' });
-    expect((await request(t.app).post(MAIN_PATH).set('Content-Type', call.type).send(call.body)).status).toBe(200);
+    const shipped = await soapCall(t.app, '1.2', 'UpdateWarrantyTransportDetails', { RequestNo: requestNo, Transporter: 'Blue Dart', LRNo: 'LR-991', LRDate: '2026-02-01' });
+    expect(shipped.status).toBe(200);
     const row = (await t.engine.db.selectFrom('warranty_requests').selectAll().where('request_no', '=', requestNo).executeTakeFirstOrThrow());
     expect(row).toMatchObject({ status: 'DISPATCHED', transporter: 'Blue Dart', lr_no: 'LR-991', lr_date: '2026-02-01', version: 2 });
 

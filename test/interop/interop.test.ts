@@ -7,7 +7,7 @@
  */
 import { insertMasterData, PROFIT_CENTERS } from '../support/fixture';
 import { NO_INPUT_MESSAGE } from '../../src/services/mobile-app';
-import { listenTestApp, type ListeningApp } from '../contract-suite/listen';
+import { listenTestApp, type ListeningApp } from '../support/listen';
 import { detectClients, type CallRecord, type ClientBinding, type MainCall } from './interop-clients';
 
 const INVALID_DATE = "FromDate: '31/02/2026' is not a date (use";

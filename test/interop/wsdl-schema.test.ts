@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONTRACT_SERVICES } from '../../src/contract-check/interface';
-import { listenTestApp, type ListeningApp } from '../contract-suite/listen';
+import { listenTestApp, type ListeningApp } from '../support/listen';
 
 const WSDL_XSD = path.join(__dirname, '..', 'schemas', 'wsdl.xsd');
 

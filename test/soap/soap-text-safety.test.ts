@@ -6,7 +6,8 @@
  */
 import { SaxesParser } from 'saxes';
 import { xmlEscape } from 'soap/lib/utils';
-import { escapeXmlText, faultDocument } from '../../src/asmx/faults';
+import { faultDocument } from '../../src/asmx/faults';
+import { escapeXmlText } from '../../src/asmx/xml-escape';
 import { cdataProof } from '../../src/asmx/soap/operation-outcome';
 
 /** The text content of the single element of a small document, as a client's parser reads it. */

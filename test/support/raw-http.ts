@@ -3,8 +3,8 @@
  * rewrite (supertest serialises a Buffer sent as a form, and sets its own Host header).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { listen } from './listen';
 
 export interface RawResponse {
   status: number;
@@ -16,14 +16,11 @@ export async function rawRequest(
   app: Express,
   options: { method: string; path: string; headers?: http.OutgoingHttpHeaders; body?: Buffer | string },
 ): Promise<RawResponse> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await listen(app);
   try {
-    const { port } = server.address() as AddressInfo;
-    return await send(port, options);
+    return await send(server.port, options);
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.stop();
   }
 }
 

@@ -3,7 +3,8 @@
  * rules 8 and 9): the object soap.listen serialises on success, or the fault on failure.
  */
 import { AppError } from '../../errors';
-import { UNEXPECTED_FAULT, replaceNonXmlChars, type Fault } from '../faults';
+import { UNEXPECTED_FAULT, type Fault } from '../faults';
+import { replaceNonXmlChars } from '../xml-escape';
 import type { Outcome } from '../../services/types';
 
 /**

@@ -15,9 +15,10 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import * as soap from 'soap';
 import type { Service } from '../../services/types';
 import type { UsersTable } from '../../db/schema';
-import { ENVELOPE_NS, SOAP_CONTENT_TYPE, UNEXPECTED_FAULT, escapeXmlText, type SoapVersion } from '../faults';
+import { ENVELOPE_NS, SOAP_CONTENT_TYPE, UNEXPECTED_FAULT, XSI_XSD, type SoapVersion } from '../faults';
 import type { AppError } from '../../errors';
 import { annotate } from '../request-annotation';
+import { escapeXmlText } from '../xml-escape';
 import { faultFor, responseObject } from './operation-outcome';
 import { sendFault } from './respond';
 
@@ -35,9 +36,6 @@ export interface SoapEngine {
   /** Answers the request by running call.operation through soap.listen. */
   dispatch(req: Request, res: Response, call: SoapCall): void;
 }
-
-/** The two namespace declarations ASMX puts on every envelope, after xmlns:soap. */
-const XMLNS_IN_ENVELOPE = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
 export async function startSoapEngine(
   service: Service,
@@ -92,7 +90,7 @@ function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, 
         try {
           const { wsdl } = server as unknown as LibraryServer;
           bindPorts(wsdl, services, service.name, methods);
-          wsdl.xmlnsInEnvelope = XMLNS_IN_ENVELOPE;
+          wsdl.xmlnsInEnvelope = XSI_XSD;
           resolve(router);
         } catch (bindError) {
           reject(bindError);

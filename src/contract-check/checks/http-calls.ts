@@ -8,10 +8,10 @@ import { expectContentType, expectEqual, expectStatus, expectThat, fail, show } 
 import type { HttpExchange } from '../http-client';
 import { CONTRACT_SERVICES, HELLO_WORLD, type ContractOperation, type ContractService } from '../interface';
 import { escapeAttribute } from '../soap-messages';
-import type { Binding, Check, CheckContext, ServiceTarget } from '../types';
+import type { Check, CheckContext, ServiceTarget } from '../types';
+import { httpBinding } from './check';
 
 type Verb = 'GET' | 'POST';
-const bindingOf = (verb: Verb): Binding => (verb === 'GET' ? 'httpget' : 'httppost');
 
 export const httpCallChecks: Check[] = CONTRACT_SERVICES.flatMap((service) =>
   (['GET', 'POST'] as const).flatMap((verb) =>
@@ -24,9 +24,9 @@ export const httpCallChecks: Check[] = CONTRACT_SERVICES.flatMap((service) =>
 
 function callCheck(contract: ContractService, operation: ContractOperation, verb: Verb): Check {
   return {
-    id: `${bindingOf(verb)}.${contract.name}.${operation.name}`,
+    id: `${httpBinding(verb)}.${contract.name}.${operation.name}`,
     title: `HTTP ${verb} ${contract.name}/${operation.name} with every parameter answers 200`,
-    binding: bindingOf(verb),
+    binding: httpBinding(verb),
     extension: false,
     async run(ctx) {
       const service = ctx.service(contract.name);
@@ -39,9 +39,9 @@ function callCheck(contract: ContractService, operation: ContractOperation, verb
 
 function jsonCheck(contract: ContractService, operation: ContractOperation, verb: Verb): Check {
   return {
-    id: `${bindingOf(verb)}.${contract.name}.${operation.name}.json`,
+    id: `${httpBinding(verb)}.${contract.name}.${operation.name}.json`,
     title: `HTTP ${verb} ${contract.name}/${operation.name} answers the JSON result of domain.md`,
-    binding: bindingOf(verb),
+    binding: httpBinding(verb),
     extension: true,
     async run(ctx) {
       const exchange = await callOperation(ctx, ctx.service(contract.name), operation.name, verb, emptyValues(operation));

@@ -5,16 +5,13 @@
 import { expectContentType, expectEqual, expectStatus } from '../expect';
 import type { HttpExchange } from '../http-client';
 import { HELLO_WORLD, MAIN_SERVICE } from '../interface';
-import type { Binding, Check, CheckContext } from '../types';
+import type { Check } from '../types';
+import { check, httpBinding } from './check';
 import { callOperation, emptyValues, expectJson, expectJsonSuccess, expectStringDocument } from './http-calls';
 
 const MAIN = 'MobileAppWebService';
 const SYNC = 'SyncCustomers';
 const PCN_LIST = MAIN_SERVICE.operations.find((op) => op.name === 'getPCNList')!;
-
-function check(id: string, binding: Binding, title: string, run: (ctx: CheckContext) => Promise<void>, extension = false): Check {
-  return { id: `${binding}.${id}`, title, binding, extension, run };
-}
 
 /**
  * 500, text/plain; charset=utf-8, the message and a line end. .NET ends it with CRLF; the captured
@@ -30,13 +27,13 @@ function expectPlainError(exchange: HttpExchange, message: string): void {
 
 export const httpProtocolChecks: Check[] = [
   ...(['GET', 'POST'] as const).map((verb) =>
-    check(`unknown-method`, verb === 'GET' ? 'httpget' : 'httppost', `HTTP ${verb} of an unknown method is "<op> Web Service method name is not valid." (err-http${verb.toLowerCase()}-unknown-op)`, async (ctx) => {
+    check('unknown-method', httpBinding(verb), `HTTP ${verb} of an unknown method is "<op> Web Service method name is not valid." (err-http${verb.toLowerCase()}-unknown-op)`, async (ctx) => {
       const exchange = await callOperation(ctx, ctx.service(MAIN), 'NoSuchOp', verb, []);
       expectPlainError(exchange, 'NoSuchOp Web Service method name is not valid.');
     }),
   ),
   ...(['GET', 'POST'] as const).map((verb) =>
-    check(`wrong-case-method`, verb === 'GET' ? 'httpget' : 'httppost', `HTTP ${verb}: method names are case-sensitive (err-http${verb.toLowerCase()}-wrongcase-op)`, async (ctx) => {
+    check('wrong-case-method', httpBinding(verb), `HTTP ${verb}: method names are case-sensitive (err-http${verb.toLowerCase()}-wrongcase-op)`, async (ctx) => {
       const exchange = await callOperation(ctx, ctx.service(MAIN), 'getpcnlist', verb, emptyValues(PCN_LIST));
       expectPlainError(
         exchange,

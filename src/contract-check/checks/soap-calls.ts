@@ -8,6 +8,7 @@ import { CONTRACT_SERVICES, HELLO_WORLD, type ContractOperation, type ContractSe
 import { postSoap } from '../soap-client';
 import { operationElement, requestEnvelope, SOAP_CONTENT_TYPE, successDocument, type SoapVersion } from '../soap-messages';
 import type { Check } from '../types';
+import { soapBinding } from './check';
 
 const VERSIONS: readonly SoapVersion[] = ['1.1', '1.2'];
 
@@ -16,7 +17,7 @@ export const soapCallChecks: Check[] = CONTRACT_SERVICES.flatMap((service) =>
 );
 
 function callCheck(contract: ContractService, operation: ContractOperation, version: SoapVersion): Check {
-  const binding = version === '1.1' ? 'soap11' : 'soap12';
+  const binding = soapBinding(version);
   return {
     id: `${binding}.${contract.name}.${operation.name}`,
     title: `SOAP ${version} ${contract.name}.${operation.name} answers the ASMX success document`,

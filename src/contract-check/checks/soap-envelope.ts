@@ -5,22 +5,16 @@
 import { expectContentType, expectIncludes, expectStatus } from '../expect';
 import { expectFault, postSoap } from '../soap-client';
 import { ENVELOPE_NS, FAULT_TEXT, operationElement, requestEnvelope, SOAP_CONTENT_TYPE, type SoapVersion } from '../soap-messages';
-import type { Binding, Check, CheckContext } from '../types';
+import type { Check, CheckContext } from '../types';
+import { check, soapBinding } from './check';
 
 const MAIN = 'MobileAppWebService';
 const OP = 'getPCNList';
 const main = (ctx: CheckContext) => ctx.service(MAIN);
 const action = (ctx: CheckContext) => main(ctx).namespace + OP;
-const bindingOf = (version: SoapVersion): Binding => (version === '1.1' ? 'soap11' : 'soap12');
 
 function perVersion(id: string, title: string, run: (ctx: CheckContext, version: SoapVersion) => Promise<void>, extension = false): Check[] {
-  return (['1.1', '1.2'] as const).map((version) => ({
-    id: `${bindingOf(version)}.${id}`,
-    title: `SOAP ${version}: ${title}`,
-    binding: bindingOf(version),
-    extension,
-    run: (ctx: CheckContext) => run(ctx, version),
-  }));
+  return (['1.1', '1.2'] as const).map((version) => check(id, soapBinding(version), `SOAP ${version}: ${title}`, (ctx) => run(ctx, version), extension));
 }
 
 export const soapEnvelopeChecks: Check[] = [

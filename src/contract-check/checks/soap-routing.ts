@@ -6,14 +6,11 @@ import { expectBody, expectContentType, expectIncludes, expectStatus } from '../
 import type { HttpExchange } from '../http-client';
 import { expectFault, postSoap } from '../soap-client';
 import { FAULT_TEXT, operationElement, requestEnvelope, SOAP_CONTENT_TYPE, successDocument } from '../soap-messages';
-import type { Binding, Check, CheckContext } from '../types';
+import type { Check, CheckContext } from '../types';
+import { check } from './check';
 
 const MAIN = 'MobileAppWebService';
 const OP = 'getPCNList';
-
-function check(id: string, binding: Binding, title: string, run: (ctx: CheckContext) => Promise<void>, extension = false): Check {
-  return { id: `${binding}.${id}`, title, binding, extension, run };
-}
 
 const main = (ctx: CheckContext) => ctx.service(MAIN);
 const opEnvelope = (ctx: CheckContext, version: '1.1' | '1.2', name = OP) => requestEnvelope(version, operationElement(name, main(ctx).namespace));

@@ -1,0 +1,16 @@
+/**
+ * How the command-line scripts (seed, import, users) reach the database: open DATABASE_URL, bring it
+ * to the latest migration, do the work, and close it whatever happens.
+ */
+import { openEngine, type Engine } from './engine';
+import { migrate } from './migrate';
+
+export async function withMigratedEngine<T>(databaseUrl: string, work: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = openEngine(databaseUrl);
+  try {
+    await migrate(engine);
+    return await work(engine);
+  } finally {
+    await engine.close();
+  }
+}
