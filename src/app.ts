@@ -2,7 +2,8 @@
  * App assembly without listen (style.md): the two services, each at
  * <basePath>/API/<Service>.asmx with its documents (GET), SOAP (POST) and HTTP GET/POST bindings
  * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
- * In front of them: the request log line and the request metrics (src/ops), and the operational
+ * In front of them: response compression as Accept-Encoding asks, the request log line and the
+ * request metrics (src/ops), and the operational
  * endpoints /health, /ready and /metrics at the root. Ahead of each service's bindings, the optional
  * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public.
  */
@@ -16,7 +17,7 @@ import { createMobileAppService } from './services/mobile-app';
 import { createSyncCustomersService } from './services/sync-customers';
 import { accessGuard, type AccessControl } from './auth/access-guard';
 import { createAuthenticator } from './auth/authenticator';
-import { RateLimiter } from './auth/rate-limiter';
+import { createRateLimiter } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
 import { serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter } from './asmx/soap';
@@ -27,6 +28,7 @@ import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
 import { probesRouter, type ServerState } from './ops/probes';
 import { requestLogger } from './ops/request-log';
+import { responseCompression } from './response-compression';
 
 export interface AppOptions {
   settings: Settings;
@@ -66,10 +68,12 @@ export function createServices(options: AppOptions): Service[] {
  * Throws ContractMismatchError when a WSDL and its service object differ (architecture.md: the
  * server refuses to start), so an app that exists always serves what its WSDL promises.
  */
-export function createApp(options: AppOptions): Express {
+export function createApp(appOptions: AppOptions): Express {
+  const options = { ...appOptions, logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) };
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.use(responseCompression());
   useOperationalEndpoints(app, options);
   const soapReady = useServices(app, options);
   app.use(notFound);
@@ -97,10 +101,11 @@ function useOperationalEndpoints(app: Express, options: AppOptions): void {
 }
 
 /** Each service's SOAP router and its documents/HTTP bindings; returns when their SOAP sides are ready. */
-function useServices(app: Express, options: AppOptions): Promise<void>[] {
+function useServices(app: Express, options: AppOptions & { logger: Logger }): Promise<void>[] {
   const { settings } = options;
   const soapReady: Promise<void>[] = [];
   const access = createAccessControl(options);
+  closers.set(app, async () => access.limiter?.close());
   for (const service of createServices(options)) {
     const description = checkedDescription(service);
     const soap = soapRouter(service, description.wsdlTemplate, settings);
@@ -116,16 +121,22 @@ function useServices(app: Express, options: AppOptions): Promise<void>[] {
  * AUTH_MODE and RATE_LIMIT_PER_MINUTE (docs/operations.md, "Authentication", "Rate limiting"): one
  * authenticator and one limiter for both services, so a client's requests to either count together.
  */
-function createAccessControl(options: AppOptions): AccessControl {
+function createAccessControl(options: AppOptions & { logger: Logger }): AccessControl {
   const { settings, engine } = options;
   const clock = options.clock ?? systemClock;
   return {
     authenticate: settings.authMode === 'off' ? undefined : createAuthenticator(engine.db, clock),
-    limiter: settings.rateLimitPerMinute > 0 ? new RateLimiter(settings.rateLimitPerMinute, settings.rateLimitBurst, clock) : undefined,
+    limiter: createRateLimiter(settings, engine, options.logger),
   };
 }
 
 const readiness = new WeakMap<Express, Promise<void>>();
+const closers = new WeakMap<Express, () => Promise<void>>();
+
+/** Lets go of what the app holds besides the engine (the rate-limit store's connection); the server calls it on stop. */
+export function closeApp(app: Express): Promise<void> {
+  return closers.get(app)?.() ?? Promise.resolve();
+}
 
 /**
  * Settles when both SOAP bindings have read their WSDL (soap.listen parses it asynchronously);

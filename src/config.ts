@@ -8,6 +8,9 @@ export type DateOrder = 'DMY' | 'MDY';
 /** Which credentials the bindings require (docs/operations.md, "Authentication"); off by default. */
 export type AuthMode = 'off' | 'basic' | 'apikey' | 'any';
 
+/** Where rate-limit counts live (docs/operations.md, "Rate limiting"): shared by every process except memory. */
+export type RateLimitStore = 'memory' | 'postgres' | 'redis';
+
 export interface Settings {
   port: number;
   host: string;
@@ -16,6 +19,14 @@ export interface Settings {
   apiNamespace: string;
   syncNamespace: string;
   maxRequestBytes: number;
+  /** Deepest element nesting a SOAP request document may have (docs/operations.md, "Input limits"). */
+  maxXmlDepth: number;
+  /** Most elements and attributes, together, one SOAP request document may hold. */
+  maxXmlNodes: number;
+  /** Deepest nesting of arrays and objects an HTTP POST JSON body may have. */
+  maxJsonDepth: number;
+  /** Most fields (form fields, JSON members, multipart parts) one HTTP POST body may carry. */
+  maxRequestFields: number;
   trustProxy: boolean;
   databaseUrl: string;
   /** How slash dates such as 03/04/2026 are read: day first (default) or month first. */
@@ -51,6 +62,22 @@ export interface Settings {
   rateLimitPerMinute: number;
   /** Requests a client may make at once before the per-minute rate applies. */
   rateLimitBurst: number;
+  /** Where the counts live: memory (per process; SQLite's default), postgres (the default there) or redis. */
+  rateLimitStore: RateLimitStore;
+  /** redis://[user:password@]host:port[/db], required with RATE_LIMIT_STORE=redis. */
+  redisUrl?: string;
+  /** PostgreSQL: longest wait for a new connection to be established. */
+  dbConnectTimeoutMs: number;
+  /** PostgreSQL: longest wait for a connection of the pool (new or free), connecting included. */
+  dbAcquireTimeoutMs: number;
+  /** PostgreSQL: longest run of one statement (server side, and client side a second later). */
+  dbStatementTimeoutMs: number;
+  /** SQLite: how long a statement waits for another connection's lock before it fails. */
+  dbBusyTimeoutMs: number;
+  /** At start, how long to keep trying to reach the database before giving up. */
+  dbStartupTimeoutMs: number;
+  /** After SIGTERM/SIGINT, how long the server keeps accepting (reporting not-ready) before it closes. */
+  shutdownDrainMs: number;
 }
 
 export class SettingsError extends Error {
@@ -73,6 +100,10 @@ export function loadSettings(env: Env = process.env): Settings {
     apiNamespace: namespace(env, 'API_NAMESPACE'),
     syncNamespace: namespace(env, 'SYNC_NAMESPACE'),
     maxRequestBytes: integer(env, 'MAX_REQUEST_BYTES', 4 * MiB, 1024, 1024 * MiB),
+    maxXmlDepth: integer(env, 'MAX_XML_DEPTH', 64, 8, 1_000),
+    maxXmlNodes: integer(env, 'MAX_XML_NODES', 10_000, 100, 10_000_000),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 1_000),
+    maxRequestFields: integer(env, 'MAX_REQUEST_FIELDS', 1000, 10, 1_000_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     dateOrder: oneOf(env, 'DATE_ORDER', ['DMY', 'MDY'] as const, 'DMY'),
@@ -92,6 +123,13 @@ export function loadSettings(env: Env = process.env): Settings {
     authApiKeyHeader: headerName(env, 'AUTH_API_KEY_HEADER', 'X-API-Key'),
     rateLimitPerMinute,
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', rateLimitPerMinute, 1, 1_000_000),
+    ...rateLimitStore(env),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000, 100, 600_000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 25_000, 100, 3_600_000),
+    dbBusyTimeoutMs: integer(env, 'DB_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
+    dbStartupTimeoutMs: integer(env, 'DB_STARTUP_TIMEOUT_MS', 120_000, 0, 3_600_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 5_000, 0, 600_000),
   };
   // node:http refuses a headers timeout longer than the request timeout (it would never apply).
   if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
@@ -167,6 +205,17 @@ function namespace(env: Env, name: string): string {
   if (!URL.canParse(value)) throw new SettingsError(name, `'${value}' is not an absolute URI`);
   if (/["'<>&\s]/.test(value)) throw new SettingsError(name, `'${value}' is not a usable namespace URI`);
   return value;
+}
+
+/** RATE_LIMIT_STORE and REDIS_URL: postgres needs a PostgreSQL DATABASE_URL, redis a REDIS_URL. */
+function rateLimitStore(env: Env): { rateLimitStore: RateLimitStore; redisUrl?: string } {
+  const onPostgres = !databaseUrl(env, 'DATABASE_URL').startsWith('sqlite:');
+  const store = oneOf(env, 'RATE_LIMIT_STORE', ['memory', 'postgres', 'redis'] as const, onPostgres ? 'postgres' : 'memory');
+  if (store === 'postgres' && !onPostgres) throw new SettingsError('RATE_LIMIT_STORE', 'postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
+  const redisUrl = raw(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) throw new SettingsError('REDIS_URL', `'${redisUrl}' is not a redis:// or rediss:// URL`);
+  if (store === 'redis' && redisUrl === undefined) throw new SettingsError('REDIS_URL', 'RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)');
+  return { rateLimitStore: store, redisUrl };
 }
 
 function databaseUrl(env: Env, name: string): string {

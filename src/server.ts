@@ -4,19 +4,26 @@
  * WSDL that differs from the code), and listen on HOST:PORT with the timeouts of the settings.
  * main.ts adds the process around it (signals, WORKERS).
  *
- * stop() is the graceful shutdown: /ready turns 503, the listening socket closes, requests in flight
- * finish (their connections then close instead of idling in keep-alive), and after
- * SHUTDOWN_TIMEOUT_MS whatever is still open is cut; then the database closes.
+ * The listener is up before the database is ready: while the server waits for the database
+ * (database-wait.ts, DB_STARTUP_TIMEOUT_MS) /health answers 200, /ready 503, and every other request
+ * 503 with Retry-After. Once migrated, it serves.
+ *
+ * stop() is the graceful shutdown: /ready turns 503 at once while the server keeps accepting and
+ * answering for SHUTDOWN_DRAIN_MS (load balancers notice and stop sending), then the listening socket
+ * closes right after accepting what the kernel holds for it, requests in flight finish (their
+ * connections then close instead of idling in keep-alive), and after SHUTDOWN_TIMEOUT_MS whatever is
+ * still open is cut; then the database closes (docs/operations.md, "Timeouts and failures").
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
-import { createApp, whenReady } from './app';
+import { closeApp, createApp, whenReady } from './app';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
+import { waitForDatabase } from './ops/database-wait';
 import { createLogger, type Logger } from './ops/logger';
 import type { ServerState } from './ops/probes';
 
@@ -38,7 +45,7 @@ export interface RunningServer {
 export interface StartOptions {
   /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA). */
   seedEmbedded?: boolean;
-  /** Migrate (and seed) before listening (default true); a cluster worker's primary has done it. */
+  /** Migrate (and seed) before serving (default true); false when someone else has done it. */
   prepareDatabase?: boolean;
   /** The process's logger; by default one from LOG_LEVEL writing to logDestination (stdout). */
   logger?: Logger;
@@ -49,29 +56,59 @@ export interface StartOptions {
 
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(settings, options.logDestination);
-  const engine = openEngine(settings.databaseUrl);
+  const engine = openServerEngine(settings, logger);
+  let server: Server | undefined;
   try {
-    if (options.prepareDatabase ?? true) await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
     const state: ServerState = { stopping: false };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
     await whenReady(app);
-    const server = await listen(app, settings);
+    const gate = { starting: true };
+    server = await listen(startupGate(app, gate), settings);
+    const address = addressOf(server);
+    await waitForDatabase(engine, { timeoutMs: settings.dbStartupTimeoutMs, logger, context: { address } });
+    if (options.prepareDatabase ?? true) await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
+    gate.starting = false;
     const open = trackOpenResponses(server, state);
-    const { address, port } = server.address() as AddressInfo;
-    const host = address.includes(':') ? `[${address}]` : address;
-    const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute };
-    logger.info({ address: `http://${host}:${port}`, basePath: settings.basePath, database: engine.describe, ...access }, `listening on http://${host}:${port}${settings.basePath}/API/`);
-    return {
-      server,
-      engine,
-      logger,
-      address: `http://${host}:${port}`,
-      stop: once(() => stop(server, engine, state, open, settings.shutdownTimeoutMs)),
-    };
+    const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute, rateLimitStore: settings.rateLimitStore };
+    logger.info({ address, basePath: settings.basePath, database: engine.describe, ...access }, `listening on ${address}${settings.basePath}/API/`);
+    const running = server;
+    const timings = { drainMs: settings.shutdownDrainMs, timeoutMs: settings.shutdownTimeoutMs };
+    const release = () => closeApp(app).then(() => engine.close());
+    return { server, engine, logger, address, stop: once(() => stop(running, release, state, open, timings)) };
   } catch (err) {
+    server?.closeAllConnections();
+    server?.close();
     await engine.close().catch(() => undefined);
     throw err;
   }
+}
+
+/** The engine with the timeouts of the settings; its pool's failures go to the log, once each. */
+function openServerEngine(settings: Settings, logger: Logger): Engine {
+  return openEngine(settings.databaseUrl, {
+    connectTimeoutMs: settings.dbConnectTimeoutMs,
+    acquireTimeoutMs: settings.dbAcquireTimeoutMs,
+    statementTimeoutMs: settings.dbStatementTimeoutMs,
+    onPoolError: (message, error) => logger.warn({ err: error }, message),
+  });
+}
+
+function addressOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+}
+
+const PROBES = new Set(['/health', '/ready', '/metrics']);
+/** What a client is told to wait before trying again while the server waits for its database. */
+const STARTING_RETRY_AFTER_S = 5;
+
+/** Until the database is ready only the probes are answered (/ready says 503); every other request gets 503. */
+function startupGate(app: Express, gate: { starting: boolean }): http.RequestListener {
+  return (req, res) => {
+    if (!gate.starting || PROBES.has((req.url ?? '').split('?')[0])) return void app(req, res);
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(STARTING_RETRY_AFTER_S), Connection: 'close' });
+    res.end('Service Unavailable: the server is starting and waits for its database.\r\n');
+  };
 }
 
 /** Migrations (safe with many processes, see migrate.ts), then demo data for an empty embedded database. */
@@ -82,13 +119,20 @@ export async function prepareDatabase(engine: Engine, settings: Settings, logger
   if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis }, 'seeded the empty database with demo data');
 }
 
-function listen(app: Express, settings: Settings): Promise<Server> {
+/**
+ * How often node:http checks headersTimeout and requestTimeout (default 30 s, which let a slow
+ * client keep its connection up to 30 s past HEADERS_TIMEOUT_MS).
+ */
+const CONNECTIONS_CHECK_MS = 500;
+
+function listen(app: http.RequestListener, settings: Settings): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = http.createServer(
       {
         requestTimeout: settings.requestTimeoutMs,
         headersTimeout: settings.headersTimeoutMs,
         keepAliveTimeout: settings.keepAliveTimeoutMs,
+        connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
       },
       app,
     );
@@ -117,9 +161,25 @@ function trackOpenResponses(server: Server, state: ServerState): Set<ServerRespo
 /** How often, while stopping, connections that became idle after their last answer are closed. */
 const IDLE_SWEEP_MS = 100;
 
-function stop(server: Server, engine: Engine, state: ServerState, open: Set<ServerResponse>, timeoutMs: number): Promise<StopOutcome> {
+interface StopTimings {
+  /** How long to keep accepting after the stop began (SHUTDOWN_DRAIN_MS). */
+  drainMs: number;
+  /** How long open requests may take once the listener is closed (SHUTDOWN_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+/** release: what closes after the last connection (the app's rate-limit store, the database). */
+async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: Set<ServerResponse>, timings: StopTimings): Promise<StopOutcome> {
   state.stopping = true;
   for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+  await new Promise((resolve) => setTimeout(resolve, timings.drainMs));
+  // The poll phase before setImmediate's callback accepts every connection the kernel completed
+  // meanwhile (they would be reset if the listener closed with them still queued).
+  await new Promise((resolve) => setImmediate(resolve));
+  return closeListener(server, release, timings.timeoutMs);
+}
+
+function closeListener(server: Server, release: () => Promise<void>, timeoutMs: number): Promise<StopOutcome> {
   return new Promise((resolve, reject) => {
     let forced = false;
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
@@ -130,7 +190,7 @@ function stop(server: Server, engine: Engine, state: ServerState, open: Set<Serv
     server.close(() => {
       clearInterval(sweep);
       clearTimeout(force);
-      engine.close().then(() => resolve({ forced }), reject);
+      release().then(() => resolve({ forced }), reject);
     });
     server.closeIdleConnections();
   });

@@ -9,7 +9,8 @@ import { boundedText, dateRange, required, type Fields } from '../operations/par
 import type { Operation, OperationResult } from '../operations/types';
 import { decideActivity, decisionMessage, type Action, type DecisionInput } from './approval';
 import { enquiryMessage, linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
-import { activityReport } from './report';
+import { activityReport, readReportKey } from './report';
+import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 
 /** Document numbers, codes and user names are short; longer input is refused before any query. */
 const MAX_KEY_LENGTH = 64;
@@ -97,14 +98,15 @@ export const activityApprovalRejection: Operation = {
 export const activityReportAndComplaints: Operation = {
   name: 'ActivityReportAndComplaints',
   params: [],
-  fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate'],
+  fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate', ...PAGE_FIELDS],
   acceptsFiles: false,
   kind: 'read',
   async run({ fields }, ctx) {
     const salesOfficer = key(fields, 'SalesOfficer');
     const username = key(fields, 'Username');
     const { from, to } = dateRange(fields, 'FromDate', 'ToDate', ctx.settings.dateOrder);
-    return { data: await activityReport(ctx.db, { salesOfficer, username, from, to }, await allowedOfficers(ctx)) };
+    const page = pageRequest(fields, readReportKey);
+    return activityReport(ctx.db, { salesOfficer, username, from, to }, await allowedOfficers(ctx), { page, streams: ctx.streams });
   },
 };
 

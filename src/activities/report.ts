@@ -4,6 +4,11 @@
  * Summary of both lists by status.
  * With an authenticated user (principal-scope.ts) the lists never go beyond the officers within their
  * scope; a SalesOfficer or Username outside it is FORBIDDEN.
+ *
+ * The whole report is streamed (src/operations/streamed.ts): both lists read with cursors in one
+ * snapshot, the Summary counted while they pass (it comes after them). With PageSize/PageToken
+ * (docs/behaviour.md, "Paging") a page holds up to PageSize rows of each list, and its Summary
+ * counts that page's rows.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -11,7 +16,10 @@ import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
 import type { Activity, Complaint } from './records';
 import { storedUserId } from '../operations/master-codes';
-import { listActivities, listComplaints, type ReportFilter } from './repository';
+import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
+import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
+import { mapRows, STREAM_BATCH_ROWS, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
+import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
 export interface ReportInput {
@@ -37,10 +45,74 @@ export interface ActivityReport {
   Summary: ReportSummary;
 }
 
-export async function activityReport(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<ActivityReport> {
+/** Where each list of a page ends: before its first row (null), after a key, or at its end. */
+export type ReportPosition = null | DatedKey | 'end';
+export type ReportPageKey = { activities: ReportPosition; complaints: ReportPosition };
+
+export interface ReportOptions {
+  /** One page (PageSize/PageToken) instead of the whole report. */
+  page?: PageRequest<ReportPageKey>;
+  /** The caller takes a streamed answer (OperationContext.streams). */
+  streams?: boolean;
+}
+
+export async function activityReport(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound, options: ReportOptions = {}): Promise<OperationResult> {
   const filter: ReportFilter = { officers: intersectOfficers(await officers(db, input, allowed), allowed), from: input.from, to: input.to };
-  const [activities, complaints] = [await listActivities(db, filter), await listComplaints(db, filter)];
-  return { Activities: activities, Complaints: complaints, Summary: summarise(activities, complaints) };
+  if (options.page) return reportPage(db, filter, options.page);
+  return streamedResult(db, options.streams, async (trx, end) => {
+    const summary = new SummaryCounter();
+    const list = <R extends { Status: string }>(read: () => AsyncIterable<R>): StreamedJson => ({
+      kind: 'rows',
+      rows: () => (selectsNothing(filter) ? mapRows([], summary.count) : mapRows(read(), summary.count)),
+    });
+    const body: StreamedJson = {
+      kind: 'object',
+      members: [
+        ['Activities', list(() => activitiesQuery(trx, filter).stream(STREAM_BATCH_ROWS))],
+        ['Complaints', list(() => complaintsQuery(trx, filter).stream(STREAM_BATCH_ROWS))],
+        ['Summary', { kind: 'value', value: () => summary.result() }],
+      ],
+    };
+    return new StreamedData(body, undefined, undefined, end);
+  });
+}
+
+/** Up to PageSize rows of each list after the token's positions; NextPageToken null once both lists are done. */
+async function reportPage(db: Kysely<Database>, filter: ReportFilter, request: PageRequest<ReportPageKey>): Promise<OperationResult> {
+  const after = request.after ?? { activities: null, complaints: null };
+  const activities = await pageOf(after.activities, filter, request.size, (key) => activitiesQuery(db, filter, key).limit(request.size + 1).execute(), (a) => ({ date: a.ActivityDate, no: a.ActivityNo }));
+  const complaints = await pageOf(after.complaints, filter, request.size, (key) => complaintsQuery(db, filter, key).limit(request.size + 1).execute(), (c) => ({ date: c.ComplaintDate, no: c.ComplaintNo }));
+  const next: ReportPageKey = { activities: activities.next, complaints: complaints.next };
+  const done = next.activities === 'end' && next.complaints === 'end';
+  const data: ActivityReport = { Activities: activities.rows, Complaints: complaints.rows, Summary: summarise(activities.rows, complaints.rows) };
+  return { data, nextPageToken: done ? null : encodePageToken([next.activities, next.complaints]) };
+}
+
+async function pageOf<R>(
+  position: ReportPosition,
+  filter: ReportFilter,
+  size: number,
+  read: (after: DatedKey | undefined) => Promise<R[]>,
+  keyOf: (row: R) => DatedKey,
+): Promise<{ rows: R[]; next: ReportPosition }> {
+  if (position === 'end' || selectsNothing(filter)) return { rows: [], next: 'end' };
+  const page = cutPage(await read(position ?? undefined), size, keyOf);
+  return { rows: page.rows, next: page.next ?? 'end' };
+}
+
+/** Reads an ActivityReportAndComplaints token's key back; undefined when it is not one. */
+export function readReportKey(key: unknown): ReportPageKey | undefined {
+  if (!Array.isArray(key) || key.length !== 2) return undefined;
+  const [activities, complaints] = (key as unknown[]).map(readPosition);
+  if (activities === undefined || complaints === undefined) return undefined;
+  return { activities, complaints };
+}
+
+function readPosition(value: unknown): ReportPosition | undefined {
+  if (value === null || value === 'end') return value;
+  if (typeof value !== 'object') return undefined;
+  const { date, no } = value as { date?: unknown; no?: unknown };
+  return isText(date) && isText(no) ? { date, no } : undefined;
 }
 
 /**
@@ -65,6 +137,31 @@ async function scopeOf(db: Kysely<Database>, username: string, allowed: OfficerB
   if (!user) throw notFound('Username', `User '${username}' does not exist`);
   assertOfficerInScope(allowed, user.id, 'Username');
   return officerScope(db, user);
+}
+
+/** The Summary of rows seen one by one (a streamed report). */
+class SummaryCounter {
+  private readonly seen = { activities: new Map<string, number>(), complaints: new Map<string, number>() };
+
+  readonly count = <R extends { Status: string }>(row: R): R => {
+    const counts = 'ActivityNo' in row ? this.seen.activities : this.seen.complaints;
+    counts.set(row.Status, (counts.get(row.Status) ?? 0) + 1);
+    return row;
+  };
+
+  result(): ReportSummary {
+    const { activities: a, complaints: k } = this.seen;
+    const total = (counts: Map<string, number>) => [...counts.values()].reduce((sum, n) => sum + n, 0);
+    return {
+      ActivityCount: total(a),
+      PendingActivities: a.get('PENDING') ?? 0,
+      ApprovedActivities: a.get('APPROVED') ?? 0,
+      RejectedActivities: a.get('REJECTED') ?? 0,
+      ComplaintCount: total(k),
+      OpenComplaints: k.get('OPEN') ?? 0,
+      ResolvedComplaints: k.get('RESOLVED') ?? 0,
+    };
+  }
 }
 
 function summarise(activities: Activity[], complaints: Complaint[]): ReportSummary {

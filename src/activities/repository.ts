@@ -74,21 +74,33 @@ export interface ReportFilter {
   to?: string;
 }
 
-/** Newest first; the number breaks ties so the order is stable. */
-export async function listActivities(db: Db, filter: ReportFilter): Promise<Activity[]> {
-  if (filter.officers?.length === 0) return [];
+/** Where a page of activities or complaints ends: the date and number of its last row. */
+export interface DatedKey {
+  date: string;
+  no: string;
+}
+
+/** Whether the filter can select nothing at all (an empty officer list). */
+export function selectsNothing(filter: ReportFilter): boolean {
+  return filter.officers?.length === 0;
+}
+
+/** Activities of the report, newest first; the number breaks ties so the order is stable. After a key: the next page. */
+export function activitiesQuery(db: Db, filter: ReportFilter, after?: DatedKey) {
   let query = activities(db);
   if (filter.officers) query = query.where('a.sales_officer_id', 'in', filter.officers);
   if (filter.from !== undefined) query = query.where('a.activity_date', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('a.activity_date', '<=', filter.to);
-  return query.orderBy('a.activity_date', 'desc').orderBy('a.activity_no', 'desc').execute();
+  if (after !== undefined) {
+    query = query.where((eb) => eb.or([eb('a.activity_date', '<', after.date), eb.and([eb('a.activity_date', '=', after.date), eb('a.activity_no', '<', after.no)])]));
+  }
+  return query.orderBy('a.activity_date', 'desc').orderBy('a.activity_no', 'desc');
 }
 
 // ---- complaints --------------------------------------------------------------------------------
 
-/** Newest first; the number breaks ties so the order is stable. */
-export async function listComplaints(db: Db, filter: ReportFilter): Promise<Complaint[]> {
-  if (filter.officers?.length === 0) return [];
+/** Complaints of the report, newest first; the number breaks ties so the order is stable. After a key: the next page. */
+export function complaintsQuery(db: Db, filter: ReportFilter, after?: DatedKey) {
   let query = db
     .selectFrom('complaints as k')
     .innerJoin('customers as c', 'c.code', 'k.customer_code')
@@ -107,7 +119,10 @@ export async function listComplaints(db: Db, filter: ReportFilter): Promise<Comp
   if (filter.officers) query = query.where('k.sales_officer_id', 'in', filter.officers);
   if (filter.from !== undefined) query = query.where('k.complaint_date', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('k.complaint_date', '<=', filter.to);
-  return query.orderBy('k.complaint_date', 'desc').orderBy('k.complaint_no', 'desc').execute();
+  if (after !== undefined) {
+    query = query.where((eb) => eb.or([eb('k.complaint_date', '<', after.date), eb.and([eb('k.complaint_date', '=', after.date), eb('k.complaint_no', '<', after.no)])]));
+  }
+  return query.orderBy('k.complaint_date', 'desc').orderBy('k.complaint_no', 'desc');
 }
 
 // ---- enquiries ---------------------------------------------------------------------------------

@@ -7,10 +7,12 @@ import type { Request, Response } from 'express';
 import type { Settings } from '../config';
 import { principalOf } from '../auth/principal';
 import { AppError } from '../errors';
+import { StreamedData } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../services/types';
 import { ClientAbortedError, isBodyError } from './body';
 import { bodyInput, queryInput } from './http-input';
+import { writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
 import { sendPlainError, sendPlainServerError } from './plain-error';
 import { annotate, annotateUnexpected, type Binding } from './request-annotation';
@@ -23,7 +25,7 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     const op = resolveOperation(service, req.method, rest);
     annotate(res, { operation: op.name });
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
-    sendOutcome(res, service, await service.invoke(op.name, { ...input, principal: principalOf(res) }));
+    await sendOutcome(res, service, await service.invoke(op.name, { ...input, principal: principalOf(res), streams: true }));
   } catch (err) {
     sendFailure(res, err);
   }
@@ -43,17 +45,37 @@ function resolveOperation(service: Service, method: string, rest: string): Servi
   throw other ? wrongCaseMethodName(name, other) : invalidMethodName(name);
 }
 
-function sendOutcome(res: Response, service: Service, outcome: Outcome): void {
+async function sendOutcome(res: Response, service: Service, outcome: Outcome): Promise<void> {
   annotate(res, { outcome: 'success' });
   if (outcome.kind === 'string') {
     const xml = `<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="${escapeXml(service.namespace)}">${escapeXml(outcome.value)}</string>`;
     res.status(200).set('Content-Type', 'text/xml; charset=utf-8').send(xml);
     return;
   }
+  const { data } = outcome.result;
+  if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
   sendJson(res, successEnvelope(outcome.result));
 }
 
-/** domain.md, "Result format": Count only with array Data, Totals only when the operation gives them. */
+/**
+ * A large list written while it is read (json-stream.ts). Once the head is sent a failure can no
+ * longer become an error answer: the connection is cut, so the client never takes a truncated
+ * answer for a whole one, and the failure is logged.
+ */
+async function sendStreamed(res: Response, data: StreamedData, message: string): Promise<void> {
+  try {
+    if ((await writeStreamedEnvelope(res, data, message)) === 'aborted') annotate(res, { outcome: 'aborted' });
+  } catch (err) {
+    if (!res.headersSent) throw err;
+    annotateUnexpected(res, err);
+    res.destroy();
+  }
+}
+
+/**
+ * domain.md, "Result format": Count only with array Data, Totals only when the operation gives them;
+ * NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
+ */
 export function successEnvelope(result: OperationResult): Record<string, unknown> {
   return {
     Success: true,
@@ -61,6 +83,7 @@ export function successEnvelope(result: OperationResult): Record<string, unknown
     ...(Array.isArray(result.data) ? { Count: result.data.length } : {}),
     Data: result.data ?? null,
     ...(result.totals ? { Totals: result.totals } : {}),
+    ...(result.nextPageToken !== undefined ? { NextPageToken: result.nextPageToken } : {}),
   };
 }
 

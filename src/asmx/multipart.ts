@@ -3,13 +3,20 @@
  * multipart parts"). Fields become name/value pairs; file parts become UploadedFile only for an
  * operation that accepts files, within the limits of the settings (a PAYLOAD_TOO_LARGE business
  * failure beyond them, src/errors.ts).
+ *
+ * Bounds and text (docs/operations.md, "Input limits"): at most maxParts parts (fields and files) are
+ * read, the next one is 413 and nothing after it is parsed (the body goes to busboy in slices, so the
+ * cost stops with the failure, and the event loop turns between slices); a field's name and value hold only characters XML can carry, and a
+ * field's bytes must be UTF-8 (busboy would put U+FFFD in place of bad bytes, so the raw parts are
+ * checked once busboy has read them).
  */
 import busboy from 'busboy';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Settings } from '../config';
-import { AppError } from '../errors';
+import { AppError, invalid } from '../errors';
 import type { UploadedFile } from '../operations/types';
 import { invalidRequestFormat } from './http-errors';
+import { checkedField, decodeUtf8, tooManyFields } from './input-text';
 
 export type FileLimits = Pick<Settings, 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
 
@@ -18,42 +25,99 @@ export interface MultipartContent {
   files: UploadedFile[];
 }
 
-export function parseMultipart(
-  headers: IncomingHttpHeaders,
-  body: Buffer,
-  options: { acceptFiles: boolean; limits: FileLimits; maxFieldBytes: number },
-): Promise<MultipartContent> {
+export interface MultipartOptions {
+  acceptFiles: boolean;
+  limits: FileLimits;
+  maxFieldBytes: number;
+  /** Most parts, fields and files together (MAX_REQUEST_FIELDS). */
+  maxParts: number;
+}
+
+const SLICE_BYTES = 64 * 1024;
+
+export async function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, options: MultipartOptions): Promise<MultipartContent> {
+  const content = await readParts(headers, body, options);
+  const badField = firstFieldNotUtf8(body, boundaryOf(String(headers['content-type'] ?? '')));
+  if (badField !== undefined) throw invalid(badField, 'is not valid UTF-8');
+  return content;
+}
+
+function readParts(headers: IncomingHttpHeaders, body: Buffer, options: MultipartOptions): Promise<MultipartContent> {
   return new Promise((resolve, reject) => {
+    const contentType = String(headers['content-type'] ?? '');
     const collector = new PartCollector(options.acceptFiles, options.limits);
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers,
-        // One byte over the limit, so a file of exactly the limit is whole and a larger one is cut and flagged.
-        limits: { fileSize: options.limits.maxFileBytes + 1, files: options.limits.maxFilesPerRequest, fieldSize: options.maxFieldBytes },
+        // Browsers send part names and file names as raw UTF-8; busboy's default (latin1) garbles them.
+        defParamCharset: 'utf8',
+        limits: {
+          // One byte over the limit, so a file of exactly the limit is whole and a larger one is cut and flagged.
+          fileSize: options.limits.maxFileBytes + 1,
+          files: options.limits.maxFilesPerRequest,
+          fieldSize: options.maxFieldBytes,
+          // busboy signals partsLimit when the count is reached, so one over: the part past the bound is refused.
+          parts: options.maxParts + 1,
+        },
       });
     } catch {
-      reject(invalidRequestFormat(String(headers['content-type'] ?? '')));
+      reject(invalidRequestFormat(contentType));
       return;
     }
-    parser.on('field', (name, value) => collector.values.push([name, value]));
-    parser.on('file', (name, stream, info) => collector.file(name, stream, info));
+    // busboy gives an undefined name for name="" (its types say string): a field without a name.
+    parser.on('field', (name: string | undefined, value) => collector.field(name ?? '', value));
+    parser.on('file', (name: string | undefined, stream, info) => collector.file(name ?? '', stream, info));
     parser.on('filesLimit', () => collector.fail(tooManyFiles(options.limits)));
-    parser.on('error', () => reject(invalidRequestFormat(String(headers['content-type'] ?? ''))));
+    parser.on('partsLimit', () => collector.fail(tooManyFields(options.maxParts)));
+    parser.on('error', () => {
+      collector.fail(invalidRequestFormat(contentType));
+      reject(collector.failure);
+    });
     parser.on('close', () => collector.finish(resolve, reject));
-    parser.end(body);
+    feed(parser, body, collector, reject).catch(reject);
   });
 }
+
+/**
+ * Writes the body in slices, a turn of the event loop apart (other requests are answered meanwhile),
+ * and stops at the first failure: the rest of a hostile body is never parsed.
+ */
+async function feed(parser: busboy.Busboy, body: Buffer, collector: PartCollector, reject: (error: unknown) => void): Promise<void> {
+  for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
+    if (offset > 0) await nextTurn();
+    parser.write(body.subarray(offset, offset + SLICE_BYTES));
+    if (collector.failure) {
+      reject(collector.failure);
+      parser.destroy();
+      return;
+    }
+  }
+  parser.end();
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class PartCollector {
   readonly values: [string, string][] = [];
   private readonly files: UploadedFile[] = [];
-  private failure: AppError | undefined;
+  failure: Error | undefined;
   private totalBytes = 0;
 
   constructor(private readonly acceptFiles: boolean, private readonly limits: FileLimits) {}
 
+  field(name: string, value: string): void {
+    try {
+      this.values.push(checkedField(name, value));
+    } catch (error) {
+      this.fail(error as Error);
+    }
+  }
+
   file(field: string, stream: NodeJS.ReadableStream & { truncated?: boolean }, info: busboy.FileInfo): void {
+    // A body that ends inside a file part errors the file's stream too: without a listener that error
+    // would be unhandled and end the process. The parser's own 'error' answers the request.
+    stream.on('error', () => undefined);
     if (!this.acceptFiles) {
       stream.resume();
       return;
@@ -67,7 +131,7 @@ class PartCollector {
     });
   }
 
-  fail(error: AppError): void {
+  fail(error: Error): void {
     this.failure ??= error;
   }
 
@@ -83,6 +147,49 @@ class PartCollector {
     if (this.totalBytes > this.limits.maxRequestFilesBytes) this.fail(filesTooLarge(this.limits));
     this.files.push({ field, fileName: info.filename ?? '', declaredType: info.mimeType ?? '', content });
   }
+}
+
+function boundaryOf(contentType: string): string | undefined {
+  const match = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
+/**
+ * The name of the first part whose headers are not UTF-8 (names and file names), or which is a field
+ * (no filename, not application/octet-stream, no charset other than UTF-8) whose bytes are not UTF-8.
+ * Runs after busboy accepted the body, so the parts are well formed and at most maxParts; one pass of
+ * Buffer.indexOf over the body.
+ */
+function firstFieldNotUtf8(body: Buffer, boundary: string | undefined): string | undefined {
+  if (boundary === undefined) return undefined;
+  const delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
+  let at = body.indexOf(delimiter.subarray(2));
+  while (at >= 0) {
+    const start = at + delimiter.length - 2;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) return undefined;
+    const bad = badFieldName(body.subarray(start, next));
+    if (bad !== undefined) return bad;
+    at = next + 2;
+  }
+  return undefined;
+}
+
+function badFieldName(part: Buffer): string | undefined {
+  const headerEnd = part.indexOf('\r\n\r\n');
+  if (headerEnd < 0) return undefined;
+  const headers = part.subarray(0, headerEnd).toString('latin1');
+  if (decodeUtf8(part.subarray(0, headerEnd)) === undefined) return nameIn(headers);
+  if (/;\s*filename\*?\s*=/i.test(headers) || /^content-type:\s*application\/octet-stream/im.test(headers)) return undefined;
+  const charset = /^content-type:[^\r\n]*;\s*charset\s*=\s*"?([^";\s]+)/im.exec(headers)?.[1].toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return undefined;
+  return decodeUtf8(part.subarray(headerEnd + 4)) === undefined ? nameIn(headers) : undefined;
+}
+
+/** The part's name for the error message; the headers were read as latin1, so this is their bytes. */
+function nameIn(headers: string): string {
+  const name = /;\s*name\s*=\s*"([^"]*)"/i.exec(headers)?.[1] ?? '';
+  return decodeUtf8(Buffer.from(name, 'latin1')) ?? name;
 }
 
 const fileTooLarge = (name: string, limits: FileLimits) =>

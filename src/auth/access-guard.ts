@@ -58,7 +58,7 @@ async function judge(req: Request, res: Response, binding: GuardedBinding, servi
     principal = credentials ? await authenticate(credentials) : undefined;
   }
   if (limiter) {
-    const decision = limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);
+    const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);
     if (!decision.allowed) {
       annotateGuarded(req, res, binding, service);
       refuseRateLimited(res, binding, decision.retryAfterSeconds);

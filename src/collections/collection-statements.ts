@@ -4,6 +4,10 @@
  * Reference, Amount; Totals: Count, Amount. Default order ReceiptDate ASC, then ReceiptNo.
  * With an authenticated user: receipts of the customers within their scope only; a SalesOfficer or
  * FromCustomer outside it is FORBIDDEN (principal-scope.ts).
+ *
+ * The whole list is streamed (src/operations/streamed.ts: Count and rows in one snapshot, Totals
+ * summed as the rows pass); with PageSize/PageToken one page is read whole, keyset-continued on the
+ * sort field and the receipt number (docs/behaviour.md, "Paging").
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -11,7 +15,9 @@ import { amount } from '../operations/money';
 import type { Direction, Range } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';
-import { receipts, type ReceiptField, type ReceiptRecord } from './repository';
+import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
+import { mapRows, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import { countReceipts, receiptKey, receiptsQuery, type ReceiptField, type ReceiptFilter, type ReceiptKey, type ReceiptRecord } from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface CollectionStatementQuery {
@@ -23,6 +29,10 @@ export interface CollectionStatementQuery {
   direction: Direction;
   /** The authenticated user's bound; undefined = none. */
   allowed?: OfficerBound;
+  /** One page (PageSize/PageToken) instead of the whole list. */
+  page?: PageRequest<ReceiptKey>;
+  /** The caller takes a streamed answer (OperationContext.streams). */
+  streams?: boolean;
 }
 
 export async function collectionStatements(db: Kysely<Database>, q: CollectionStatementQuery): Promise<OperationResult> {
@@ -32,10 +42,43 @@ export async function collectionStatements(db: Kysely<Database>, q: CollectionSt
   const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
   if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
   if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'FromCustomer');
-  const filter = { officerId, customerCode, fromDate: q.dates.from, toDate: q.dates.to, customerOfficers: q.allowed };
-  const records = unknown ? [] : await receipts(db, filter, q.sortBy, q.direction);
-  return { data: records.map(toRow), totals: totalsOf(records) };
+  const filter: ReceiptFilter = { officerId, customerCode, fromDate: q.dates.from, toDate: q.dates.to, customerOfficers: q.allowed };
+  if (q.page) return page(db, unknown ? undefined : filter, q, q.page);
+  if (unknown) return { data: [], totals: new Totals().result() };
+  return streamedResult(db, q.streams, async (trx, end) => {
+    const count = await countReceipts(trx, filter);
+    const totals = new Totals();
+    const rows = () => mapRows(receiptsQuery(trx, filter, q.sortBy, q.direction).stream(STREAM_BATCH_ROWS), (r) => totals.add(toRow(r), r));
+    return new StreamedData({ kind: 'rows', rows }, count, () => totals.result(), end);
+  });
 }
+
+/** One page: PageSize rows after the token's key (one more is read to know whether another follows). */
+async function page(db: Kysely<Database>, filter: ReceiptFilter | undefined, q: CollectionStatementQuery, request: PageRequest<ReceiptKey>): Promise<OperationResult> {
+  const records = filter === undefined ? [] : await receiptsQuery(db, filter, q.sortBy, q.direction, request.after).limit(request.size + 1).execute();
+  const { rows, next } = cutPage(records, request.size, (r) => receiptKey(r, q.sortBy));
+  const totals = new Totals();
+  const data = rows.map((r) => totals.add(toRow(r), r));
+  return { data, totals: totals.result(), nextPageToken: next === null ? null : encodePageToken(tokenKey(q, next)) };
+}
+
+/** The token names the sort it continues, so a token is refused under another SortBy/SortDirection. */
+function tokenKey(q: Pick<CollectionStatementQuery, 'sortBy' | 'direction'>, key: ReceiptKey): unknown {
+  return [q.sortBy, q.direction, key.value, key.receiptNo];
+}
+
+/** Reads a token's key back for this sort order; undefined when it is not one. */
+export function readReceiptKey(sortBy: ReceiptField, direction: Direction): (key: unknown) => ReceiptKey | undefined {
+  return (key) => {
+    if (!Array.isArray(key) || key.length !== 4) return undefined;
+    const [field, dir, value, receiptNo] = key as unknown[];
+    if (field !== sortBy || dir !== direction || !isText(receiptNo)) return undefined;
+    const numeric = sortBy === 'Amount';
+    if (numeric ? !Number.isSafeInteger(value) : !isText(value)) return undefined;
+    return { value: value as string | number, receiptNo };
+  };
+}
+
 
 function toRow(r: ReceiptRecord) {
   return {
@@ -50,7 +93,17 @@ function toRow(r: ReceiptRecord) {
 }
 
 /** Summed in minor units, converted once, so the total is exactly the sum of the rows. */
-function totalsOf(records: readonly ReceiptRecord[]): Record<string, number> {
-  const minor = records.reduce((sum, r) => sum + Number(r.amount), 0);
-  return { Count: records.length, Amount: amount(minor) };
+class Totals {
+  private count = 0;
+  private minor = 0;
+
+  add<T>(row: T, record: ReceiptRecord): T {
+    this.count += 1;
+    this.minor += Number(record.amount);
+    return row;
+  }
+
+  result(): Record<string, number> {
+    return { Count: this.count, Amount: amount(this.minor) };
+  }
 }

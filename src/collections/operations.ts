@@ -1,7 +1,8 @@
 /** Operations of this business area (domain.md): receipts and ledger balances. */
 import type { Operation } from '../operations/types';
 import { dateRange, list, month, sort, text, year } from '../operations/parse';
-import { collectionStatements } from './collection-statements';
+import { collectionStatements, readReceiptKey } from './collection-statements';
+import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { openingBalances } from './opening-balance';
 import { RECEIPT_FIELDS } from './repository';
 import { allowedOfficers } from '../users/principal-scope';
@@ -9,7 +10,7 @@ import { allowedOfficers } from '../users/principal-scope';
 export const getCollectionStatements: Operation = {
   name: 'getCollectionStatements',
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
-  fields: [],
+  fields: PAGE_FIELDS,
   acceptsFiles: false,
   kind: 'read',
   async run({ fields }, ctx) {
@@ -22,6 +23,8 @@ export const getCollectionStatements: Operation = {
       sortBy: field,
       direction,
       allowed: await allowedOfficers(ctx),
+      page: pageRequest(fields, readReceiptKey(field, direction)),
+      streams: ctx.streams,
     });
   },
 };

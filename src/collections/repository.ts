@@ -1,5 +1,5 @@
 /** Queries behind the collection reports (getCollectionStatements, getOpeningBalance). */
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Direction } from '../operations/parse';
 
@@ -38,26 +38,83 @@ export interface ReceiptRecord {
   amount: number;
 }
 
-/** Receipts with their customer, ordered by the chosen field and then the receipt number. */
-export async function receipts(db: Kysely<Database>, filter: ReceiptFilter, sortBy: ReceiptField, direction: Direction): Promise<ReceiptRecord[]> {
-  let query = db
+/** Where a page of receipts ends: the sort field's value and the receipt number of its last row. */
+export interface ReceiptKey {
+  value: string | number;
+  receiptNo: string;
+}
+
+/**
+ * The receipts the filter selects, joined to their customer. Without a scope filter the receipts
+ * drive the join (a CROSS JOIN with the key condition: SQLite keeps that loop order, PostgreSQL plans
+ * it as the inner join it is), so the receipt_date or receipt_no index hands rows over in order
+ * and a streamed list has its first rows at once instead of after a sort of the whole table.
+ */
+function filteredReceipts(db: Kysely<Database>, filter: ReceiptFilter) {
+  if (filter.customerOfficers === undefined) {
+    return db.selectFrom('receipts').crossJoin('customers').whereRef('customers.code', '=', 'receipts.customer_code').where((eb) => receiptConditions(eb, filter));
+  }
+  return db
     .selectFrom('receipts')
     .innerJoin('customers', 'customers.code', 'receipts.customer_code')
-    .select([
-      'receipts.receipt_no',
-      'receipts.receipt_date',
-      'receipts.customer_code',
-      'customers.name as customer_name',
-      'receipts.payment_method',
-      'receipts.reference',
-      'receipts.amount',
-    ]);
-  if (filter.officerId !== undefined) query = query.where('receipts.sales_officer_id', '=', filter.officerId);
-  if (filter.customerCode !== undefined) query = query.where('receipts.customer_code', '=', filter.customerCode);
-  if (filter.fromDate !== undefined) query = query.where('receipts.receipt_date', '>=', filter.fromDate);
-  if (filter.toDate !== undefined) query = query.where('receipts.receipt_date', '<=', filter.toDate);
-  if (filter.customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
-  return query.orderBy(RECEIPT_SORT_COLUMNS[sortBy], direction).orderBy('receipts.receipt_no', direction).execute();
+    .where('customers.sales_officer_id', 'in', filter.customerOfficers)
+    .where((eb) => receiptConditions(eb, filter));
+}
+
+function receiptConditions(eb: ExpressionBuilder<Database, 'receipts'>, filter: ReceiptFilter): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (filter.officerId !== undefined) conditions.push(eb('receipts.sales_officer_id', '=', filter.officerId));
+  if (filter.customerCode !== undefined) conditions.push(eb('receipts.customer_code', '=', filter.customerCode));
+  if (filter.fromDate !== undefined) conditions.push(eb('receipts.receipt_date', '>=', filter.fromDate));
+  if (filter.toDate !== undefined) conditions.push(eb('receipts.receipt_date', '<=', filter.toDate));
+  return eb.and(conditions);
+}
+
+/**
+ * How many receipts the filter selects (the Count before a streamed list). Without a scope filter
+ * the customer join cannot change it (every receipt has its customer: a foreign key), so the
+ * receipts are counted alone, on their indexes.
+ */
+export async function countReceipts(db: Kysely<Database>, filter: ReceiptFilter): Promise<number> {
+  const query =
+    filter.customerOfficers === undefined
+      ? db.selectFrom('receipts').where((eb) => receiptConditions(eb, filter))
+      : filteredReceipts(db, filter);
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Receipts with their customer, ordered by the chosen field and then the receipt number; with
+ * `after`, only those that come after that key in this order (the next page).
+ */
+export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, sortBy: ReceiptField, direction: Direction, after?: ReceiptKey) {
+  const column = RECEIPT_SORT_COLUMNS[sortBy];
+  let query = filteredReceipts(db, filter).select([
+    'receipts.receipt_no',
+    'receipts.receipt_date',
+    'receipts.customer_code',
+    'customers.name as customer_name',
+    'receipts.payment_method',
+    'receipts.reference',
+    'receipts.amount',
+  ]);
+  if (after !== undefined) {
+    const beyond = direction === 'asc' ? '>' : '<';
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.ref(column), beyond, after.value as never),
+        eb.and([eb(eb.ref(column), '=', after.value as never), eb('receipts.receipt_no', beyond, after.receiptNo)]),
+      ]),
+    );
+  }
+  return query.orderBy(column, direction).orderBy('receipts.receipt_no', direction);
+}
+
+/** The key a page ending on this receipt continues from. */
+export function receiptKey(record: ReceiptRecord, sortBy: ReceiptField): ReceiptKey {
+  const value = { ReceiptNo: record.receipt_no, ReceiptDate: record.receipt_date, CustomerCode: record.customer_code, CustomerName: record.customer_name, PaymentMethod: record.payment_method, Reference: record.reference, Amount: record.amount }[sortBy];
+  return { value, receiptNo: record.receipt_no };
 }
 
 export interface LedgerBalance {

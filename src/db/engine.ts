@@ -4,16 +4,21 @@
  * Everything engine-specific lives here, as data (column types, capabilities), so queries and
  * migrations have one code path (architecture.md, style.md: capabilities, not dialect branches).
  *
- *   sqlite:<file>        embedded database file (directories are created)
- *   sqlite::memory:      private in-memory database (tests)
+ *   sqlite:<file>        embedded database file (directories are created); queries run on worker
+ *                        threads (sqlite-worker/), or in this thread with { sqliteInProcess: true }
+ *   sqlite::memory:      private in-memory database: one worker (or in this thread)
  *   postgres://user[:password]@host[:port]/database[?schema=name]
  *                        PostgreSQL; `schema` puts every table in that schema (created if missing)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Pool, types as pgTypes } from 'pg';
+import { types as pgTypes, type Pool } from 'pg';
+import Cursor from 'pg-cursor';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { SqliteWorkerDialect } from './sqlite-worker/dialect';
+import type { WorkerPool } from './sqlite-worker/worker-pool';
+import { createPool, type PoolErrorReporter } from './pg-pool';
 import type { Database } from './schema';
 
 export type EngineKind = 'sqlite' | 'postgres';
@@ -38,17 +43,51 @@ export interface Engine {
   describe: string;
   /** The PostgreSQL connection pool (its counts are exported as metrics); absent for SQLite. */
   pool?: Pool;
+  /** SQLite's worker threads (sqlite-worker/worker-pool.ts); absent in process and for PostgreSQL. */
+  sqliteWorkers?: WorkerPool;
   close(): Promise<void>;
 }
 
-export function openEngine(databaseUrl: string): Engine {
-  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length));
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
+/** Options of the engines; each takes the ones that concern it. */
+export type EngineOptions = PostgresOptions & SqliteOptions;
+
+export function openEngine(databaseUrl: string, options: EngineOptions = {}): Engine {
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length), options);
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options);
   throw new Error(`DATABASE_URL: '${databaseUrl}' is not supported`);
 }
 
-function openSqlite(file: string): Engine {
+/**
+ * docs/operations.md, "SQLite on worker threads": the server reads and writes through worker
+ * threads so the event loop never waits for SQLite; bulk loaders (seed, import) may stay in process,
+ * where a batch costs no message to another thread.
+ */
+export interface SqliteOptions {
+  /** Run queries in this thread (the bulk-loading scripts); default: on worker threads. */
+  sqliteInProcess?: boolean;
+  /** Reader threads beside the one writer (default 3; ':memory:' has none). */
+  sqliteReaders?: number;
+}
+
+const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', money: 'bigint', binary: 'blob' };
+
+function openSqlite(file: string, options: SqliteOptions): Engine {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (options.sqliteInProcess) return openSqliteInProcess(file);
+  const dialect = new SqliteWorkerDialect({ file, readers: options.sqliteReaders ?? 3 });
+  const db = new Kysely<Database>({ dialect });
+  return {
+    kind: 'sqlite',
+    db,
+    columnTypes: SQLITE_COLUMN_TYPES,
+    multiProcess: false,
+    describe: `sqlite:${file}`,
+    sqliteWorkers: dialect.pool,
+    close: () => db.destroy(),
+  };
+}
+
+function openSqliteInProcess(file: string): Engine {
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
@@ -58,7 +97,7 @@ function openSqlite(file: string): Engine {
   return {
     kind: 'sqlite',
     db,
-    columnTypes: { date: 'date', timestamp: 'text', money: 'bigint', binary: 'blob' },
+    columnTypes: SQLITE_COLUMN_TYPES,
     multiProcess: false,
     describe: `sqlite:${file}`,
     close: () => db.destroy(),
@@ -82,22 +121,30 @@ const pgTypeParsers = {
   },
 };
 
-function openPostgres(databaseUrl: string): Engine {
+/**
+ * PostgreSQL's bounded waits (pg-pool.ts, docs/operations.md "Timeouts and failures"). Without
+ * options (the import and seed scripts) statements may run as long as they need.
+ */
+export interface PostgresOptions {
+  connectTimeoutMs?: number;
+  acquireTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  /** Where failures of the pool's connections are reported (once each); by default nowhere. */
+  onPoolError?: PoolErrorReporter;
+}
+
+function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engine {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`DATABASE_URL: schema '${schema}' must be a lower-case SQL identifier`);
   }
-  const pool = new Pool({
-    connectionString: url.toString(),
-    max: 10,
-    types: pgTypeParsers as never,
-    options: schema ? `-c search_path=${schema}` : undefined,
-  });
-  // An idle client that loses its connection must not take the process down.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const config = { connectionString: url.toString(), types: pgTypeParsers as never, options: schema ? `-c search_path=${schema}` : undefined };
+  const timeouts = { connectTimeoutMs: options.connectTimeoutMs ?? 5000, acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000, statementTimeoutMs: options.statementTimeoutMs ?? 0 };
+  // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
+  const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   url.password = url.password ? '***' : '';
   return {
     kind: 'postgres',

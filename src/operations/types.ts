@@ -27,10 +27,18 @@ export interface OperationRequest {
 }
 
 export interface OperationResult {
-  /** An array (the encoders add Count), an object, or null. */
+  /**
+   * An array (the encoders add Count), an object, or null; or, when the context asks for streams,
+   * a StreamedData (src/operations/streamed.ts) whose rows are read while the answer is written.
+   */
   data: unknown;
   totals?: Record<string, number>;
   message?: string;
+  /**
+   * Paging (docs/behaviour.md, "Paging"): set only when the request asked for a page; the token of
+   * the next page, or null on the last one. Encoded as NextPageToken after Totals.
+   */
+  nextPageToken?: string | null;
 }
 
 export interface Clock {
@@ -58,6 +66,12 @@ export interface OperationContext {
    * parameters say: a user never sees or changes data outside their own scope (src/users/hierarchy.ts).
    */
   principal?: UsersTable;
+  /**
+   * The caller can take a StreamedData as result data (the service objects: the HTTP binding
+   * writes it while it is read, the SOAP bindings close it unread). Absent (direct callers, the
+   * operation tests): list operations answer plain arrays, read through the same cursor.
+   */
+  streams?: boolean;
 }
 
 export interface Operation {

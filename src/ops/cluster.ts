@@ -2,15 +2,17 @@
  * WORKERS > 1: node:cluster runs that many server processes on one host, sharing the port
  * (architecture.md, "Scale-out": the server keeps no state of its own, so any worker may answer).
  *
- * The primary migrates (and seeds when configured) once, before forking, so workers start on a
- * ready database; it replaces a worker that dies, waiting longer after each quick death (a worker
- * that cannot start must not become a tight fork loop); on SIGTERM/SIGINT it asks every worker to
- * stop gracefully and exits 0 when all of them did, 1 when one had to be cut or killed.
+ * The primary forks at once and never touches the database: each worker listens, waits for the
+ * database (DB_STARTUP_TIMEOUT_MS, so /health answers while it is down) and applies the pending
+ * migrations, which is safe with many processes (src/db/migrate.ts). The primary replaces a worker
+ * that dies, waiting longer after each quick death (a worker that cannot start must not become a
+ * tight fork loop; one that gave up waiting for the database is replaced and waits again); on
+ * SIGTERM/SIGINT it asks every worker to stop gracefully and exits 0 when all of them did, 1 when
+ * one had to be cut or killed.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Settings } from '../config';
-import { openEngine } from '../db/engine';
-import { prepareDatabase, startServer } from '../server';
+import { startServer } from '../server';
 import { serveClusterMetrics } from './cluster-metrics';
 import { createLogger, type Logger } from './logger';
 import { exitOnSignals } from './signals';
@@ -19,17 +21,11 @@ import { exitOnSignals } from './signals';
 const QUICK_DEATH_MS = 10_000;
 const FIRST_RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
-/** After SHUTDOWN_TIMEOUT_MS the workers cut their requests themselves; this covers a stuck one. */
+/** After SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS the workers cut their requests themselves; this covers a stuck one. */
 const WORKER_EXIT_MARGIN_MS = 5_000;
 
 export async function runPrimary(settings: Settings): Promise<void> {
   const logger = createLogger(settings).child({ role: 'primary' });
-  const engine = openEngine(settings.databaseUrl);
-  try {
-    await prepareDatabase(engine, settings, logger, settings.seedDemoData);
-  } finally {
-    await engine.close();
-  }
   serveClusterMetrics();
   const supervisor = new Supervisor(settings, logger);
   supervisor.start();
@@ -42,7 +38,7 @@ export async function runPrimary(settings: Settings): Promise<void> {
 }
 
 export async function runWorker(settings: Settings): Promise<void> {
-  const running = await startServer(settings, { prepareDatabase: false, clusterWorker: true });
+  const running = await startServer(settings, { clusterWorker: true });
   exitOnSignals(running);
   // The primary is gone (killed without a chance to stop us): nobody would replace or stop this worker.
   process.once('disconnect', () => process.emit('SIGTERM'));
@@ -99,7 +95,7 @@ class Supervisor {
         for (const worker of this.started.keys()) worker.process.kill('SIGKILL');
         this.logger.error('workers did not stop in time; killed');
         resolve(false);
-      }, this.settings.shutdownTimeoutMs + WORKER_EXIT_MARGIN_MS);
+      }, this.settings.shutdownDrainMs + this.settings.shutdownTimeoutMs + WORKER_EXIT_MARGIN_MS);
       const check = () => {
         if (this.started.size > 0) return;
         clearTimeout(deadline);

@@ -2,7 +2,8 @@
 import type { PaymentMethod, PaymentType } from '../db/schema';
 import type { Operation } from '../operations/types';
 import { oneOf, text } from '../operations/parse';
-import { pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList } from './pcn-lookups';
+import { pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey } from './pcn-lookups';
+import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { allowedOfficers } from '../users/principal-scope';
 
 const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
@@ -18,18 +19,19 @@ const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
 export const getPCNList: Operation = {
   name: 'getPCNList',
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
-  fields: [],
+  fields: PAGE_FIELDS,
   acceptsFiles: false,
   kind: 'read',
   async run({ fields }, ctx) {
-    const data = await pcnList(ctx.db, {
+    return pcnList(ctx.db, {
       salesOfficer: text(fields, 'SalesOfficer'),
       customer: text(fields, 'Customer'),
       paymentType: oneOf(fields, 'PaymentType', PAYMENT_TYPES),
       paymentMethod: oneOf(fields, 'PaymentMethod', PAYMENT_METHODS),
       allowed: await allowedOfficers(ctx),
+      page: pageRequest(fields, readChequeKey),
+      streams: ctx.streams,
     });
-    return { data };
   },
 };
 

@@ -14,6 +14,9 @@ import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
+import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
+import { mapRows, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import type { OperationResult } from '../operations/types';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
@@ -24,17 +27,42 @@ export interface PcnListQuery {
   paymentMethod?: PaymentMethod;
   /** The authenticated user's bound; undefined = none. */
   allowed?: OfficerBound;
+  /** One page (PageSize/PageToken) instead of the whole list. */
+  page?: PageRequest<repo.ChequeKey>;
+  /** The caller takes a streamed answer (OperationContext.streams). */
+  streams?: boolean;
 }
 
-/** getPCNList: the cheques matching the filters, newest first. */
-export async function pcnList(db: Kysely<Database>, q: PcnListQuery) {
+/**
+ * getPCNList: the cheques matching the filters, newest first; the whole list is streamed (counted
+ * and read in one snapshot), a page is read whole.
+ */
+export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
   const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
-  if ((q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined)) return [];
+  const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
+  if (unknown) return q.page ? { data: [], nextPageToken: null } : { data: [] };
   if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
   if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'Customer');
-  const records = await repo.cheques(db, { officerId, customerCode, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed });
-  return records.map(chequeRow);
+  const filter: repo.ChequeFilter = { officerId, customerCode, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
+  if (q.page) return chequePage(db, filter, q.page);
+  return streamedResult(db, q.streams, async (trx, end) => {
+    const count = await repo.countCheques(trx, filter);
+    const rows = () => mapRows(repo.chequesQuery(trx, filter).stream(STREAM_BATCH_ROWS), chequeRow);
+    return new StreamedData({ kind: 'rows', rows }, count, undefined, end);
+  });
+}
+
+async function chequePage(db: Kysely<Database>, filter: repo.ChequeFilter, request: PageRequest<repo.ChequeKey>): Promise<OperationResult> {
+  const records = await repo.chequesQuery(db, filter, request.after).limit(request.size + 1).execute();
+  const { rows, next } = cutPage(records, request.size, (r): repo.ChequeKey => ({ pcnDate: r.pcn_date, pdcId: r.pdc_id }));
+  return { data: rows.map(chequeRow), nextPageToken: next === null ? null : encodePageToken([next.pcnDate, next.pdcId]) };
+}
+
+/** Reads a getPCNList token's key back; undefined when it is not one. */
+export function readChequeKey(key: unknown): repo.ChequeKey | undefined {
+  if (!Array.isArray(key) || key.length !== 2 || !isText(key[0]) || !isText(key[1])) return undefined;
+  return { pcnDate: key[0], pdcId: key[1] };
 }
 
 /**

@@ -31,36 +31,66 @@ export interface ChequeRecord {
   status: string;
 }
 
-function chequeQuery(db: Kysely<Database>) {
-  return db
-    .selectFrom('pcn')
-    .innerJoin('customers', 'customers.code', 'pcn.customer_code')
-    .select([
-      'pcn.pdc_id',
-      'pcn.pcn_no',
-      'pcn.pcn_date',
-      'pcn.customer_code',
-      'customers.name as customer_name',
-      'pcn.sales_officer_id',
-      'pcn.payment_type',
-      'pcn.payment_method',
-      'pcn.cheque_no',
-      'pcn.cheque_date',
-      'pcn.bank_name',
-      'pcn.amount',
-      'pcn.status',
-    ]);
+const CHEQUE_COLUMNS = [
+  'pcn.pdc_id',
+  'pcn.pcn_no',
+  'pcn.pcn_date',
+  'pcn.customer_code',
+  'customers.name as customer_name',
+  'pcn.sales_officer_id',
+  'pcn.payment_type',
+  'pcn.payment_method',
+  'pcn.cheque_no',
+  'pcn.cheque_date',
+  'pcn.bank_name',
+  'pcn.amount',
+  'pcn.status',
+] as const;
+
+function chequeSource(db: Kysely<Database>) {
+  return db.selectFrom('pcn').innerJoin('customers', 'customers.code', 'pcn.customer_code');
 }
 
-/** Cheques matching the filter, newest first (pcn_date, then pdc_id, both descending). */
-export async function cheques(db: Kysely<Database>, filter: ChequeFilter): Promise<ChequeRecord[]> {
-  let query = chequeQuery(db);
+function chequeQuery(db: Kysely<Database>) {
+  return chequeSource(db).select(CHEQUE_COLUMNS);
+}
+
+function filteredCheques(db: Kysely<Database>, filter: ChequeFilter) {
+  let query = chequeSource(db);
   if (filter.officerId !== undefined) query = query.where('pcn.sales_officer_id', '=', filter.officerId);
   if (filter.customerCode !== undefined) query = query.where('pcn.customer_code', '=', filter.customerCode);
   if (filter.paymentType !== undefined) query = query.where('pcn.payment_type', '=', filter.paymentType);
   if (filter.paymentMethod !== undefined) query = query.where('pcn.payment_method', '=', filter.paymentMethod);
   if (filter.customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
-  return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc').execute();
+  return query;
+}
+
+/** Where a page of cheques ends: the date and PDCID of its last row. */
+export interface ChequeKey {
+  pcnDate: string;
+  pdcId: string;
+}
+
+/** How many cheques the filter selects (the Count before a streamed list). */
+export async function countCheques(db: Kysely<Database>, filter: ChequeFilter): Promise<number> {
+  const row = await filteredCheques(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Cheques matching the filter, newest first (pcn_date, then pdc_id, both descending); after a key: the next page. */
+export function chequesQuery(db: Kysely<Database>, filter: ChequeFilter, after?: ChequeKey) {
+  let query = filteredCheques(db, filter).select(CHEQUE_COLUMNS);
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb.or([eb('pcn.pcn_date', '<', after.pcnDate), eb.and([eb('pcn.pcn_date', '=', after.pcnDate), eb('pcn.pdc_id', '<', after.pdcId)])]),
+    );
+  }
+  return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc');
+}
+
+/** Cheques matching the filter, newest first (pcn_date, then pdc_id, both descending). */
+export async function cheques(db: Kysely<Database>, filter: ChequeFilter): Promise<ChequeRecord[]> {
+  return chequesQuery(db, filter).execute();
 }
 
 /** One cheque by PDCID, looked up under each of the given spellings (exact match first). */

@@ -4,6 +4,7 @@
  */
 import { mainServiceOperations } from '../operations/registry';
 import type { Operation, OperationContext, OperationResult } from '../operations/types';
+import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';
 import type { InvokeInput, Outcome, Service, ServiceOperation } from './types';
 
@@ -45,5 +46,13 @@ function describe(op: Operation): ServiceOperation {
 async function run(operation: Operation, input: InvokeInput, context: OperationContext): Promise<OperationResult> {
   const request = buildRequest(operation, input.values, input.files);
   if (operation.kind === 'write' && carriesNoInput(request)) return { data: null, message: NO_INPUT_MESSAGE };
-  return operation.run(request, input.principal ? { ...context, principal: input.principal } : context);
+  const result = await operation.run(request, { ...context, streams: true, ...(input.principal ? { principal: input.principal } : {}) });
+  return input.streams ? result : unread(result);
+}
+
+/** For a binding that answers no data: a streamed list is closed unread (its snapshot ends at once). */
+async function unread(result: OperationResult): Promise<OperationResult> {
+  if (!(result.data instanceof StreamedData)) return result;
+  await result.data.close();
+  return { ...result, data: null };
 }

@@ -31,6 +31,12 @@ export interface InvokeInput {
   files: readonly UploadedFile[];
   /** The authenticated user, when authentication is on (see OperationContext.principal). */
   principal?: UsersTable;
+  /**
+   * The binding writes streamed data (the HTTP bindings): large lists come back as a StreamedData
+   * that it must read to the end or close. Without it (the SOAP bindings, which answer no data)
+   * such data is closed unread and the result's data is null.
+   */
+  streams?: boolean;
 }
 
 export interface Service {

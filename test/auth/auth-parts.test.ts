@@ -1,13 +1,12 @@
 /**
  * The parts of src/auth on their own: password hashes, API keys, reading credentials from headers,
- * the token bucket, the verified-password memory, the client address, and the settings.
+ * the verified-password memory, the client address, and the settings.
  */
 import type { IncomingMessage } from 'node:http';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from '../../src/auth/api-key';
 import { clientAddress } from '../../src/auth/client-address';
 import { presentedCredentials } from '../../src/auth/credentials';
 import { hashPassword, verifyPassword } from '../../src/auth/password-hash';
-import { RateLimiter } from '../../src/auth/rate-limiter';
 import { VerifiedPasswords } from '../../src/auth/verified-passwords';
 import { loadSettings } from '../../src/config';
 import type { Clock } from '../../src/operations/types';
@@ -74,31 +73,6 @@ describe('credentials from headers', () => {
     expect(presentedCredentials(headers, 'apikey', 'X-Mobile-Key')).toEqual({ kind: 'apikey', key: 'k' });
     expect(presentedCredentials(headers, 'any', 'X-Mobile-Key')).toEqual({ kind: 'apikey', key: 'k' });
     expect(presentedCredentials({ authorization: headers.authorization }, 'apikey', 'X-Mobile-Key')).toBeUndefined();
-  });
-});
-
-describe('rate limiter', () => {
-  it('allows the burst at once, then the per-minute rate', () => {
-    const clock = clockAt(0);
-    const limiter = new RateLimiter(60, 5, clock);
-    for (let i = 0; i < 5; i++) expect(limiter.take('a')).toEqual({ allowed: true });
-    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.take('b')).toEqual({ allowed: true });
-    clock.ms += 1000;
-    expect(limiter.take('a')).toEqual({ allowed: true });
-    expect(limiter.take('a').allowed).toBe(false);
-    clock.ms += 60_000;
-    for (let i = 0; i < 5; i++) expect(limiter.take('a').allowed).toBe(true);
-    expect(limiter.take('a').allowed).toBe(false);
-  });
-
-  it('says how long until the next request is allowed', () => {
-    const clock = clockAt(0);
-    const limiter = new RateLimiter(2, 1, clock);
-    limiter.take('a');
-    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 30 });
-    clock.ms += 10_500;
-    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 20 });
   });
 });
 

@@ -7,7 +7,7 @@ import { startServer } from '../../src/server';
 
 describe('server start and stop', () => {
   it('listens, answers, and stops', async () => {
-    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', BASE_PATH: '/M' });
+    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', BASE_PATH: '/M', SHUTDOWN_DRAIN_MS: '0' });
     const running = await startServer(settings, { seedEmbedded: false });
     const res = await fetch(`${running.address}/M/API/SyncCustomers.asmx/HelloWorld`);
     expect(res.status).toBe(200);
@@ -21,7 +21,7 @@ describe('server start and stop', () => {
   });
 
   it('refuses a port that is taken', async () => {
-    const first = await startServer(loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }), { seedEmbedded: false });
+    const first = await startServer(loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_MS: '0' }), { seedEmbedded: false });
     const port = new URL(first.address).port;
     try {
       await expect(

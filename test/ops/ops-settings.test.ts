@@ -15,7 +15,20 @@ describe('operations settings', () => {
       headersTimeoutMs: 30_000,
       keepAliveTimeoutMs: 65_000,
       seedDemoData: true,
+      shutdownDrainMs: 5000,
+      dbConnectTimeoutMs: 5000,
+      dbAcquireTimeoutMs: 10_000,
+      dbStatementTimeoutMs: 25_000,
+      dbBusyTimeoutMs: 5000,
+      dbStartupTimeoutMs: 120_000,
+      rateLimitStore: 'memory',
     });
+  });
+
+  it('keep rate-limit counts in the database by default on PostgreSQL, and in Redis when asked', () => {
+    expect(loadSettings({ DATABASE_URL: 'postgres://u@h/d' }).rateLimitStore).toBe('postgres');
+    expect(loadSettings({ DATABASE_URL: 'postgres://u@h/d', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
+    expect(loadSettings({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://r:6379' })).toMatchObject({ rateLimitStore: 'redis', redisUrl: 'redis://r:6379' });
   });
 
   it.each([
@@ -26,9 +39,22 @@ describe('operations settings', () => {
     ['REQUEST_TIMEOUT_MS', '10'],
     ['KEEP_ALIVE_TIMEOUT_MS', '1s'],
     ['SEED_DEMO_DATA', 'maybe'],
+    ['SHUTDOWN_DRAIN_MS', 'soon'],
+    ['DB_CONNECT_TIMEOUT_MS', '50'],
+    ['DB_ACQUIRE_TIMEOUT_MS', '600001'],
+    ['DB_STATEMENT_TIMEOUT_MS', '-5'],
+    ['DB_BUSY_TIMEOUT_MS', '5s'],
+    ['DB_STARTUP_TIMEOUT_MS', '3600001'],
+    ['RATE_LIMIT_STORE', 'disk'],
+    ['RATE_LIMIT_STORE', 'postgres'],
+    ['REDIS_URL', 'http://r:6379'],
   ])('refuse %s=%s naming the variable', (name, value) => {
     expect(() => loadSettings({ [name]: value })).toThrow(SettingsError);
     expect(() => loadSettings({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+
+  it('refuse RATE_LIMIT_STORE=redis without REDIS_URL, naming REDIS_URL', () => {
+    expect(() => loadSettings({ RATE_LIMIT_STORE: 'redis' })).toThrow(/^REDIS_URL: RATE_LIMIT_STORE=redis needs REDIS_URL/);
   });
 
   it('refuse a headers timeout longer than the request timeout', () => {
@@ -43,6 +69,7 @@ describe('operations settings', () => {
       REQUEST_TIMEOUT_MS: '45000',
       HEADERS_TIMEOUT_MS: '15000',
       KEEP_ALIVE_TIMEOUT_MS: '70000',
+      SHUTDOWN_DRAIN_MS: '0',
     });
     const log = captureLog();
     const running = await startServer(settings, { seedEmbedded: false, logDestination: log.destination });

@@ -3,6 +3,7 @@
  * it stops accepting connections, answers every request already in flight in full (each request
  * here is held open by sending its body in two halves, the second only after the signal), closes idle
  * keep-alive connections, and exits 0; when SHUTDOWN_TIMEOUT_MS runs out first, it cuts and exits 1.
+ * These run without a drain period (SHUTDOWN_DRAIN_MS=0); drain.test.ts covers it.
  */
 import { loadSettings } from '../../src/config';
 import { startServer } from '../../src/server';
@@ -51,7 +52,7 @@ describe('graceful shutdown of the server process', () => {
   });
 
   it('answers every request in flight at SIGTERM in full, refuses new connections, and exits 0', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000' });
+    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '0' });
     const port = await server.port();
     expect(await healthPid(port)).toBe(server.child.pid);
     const inFlight = [...REQUESTS, ...REQUESTS];
@@ -83,7 +84,7 @@ describe('graceful shutdown of the server process', () => {
   });
 
   it('cuts what is still open at SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '300' });
+    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '300', SHUTDOWN_DRAIN_MS: '0' });
     const port = await server.port();
     const stuck = await startHeld(port, REQUESTS[0]);
     server.child.kill('SIGTERM');
@@ -95,7 +96,7 @@ describe('graceful shutdown of the server process', () => {
 
 describe('readiness during shutdown', () => {
   it('answers 503 to a request that arrives on an open connection once stop() has begun', async () => {
-    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '10000' });
+    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '0' });
     const running = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
     const port = Number(new URL(running.address).port);
     const probe = await RawConnection.open(port);

@@ -117,7 +117,7 @@ export class RawConnection {
     return this.socket.destroyed || this.socket.readableEnded;
   }
 
-  /** The next whole response (it must carry a Content-Length). */
+  /** The next whole response (with a Content-Length, or chunked). */
   async response(timeoutMs = 20_000): Promise<RawResponse> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -137,11 +137,30 @@ export class RawConnection {
     const [statusLine, ...headerLines] = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
     const headers: Record<string, string> = {};
     for (const line of headerLines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+    if (headers['transfer-encoding'] === 'chunked') return this.parseChunked(end + 4, Number(statusLine.split(' ')[1]), headers);
     const length = Number(headers['content-length'] ?? 0);
     if (this.buffer.length < end + 4 + length) return undefined;
     const body = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
     this.buffer = this.buffer.subarray(end + 4 + length);
     return { status: Number(statusLine.split(' ')[1]), headers, body };
+  }
+
+  /** A chunked body (no Content-Length): the chunks up to the last, empty one (no trailers). */
+  private parseChunked(start: number, status: number, headers: Record<string, string>): RawResponse | undefined {
+    const chunks: Buffer[] = [];
+    let at = start;
+    for (;;) {
+      const lineEnd = this.buffer.indexOf('\r\n', at);
+      if (lineEnd < 0) return undefined;
+      const size = parseInt(this.buffer.subarray(at, lineEnd).toString('latin1'), 16);
+      if (this.buffer.length < lineEnd + 2 + size + 2) return undefined;
+      if (size === 0) {
+        this.buffer = this.buffer.subarray(lineEnd + 4);
+        return { status, headers, body: Buffer.concat(chunks).toString('utf8') };
+      }
+      chunks.push(this.buffer.subarray(lineEnd + 2, lineEnd + 2 + size));
+      at = lineEnd + 2 + size + 2;
+    }
   }
 
   destroy(): void {

@@ -67,7 +67,7 @@ describe('WORKERS', () => {
     it('serves from two processes, replaces a dead worker, and stops all on SIGTERM with exit 0', async () => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', schema);
-      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000' });
+      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '500' });
       const running = server;
       const port = await running.port();
       await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);

@@ -1,21 +1,26 @@
 /**
  * Every database test runs on every engine in one loop: SQLite always, PostgreSQL when
- * TEST_DATABASE_URL is set. Each call gets a fresh, migrated, empty database: an in-memory SQLite
- * database, or a PostgreSQL schema of its own (so parallel jest workers never meet).
+ * TEST_DATABASE_URL is set. Each call gets a fresh, migrated, empty database: an SQLite file of its
+ * own in the temporary directory, served by the worker-thread engine the server uses (a writer and
+ * two readers, so reads really run beside writes), removed on close; or a PostgreSQL schema of its
+ * own (so parallel jest workers never meet).
  *
  * The PostgreSQL schemas are dropped together when the run ends (global-teardown.ts), not one by one:
  * Kysely's migrator introspects every schema of the database, and a schema dropped by another worker
  * in the middle of that introspection makes it fail ("schema ... does not exist").
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Pool } from 'pg';
-import { openEngine, type Engine, type EngineKind } from '../../src/db/engine';
+import { openEngine, type Engine, type EngineKind, type EngineOptions } from '../../src/db/engine';
 import { migrate } from '../../src/db/migrate';
 
 export const ENGINES: EngineKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export async function freshEngine(kind: EngineKind): Promise<Engine> {
-  const engine = openEngine(kind === 'sqlite' ? 'sqlite::memory:' : withSchema(process.env.TEST_DATABASE_URL!));
+  const engine = kind === 'sqlite' ? temporarySqlite() : openEngine(withSchema(process.env.TEST_DATABASE_URL!));
   try {
     await migrate(engine);
   } catch (err) {
@@ -23,6 +28,23 @@ export async function freshEngine(kind: EngineKind): Promise<Engine> {
     throw err;
   }
   return engine;
+}
+
+/** A worker-thread SQLite engine on a new file that is deleted (with its WAL) when it closes. */
+export function temporarySqlite(options: EngineOptions = {}): Engine {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-test-'));
+  const engine = openEngine(`sqlite:${path.join(dir, 'test.db')}`, { sqliteReaders: 2, ...options });
+  const close = engine.close;
+  return {
+    ...engine,
+    close: async () => {
+      try {
+        await close();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
 }
 
 function withSchema(databaseUrl: string): string {

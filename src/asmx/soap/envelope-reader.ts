@@ -4,6 +4,13 @@
  * expanded"). Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
  * and that element's children as name/value pairs. Everything else is skipped without building a tree,
  * so a deeply nested document costs no stack.
+ *
+ * Bounds (docs/operations.md, "Input limits"): the element nesting depth and the number of elements and
+ * attributes are counted as the parser meets them, and the parse stops at the first one over its bound.
+ * saxes resolves namespaces at a cost that grows with the depth, so an unbounded depth makes the parse
+ * quadratic (50,000 nested elements took 16-30 s); within the bounds the cost is linear in the size.
+ * The text goes to the parser in slices with a turn of the event loop between them, so even the
+ * slowest document of the largest size keeps the loop free for other requests every few milliseconds.
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
@@ -13,6 +20,21 @@ export class MalformedXmlError extends Error {
     super(`Malformed XML: ${detail}`);
     this.name = 'MalformedXmlError';
   }
+}
+
+/** The document is deeper or larger than the bounds allow: refused like malformed XML. */
+export class XmlLimitError extends MalformedXmlError {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'XmlLimitError';
+  }
+}
+
+export interface XmlLimits {
+  /** Deepest element nesting (the root element is depth 1). */
+  maxDepth: number;
+  /** Most elements and attributes (namespace declarations included), counted together. */
+  maxNodes: number;
 }
 
 /** The body carries a DOCTYPE: refused like malformed XML (ASMX prohibits DTDs). */
@@ -50,27 +72,81 @@ export interface ReadDocument {
 
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
+/** Characters handed to the parser at a time (a few milliseconds of parsing at most). */
+const SLICE_CHARS = 64 * 1024;
+
 /**
  * Parses text. The root element is reported as soon as it opens (onRoot), before the rest is
  * checked: ASMX picks the SOAP version from it even when the document turns out malformed
  * (captures: err-soap12-malformed-xml-11ns answers 415, not 400).
  */
-export function readDocument(text: string, envelopeNamespaces: readonly string[], onRoot?: (root: QName) => void): ReadDocument {
+export async function readDocument(
+  text: string,
+  envelopeNamespaces: readonly string[],
+  limits: XmlLimits,
+  onRoot?: (root: QName) => void,
+): Promise<ReadDocument> {
   const collector = new Collector(envelopeNamespaces, onRoot);
   const parser = new SaxesParser({ xmlns: true, position: false });
   parser.on('doctype', () => {
     throw new DoctypeRefusedError();
   });
+  // XML 1.1 would admit C0 controls as character references (&#1;); .NET's reader refuses 1.1 too.
+  parser.on('xmldecl', (declaration) => {
+    if (declaration.version !== undefined && declaration.version !== '1.0') throw new MalformedXmlError(`XML version ${declaration.version}`);
+  });
+  // saxes keeps one handler per event: each event below is registered once.
+  const bounds = new Bounds(limits);
+  parser.on('opentagstart', () => bounds.open());
+  parser.on('attribute', () => bounds.count());
   parser.on('opentag', (tag) => collector.open(tag));
-  parser.on('closetag', () => collector.close());
+  parser.on('closetag', () => {
+    bounds.close();
+    collector.close();
+  });
   parser.on('text', (t) => collector.text(t));
   parser.on('cdata', (t) => collector.text(t));
   // Thrown out of write(): stops at the first error. Errors thrown by onRoot pass through unchanged.
   parser.on('error', (error) => {
     throw new MalformedXmlError(error.message);
   });
-  parser.write(text.replace(/^\uFEFF/, '')).close();
+  const source = text.replace(/^\uFEFF/, '');
+  for (let offset = 0; offset < source.length; offset += SLICE_CHARS) {
+    if (offset > 0) await nextTurn();
+    // saxes carries a surrogate pair or a CR LF split between two slices over to the next one.
+    parser.write(source.slice(offset, offset + SLICE_CHARS));
+  }
+  parser.close();
   return collector.result();
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Counts as the parser reads: an element when its name has been read (before its attributes and before
+ * saxes resolves its namespace), an attribute as soon as it is read, so a document over a bound costs no
+ * more than the bound.
+ */
+class Bounds {
+  private depth = 0;
+  private nodes = 0;
+
+  constructor(private readonly limits: XmlLimits) {}
+
+  open(): void {
+    this.depth += 1;
+    if (this.depth > this.limits.maxDepth) throw new XmlLimitError(`elements nested deeper than ${this.limits.maxDepth} levels`);
+    this.count();
+  }
+
+  close(): void {
+    this.depth -= 1;
+  }
+
+  count(): void {
+    this.nodes += 1;
+    if (this.nodes > this.limits.maxNodes) throw new XmlLimitError(`more than ${this.limits.maxNodes} elements and attributes`);
+  }
 }
 
 function qname(tag: SaxesTagNS): QName {

@@ -2,10 +2,12 @@
  * Checks a SOAP request before anything runs, in the order the legacy stack does (contract.md, "SOAP";
  * captures README, "SOAP errors"): media type, body, well-formed XML without DOCTYPE, envelope
  * namespace, Envelope and Body. Returns what routing needs, or throws a SoapFaultError / SoapHttpError.
+ * Bytes that are not valid in the body's charset, characters XML forbids, and documents deeper or larger
+ * than the limits are malformed input: 400 like any malformed XML (docs/operations.md, "Input limits").
  */
 import { ENVELOPE_NS, FAULT_TEXT, type SoapVersion } from '../faults';
 import { parseSoapContentType, unquote } from './content-type';
-import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName } from './envelope-reader';
+import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
 import { SoapFaultError, SoapHttpError } from './rejections';
 
 export interface SoapRequest {
@@ -31,14 +33,14 @@ export function soapVersionOf(contentType: string | undefined): SoapVersion | un
   return parseSoapContentType(contentType)?.version;
 }
 
-export function checkRequest(raw: RawSoapRequest): SoapRequest {
+export async function checkRequest(raw: RawSoapRequest, limits: XmlLimits): Promise<SoapRequest> {
   const contentType = parseSoapContentType(raw.contentType);
   if (!contentType) throw new SoapHttpError(415, '1.1');
   const { version } = contentType;
   const action = version === '1.1' ? soapActionOf(raw.soapAction) : contentType.action;
   if (raw.body.length === 0) throw emptyBody(version, action);
   const text = decode(raw.body, contentType.charset, version);
-  const document = parse(text, version);
+  const document = await parse(text, version, limits);
   checkEnvelope(document.root, document.rootChildren, version);
   return { version, action, headerBlocks: document.headerBlocks, operation: document.operation };
 }
@@ -59,12 +61,22 @@ function emptyBody(version: SoapVersion, action: string | undefined): Error {
   return new SoapFaultError(version, 'server', FAULT_TEXT.rootElementMissing());
 }
 
-/** A charset this server cannot decode is an unsupported media type (415). */
+/**
+ * A charset this server cannot decode is an unsupported media type (415). Bytes that are not valid in
+ * the charset (an invalid UTF-8 sequence, a lone UTF-16 surrogate) are malformed input (400): they are
+ * never replaced by U+FFFD, which would store the text altered.
+ */
 function decode(body: Buffer, charset: string | undefined, version: SoapVersion): string {
+  let decoder: InstanceType<typeof TextDecoder>;
   try {
-    return new TextDecoder(charset ?? sniffCharset(body)).decode(body);
+    decoder = new TextDecoder(charset ?? sniffCharset(body), { fatal: true });
   } catch {
     throw new SoapHttpError(415, version);
+  }
+  try {
+    return decoder.decode(body);
+  } catch {
+    throw new SoapHttpError(400, version);
   }
 }
 
@@ -84,12 +96,12 @@ function sniffCharset(body: Buffer): string {
  * application/soap+xml is 415, decided on the root element alone, before the rest of the document is
  * read (captures: var-soap11-body-to-soap12-ct, err-soap12-malformed-xml-11ns).
  */
-function parse(text: string, version: SoapVersion) {
+async function parse(text: string, version: SoapVersion, limits: XmlLimits): Promise<ReadDocument> {
   const refuseSoap11UnderSoap12 = (root: QName) => {
     if (version === '1.2' && root.ns === ENVELOPE_NS['1.1']) throw new SoapHttpError(415, '1.1');
   };
   try {
-    return readDocument(text, [ENVELOPE_NS[version]], refuseSoap11UnderSoap12);
+    return await readDocument(text, [ENVELOPE_NS[version]], limits, refuseSoap11UnderSoap12);
   } catch (error) {
     if (error instanceof MalformedXmlError) throw new SoapHttpError(400, version);
     throw error;

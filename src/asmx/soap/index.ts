@@ -12,8 +12,9 @@
  * so no body parser may run before it on that path. wsdlXml is the service's WSDL with the namespace
  * filled in; `ready` settles once soap.listen has parsed it (a request arriving earlier waits for it).
  *
- * One request: media type -> body (size limit, inflation) -> envelope checks -> operation routing ->
- * mustUnderstand headers -> soap.listen (soap-server.ts) -> service.invoke.
+ * One request: media type -> body (size limit, inflation) -> envelope checks (charset, depth and size
+ * bounds: guard.ts) -> operation routing -> mustUnderstand headers -> soap.listen (soap-server.ts) ->
+ * service.invoke.
  */
 import { Router, type Request, type Response } from 'express';
 import type { Settings } from '../../config';
@@ -102,7 +103,8 @@ async function answerSoap(req: Request, res: Response, context: SoapContext): Pr
 async function readCall(req: Request, version: SoapVersion | undefined, context: SoapContext): Promise<SoapCall> {
   if (!version) throw new SoapHttpError(415, '1.1');
   const body = await readBody(req, context.settings.maxRequestBytes);
-  const request = checkRequest({ contentType: req.headers['content-type'], soapAction: soapActionHeader(req), body });
+  const limits = { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes };
+  const request = await checkRequest({ contentType: req.headers['content-type'], soapAction: soapActionHeader(req), body }, limits);
   const operation = resolveOperation(context.table, request);
   checkMustUnderstand(request.version, request.headerBlocks);
   return { operation, version: request.version, values: request.operation?.values ?? [] };

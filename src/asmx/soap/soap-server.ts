@@ -10,6 +10,9 @@
  * bytes (useEmptyTag, xmlnsInEnvelope, no chunking so Content-Length is set). The parameter values
  * travel beside it (read from the original envelope), and a failed operation is answered with the
  * project's own fault document, which the library cannot write in the legacy shape.
+ *
+ * Every failure caught here or by the library (its `log` hook reports what it caught) goes to
+ * onUnexpected with the request's response, so it is logged once, on the request's log line.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import * as soap from 'soap';
@@ -44,15 +47,18 @@ export async function startSoapEngine(
   onUnexpected: UnexpectedErrorHandler,
 ): Promise<SoapEngine> {
   const calls = new WeakMap<Request, SoapCall>();
+  const responses = new WeakMap<object, Response>();
   const methods = methodsOf(service, calls, onUnexpected);
+  const log = libraryLog(responses, onUnexpected);
   const [soap11, soap12] = await Promise.all([
-    listenVersion('1.1', service, wsdlXml, path, methods),
-    listenVersion('1.2', service, wsdlXml, path, methods),
+    listenVersion('1.1', service, wsdlXml, path, methods, log),
+    listenVersion('1.2', service, wsdlXml, path, methods, log),
   ]);
   const routers: Record<SoapVersion, Router> = { '1.1': soap11, '1.2': soap12 };
   return {
     dispatch(req, res, call) {
       calls.set(req, call);
+      responses.set(req, res);
       prepareForLibrary(req, service, call);
       res.setHeader('Cache-Control', 'private, max-age=0');
       routers[call.version](req, res, unreached(res, call, onUnexpected));
@@ -73,7 +79,18 @@ interface LibraryServer {
   };
 }
 
-function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, path: string, methods: Methods): Promise<Router> {
+type LibraryLog = (type: string, data: unknown, req: unknown) => void;
+
+/** The library's log hook: what it caught ('error') goes to onUnexpected for the request it belongs to. */
+function libraryLog(responses: WeakMap<object, Response>, onUnexpected: UnexpectedErrorHandler): LibraryLog {
+  return (type, data, req) => {
+    if (type !== 'error') return;
+    const res = typeof req === 'object' && req !== null ? responses.get(req) : undefined;
+    if (res) onUnexpected(data, '(soap library)', res);
+  };
+}
+
+function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, path: string, methods: Methods, log: LibraryLog): Promise<Router> {
   const router = Router();
   const services: soap.IServices = { [service.name]: {} };
   return new Promise((resolve, reject) => {
@@ -90,6 +107,7 @@ function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, 
         try {
           const { wsdl } = server as unknown as LibraryServer;
           bindPorts(wsdl, services, service.name, methods);
+          server.log = log;
           wsdl.xmlnsInEnvelope = XSI_XSD;
           resolve(router);
         } catch (bindError) {
@@ -118,7 +136,10 @@ function methodsOf(service: Service, calls: WeakMap<Request, SoapCall>, onUnexpe
     // Callback style (the method returns undefined): the library waits for callback(result), and a
     // failure is answered here instead, so the library never writes a fault of its own shape.
     methods[operation] = (_args, callback, _headers, req: Request, res: Response) => {
-      runOperation(service, operation, calls.get(req), callback, res, onUnexpected).catch(() => res.destroy());
+      runOperation(service, operation, calls.get(req), callback, res, onUnexpected).catch((error: unknown) => {
+        onUnexpected(error, operation, res);
+        res.destroy();
+      });
     };
   }
   return methods;

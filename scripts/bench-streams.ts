@@ -1,0 +1,193 @@
+/**
+ * npm run build && node dist/scripts/bench-streams.js [--database URL] [--scale N] [--seconds S]
+ *
+ * Measures the streamed lists (issue 9's goals for lists) against the real server, started as a
+ * child process on a seeded database (default: sqlite:./data/bench-<scale>.db, seeded with
+ * `node dist/scripts/seed.js --scale N` first when the file does not exist):
+ *
+ *   memory       the server's peak resident memory (VmHWM) while four unfiltered lists stream at once
+ *                (measured first, so the peak is theirs)
+ *   first byte   time to the first byte of each large list, unfiltered (median of 5)
+ *   hang-up      the server's CPU time spent after a client hangs up 100 ms into a list
+ *   /health      p50/p99 latency of /health, probed every 20 ms while two clients pull lists nonstop
+ *
+ * Linux only (it reads /proc/<pid>). It prints one line per figure; speed goals are judged on its
+ * output, never in the test suite.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const MAIN = '/API/MobileAppWebService.asmx';
+const LISTS = ['getCollectionStatements', 'ActivityReportAndComplaints', 'getPCNList'];
+
+interface Options {
+  databaseUrl: string;
+  scale: number;
+  seconds: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const scale = Number(value('--scale') ?? '1');
+  return {
+    scale,
+    databaseUrl: value('--database') ?? `sqlite:./data/bench-${scale}.db`,
+    seconds: Number(value('--seconds') ?? '10'),
+  };
+}
+
+function ensureSeeded(options: Options): void {
+  if (!options.databaseUrl.startsWith('sqlite:')) return;
+  const file = options.databaseUrl.slice('sqlite:'.length);
+  if (fs.existsSync(file)) return;
+  console.log(`seeding scale ${options.scale} into ${file} ...`);
+  const seed = spawnSync(process.execPath, [path.join(__dirname, 'seed.js'), '--scale', String(options.scale)], {
+    env: { ...process.env, DATABASE_URL: options.databaseUrl },
+    stdio: 'inherit',
+  });
+  if (seed.status !== 0) throw new Error('seeding failed');
+}
+
+async function startServer(options: Options, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'main.js')], {
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'silent', WORKERS: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (await get(port, `${MAIN}/getPCNList?Customer=none`).then((r) => r.status === 200, () => false)) return child;
+    await sleep(100);
+  }
+  child.kill();
+  throw new Error('the server did not start');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A whole GET: status, bytes, time to the first byte and in all. */
+function get(port: number, pathAndQuery: string): Promise<{ status: number; bytes: number; firstByteMs: number; totalMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByteMs = -1;
+    let bytes = 0;
+    const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, agent: false }, (res) => {
+      res.on('data', (chunk: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = performance.now() - started;
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, firstByteMs, totalMs: performance.now() - started }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Starts a GET and destroys the connection `afterMs` after the first byte. */
+function hangUp(port: number, pathAndQuery: string, afterMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, agent: false }, (res) => {
+      res.once('data', () => setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, afterMs));
+    });
+    req.on('error', () => undefined);
+    req.on('close', () => resolve());
+    setTimeout(() => reject(new Error('no answer')), 30_000).unref();
+  });
+}
+
+function procStatus(pid: number, field: string): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+}
+
+/** CPU time of the whole process (every thread), in ms. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function firstBytes(port: number): Promise<void> {
+  for (const list of LISTS) {
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await get(port, `${MAIN}/${list}`));
+    if (runs.some((r) => r.status !== 200)) throw new Error(`${list} answered ${runs.map((r) => r.status).join(', ')}`);
+    const mb = (runs[0].bytes / 1048576).toFixed(1);
+    console.log(`first byte   ${list.padEnd(28)} median ${fmt(median(runs.map((r) => r.firstByteMs)))}, whole ${mb} MB in ${fmt(median(runs.map((r) => r.totalMs)))}`);
+  }
+}
+
+async function memory(port: number, pid: number): Promise<void> {
+  const before = procStatus(pid, 'VmRSS');
+  const answers = await Promise.all([0, 1, 2, 3].map((i) => get(port, `${MAIN}/${i % 2 === 0 ? 'getCollectionStatements' : 'ActivityReportAndComplaints'}`)));
+  const mb = answers.reduce((sum, a) => sum + a.bytes, 0) / 1048576;
+  console.log(`memory       four lists at once (${mb.toFixed(0)} MB in all): RSS before ${before.toFixed(0)} MB, peak (VmHWM) ${procStatus(pid, 'VmHWM').toFixed(0)} MB`);
+}
+
+async function hangUpCost(port: number, pid: number): Promise<void> {
+  const costs = [];
+  for (let i = 0; i < 3; i++) {
+    await sleep(300);
+    const idle0 = cpuMs(pid);
+    await sleep(500);
+    const idlePerMs = (cpuMs(pid) - idle0) / 500;
+    await hangUp(port, `${MAIN}/getCollectionStatements`, 100);
+    const at = cpuMs(pid);
+    await sleep(1500);
+    costs.push(Math.max(0, cpuMs(pid) - at - idlePerMs * 1500));
+  }
+  console.log(`hang-up      CPU after the client left (100 ms into getCollectionStatements): median ${fmt(median(costs))} (${costs.map((c) => c.toFixed(0)).join(', ')} ms; clock ticks of 10 ms)`);
+}
+
+async function healthUnderLoad(port: number, seconds: number): Promise<void> {
+  let running = true;
+  const pullers = [0, 1].map(async (i) => {
+    let lists = 0;
+    while (running) {
+      await get(port, `${MAIN}/${LISTS[i % LISTS.length]}`);
+      lists++;
+    }
+    return lists;
+  });
+  const probes: number[] = [];
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    probes.push((await get(port, '/health')).totalMs);
+    await sleep(20);
+  }
+  running = false;
+  const pulled = (await Promise.all(pullers)).reduce((a, b) => a + b, 0);
+  console.log(`/health      while lists stream nonstop (${pulled} lists in ${seconds} s): p50 ${fmt(percentile(probes, 50))}, p99 ${fmt(percentile(probes, 99))}, max ${fmt(Math.max(...probes))} (${probes.length} probes)`);
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  ensureSeeded(options);
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = await startServer(options, port);
+  try {
+    console.log(`server pid ${server.pid} on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')}`);
+    await get(port, `${MAIN}/getPCNList`);
+    await memory(port, server.pid!);
+    await firstBytes(port);
+    await hangUpCost(port, server.pid!);
+    await healthUnderLoad(port, options.seconds);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+/**
+ * Writes a streamed operation result (src/operations/streamed.ts) as the HTTP bindings' JSON
+ * envelope while its rows are read, byte for byte what JSON.stringify of the whole envelope gives
+ * (http-binding.ts, successEnvelope): {"Success":true,"Message":..,"Count":N,"Data":..,"Totals":..}.
+ *
+ * Rows are gathered into chunks of about CHUNK_BYTES; a chunk the socket cannot take yet waits for
+ * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
+ * size of the answer). The first chunk (the envelope's head) is flushed at once, through compression
+ * too, so the client has its first byte before the first row is read. A client that hangs up stops
+ * the cursor at once and ends the snapshot: the answer's close() is called from the 'close' event,
+ * not after the next row.
+ */
+import type { Response } from 'express';
+import type { StreamedData, StreamedJson } from '../operations/streamed';
+
+const CHUNK_BYTES = 64 * 1024;
+
+export type StreamEnd = 'complete' | 'aborted';
+
+/** A response that compression (the middleware) may have given a flush(). */
+type Flushable = Response & { flush?: () => void };
+
+export async function writeStreamedEnvelope(res: Response, data: StreamedData, message: string): Promise<StreamEnd> {
+  const out = new ChunkWriter(res as Flushable);
+  const onClose = () => {
+    if (res.writableFinished) return;
+    out.aborted = true;
+    void data.close().catch(() => undefined);
+  };
+  res.once('close', onClose);
+  try {
+    res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+    const count = data.count === undefined ? '' : `,"Count":${data.count}`;
+    await out.write(`{"Success":true,"Message":${JSON.stringify(message)}${count},"Data":`);
+    out.flush();
+    await writeJson(out, data, data.body);
+    const totals = data.totals ? `,"Totals":${JSON.stringify(data.totals())}` : '';
+    await out.write(`${totals}}`);
+    // The snapshot ends before the last bytes go out: the connection is free by the time the client has the answer.
+    await data.close();
+    return await out.end();
+  } finally {
+    res.off('close', onClose);
+    await data.close();
+  }
+}
+
+async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJson): Promise<void> {
+  // Once the client has gone (and the answer is closed) nothing more is read.
+  if (out.aborted) return;
+  switch (part.kind) {
+    case 'value':
+      return out.write(JSON.stringify(part.value()));
+    case 'rows': {
+      let separator = '[';
+      for await (const row of data.read(part.rows)) {
+        if (out.aborted) return;
+        await out.write(separator + JSON.stringify(row));
+        separator = ',';
+      }
+      return out.write(separator === '[' ? '[]' : ']');
+    }
+    case 'object': {
+      let separator = '{';
+      for (const [name, member] of part.members) {
+        await out.write(`${separator}${JSON.stringify(name)}:`);
+        await writeJson(out, data, member);
+        separator = ',';
+      }
+      return out.write(separator === '{' ? '{}' : '}');
+    }
+  }
+}
+
+/** Gathers text into chunks and writes them with backpressure; does nothing once the client is gone. */
+class ChunkWriter {
+  aborted = false;
+  private pending: string[] = [];
+  private size = 0;
+  /** Resolves the wait for 'drain' under way, if any. */
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly res: Flushable) {
+    // One listener each for the whole answer: compression moves 'drain' listeners onto its own
+    // stream, where removing them again is not possible.
+    const wake = () => this.wake?.();
+    res.on('drain', wake).on('close', wake);
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.aborted) return;
+    this.pending.push(text);
+    this.size += text.length;
+    if (this.size >= CHUNK_BYTES) await this.send();
+  }
+
+  /** Sends what is gathered and pushes it through the compressor, if any. */
+  flush(): void {
+    void this.send();
+    this.res.flush?.();
+  }
+
+  async end(): Promise<StreamEnd> {
+    await this.send();
+    if (this.aborted) return 'aborted';
+    await new Promise<void>((resolve) => {
+      // compression's end() takes no callback: wait for 'finish' (or 'close' when the client left).
+      this.res.once('finish', resolve).once('close', resolve);
+      this.res.end();
+    });
+    return this.aborted ? 'aborted' : 'complete';
+  }
+
+  private async send(): Promise<void> {
+    if (this.pending.length === 0 || this.aborted) return;
+    const chunk = this.pending.join('');
+    this.pending = [];
+    this.size = 0;
+    if (this.res.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+}

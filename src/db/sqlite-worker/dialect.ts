@@ -1,0 +1,228 @@
+/**
+ * A Kysely dialect for SQLite whose queries run on worker threads (worker-pool.ts), so a long query
+ * never blocks the server's event loop. Everything above it (queries, migrations, transactions,
+ * savepoints, streams) works unchanged through Kysely:
+ *
+ * - a query outside a transaction runs on a reader when it is a SELECT (isRead), else on the
+ *   writer, each worker lent for that one query;
+ * - a transaction holds one worker from BEGIN to COMMIT/ROLLBACK: the writer with BEGIN IMMEDIATE
+ *   (the write lock is taken at once, so two writers never deadlock upgrading a read lock), or, with
+ *   setAccessMode('read only'), a reader with a deferred BEGIN: a snapshot that stays consistent
+ *   across its queries while the writer goes on;
+ * - streamQuery reads a cursor (better-sqlite3 iterate) in the worker, a batch of rows per request of
+ *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor.
+ */
+import {
+  CompiledQuery,
+  RawNode,
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
+import type { WorkerLink } from './worker-link';
+
+/** Rows per batch a cursor sends when the caller does not say (Kysely's stream() default is 100). */
+const DEFAULT_BATCH_ROWS = 500;
+
+export class SqliteWorkerDialect implements Dialect {
+  readonly pool: WorkerPool;
+
+  constructor(options: WorkerPoolOptions) {
+    this.pool = new WorkerPool(options);
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+
+  createDriver(): Driver {
+    return new SqliteWorkerDriver(this.pool);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class SqliteWorkerDriver implements Driver {
+  constructor(private readonly pool: WorkerPool) {}
+
+  init(): Promise<void> {
+    return this.pool.start();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new WorkerConnection(this.pool);
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return (connection as WorkerConnection).begin(settings.accessMode === 'read only');
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return (connection as WorkerConnection).finish('commit');
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return (connection as WorkerConnection).finish('rollback');
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await (connection as WorkerConnection).savepointCommand(`savepoint ${quoted(name)}`);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await (connection as WorkerConnection).savepointCommand(`rollback to ${quoted(name)}`);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await (connection as WorkerConnection).savepointCommand(`release ${quoted(name)}`);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    await (connection as WorkerConnection).release();
+  }
+
+  destroy(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/**
+ * Whether a query only reads: a SELECT built with Kysely, or raw SQL that is a plain SELECT (a raw
+ * WITH may hide a write, so it goes to the writer). Readers are query_only: a misrouted write fails
+ * loudly instead of writing outside the writer.
+ */
+function isRead(compiled: CompiledQuery): boolean {
+  if (SelectQueryNode.is(compiled.query)) return true;
+  return RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql);
+}
+
+function quoted(identifier: string): string {
+  return `"${identifier.replace(/"/g, '""')}"`;
+}
+
+/** A worker held for a while: its slot and the very worker that was in it when it was taken. */
+interface Lease {
+  slot: Slot;
+  link: WorkerLink;
+}
+
+/**
+ * What Kysely calls a connection: a handle that borrows a worker per query, or holds one for a
+ * transaction. A transaction's queries fail (WorkerGoneError; they never move to another worker) if
+ * its worker died.
+ */
+class WorkerConnection implements DatabaseConnection {
+  private pinned: Lease | undefined;
+
+  constructor(private readonly pool: WorkerPool) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.pinned) return this.run<R>(this.pinned, compiled);
+    const lease = await this.lease(this.groupFor(compiled));
+    try {
+      return await this.run<R>(lease, compiled);
+    } finally {
+      lease.slot.group.release(lease.slot);
+    }
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(compiled.query)) throw new Error('Only SELECT queries can be streamed');
+    const own = this.pinned === undefined;
+    const lease = this.pinned ?? (await this.lease(this.pool.readGroup));
+    let done = false;
+    try {
+      const link = lease.link;
+      await link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters });
+      while (!done) {
+        const batch = await link.request({ op: 'next', max: chunkSize ?? DEFAULT_BATCH_ROWS });
+        done = batch.done === true;
+        if (batch.rows.length > 0) yield { rows: batch.rows as R[] };
+      }
+    } finally {
+      if (!done && lease.link.alive) await lease.link.request({ op: 'close' }).catch(() => undefined);
+      if (own) lease.slot.group.release(lease.slot);
+    }
+  }
+
+  async begin(readOnly: boolean): Promise<void> {
+    if (this.pinned) throw new Error('A transaction is already open on this connection');
+    const lease = await this.lease(readOnly ? this.pool.readGroup : this.pool.writer);
+    try {
+      await lease.link.request({ op: 'exec', sql: readOnly ? 'begin' : 'begin immediate', params: [] });
+    } catch (err) {
+      lease.slot.group.release(lease.slot);
+      throw err;
+    }
+    this.pinned = lease;
+  }
+
+  /**
+   * COMMIT or ROLLBACK, then the worker goes back to its pool. A COMMIT that fails is rolled back
+   * here, so the worker never goes back with a transaction open (Kysely's rollback after it is then a
+   * no-op).
+   */
+  async finish(command: 'commit' | 'rollback'): Promise<void> {
+    const lease = this.pinned;
+    if (!lease) return;
+    try {
+      // A worker that died took its uncommitted transaction with it: rolled back already.
+      if (command === 'rollback' && !lease.link.alive) return;
+      await lease.link.request({ op: 'exec', sql: command, params: [] });
+    } catch (err) {
+      if (command === 'commit' && lease.link.alive) await lease.link.request({ op: 'exec', sql: 'rollback', params: [] }).catch(() => undefined);
+      throw err;
+    } finally {
+      this.pinned = undefined;
+      lease.slot.group.release(lease.slot);
+    }
+  }
+
+  async savepointCommand(sql: string): Promise<void> {
+    if (!this.pinned) throw new Error('A savepoint needs an open transaction');
+    await this.run(this.pinned, CompiledQuery.raw(sql));
+  }
+
+  /** Kysely is done with the connection: a transaction still open here is rolled back. */
+  async release(): Promise<void> {
+    if (this.pinned) await this.finish('rollback').catch(() => undefined);
+  }
+
+  private groupFor(compiled: CompiledQuery): SlotGroup {
+    return isRead(compiled) ? this.pool.readGroup : this.pool.writer;
+  }
+
+  /** Borrows a worker of the group; a worker that died is replaced before it is lent again. */
+  private async lease(group: SlotGroup): Promise<Lease> {
+    const slot = await group.acquire();
+    try {
+      return { slot, link: await slot.current() };
+    } catch (err) {
+      group.release(slot);
+      throw err;
+    }
+  }
+
+  private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters });
+    if (answer.numAffectedRows === undefined) return { rows: answer.rows as R[] };
+    return { rows: answer.rows as R[], numAffectedRows: answer.numAffectedRows, insertId: answer.insertId };
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The messages between the main thread and an SQLite worker thread (docs/operations.md, "SQLite
+ * on worker threads"). One worker owns one better-sqlite3 connection; the main thread lends a worker
+ * to one user at a time (a query, a transaction or a cursor), so requests to a worker never overlap
+ * except a `close` sent while a `next` is still under way (the worker answers them in order).
+ *
+ *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others)
+ *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate)
+ *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
+ *   close -> closes the open cursor early (a client went away); a no-op when none is open
+ *   stop  -> closes the connection; the worker then ends
+ *
+ * Blobs travel as Uint8Array (structured clone drops the Buffer prototype); both sides turn them
+ * back into Buffers.
+ */
+export interface WorkerSettings {
+  /** File name, or ':memory:'. */
+  file: string;
+  /** Absolute path of the better-sqlite3 module, so the worker loads the same copy. */
+  driverPath: string;
+  /** The connection that creates the database and sets journal_mode = WAL. */
+  writer: boolean;
+}
+
+export type WorkerRequest =
+  | { id: number; op: 'exec'; sql: string; params: readonly unknown[] }
+  | { id: number; op: 'open'; sql: string; params: readonly unknown[] }
+  | { id: number; op: 'next'; max: number }
+  | { id: number; op: 'close' }
+  | { id: number; op: 'stop' };
+
+export interface WorkerFailure {
+  message: string;
+  /** better-sqlite3's extended result code, e.g. SQLITE_CONSTRAINT_UNIQUE. */
+  code?: string;
+  name: string;
+}
+
+export type WorkerResponse =
+  | { id: number; ok: true; rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
+  | { id: number; ok: false; error: WorkerFailure };
+
+/** Posted once by a worker after its connection is open and set up. */
+export type WorkerHello = { ready: true } | { ready: false; error: WorkerFailure };

@@ -1,0 +1,138 @@
+/**
+ * One SQLite worker thread as the main thread sees it: requests with ids, answers matched to them,
+ * and death. When the thread dies (a crash, running out of memory, terminate) every request still
+ * waiting on it is rejected at once with WorkerGoneError, never left hanging; the pool
+ * (worker-pool.ts) then puts a new worker in its place.
+ */
+import type { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+import { startWorker } from './worker-script';
+
+type Answer = Extract<WorkerResponse, { ok: true }>;
+/** A request as the caller writes it; the link adds the id. */
+export type LinkRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
+
+/** The worker thread ended while a request was under way on it (or before it was sent). */
+export class WorkerGoneError extends Error {
+  constructor(reason: string) {
+    super(`The SQLite worker thread stopped: ${reason}`);
+    this.name = 'WorkerGoneError';
+  }
+}
+
+interface Waiter {
+  resolve(answer: Answer): void;
+  reject(err: Error): void;
+}
+
+export class WorkerLink {
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiter>();
+  private gone: string | undefined;
+  private stopping = false;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly onDeath: (link: WorkerLink) => void,
+  ) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (message: WorkerResponse) => this.settle(message));
+    worker.on('error', (err) => this.die(err.message));
+    worker.on('exit', (code) => this.die(`exit code ${code}`));
+  }
+
+  /** Starts a worker and waits until its connection is open (rejects when it cannot open it). */
+  static async start(settings: WorkerSettings, onDeath: (link: WorkerLink) => void): Promise<WorkerLink> {
+    const worker = await startWorker(settings);
+    const hello = await firstMessage(worker);
+    if (!hello.ready) {
+      await worker.terminate();
+      throw toError(hello.error);
+    }
+    return new WorkerLink(worker, onDeath);
+  }
+
+  get alive(): boolean {
+    return this.gone === undefined;
+  }
+
+  request(request: LinkRequest): Promise<Answer> {
+    if (this.gone !== undefined) return Promise.reject(new WorkerGoneError(this.gone));
+    const id = this.nextId++;
+    return new Promise<Answer>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** Closes the connection (checkpointing the WAL) and lets the thread end; terminates it if it will not. */
+  async stop(timeoutMs = 5000): Promise<void> {
+    if (this.gone !== undefined) return;
+    this.stopping = true;
+    const timer = setTimeout(() => void this.worker.terminate(), timeoutMs);
+    try {
+      await this.request({ op: 'stop' }).catch(() => undefined);
+      await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Ends the thread now, whatever it is doing. */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+    await this.exited;
+  }
+
+  private settle(message: WorkerResponse): void {
+    const waiter = this.waiting.get(message.id);
+    if (!waiter) return;
+    this.waiting.delete(message.id);
+    if (message.ok) waiter.resolve({ ...message, rows: message.rows.map(withBuffers) });
+    else waiter.reject(toError(message.error));
+  }
+
+  private die(reason: string): void {
+    if (this.gone !== undefined) return;
+    this.gone = reason;
+    const error = new WorkerGoneError(reason);
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+    if (!this.stopping) this.onDeath(this);
+  }
+}
+
+/** The worker's hello, or its failure to start. */
+function firstMessage(worker: Worker): Promise<WorkerHello> {
+  return new Promise<WorkerHello>((resolve, reject) => {
+    const onMessage = (hello: WorkerHello) => settle(() => resolve(hello));
+    const onError = (err: Error) => settle(() => reject(err));
+    const onExit = (code: number) => settle(() => reject(new WorkerGoneError(`exit code ${code} before it was ready`)));
+    const settle = (then: () => void) => {
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      then();
+    };
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
+}
+
+/** The error as better-sqlite3 would have thrown it in-process: a SqliteError with its code. */
+function toError(failure: WorkerFailure): Error {
+  if (failure.name === 'SqliteError' && failure.code !== undefined) return new Database.SqliteError(failure.message, failure.code);
+  const error = new Error(failure.message);
+  error.name = failure.name;
+  return error;
+}
+
+/** Blob columns arrive as Uint8Array; the schema's binary columns are Buffers. */
+function withBuffers(row: unknown): unknown {
+  if (row === null || typeof row !== 'object') return row;
+  const record = row as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+  return record;
+}

@@ -1,0 +1,119 @@
+/**
+ * The body of an SQLite worker thread (protocol.ts): opens one better-sqlite3 connection and runs
+ * what the main thread sends, one message at a time. It must import nothing at run time but Node's
+ * own modules (the driver comes by path in workerData): when the server runs from TypeScript sources
+ * (the tests) this file alone is transpiled and evaluated (worker-script.ts).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+
+type Connection = BetterSqlite3.Database;
+type Row = Record<string, unknown>;
+
+const settings = workerData as WorkerSettings;
+const port = parentPort!;
+
+function open(): Connection {
+  const Database = require(settings.driverPath) as typeof BetterSqlite3;
+  const db = new Database(settings.file);
+  db.pragma('busy_timeout = 5000');
+  if (settings.writer) db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  if (!settings.writer) db.pragma('query_only = ON');
+  return db;
+}
+
+function failure(err: unknown): WorkerFailure {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = (e as { code?: unknown }).code;
+  return { message: e.message, name: e.name, code: typeof code === 'string' ? code : undefined };
+}
+
+/** Buffers and Uint8Arrays arrive as Uint8Array; better-sqlite3 binds Buffers. */
+function bindable(params: readonly unknown[]): unknown[] {
+  return params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+}
+
+class Session {
+  private cursor: IterableIterator<Row> | undefined;
+
+  constructor(private readonly db: Connection) {}
+
+  handle(request: WorkerRequest): WorkerResponse {
+    switch (request.op) {
+      case 'exec': return { id: request.id, ok: true, ...this.exec(request.sql, request.params) };
+      case 'open':
+        this.openCursor(request.sql, request.params);
+        return { id: request.id, ok: true, rows: [], done: false };
+      case 'next': return { id: request.id, ok: true, ...this.next(request.max) };
+      case 'close':
+        this.closeCursor();
+        return { id: request.id, ok: true, rows: [], done: true };
+      case 'stop':
+        this.closeCursor();
+        this.db.close();
+        return { id: request.id, ok: true, rows: [] };
+    }
+  }
+
+  private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint } {
+    if (this.cursor) throw new Error('A cursor is open on this connection');
+    const statement = this.db.prepare(sql);
+    if (statement.reader) return { rows: statement.all(bindable(params)) };
+    const { changes, lastInsertRowid } = statement.run(bindable(params));
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  private openCursor(sql: string, params: readonly unknown[]): void {
+    if (this.cursor) throw new Error('A cursor is already open on this connection');
+    const statement = this.db.prepare(sql);
+    if (!statement.reader) throw new Error('Only statements that return rows can be streamed');
+    this.cursor = statement.iterate(bindable(params)) as IterableIterator<Row>;
+  }
+
+  private next(max: number): { rows: unknown[]; done: boolean } {
+    const cursor = this.cursor;
+    if (!cursor) return { rows: [], done: true };
+    const rows: unknown[] = [];
+    while (rows.length < max) {
+      const step = cursor.next();
+      if (step.done) {
+        this.cursor = undefined;
+        return { rows, done: true };
+      }
+      rows.push(step.value);
+    }
+    return { rows, done: false };
+  }
+
+  private closeCursor(): void {
+    const cursor = this.cursor;
+    this.cursor = undefined;
+    cursor?.return?.();
+  }
+}
+
+function main(): void {
+  let session: Session;
+  try {
+    session = new Session(open());
+  } catch (err) {
+    port.postMessage({ ready: false, error: failure(err) } satisfies WorkerHello);
+    return;
+  }
+  port.on('message', (request: WorkerRequest) => {
+    let response: WorkerResponse;
+    try {
+      response = session.handle(request);
+    } catch (err) {
+      response = { id: request.id, ok: false, error: failure(err) };
+    }
+    port.postMessage(response);
+    if (request.op === 'stop') port.close();
+  });
+  port.postMessage({ ready: true } satisfies WorkerHello);
+}
+
+main();

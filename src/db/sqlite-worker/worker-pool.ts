@@ -1,0 +1,116 @@
+/**
+ * The SQLite worker threads of one database: one writer and a few readers (docs/operations.md,
+ * "SQLite on worker threads"). Each worker is lent to one user at a time, first come first served:
+ * a query, a whole transaction or a whole cursor. The writer is the only connection that writes, so
+ * two writers never meet inside SQLite; WAL lets the readers read beside it. A private in-memory
+ * database (':memory:') cannot be shared between connections: it gets the writer only, and reads
+ * wait for it like writes.
+ *
+ * A worker that dies is replaced at once; whoever held it sees its requests fail (WorkerGoneError).
+ */
+import { WorkerGoneError, WorkerLink } from './worker-link';
+
+export interface WorkerPoolOptions {
+  file: string;
+  /** Reader threads beside the writer; 0 = the writer serves reads too (always so for ':memory:'). */
+  readers: number;
+}
+
+/** One worker place: the live worker in it changes when one dies and is replaced. */
+export class Slot {
+  link: WorkerLink | undefined;
+  /** Settles when the worker being started in this place is up (or could not start). */
+  starting: Promise<void> = Promise.resolve();
+  busy = false;
+
+  constructor(readonly group: SlotGroup) {}
+
+  /** The live worker, waiting for a replacement that is starting; an error when there is none. */
+  async current(): Promise<WorkerLink> {
+    if (!this.link?.alive) await this.starting;
+    if (!this.link?.alive) throw new WorkerGoneError('no worker could be started in its place');
+    return this.link;
+  }
+}
+
+/** Slots lent out exclusively, waiters served in order. */
+export class SlotGroup {
+  readonly slots: Slot[] = [];
+  private readonly queue: ((slot: Slot) => void)[] = [];
+
+  acquire(): Promise<Slot> {
+    const free = this.slots.find((slot) => !slot.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  release(slot: Slot): void {
+    const next = this.queue.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+}
+
+export class WorkerPool {
+  readonly writer = new SlotGroup();
+  readonly readers = new SlotGroup();
+  private closed = false;
+  private readonly starting = new Set<Promise<void>>();
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /** Starts the writer first (it creates the file and sets WAL), then the readers. */
+  async start(): Promise<void> {
+    await this.fill(new Slot(this.writer), true);
+    const readers = this.options.file === ':memory:' ? 0 : this.options.readers;
+    await Promise.all(Array.from({ length: readers }, () => this.fill(new Slot(this.readers), false)));
+  }
+
+  /** Where reads go: the readers when there are any. */
+  get readGroup(): SlotGroup {
+    return this.readers.slots.length > 0 ? this.readers : this.writer;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.starting]);
+    const slots = [...this.readers.slots, ...this.writer.slots];
+    await Promise.all(slots.map((slot) => slot.link?.stop()));
+  }
+
+  /** Counts for metrics and tests: workers, lent out, requests waiting. */
+  stats(): { workers: number; busy: number; waiting: number } {
+    const slots = [...this.writer.slots, ...this.readers.slots];
+    return { workers: slots.length, busy: slots.filter((s) => s.busy).length, waiting: this.writer.waiting + this.readers.waiting };
+  }
+
+  private fill(slot: Slot, writer: boolean): Promise<void> {
+    slot.starting = this.startIn(slot, writer);
+    return slot.starting;
+  }
+
+  private async startIn(slot: Slot, writer: boolean): Promise<void> {
+    slot.link = await WorkerLink.start({ file: this.options.file, driverPath: require.resolve('better-sqlite3'), writer }, () => this.replace(slot, writer));
+    if (!slot.group.slots.includes(slot)) slot.group.slots.push(slot);
+  }
+
+  /** A worker died: start another in its place (its holder's requests have already failed). */
+  private replace(slot: Slot, writer: boolean): void {
+    if (this.closed) return;
+    const started = this.fill(slot, writer)
+      .catch(() => this.retryLater(slot, writer))
+      .finally(() => this.starting.delete(started));
+    this.starting.add(started);
+  }
+
+  private retryLater(slot: Slot, writer: boolean): void {
+    if (!this.closed) setTimeout(() => this.replace(slot, writer), 1000).unref();
+  }
+}

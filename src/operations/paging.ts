@@ -1,0 +1,73 @@
+/**
+ * Optional paging of the lists that can grow without bound (docs/behaviour.md, "Paging"): the
+ * extra fields PageSize and PageToken, which the legacy contract does not know (the WSDL is
+ * unchanged; the service layer passes declared extra fields through).
+ *
+ * A page token is opaque to clients: base64url of a small JSON document carrying the sort key of the
+ * last row given, so the next page is a keyset query ("rows after this key in this order"): stable
+ * while rows are inserted or removed between pages, and as fast on the last page as on the first.
+ */
+import { invalid } from '../errors';
+import { positiveInteger, text, type Fields } from './parse';
+
+export const PAGE_FIELDS = ['PageSize', 'PageToken'] as const;
+
+/** Largest PageSize accepted, and the size of a page asked for with a PageToken but no PageSize. */
+export const MAX_PAGE_SIZE = 5000;
+export const DEFAULT_PAGE_SIZE = 1000;
+
+const TOKEN_VERSION = 1;
+
+export interface PageRequest<K> {
+  size: number;
+  /** The key of the last row of the previous page; undefined on the first page. */
+  after?: K;
+}
+
+/**
+ * The page asked for, or undefined when the request asks for none (the whole list, as the legacy
+ * service answers). `readKey` checks the decoded key and returns it, or undefined when it does not
+ * fit this list (a token of another list or another sort order).
+ */
+export function pageRequest<K>(fields: Fields, readKey: (key: unknown) => K | undefined): PageRequest<K> | undefined {
+  const sizeText = text(fields, 'PageSize');
+  const token = text(fields, 'PageToken');
+  if (sizeText === undefined && token === undefined) return undefined;
+  const size = positiveInteger(fields, 'PageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  if (token === undefined) return { size };
+  const key = readKey(decode(token));
+  if (key === undefined) throw badToken(token);
+  return { size, after: key };
+}
+
+export function encodePageToken(key: unknown): string {
+  return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, k: key }), 'utf8').toString('base64url');
+}
+
+function decode(token: string): unknown {
+  if (!/^[A-Za-z0-9_-]{1,2048}$/.test(token)) throw badToken(token);
+  try {
+    const document = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: unknown; k?: unknown };
+    if (document === null || typeof document !== 'object' || document.v !== TOKEN_VERSION) throw badToken(token);
+    return document.k;
+  } catch {
+    throw badToken(token);
+  }
+}
+
+function badToken(token: string) {
+  const shown = token.length > 40 ? `${token.slice(0, 40)}...` : token;
+  return invalid('PageToken', `'${shown}' is not a page token of this list and sort order (send the NextPageToken of the previous page unchanged, or no PageToken for the first page)`);
+}
+
+/** One page read with one row more than asked: the rows to give and the key of the next page. */
+export function cutPage<R, K>(rows: R[], size: number, keyOf: (row: R) => K): { rows: R[]; next: K | null } {
+  if (rows.length <= size) return { rows, next: null };
+  const page = rows.slice(0, size);
+  return { rows: page, next: keyOf(page[page.length - 1]) };
+}
+
+/** Whether a decoded key value is a string (a date, a code, a name). */
+export function isText(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 512;
+}

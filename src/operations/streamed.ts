@@ -1,0 +1,129 @@
+/**
+ * Answers too large to build in memory (docs/behaviour.md, "Large answers"): the rows are read with
+ * a cursor inside one read-only snapshot and handed on one by one, so the binding writes them while
+ * they are read and memory does not grow with the answer.
+ *
+ * A StreamedData describes the Data of the envelope as a tree: arrays of rows (cursors), objects
+ * whose members come in order, and values computed when they are reached (a summary of the rows
+ * before them). Count (for array Data) is counted in the same snapshot before the first row, since
+ * it precedes Data in the envelope; Totals follow Data and are summed while the rows pass.
+ *
+ * Whoever receives one must read it to the end or close it: close() stops the cursor where it is
+ * and ends the snapshot (a client that hung up). The snapshot is a read-only transaction: on SQLite
+ * a reader thread's consistent view, on PostgreSQL REPEATABLE READ.
+ */
+import type { ControlledTransaction, Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+export type StreamedJson =
+  | { kind: 'rows'; rows: () => AsyncIterable<unknown> }
+  | { kind: 'object'; members: readonly (readonly [string, StreamedJson])[] }
+  | { kind: 'value'; value: () => unknown };
+
+export class StreamedData {
+  private closed = false;
+  private readonly open = new Set<AsyncIterator<unknown>>();
+
+  constructor(
+    readonly body: StreamedJson,
+    /** Count of the envelope (array Data only). */
+    readonly count: number | undefined,
+    /** Totals of the envelope, once the rows have all been read. */
+    readonly totals: (() => Record<string, number>) | undefined,
+    private readonly end: () => Promise<void>,
+  ) {}
+
+  /** The rows of one cursor of the body, tracked so that close() can stop it mid-way. */
+  async *read(rows: () => AsyncIterable<unknown>): AsyncGenerator<unknown> {
+    if (this.closed) throw new Error('The streamed answer is closed');
+    const iterator = rows()[Symbol.asyncIterator]();
+    this.open.add(iterator);
+    try {
+      for (;;) {
+        const step = await iterator.next();
+        if (step.done) return;
+        yield step.value;
+      }
+    } finally {
+      this.open.delete(iterator);
+      await iterator.return?.();
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Stops every cursor still open and ends the snapshot; safe to call more than once. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.open].map((iterator) => iterator.return?.().catch(() => undefined)));
+    this.open.clear();
+    await this.end();
+  }
+}
+
+/** A read-only snapshot for a streamed answer: its count and its rows see the same data. */
+export function openSnapshot(db: Kysely<Database>): Promise<ControlledTransaction<Database>> {
+  return db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
+}
+
+/**
+ * Builds the answer in a snapshot and returns it streamed, or, for a caller that takes no streams,
+ * read whole (the same cursor, drained). The snapshot ends when the answer is closed, or at once
+ * when building it fails.
+ */
+export async function streamedResult(
+  db: Kysely<Database>,
+  streams: boolean | undefined,
+  build: (trx: Kysely<Database>, end: () => Promise<void>) => Promise<StreamedData>,
+): Promise<{ data: unknown; totals?: Record<string, number> }> {
+  const trx = await openSnapshot(db);
+  const end = async () => {
+    if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
+  };
+  let data: StreamedData;
+  try {
+    data = await build(trx, end);
+  } catch (err) {
+    await end();
+    throw err;
+  }
+  return streams ? { data } : drain(data);
+}
+
+/** Reads a streamed answer whole: the Data value and Totals it stands for. */
+export async function drain(data: StreamedData): Promise<{ data: unknown; totals?: Record<string, number> }> {
+  try {
+    const value = await drainJson(data, data.body);
+    return data.totals ? { data: value, totals: data.totals() } : { data: value };
+  } finally {
+    await data.close();
+  }
+}
+
+async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknown> {
+  switch (part.kind) {
+    case 'value':
+      return part.value();
+    case 'rows': {
+      const rows: unknown[] = [];
+      for await (const row of data.read(part.rows)) rows.push(row);
+      return rows;
+    }
+    case 'object': {
+      const object: Record<string, unknown> = {};
+      for (const [name, member] of part.members) object[name] = await drainJson(data, member);
+      return object;
+    }
+  }
+}
+
+/** Rows per batch a cursor sends to the main thread (SQLite) or fetches (PostgreSQL). */
+export const STREAM_BATCH_ROWS = 500;
+
+/** Each row of a cursor turned into an answer row as it passes. */
+export async function* mapRows<R, T>(rows: AsyncIterable<R> | Iterable<R>, toRow: (row: R) => T): AsyncGenerator<T> {
+  for await (const row of rows) yield toRow(row);
+}

@@ -1,0 +1,103 @@
+/**
+ * The rate-limit stores (src/auth/rate-limiter.ts, docs/operations.md "Rate limiting"): with
+ * RATE_LIMIT_STORE=postgres or redis, two server apps (as two processes or hosts would) share one
+ * count per client, so the limit holds across them; a store that is down does not take the service
+ * down: requests are answered, counted in the process meanwhile, and a warning is logged once.
+ *
+ * PostgreSQL needs TEST_DATABASE_URL, the shared Redis TEST_REDIS_URL (redis://127.0.0.1:6379); the
+ * cases of a store that is down need neither (they point at a closed port).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import request from 'supertest';
+import { sql } from 'kysely';
+import { closeApp, createApp } from '../../src/app';
+import { loadSettings, type Settings } from '../../src/config';
+import { openEngine, type Engine } from '../../src/db/engine';
+import { freshEngine } from '../support/engines';
+import { captureLog, type LogCapture } from '../ops/ops-support';
+import { SYNC } from './auth-support';
+
+interface Limited {
+  app: Express;
+  log: LogCapture;
+}
+
+function limitedApp(engine: Engine, settings: Partial<Settings>): Limited {
+  const log = captureLog();
+  const base = loadSettings({ LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '4', TRUST_PROXY: 'true' });
+  return { app: createApp({ settings: { ...base, ...settings }, engine, logDestination: log.destination }), log };
+}
+
+const helloWorld = (app: Express, client: string) => request(app).get(`${SYNC}/HelloWorld`).set('X-Forwarded-For', client);
+const newClient = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+
+/** Six requests of one client, alternating between the two apps: the allowance of 4 is shared. */
+async function expectSharedCount(a: Express, b: Express): Promise<void> {
+  const client = newClient();
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push((await helloWorld(i % 2 === 0 ? a : b, client)).status);
+  expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+}
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+if (!databaseUrl) process.stdout.write('[left out] the rate-limit count shared in PostgreSQL: TEST_DATABASE_URL is not set.\n');
+if (!redisUrl) process.stdout.write('[left out] the rate-limit count shared in Redis: TEST_REDIS_URL is not set (redis://127.0.0.1:6379).\n');
+
+describe('a shared rate-limit store', () => {
+  if (databaseUrl) {
+    it('postgres: two apps on one database count one client together, in the table rate_limits', async () => {
+      const first = await freshEngine('postgres');
+      const url = new URL(databaseUrl);
+      url.searchParams.set('schema', first.schema!);
+      const second = openEngine(url.toString());
+      const a = limitedApp(first, { rateLimitStore: 'postgres' });
+      const b = limitedApp(second, { rateLimitStore: 'postgres' });
+      try {
+        await expectSharedCount(a.app, b.app);
+        const rows = await sql<{ n: number }>`select count(*) as n from ${sql.table('rate_limits')}`.execute(first.db);
+        expect(rows.rows[0].n).toBeGreaterThanOrEqual(1);
+        expect(a.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+      } finally {
+        await Promise.all([closeApp(a.app), closeApp(b.app)]);
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
+  }
+
+  if (redisUrl) {
+    it('redis: two apps count one client together', async () => {
+      const engine = openEngine('sqlite::memory:');
+      const a = limitedApp(engine, { rateLimitStore: 'redis', redisUrl });
+      const b = limitedApp(engine, { rateLimitStore: 'redis', redisUrl });
+      try {
+        await expectSharedCount(a.app, b.app);
+        expect(a.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+      } finally {
+        await Promise.all([closeApp(a.app), closeApp(b.app)]);
+        await engine.close();
+      }
+    });
+  }
+
+  it.each([
+    ['redis', { rateLimitStore: 'redis', redisUrl: 'redis://127.0.0.1:1' }, 'sqlite::memory:'],
+    ['postgres', { rateLimitStore: 'postgres' }, 'postgres://nobody@127.0.0.1:1/nothing'],
+  ] as const)('%s down: answers, counts in the process meanwhile, and logs one warning', async (store, settings, url) => {
+    const engine = openEngine(url, { connectTimeoutMs: 500, acquireTimeoutMs: 500 });
+    const { app, log } = limitedApp(engine, settings);
+    try {
+      const client = newClient();
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await helloWorld(app, client)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+      const warnings = log.lines.filter((l) => l.level === 'warn' && l.store === store);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].msg).toBe(`the rate-limit store (${store}) failed; counting in this process until it answers`);
+    } finally {
+      await closeApp(app);
+      await engine.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * RATE_LIMIT_PER_MINUTE with WORKERS=2 on PostgreSQL (src/auth/rate-limiter.ts): the count lives in
+ * the database, so the limit holds across both worker processes (it used to be the setting times
+ * the number of processes). Each request comes on a connection of its own, so the cluster hands
+ * them to both workers.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { newTestRunId, schemaPrefix } from '../support/engines';
+import { SYNC } from './ops-support';
+import { spawnServer, type SpawnedServer } from './spawned-server';
+
+function status(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
+}
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+describe('rate limiting across WORKERS=2', () => {
+  let server: SpawnedServer | undefined;
+  // A schema of this run's, dropped with the others when the run ends (test/support/engines.ts):
+  // dropping it here could break another suite's migrations in the middle of their introspection.
+  const schema = `${schemaPrefix(process.env.TEST_RUN_ID ?? newTestRunId())}${randomBytes(4).toString('hex')}`;
+  afterEach(() => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  });
+
+  it('refuses RATE_LIMIT_STORE=postgres on SQLite at start, naming the variable', async () => {
+    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_STORE: 'postgres' });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(server.stderr().trim()).toBe('Invalid setting RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
+  });
+
+  if (!databaseUrl) {
+    process.stdout.write('[left out] rate limiting across WORKERS=2 on PostgreSQL: TEST_DATABASE_URL is not set.\n');
+    return;
+  }
+
+  it('holds the limit of one client across both workers: 5 of 20 requests allowed', async () => {
+    const url = new URL(databaseUrl);
+    url.searchParams.set('schema', schema);
+    server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', RATE_LIMIT_PER_MINUTE: '5', SHUTDOWN_DRAIN_MS: '0' });
+    const running = server;
+    const port = await running.port();
+    await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push(await status(port, `${SYNC}/HelloWorld`));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    await running.waitForLine((l) => l.msg === 'request completed' && l.outcome === 'rate_limited');
+    const answeredBy = new Set(running.lines.filter((l) => l.msg === 'request completed' && l.operation === 'HelloWorld').map((l) => l.pid));
+    expect(answeredBy.size).toBe(2);
+
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+  }, 90_000);
+});

@@ -1,0 +1,110 @@
+/**
+ * Rows for the streamed-list and paging suites: receipts, PCN cheques, activities and complaints
+ * spread over the fixture's officers and customers (test/support/fixture.ts), generated
+ * deterministically, with many rows sharing a date (and receipts sharing an amount) so that the
+ * tie-breaks of every order and of every page key are exercised.
+ */
+import type { Kysely } from 'kysely';
+import type { ActivitiesTable, ComplaintsTable, Database, PcnTable, ReceiptsTable } from '../../src/db/schema';
+import { insertMasterData } from '../support/fixture';
+
+const CUSTOMER_OFFICERS = [
+  ['C001', 'SO01'],
+  ['C002', 'SO01'],
+  ['C003', 'SO02'],
+  ['C004', 'SO03'],
+] as const;
+const METHODS = ['CHEQUE', 'DD', 'NEFT', 'RTGS', 'UPI', 'CASH'] as const;
+
+function day(i: number): string {
+  const d = new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 4) * 86_400_000);
+  return d.toISOString().slice(0, 10);
+}
+
+export function receiptRows(count: number, prefix = 'RC'): ReceiptsTable[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
+    return {
+      receipt_no: `${prefix}${String(i).padStart(6, '0')}`,
+      receipt_date: day((i * 7) % count),
+      customer_code: customer,
+      sales_officer_id: officer,
+      payment_method: METHODS[i % METHODS.length],
+      reference: `REF-${(i * 13) % 97} "quoted" \\ ü`,
+      amount: 1000 + ((i * 37) % 50) * 100 + (i % 3),
+    };
+  });
+}
+
+export function chequeRows(count: number, prefix = 'PDC'): PcnTable[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
+    return {
+      pdc_id: `${prefix}${String(i).padStart(6, '0')}`,
+      pcn_no: `PCN${String(Math.floor(i / 2)).padStart(6, '0')}`,
+      pcn_date: day((i * 5) % count),
+      customer_code: customer,
+      sales_officer_id: officer,
+      payment_type: (['PDC', 'CURRENT', 'ADVANCE'] as const)[i % 3],
+      payment_method: METHODS[i % METHODS.length],
+      cheque_no: i % 2 === 0 ? `CHQ${i}` : null,
+      cheque_date: i % 2 === 0 ? day(i + 8) : null,
+      bank_name: i % 2 === 0 ? 'HDFC Bank' : null,
+      amount: 50_000 + i * 101,
+      status: (['RECEIVED', 'DEPOSITED', 'CLEARED', 'BOUNCED', 'CANCELLED'] as const)[i % 5],
+    };
+  });
+}
+
+export function activityRows(count: number, prefix = 'ACT'): ActivitiesTable[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
+    const status = (['PENDING', 'APPROVED', 'REJECTED'] as const)[i % 3];
+    return {
+      activity_no: `${prefix}${String(i).padStart(6, '0')}`,
+      activity_date: day((i * 3) % count),
+      activity_type: 'VISIT',
+      customer_code: customer,
+      sales_officer_id: officer,
+      description: `Visit ${i}`,
+      status,
+      decided_by: status === 'PENDING' ? null : 'AM01',
+      decided_at: status === 'PENDING' ? null : '2026-03-01T10:00:00.000Z',
+      remarks: null,
+    };
+  });
+}
+
+export function complaintRows(count: number, prefix = 'CMP'): ComplaintsTable[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
+    return {
+      complaint_no: `${prefix}${String(i).padStart(6, '0')}`,
+      complaint_date: day((i * 11) % count),
+      customer_code: customer,
+      sales_officer_id: officer,
+      product_code: ['P001', 'P002', 'P003', 'P004'][i % 4],
+      description: `Complaint ${i}`,
+      status: i % 4 === 0 ? 'RESOLVED' : 'OPEN',
+    };
+  });
+}
+
+export interface ListSizes {
+  receipts: number;
+  cheques: number;
+  activities: number;
+  complaints: number;
+}
+
+async function insertChunked<T extends object>(db: Kysely<Database>, table: 'receipts' | 'pcn' | 'activities' | 'complaints', rows: T[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto(table).values(rows.slice(i, i + 500) as never).execute();
+}
+
+export async function insertListFixture(db: Kysely<Database>, sizes: ListSizes): Promise<void> {
+  await insertMasterData(db);
+  await insertChunked(db, 'receipts', receiptRows(sizes.receipts));
+  await insertChunked(db, 'pcn', chequeRows(sizes.cheques));
+  await insertChunked(db, 'activities', activityRows(sizes.activities));
+  await insertChunked(db, 'complaints', complaintRows(sizes.complaints));
+}
