@@ -8,6 +8,7 @@
  *            without changing anything.
  * Exit codes: 0 done (check: in step), 1 failed (check: out of step), 2 bad arguments or settings.
  */
+import { sql } from 'kysely';
 import { loadSettings, SettingsError } from '../src/config';
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import { checkSummaries } from '../src/summaries/check';
@@ -35,6 +36,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       const started = Date.now();
       if (command === 'rebuild') {
         await engine.db.transaction().execute((trx) => rebuildSummaries(trx));
+        // Fresh statistics for the query planners, as after seeding: the summary tables were rewritten.
+        await sql`analyze`.execute(engine.db);
         io.out(`rebuilt the summary data of ${engine.describe} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         return 0;
       }

@@ -11,6 +11,12 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine';
 
 const PERIOD_KEY = ['period_kind', 'period_start', 'customer_code', 'profit_center_code', 'sales_officer_id'] as const;
+/**
+ * The second index of every period table: a customer's rows of one grain and range. A report whose
+ * filters pick customers (a range, zones, states, the user's scope) reads those customers through it,
+ * and a refresh deletes one customer's rows through it.
+ */
+const CUSTOMER_PERIOD = ['customer_code', 'period_kind', 'period_start'];
 
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   const s = db.schema;
@@ -36,7 +42,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('amount', t.money, (c) => c.notNull())
     .addPrimaryKeyConstraint('sales_period_totals_pk', [...PERIOD_KEY])
     .execute();
-  await s.createIndex('sales_period_totals_customer').on('sales_period_totals').column('customer_code').execute();
+  await s.createIndex('sales_period_totals_customer').on('sales_period_totals').columns(CUSTOMER_PERIOD).execute();
 
   // Invoice lines per category: quantity and value under a category filter.
   await s.createTable('sales_period_categories')
@@ -50,7 +56,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('value', t.money, (c) => c.notNull())
     .addPrimaryKeyConstraint('sales_period_categories_pk', [...PERIOD_KEY, 'category_code'])
     .execute();
-  await s.createIndex('sales_period_categories_customer').on('sales_period_categories').column('customer_code').execute();
+  await s.createIndex('sales_period_categories_customer').on('sales_period_categories').columns(CUSTOMER_PERIOD).execute();
 
   // Invoices counted per set of categories on them (',A,B,'): an invoice counts once under a
   // category filter when any of its categories is chosen, however many of them are.
@@ -64,7 +70,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('invoice_count', t.money, (c) => c.notNull())
     .addPrimaryKeyConstraint('sales_period_category_sets_pk', [...PERIOD_KEY, 'category_set'])
     .execute();
-  await s.createIndex('sales_period_category_sets_customer').on('sales_period_category_sets').column('customer_code').execute();
+  await s.createIndex('sales_period_category_sets_customer').on('sales_period_category_sets').columns(CUSTOMER_PERIOD).execute();
   await s.createTable('sales_category_sets')
     .addColumn('category_set', 'text', (c) => c.primaryKey())
     .execute();
@@ -89,7 +95,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
       .addColumn('capped_value', t.money, (c) => c.notNull())
       .addPrimaryKeyConstraint(`${table}_pk`, (category ? [...PERIOD_KEY, 'category_code'] : [...PERIOD_KEY]) as never)
       .execute();
-    await s.createIndex(`${table}_customer`).on(table).column('customer_code').execute();
+    await s.createIndex(`${table}_customer`).on(table).columns(CUSTOMER_PERIOD).execute();
   }
 
   // Deliveries per order date and delivery date: what a report ending on ToDate takes back out of
@@ -107,7 +113,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('capped_value', t.money, (c) => c.notNull())
     .addPrimaryKeyConstraint('order_delivery_events_pk', ['order_date', 'delivery_date', 'customer_code', 'profit_center_code', 'sales_officer_id', 'category_code'])
     .execute();
-  await s.createIndex('order_delivery_events_customer').on('order_delivery_events').column('customer_code').execute();
+  await s.createIndex('order_delivery_events_customer').on('order_delivery_events').columns(['customer_code', 'order_date']).execute();
 
   // OPEN orders (the dashboard's PendingOrders): what each ordered and, per line at most up to that,
   // got delivered; and per delivery date how much of that came then, to take back out for an AsOf.
@@ -150,7 +156,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('amount', t.money, (c) => c.notNull())
     .addPrimaryKeyConstraint('receipt_period_totals_pk', ['period_kind', 'period_start', 'customer_code'])
     .execute();
-  await s.createIndex('receipt_period_totals_customer').on('receipt_period_totals').column('customer_code').execute();
+  await s.createIndex('receipt_period_totals_customer').on('receipt_period_totals').columns(CUSTOMER_PERIOD).execute();
 
   // Facts about the summaries: the longest delivery lag in days, the ledger horizon month.
   await s.createTable('summary_facts')
