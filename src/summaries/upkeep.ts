@@ -53,8 +53,7 @@ export async function refreshSummaries(db: Db, customerCodes: Iterable<string>):
 async function writeSummaries(db: Db, customers: Customers): Promise<void> {
   const s = summarySql(db);
   for (const table of CUSTOMER_SUMMARY_TABLES) {
-    if (table === 'ledger_month_balances') continue;
-    await db.deleteFrom(table).where(customerFilter(customers, 'customer_code')).execute();
+    if (table !== 'ledger_month_balances') await deleteRows(db, table, customers);
   }
   await insertSales(db, s, customers);
   await insertOrderDeliveries(db, s, customers);
@@ -66,6 +65,12 @@ async function writeSummaries(db: Db, customers: Customers): Promise<void> {
 
 function customerFilter(customers: Customers, column: string): Expression<SqlBool> {
   return customers === 'all' ? sql<SqlBool>`1 = 1` : inValues(column, customers);
+}
+
+/** Deletes the customers' rows of a summary table (all of them without a condition: SQLite truncates). */
+async function deleteRows(db: Db, table: (typeof CUSTOMER_SUMMARY_TABLES)[number], customers: Customers): Promise<void> {
+  if (customers === 'all') await db.deleteFrom(table).execute();
+  else await db.deleteFrom(table).where(inValues('customer_code', customers)).execute();
 }
 
 /** The period_start of a grain for a day-grain date column (D rows are read to build M, M to build Y). */
@@ -277,7 +282,7 @@ async function writeLedgerBalances(db: Db, s: SummarySql, customers: Customers):
   const horizon = last?.month ?? null;
   const known = await fact(db, FACT_LEDGER_HORIZON);
   const scope: Customers = horizon !== known ? 'all' : customers;
-  await db.deleteFrom('ledger_month_balances').where(customerFilter(scope, 'customer_code')).execute();
+  await deleteRows(db, 'ledger_month_balances', scope);
   if (horizon === null) {
     await db.deleteFrom('summary_facts').where('name', '=', FACT_LEDGER_HORIZON).execute();
     return;
