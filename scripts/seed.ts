@@ -11,6 +11,7 @@ import { withMigratedEngine } from '../src/db/migrated-engine';
 import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/db/seed';
 import { parseDay, todayUtc } from '../src/db/seed/calendar';
 import { clearDatabase } from '../src/db/seed/reset';
+import { consoleOutput, type Output } from './output';
 
 const USAGE = 'usage: npm run seed -- [--scale N] [--as-of yyyy-MM-dd] [--reset]';
 
@@ -62,15 +63,7 @@ function parseAsOf(text: string): string {
   return text;
 }
 
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const consoleOutput: Output = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+export type { Output } from './output';
 
 /** Runs the command; resolves to the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Output = consoleOutput): Promise<number> {

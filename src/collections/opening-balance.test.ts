@@ -5,6 +5,7 @@ import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { getOpeningBalance } from './operations';
 import { principal, seesOfficer } from '../users/test-fixture';
+import { rebuildSummaries } from '../summaries/upkeep';
 
 // C001 owes money (Dr); C002 paid in advance (Cr); C003's invoice was cancelled by a credit note
 // (zero: Dr); C004 has no entries at all; C005's only entry is after every month asked below except
@@ -39,6 +40,7 @@ describe.each(ENGINES)('getOpeningBalance: %s', (kind) => {
     engine = await freshEngine(kind);
     await insertMasterData(engine.db);
     await engine.db.insertInto('ledger_entries').values(LEDGER).execute();
+    await rebuildSummaries(engine.db);
   });
   afterAll(() => engine.close());
 
@@ -118,6 +120,7 @@ describe.each(ENGINES)('getOpeningBalance with an authenticated user (principal)
     engine = await freshEngine(kind);
     await insertMasterData(engine.db);
     await engine.db.insertInto('ledger_entries').values(LEDGER).execute();
+    await rebuildSummaries(engine.db);
   });
   afterAll(() => engine.close());
 

@@ -9,7 +9,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { amount } from '../operations/money';
 import { isoDate } from '../operations/parse';
-import { firstCustomerOutside, ledgerBalancesBefore } from './repository';
+import { balancesBeforeMonth } from './balance-reads';
+import { firstCustomerOutside } from './repository';
 import { outsideScope, type OfficerBound } from '../users/principal-scope';
 
 export interface OpeningBalanceQuery {
@@ -36,7 +37,7 @@ export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQue
     const outside = await firstCustomerOutside(db, q.customerCodes, q.allowed);
     if (outside !== undefined) throw outsideScope('CustomerIds', `customer ${outside}`);
   }
-  const balances = await ledgerBalancesBefore(db, q.customerCodes, firstDay, q.allowed);
+  const balances = await balancesBeforeMonth(db, q.customerCodes, firstDay, q.allowed);
   return balances.map((b) => ({
     CustomerCode: b.code,
     CustomerName: b.name,

@@ -117,45 +117,6 @@ export function receiptKey(record: ReceiptRecord, sortBy: ReceiptField): Receipt
   return { value, receiptNo: record.receipt_no };
 }
 
-export interface LedgerBalance {
-  code: string;
-  name: string;
-  /** Sum of debit - credit, minor units. */
-  balance: number;
-}
-
-/**
- * Each customer's ledger balance from the entries dated before `beforeDate`, in one GROUP BY.
- * Customers are chosen on the master table (upper-cased codes, case-insensitive); the ledger is
- * joined on its stored code and date, which its (customer_code, entry_date) index serves.
- * A customer without entries has balance 0.
- */
-export async function ledgerBalancesBefore(
-  db: Kysely<Database>,
-  upperCodes: readonly string[] | undefined,
-  beforeDate: string,
-  customerOfficers?: readonly string[],
-): Promise<LedgerBalance[]> {
-  if (upperCodes !== undefined && upperCodes.length === 0) return [];
-  let query = db
-    .selectFrom('customers')
-    .leftJoin('ledger_entries', (join) =>
-      join.onRef('ledger_entries.customer_code', '=', 'customers.code').on('ledger_entries.entry_date', '<', beforeDate),
-    )
-    .select((eb) => [
-      'customers.code',
-      'customers.name',
-      eb.fn.coalesce(eb.fn.sum<number>(eb('ledger_entries.debit', '-', eb.ref('ledger_entries.credit'))), eb.lit(0)).as('balance'),
-    ])
-    .groupBy(['customers.code', 'customers.name'])
-    .orderBy('customers.code');
-  if (upperCodes !== undefined) query = query.where((eb) => eb(eb.fn('upper', ['customers.code']), 'in', upperCodes));
-  if (customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', customerOfficers);
-  const rows = await query.execute();
-  // PostgreSQL's sum(bigint) is numeric; the engine hands numerics back as numbers, SQLite as integers.
-  return rows.map((r) => ({ code: r.code, name: r.name, balance: Number(r.balance) }));
-}
-
 /** The first of the customers named (upper-cased codes) that is owned by none of the officers. */
 export async function firstCustomerOutside(db: Kysely<Database>, upperCodes: readonly string[], officers: readonly string[]): Promise<string | undefined> {
   if (upperCodes.length === 0) return undefined;

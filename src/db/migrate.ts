@@ -7,8 +7,9 @@ import type { Engine } from './engine';
 import { isUniqueViolation } from './unique-violation';
 import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
+import * as summaries from './migrations/0003_report_summaries';
 
-const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth } as const;
+const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth, '0003_report_summaries': summaries } as const;
 
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly engine: Engine) {}

@@ -248,6 +248,110 @@ export interface CountersTable {
   value: number;
 }
 
+// ---- summary data (src/summaries, docs/summaries.md): derived from the rows above, never edited --
+
+/** D: one day, M: a calendar month, Y: a calendar year; period_start is its first day. */
+export type PeriodKind = 'D' | 'M' | 'Y';
+
+interface PeriodKey {
+  period_kind: PeriodKind;
+  period_start: string;
+  customer_code: string;
+  profit_center_code: string;
+  /** The document's officer (invoice or order), not the customer's. */
+  sales_officer_id: string;
+}
+
+export interface SalesPeriodTotalsTable extends PeriodKey {
+  invoice_count: number;
+  /** Sums of the invoice lines' quantity and value. */
+  quantity: number;
+  value: number;
+  /** Sum of the invoices' amount (the dashboard's sales). */
+  amount: number;
+}
+
+export interface SalesPeriodCategoriesTable extends PeriodKey {
+  category_code: string;
+  quantity: number;
+  value: number;
+}
+
+export interface SalesPeriodCategorySetsTable extends PeriodKey {
+  /** The distinct categories of an invoice's lines, sorted, as ',A,B,'. */
+  category_set: string;
+  invoice_count: number;
+}
+
+export interface SalesCategorySetsTable {
+  category_set: string;
+}
+
+export interface OrderPeriodTotalsTable extends PeriodKey {
+  ordered_quantity: number;
+  ordered_value: number;
+  delivered_quantity: number;
+  delivered_value: number;
+  /** Delivered counted per order line at most up to what it ordered. */
+  capped_quantity: number;
+  capped_value: number;
+}
+
+export interface OrderPeriodCategoriesTable extends OrderPeriodTotalsTable {
+  category_code: string;
+}
+
+export interface OrderDeliveryEventsTable {
+  order_date: string;
+  delivery_date: string;
+  customer_code: string;
+  profit_center_code: string;
+  sales_officer_id: string;
+  category_code: string;
+  delivered_quantity: number;
+  delivered_value: number;
+  capped_quantity: number;
+  capped_value: number;
+}
+
+export interface OpenOrderBalancesTable {
+  order_no: string;
+  order_date: string;
+  customer_code: string;
+  ordered_quantity: number;
+  ordered_value: number;
+  capped_quantity: number;
+  capped_value: number;
+}
+
+export interface OpenOrderDeliveriesTable {
+  order_no: string;
+  delivery_date: string;
+  customer_code: string;
+  /** How much capped (delivered, per line at most what it ordered) grew on that day. */
+  capped_quantity: number;
+  capped_value: number;
+}
+
+export interface LedgerMonthBalancesTable {
+  month_start: string;
+  customer_code: string;
+  /** sum(debit - credit) of the customer's entries up to the end of the month. */
+  closing_balance: number;
+}
+
+export interface ReceiptPeriodTotalsTable {
+  period_kind: PeriodKind;
+  period_start: string;
+  customer_code: string;
+  amount: number;
+}
+
+export interface SummaryFactsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   zones: ZonesTable;
   states: StatesTable;
@@ -272,4 +376,16 @@ export interface Database {
   warranty_requests: WarrantyRequestsTable;
   warranty_files: WarrantyFilesTable;
   counters: CountersTable;
+  sales_period_totals: SalesPeriodTotalsTable;
+  sales_period_categories: SalesPeriodCategoriesTable;
+  sales_period_category_sets: SalesPeriodCategorySetsTable;
+  sales_category_sets: SalesCategorySetsTable;
+  order_period_totals: OrderPeriodTotalsTable;
+  order_period_categories: OrderPeriodCategoriesTable;
+  order_delivery_events: OrderDeliveryEventsTable;
+  open_order_balances: OpenOrderBalancesTable;
+  open_order_deliveries: OpenOrderDeliveriesTable;
+  ledger_month_balances: LedgerMonthBalancesTable;
+  receipt_period_totals: ReceiptPeriodTotalsTable;
+  summary_facts: SummaryFactsTable;
 }

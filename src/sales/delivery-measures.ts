@@ -7,12 +7,9 @@
  * - pending: max(ordered - delivered, 0) per order line, then summed, so an over-delivered line never
  *   hides what another line still owes;
  * - DeliveryPercent: delivered value / ordered value * 100, two decimals, 0 when nothing was ordered.
- * Everything is aggregated in SQL: one row per order line, grouped again per customer or officer.
+ * The sums come from the summary data (summary-reads.ts, docs/summaries.md).
  */
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from '../db/schema';
 import { amount } from '../operations/money';
-import { filterConditions, type ResolvedFilters } from './report-filters';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
 export interface DeliveryRecord {
@@ -38,64 +35,6 @@ export interface DeliveryMeasures {
 export const NO_DELIVERY: Readonly<DeliveryRecord> = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
 
 export const DELIVERY_MEASURE_FIELDS = ['OrderedQuantity', 'OrderedValue', 'DeliveredQuantity', 'DeliveredValue', 'PendingQuantity', 'PendingValue', 'DeliveryPercent'] as const;
-
-/**
- * A query creator with the CTE `line_deliveries`: one row per matching order line with what was
- * delivered against it. The matching order lines are collected first (materialized), so the order
- * date, officer and customer indexes choose them rather than a scan of every order line in key order;
- * their deliveries are then found through the invoice-line index on (order_no, order_line_no).
- * `officers` limits the orders to those officers' (the officer report's scope); undefined = no limit.
- */
-export function withLineDeliveries(db: Kysely<Database>, filters: ResolvedFilters, officers?: string[]) {
-  const conditions: Expression<SqlBool>[] = filterConditions(filters, {
-    officer: 'o.sales_officer_id',
-    profitCenter: 'o.profit_center_code',
-    date: 'o.order_date',
-    customer: 'o.customer_code',
-    category: 'ol.category_code',
-  });
-  if (officers !== undefined) conditions.push(sql<SqlBool>`o.sales_officer_id in (${sql.join(officers)})`);
-  const upTo = filters.dates.to;
-  // Deliveries after the end of the range do not count; only then is the invoice read for its date.
-  const delivered = (column: 'quantity' | 'value') =>
-    upTo === undefined ? sql<number>`coalesce(sum(${sql.ref(`il.${column}`)}), 0)` : sql<number>`coalesce(sum(case when i.invoice_date <= ${upTo} then ${sql.ref(`il.${column}`)} end), 0)`;
-  return db
-    .with(
-      (cte) => cte('ordered_lines').materialized(),
-      (qb) =>
-        qb
-          .selectFrom('orders as o')
-          .innerJoin('order_lines as ol', 'ol.order_no', 'o.order_no')
-          .where('o.status', '!=', 'CANCELLED')
-          .where((eb) => eb.and(conditions))
-          .select(['o.customer_code', 'o.sales_officer_id', 'ol.order_no', 'ol.line_no', 'ol.quantity', 'ol.value']),
-    )
-    .with('line_deliveries', (qb) =>
-      qb
-        .selectFrom('ordered_lines as l')
-        .leftJoin('invoice_lines as il', (join) => join.onRef('il.order_no', '=', 'l.order_no').onRef('il.order_line_no', '=', 'l.line_no'))
-        .$if(upTo !== undefined, (q) => q.leftJoin('invoices as i', 'i.invoice_no', 'il.invoice_no'))
-        .groupBy(['l.order_no', 'l.line_no', 'l.customer_code', 'l.sales_officer_id', 'l.quantity', 'l.value'])
-        .select([
-          'l.customer_code',
-          'l.sales_officer_id',
-          'l.quantity as ordered_quantity',
-          'l.value as ordered_value',
-          delivered('quantity').as('delivered_quantity'),
-          delivered('value').as('delivered_value'),
-        ]),
-    );
-}
-
-/** Aggregates of `line_deliveries as x` rows (see withLineDeliveries), for a GROUP BY over them. */
-export const measureSums = [
-  sql<number>`sum(x.ordered_quantity)`.as('ordered_quantity'),
-  sql<number>`sum(x.ordered_value)`.as('ordered_value'),
-  sql<number>`sum(x.delivered_quantity)`.as('delivered_quantity'),
-  sql<number>`sum(x.delivered_value)`.as('delivered_value'),
-  sql<number>`sum(case when x.ordered_quantity > x.delivered_quantity then x.ordered_quantity - x.delivered_quantity else 0 end)`.as('pending_quantity'),
-  sql<number>`sum(case when x.ordered_value > x.delivered_value then x.ordered_value - x.delivered_value else 0 end)`.as('pending_value'),
-] as const;
 
 /** Numbers from SQL (PostgreSQL returns numeric sums, absent groups give null) as plain integers. */
 export function deliveryRecord(r: { [K in keyof DeliveryRecord]: number | string | null }): DeliveryRecord {

@@ -16,9 +16,10 @@ import type { Database } from '../db/schema';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { idsBelow } from '../users/hierarchy';
-import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryRecord, deliveryTotals, measureSums, NO_DELIVERY, withLineDeliveries, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
+import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, NO_DELIVERY, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
 import { storedUserId } from '../operations/master-codes';
-import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from './report-filters';
+import { resolveFilters, type ReportFilterInput } from './report-filters';
+import { deliveriesPerOfficer } from './summary-reads';
 import { sortRows } from './sort-rows';
 import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
@@ -47,7 +48,7 @@ export async function officerDeliverySummary(db: Kysely<Database>, choice: Offic
   const scope = await officerIds(db, choice, allowed);
   const officers = scope?.length === 0 ? [] : await selectSalesOfficers(db, scope);
   const filters = await resolveFilters(db, input);
-  const measures = officers.length === 0 || filters === undefined ? new Map<string, DeliveryRecord>() : await selectDeliveriesPerOfficer(db, filters, scope && officers.map((o) => o.id));
+  const measures = officers.length === 0 || filters === undefined ? new Map<string, DeliveryRecord>() : await deliveriesPerOfficer(db, filters, scope && officers.map((o) => o.id));
   const records = officers
     .map((officer) => ({ officer, measures: measures.get(officer.id) }))
     .filter((r) => r.officer.active === 1 || r.measures !== undefined)
@@ -80,18 +81,6 @@ async function selectSalesOfficers(db: Kysely<Database>, ids: readonly string[] 
     .where('role', '=', 'SO')
     .$if(ids !== undefined, (qb) => qb.where('id', 'in', ids!))
     .execute();
-}
-
-async function selectDeliveriesPerOfficer(db: Kysely<Database>, filters: ResolvedFilters, officers: string[] | undefined): Promise<Map<string, DeliveryRecord>> {
-  const rows = await withLineDeliveries(db, filters, officers)
-    .selectFrom('line_deliveries as x')
-    .groupBy('x.sales_officer_id')
-    .select([
-      'x.sales_officer_id',
-      ...measureSums,
-    ])
-    .execute();
-  return new Map(rows.map((r) => [r.sales_officer_id, deliveryRecord(r)]));
 }
 
 function toRow(r: { officer: Officer; measures: DeliveryRecord }): OfficerDeliveryRow {

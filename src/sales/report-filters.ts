@@ -11,6 +11,7 @@ import type { Database } from '../db/schema';
 import { codeRange, dateRange, list, text, type Fields, type Range } from '../operations/parse';
 import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from '../operations/master-codes';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { inValues } from '../db/sql-in';
 
 /** The filters as the caller wrote them (codes upper-cased by parse.ts). */
 export interface ReportFilterInput {
@@ -128,7 +129,7 @@ export function filterConditions(f: ResolvedFilters, c: FilterColumns): Expressi
   if (f.profitCenter !== undefined) add(sql<SqlBool>`${ref(c.profitCenter)} = ${f.profitCenter}`);
   if (f.dates.from !== undefined) add(sql<SqlBool>`${ref(c.date)} >= ${f.dates.from}`);
   if (f.dates.to !== undefined) add(sql<SqlBool>`${ref(c.date)} <= ${f.dates.to}`);
-  if (f.categories !== undefined) add(sql<SqlBool>`${ref(c.category)} in (${sql.join(f.categories)})`);
+  if (f.categories !== undefined) add(inValues(c.category, f.categories));
   return conditions;
 }
 
@@ -137,7 +138,7 @@ function customerRecordConditions(f: ResolvedFilters): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (f.customerRange?.from !== undefined) conditions.push(sql<SqlBool>`upper(code) >= ${f.customerRange.from}`);
   if (f.customerRange?.to !== undefined) conditions.push(sql<SqlBool>`upper(code) <= ${f.customerRange.to}`);
-  if (f.states !== undefined) conditions.push(sql<SqlBool>`state_code in (${sql.join(f.states)})`);
-  if (f.customerOfficers !== undefined) conditions.push(sql<SqlBool>`sales_officer_id in (${sql.join(f.customerOfficers)})`);
+  if (f.states !== undefined) conditions.push(inValues('state_code', f.states));
+  if (f.customerOfficers !== undefined) conditions.push(inValues('sales_officer_id', f.customerOfficers));
   return conditions;
 }

@@ -51,7 +51,7 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period): Pro
     salesTotals(db, officers, period),
     pendingOrders(db, officers, period.asOf),
     collectionsTotal(db, officers, period),
-    outstandingTotal(db, officers, period.asOf),
+    outstandingTotal(db, officers, period),
     openWarrantyRequests(db, officers),
     pendingActivities(db, officers),
     activeCustomers(db, officers),

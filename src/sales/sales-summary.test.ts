@@ -5,6 +5,7 @@ import { CUSTOMERS, STATES, insertMasterData } from '../../test/support/fixture'
 import { runOperation } from '../../test/support/operation';
 import { getSalesSummaryRecords } from './operations';
 import { officersSeenBy, principal, seesOfficer } from '../users/test-fixture';
+import { rebuildSummaries } from '../summaries/upkeep';
 
 /**
  * Invoices of the test company. INV7 is raised by SO01 for C003, a customer SO02 owns: the
@@ -72,6 +73,7 @@ describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
       await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
     }
     await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
+    await rebuildSummaries(engine.db);
   });
   afterAll(() => engine.close());
 
@@ -191,6 +193,7 @@ describe.each(ENGINES)('getSalesSummaryRecords with an authenticated user (princ
       await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
     }
     await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
+    await rebuildSummaries(engine.db);
   });
   afterAll(() => engine.close());
 

@@ -12,6 +12,7 @@ import { Random } from './random';
 import { SEEDED_TABLES, type SeededTable } from './tables';
 import { generateTransactions } from './transactions';
 import { RowWriter } from './writer';
+import { rebuildSummaries } from '../../summaries/upkeep';
 
 export { SEEDED_TABLES, type SeededTable } from './tables';
 
@@ -65,6 +66,8 @@ export async function seed(engine: Engine, options: SeedOptions): Promise<SeedSu
     await setCounter(trx, 'warranty_request_no', numbers.count('warrantyRequest'));
     await setCounter(trx, 'warranty_change_seq', numbers.count('warrantyRequest'));
     await setCounter(trx, 'warranty_file_id', numbers.count('warrantyFile'));
+    // The reports' summary data, from the rows just written, in the same transaction.
+    await rebuildSummaries(trx);
     return writer.counts;
   });
   // Fresh statistics for the query planners: without them SQLite walks the order lines in key order

@@ -1,0 +1,219 @@
+/**
+ * The report battery of docs/summaries.md: each aggregated report under a dozen filter mixes, against
+ * the real server in its own process, one request at a time, printing p50/p99 per call, the server's
+ * peak memory and the latency of /health polled every 50 ms meanwhile. Not part of the test suite.
+ *
+ *   npm run build && node dist/scripts/bench-reports.js [--database URL] [--repeat N] [--port P]
+ *
+ * --database defaults to sqlite:./data/bench-10.db; an empty database is seeded with scale-10 demo data
+ * first (about two minutes). The server is pinned to core 1 (taskset), this process to core 0, when
+ * taskset is there. The codes the mixes use are read from the database itself.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { withMigratedEngine } from '../src/db/migrated-engine';
+import { isEmpty, seed } from '../src/db/seed';
+
+interface Options {
+  database: string;
+  repeat: number;
+  port: number;
+}
+
+interface Codes {
+  officer: string;
+  manager: string;
+  zones: string[];
+  categories: string[];
+  customers: string[];
+  profitCenter: string;
+  lastDay: string;
+}
+
+type Mix = [label: string, query: Record<string, string>];
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { database: 'sqlite:./data/bench-10.db', repeat: 15, port: 18091 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`${argv[i]} needs a value`);
+    if (argv[i] === '--database') options.database = value;
+    else if (argv[i] === '--repeat') options.repeat = Number(value);
+    else if (argv[i] === '--port') options.port = Number(value);
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  return options;
+}
+
+/** Seeds scale 10 into an empty database; reads the codes the mixes name. */
+async function prepare(database: string): Promise<Codes> {
+  return withMigratedEngine(database, async (engine) => {
+    if (await isEmpty(engine)) {
+      process.stdout.write(`seeding scale 10 into ${engine.describe} ...\n`);
+      const summary = await seed(engine, { scale: 10 });
+      process.stdout.write(`seeded ${summary.totalRows} rows in ${(summary.millis / 1000).toFixed(1)} s\n`);
+    }
+    const db = engine.db;
+    const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
+    const manager = await db.selectFrom('users').select('id').where('role', '=', 'ZM').orderBy('id').executeTakeFirstOrThrow();
+    const zones = await db.selectFrom('zones').select('code').orderBy('code').limit(2).execute();
+    const categories = await db.selectFrom('product_categories').select('code').orderBy('code').execute();
+    const customers = await db.selectFrom('customers').select('code').orderBy('code').execute();
+    const pc = await db.selectFrom('profit_centers').select('code').orderBy('code').executeTakeFirstOrThrow();
+    const last = await db.selectFrom('invoices').select((eb) => eb.fn.max('invoice_date').as('day')).executeTakeFirstOrThrow();
+    return {
+      officer: officer.id,
+      manager: manager.id,
+      zones: zones.map((z) => z.code),
+      categories: categories.map((c) => c.code),
+      customers: customers.map((c) => c.code),
+      profitCenter: pc.code,
+      lastDay: String(last.day),
+    };
+  });
+}
+
+/** The mixes: no filter, a month, a quarter, an odd range, one officer, zones + a category range, ... */
+function mixes(c: Codes): Record<string, Mix[]> {
+  const y = Number(c.lastDay.slice(0, 4));
+  const m = Number(c.lastDay.slice(5, 7));
+  const month = (offset: number) => {
+    const d = new Date(Date.UTC(y, m - 1 - offset, 1));
+    return { first: d.toISOString().slice(0, 10), last: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
+  };
+  const lastMonth = month(1);
+  const quarter = { FromDate: month(3).first, ToDate: lastMonth.last };
+  const odd = { FromDate: `${y - 1}-${String(m).padStart(2, '0')}-17`, ToDate: `${y}-${String(Math.max(1, m - 2)).padStart(2, '0')}-09` };
+  const customerRange = { FromCustomer: c.customers[Math.floor(c.customers.length * 0.2)], ToCustomer: c.customers[Math.floor(c.customers.length * 0.4)] };
+  const cats = { FromPCat: c.categories[1], ToPCat: c.categories[4] };
+  const common: Mix[] = [
+    ['no filter', {}],
+    ['a month', { FromDate: lastMonth.first, ToDate: lastMonth.last }],
+    ['a quarter', quarter],
+    ['an odd range', odd],
+    ['from a date on', { FromDate: quarter.FromDate }],
+    ['one officer', { SalesOfficer: c.officer }],
+    ['zones + category range', { Zones: c.zones.join(','), ...cats }],
+    ['customer range', customerRange],
+    ['a profit center, a quarter', { profitCenter: c.profitCenter, ...quarter }],
+    ['one customer', { FromCustomer: c.customers[7], ToCustomer: c.customers[7] }],
+    ['categories, odd range', { ...cats, ...odd }],
+  ];
+  return {
+    getSalesSummaryRecords: [...common, ['sorted by Value desc', { SortBy: 'Value', SortDirection: 'DESC' }]],
+    getOrderVDeliverySummaryRecords: [...common, ['sorted by PendingValue desc', { SortBy: 'PendingValue', SortDirection: 'DESC' }]],
+    getOrderVsDeliveryOfficer: [
+      ['no filter', {}],
+      ['a month', { FromDate: lastMonth.first, ToDate: lastMonth.last }],
+      ['a quarter', quarter],
+      ['an odd range', odd],
+      ["one manager's team", { ManagerId: c.manager }],
+      ["one manager's team, a quarter", { ManagerId: c.manager, ...quarter }],
+      ['one officer', { SalesOfficer: c.officer }],
+      ['zones', { Zones: c.zones.join(',') }],
+      ['zones, a quarter', { Zones: c.zones.join(','), ...quarter }],
+      ['sorted by DeliveryPercent', { SortBy: 'DeliveryPercent', SortDirection: 'DESC' }],
+    ],
+    getSalesReportStats: [
+      ['company-wide', {}],
+      ['company-wide, AsOf a month back', { AsOf: lastMonth.last }],
+      ["a zonal manager's scope", { Username: c.manager }],
+      ['one officer', { Username: c.officer }],
+    ],
+    getOpeningBalance: [
+      ['all customers', { Month: String(m), Year: String(y) }],
+      ['all customers, a year back', { Month: String(m), Year: String(y - 1) }],
+      ['3 customers', { CustomerIds: c.customers.slice(0, 3).join(','), Month: String(m), Year: String(y) }],
+    ],
+  };
+}
+
+function get(port: number, target: string): Promise<{ status: number; bytes: number; ms: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function startServer(options: Options): Promise<ChildProcess> {
+  const main = path.join(__dirname, '..', 'src', 'main.js');
+  const env = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO_DATA: 'false' };
+  const pinned = spawnSync('taskset', ['--version']).status === 0;
+  const child = pinned ? spawn('taskset', ['-c', '1', process.execPath, main], { env, stdio: 'inherit' }) : spawn(process.execPath, [main], { env, stdio: 'inherit' });
+  if (pinned) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await get(options.port, '/ready')).status === 200) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('the server did not become ready');
+}
+
+/** The server process's peak resident memory (taskset execs the server in its own process). */
+function peakMemory(child: ChildProcess): string {
+  try {
+    return /VmHWM:\s+(.+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? '?';
+  } catch {
+    return '?';
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const codes = await prepare(options.database);
+  const server = await startServer(options);
+  const health: number[] = [];
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      health.push((await get(options.port, '/health')).ms);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  try {
+    process.stdout.write(`${options.database}, ${options.repeat} calls per mix, one at a time\n`);
+    process.stdout.write(`${'report'.padEnd(33)} ${'filter mix'.padEnd(32)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'bytes'.padStart(10)}\n`);
+    for (const [op, list] of Object.entries(mixes(codes))) {
+      for (const [label, query] of list) {
+        const target = `/API/MobileAppWebService.asmx/${op}?${new URLSearchParams(query).toString()}`;
+        const times: number[] = [];
+        let bytes = 0;
+        for (let i = 0; i < options.repeat + 1; i++) {
+          const r = await get(options.port, target);
+          if (r.status !== 200) throw new Error(`${target}: HTTP ${r.status}`);
+          if (i > 0) times.push(r.ms); // the first call warms up
+          bytes = r.bytes;
+        }
+        times.sort((a, b) => a - b);
+        process.stdout.write(`${op.padEnd(33)} ${label.padEnd(32)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 99).toFixed(1).padStart(8)} ${String(bytes).padStart(10)}\n`);
+      }
+    }
+  } finally {
+    polling = false;
+    await poller;
+    const sorted = [...health].sort((a, b) => a - b);
+    process.stdout.write(`/health while the reports ran: ${sorted.length} polls, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms\n`);
+    process.stdout.write(`server peak memory: ${peakMemory(server)}\n`);
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench-reports: ${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,175 @@
+/**
+ * The sales reports' reads of the summary data (docs/summaries.md, src/summaries/upkeep.ts): the
+ * date range becomes whole years, months and days (periods.ts), the other filters become conditions
+ * on the summary rows' own columns (report-filters.ts), and each report sums a few rows per customer
+ * instead of every invoice or order line.
+ */
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema';
+import { summarySql } from '../summaries/engine-sql';
+import { inSpans, periodSpans } from '../summaries/periods';
+import { maxDeliveryLag } from '../summaries/upkeep';
+import { deliveryRecord, type DeliveryRecord } from './delivery-measures';
+import { filterConditions, type ResolvedFilters } from './report-filters';
+import { inValues } from '../db/sql-in';
+
+type Db = Kysely<Database>;
+
+/** A customer as the per-customer reports show it. */
+export interface CustomerColumns {
+  code: string;
+  name: string;
+  state_code: string;
+  zone_code: string;
+  /** The customer's own officer (who owns the account today). */
+  sales_officer_id: string;
+}
+
+/** Summed sales of one customer, money in minor units. */
+export interface CustomerSales extends CustomerColumns {
+  invoice_count: number;
+  quantity: number;
+  value_minor: number;
+}
+
+/** Joins the customer's columns to rows summed per customer (`customer_code`, one row each). */
+function withCustomerColumns(perCustomer: RawBuilder<unknown>) {
+  return sql`
+    select c.code, c.name, c.state_code, st.zone_code, c.sales_officer_id, x.*
+    from (${perCustomer}) x
+    join customers c on c.code = x.customer_code
+    join states st on st.code = c.state_code`;
+}
+
+type Numeric = number | string;
+
+
+/** The filters other than dates and categories, on a summary table's columns (alias `alias`). */
+function keyConditions(filters: ResolvedFilters, alias: string): Expression<SqlBool>[] {
+  const c = (column: string) => `${alias}.${column}`;
+  return filterConditions(
+    { ...filters, dates: {}, categories: undefined },
+    { officer: c('sales_officer_id'), profitCenter: c('profit_center_code'), date: c('period_start'), customer: c('customer_code'), category: c('category_code') },
+  );
+}
+
+function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
+  return conditions.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
+}
+
+/**
+ * getSalesSummaryRecords' sums per customer. Without a category filter the whole invoices' totals;
+ * with one, the chosen categories' lines, and the invoices with any chosen category counted once
+ * (through the invoices' category sets).
+ */
+export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerSales[]> {
+  const s = summarySql(db);
+  const spans = periodSpans(filters.dates.from, filters.dates.to);
+  let perCustomer: RawBuilder<unknown>;
+  if (filters.categories === undefined) {
+    perCustomer = sql`
+      select t.customer_code, sum(t.invoice_count) as invoice_count, sum(t.quantity) as quantity, sum(t.value) as value_minor
+      from sales_period_totals t
+      where ${inSpans(spans, s, 't')} and ${all(keyConditions(filters, 't'))}
+      group by t.customer_code
+      having sum(t.invoice_count) > 0`;
+  } else {
+    const sets = await categorySetsWithAny(db, filters.categories);
+    if (sets.length === 0) return [];
+    perCustomer = sql`
+      select u.customer_code, sum(u.invoice_count) as invoice_count, sum(u.quantity) as quantity, sum(u.value) as value_minor
+      from (
+        select c.customer_code, 0 as invoice_count, c.quantity, c.value
+        from sales_period_categories c
+        where ${inSpans(spans, s, 'c')} and ${all(keyConditions(filters, 'c'))} and ${inValues('c.category_code', filters.categories)}
+        union all
+        select k.customer_code, k.invoice_count, 0 as quantity, 0 as value
+        from sales_period_category_sets k
+        where ${inSpans(spans, s, 'k')} and ${all(keyConditions(filters, 'k'))} and ${inValues('k.category_set', sets)}
+      ) u
+      group by u.customer_code
+      having sum(u.invoice_count) > 0`;
+  }
+  const { rows } = await sql<CustomerColumns & { invoice_count: Numeric; quantity: Numeric; value_minor: Numeric }>`${withCustomerColumns(perCustomer)}`.execute(db);
+  // PostgreSQL's sums are numeric; engine.ts parses them, Number() makes it explicit.
+  return rows.map((r) => ({
+    code: r.code,
+    name: r.name,
+    state_code: r.state_code,
+    zone_code: r.zone_code,
+    sales_officer_id: r.sales_officer_id,
+    invoice_count: Number(r.invoice_count),
+    quantity: Number(r.quantity),
+    value_minor: Number(r.value_minor),
+  }));
+}
+
+/** The category sets (',A,B,') that hold at least one of `categories`. */
+async function categorySetsWithAny(db: Db, categories: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom('sales_category_sets').select('category_set').execute();
+  return rows.map((r) => r.category_set).filter((set) => categories.some((code) => set.includes(`,${code},`)));
+}
+
+/** Order/delivery measures of one customer, with its columns. */
+export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
+
+export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerDeliveries[]> {
+  const grouped = await deliveriesGrouped(db, filters, 'customer_code');
+  const { rows } = await sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(grouped)}`.execute(db);
+  return rows.map((r) => {
+    const d = deliveryRecord(r);
+    return { code: r.code, name: r.name, state_code: r.state_code, zone_code: r.zone_code, sales_officer_id: r.sales_officer_id, ...d };
+  });
+}
+
+/** Order/delivery measures per order officer; `officers` limits the orders to those officers'. */
+export async function deliveriesPerOfficer(db: Db, filters: ResolvedFilters, officers?: readonly string[]): Promise<Map<string, DeliveryRecord>> {
+  const grouped = await deliveriesGrouped(db, filters, 'sales_officer_id', officers);
+  const { rows } = await sql<{ sales_officer_id: string } & Record<keyof DeliveryRecord, Numeric>>`${grouped}`.execute(db);
+  return new Map(rows.map((r) => [r.sales_officer_id, deliveryRecord(r)]));
+}
+
+/**
+ * The order-versus-delivery measures (delivery-measures.ts) per customer or per order officer, for
+ * the orders placed in the date range and their deliveries up to its end: the period sums hold every
+ * delivery ever made, so when the range has an end the deliveries after it are taken back out. Those
+ * can only belong to orders placed at most the longest delivery lag before the end.
+ */
+async function deliveriesGrouped(db: Db, filters: ResolvedFilters, group: 'customer_code' | 'sales_officer_id', officers?: readonly string[]): Promise<RawBuilder<unknown>> {
+  const s = summarySql(db);
+  const conditions = (alias: string) => {
+    const list = keyConditions(filters, alias);
+    if (filters.categories !== undefined) list.push(inValues(`${alias}.category_code`, filters.categories));
+    if (officers !== undefined) list.push(inValues(`${alias}.sales_officer_id`, officers));
+    return all(list);
+  };
+  const period = sql`
+    select ${sql.ref(`p.${group}`)} as ${sql.ref(group)}, p.ordered_quantity, p.ordered_value, p.delivered_quantity, p.delivered_value, p.capped_quantity, p.capped_value
+    from ${sql.table(filters.categories === undefined ? 'order_period_totals' : 'order_period_categories')} p
+    where ${inSpans(periodSpans(filters.dates.from, filters.dates.to), s, 'p')} and ${conditions('p')}`;
+  const { from, to } = filters.dates;
+  let parts = period;
+  if (to !== undefined) {
+    const earliest = earliestOrderDate(to, await maxDeliveryLag(db), from);
+    parts = sql`${period}
+      union all
+      select ${sql.ref(`e.${group}`)}, 0, 0, -e.delivered_quantity, -e.delivered_value, -e.capped_quantity, -e.capped_value
+      from order_delivery_events e
+      where e.order_date between ${s.date(earliest)} and ${s.date(to)} and e.delivery_date > ${s.date(to)} and ${conditions('e')}`;
+  }
+  return sql`
+    select ${sql.ref(`m.${group}`)} as ${sql.ref(group)},
+      sum(m.ordered_quantity) as ordered_quantity, sum(m.ordered_value) as ordered_value,
+      sum(m.delivered_quantity) as delivered_quantity, sum(m.delivered_value) as delivered_value,
+      sum(m.ordered_quantity) - sum(m.capped_quantity) as pending_quantity, sum(m.ordered_value) - sum(m.capped_value) as pending_value
+    from (${parts}) m
+    group by ${sql.ref(`m.${group}`)}`;
+}
+
+/** The earliest order date whose deliveries can fall after `to`: lagDays before it, never before `from`. */
+function earliestOrderDate(to: string, lagDays: number, from: string | undefined): string {
+  const d = new Date(`${to}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - lagDays);
+  const earliest = d.toISOString().slice(0, 10);
+  return from !== undefined && from > earliest ? from : earliest;
+}

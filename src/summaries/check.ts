@@ -1,0 +1,74 @@
+/**
+ * Whether the stored summary data equals what the raw rows give (docs/summaries.md, "Checking"):
+ * inside one transaction the stored rows are copied aside, every summary is derived anew by the same
+ * code that keeps them (upkeep.ts), the two are compared row for row, and the transaction is rolled
+ * back, so a check changes nothing. For after a manual SQL fix, or as a periodic audit.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { CUSTOMER_SUMMARY_TABLES, FACT_LEDGER_HORIZON, FACT_MAX_DELIVERY_LAG, rebuildSummaries } from './upkeep';
+
+export interface TableCheck {
+  table: string;
+  /** Rows a rebuild writes. */
+  rows: number;
+  /** Stored rows that the raw rows do not give. */
+  extra: number;
+  /** Rows the raw rows give that are not stored. */
+  missing: number;
+}
+
+export interface SummaryCheck {
+  tables: TableCheck[];
+  /** Facts whose stored value a rebuild would change in a way that matters. */
+  facts: { name: string; stored: string | null; derived: string | null }[];
+  inStep: boolean;
+}
+
+class RollBack extends Error {
+  constructor(readonly check: SummaryCheck) {
+    super('check done; rolled back');
+  }
+}
+
+export async function checkSummaries(db: Kysely<Database>): Promise<SummaryCheck> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      throw new RollBack(await compare(trx));
+    });
+  } catch (err) {
+    if (err instanceof RollBack) return err.check;
+    throw err;
+  }
+  throw new Error('unreachable: the check transaction always rolls back');
+}
+
+async function compare(trx: Transaction<Database>): Promise<SummaryCheck> {
+  const tables = [...CUSTOMER_SUMMARY_TABLES, 'sales_category_sets'] as const;
+  for (const table of tables) await sql`create temporary table ${sql.id(`stored_${table}`)} as select * from ${sql.table(table)}`.execute(trx);
+  const storedFacts = await facts(trx);
+  await rebuildSummaries(trx);
+  const derivedFacts = await facts(trx);
+  const results: TableCheck[] = [];
+  for (const table of tables) {
+    const stored = sql.table(`stored_${table}`);
+    const derived = sql.table(table);
+    const count = async (q: ReturnType<typeof sql>) => Number((await sql<{ n: number }>`select count(*) as n from (${q}) d`.execute(trx)).rows[0].n);
+    const rows = await count(sql`select * from ${derived}`);
+    // The category sets are only ever added to: a stored set that no invoice has any more is harmless.
+    const extra = table === 'sales_category_sets' ? 0 : await count(sql`select * from ${stored} except select * from ${derived}`);
+    const missing = await count(sql`select * from ${derived} except select * from ${stored}`);
+    results.push({ table, rows, extra, missing });
+  }
+  const factProblems = [FACT_LEDGER_HORIZON, FACT_MAX_DELIVERY_LAG]
+    .map((name) => ({ name, stored: storedFacts.get(name) ?? null, derived: derivedFacts.get(name) ?? null }))
+    // A longer stored delivery lag only makes reports look further back; a shorter one would be wrong.
+    .filter((f) => (f.name === FACT_MAX_DELIVERY_LAG ? Number(f.stored ?? 0) < Number(f.derived ?? 0) : f.stored !== f.derived));
+  const inStep = factProblems.length === 0 && results.every((r) => r.extra === 0 && r.missing === 0);
+  return { tables: results, facts: factProblems, inStep };
+}
+
+async function facts(trx: Transaction<Database>): Promise<Map<string, string>> {
+  const rows = await trx.selectFrom('summary_facts').select(['name', 'value']).execute();
+  return new Map(rows.map((r) => [r.name, r.value]));
+}

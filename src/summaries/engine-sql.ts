@@ -1,0 +1,40 @@
+/**
+ * The few SQL spellings the summaries need that SQLite and PostgreSQL write differently. Dates are
+ * 'yyyy-MM-dd' text in SQLite and `date` in PostgreSQL (src/db/schema.ts); everything else in the
+ * summary queries is common SQL.
+ */
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+
+export interface SummarySql {
+  /** The first day of the month of a date expression, as a date. */
+  monthStart(date: RawBuilder<unknown>): RawBuilder<string>;
+  /** The first day of the year of a date expression, as a date. */
+  yearStart(date: RawBuilder<unknown>): RawBuilder<string>;
+  /** A 'yyyy-MM-dd' value bound as a date. */
+  date(value: string): RawBuilder<string>;
+  /** Days from `from` to `to` (both date expressions), as an integer. */
+  daysBetween(from: RawBuilder<unknown>, to: RawBuilder<unknown>): RawBuilder<number>;
+  /** The distinct values of a text column in a group, sorted, joined as ',A,B,'. */
+  sortedSet(column: RawBuilder<unknown>): RawBuilder<string>;
+}
+
+const sqlite: SummarySql = {
+  monthStart: (d) => sql<string>`substr(${d}, 1, 8) || '01'`,
+  yearStart: (d) => sql<string>`substr(${d}, 1, 5) || '01-01'`,
+  date: (v) => sql<string>`${v}`,
+  daysBetween: (from, to) => sql<number>`cast(julianday(${to}) - julianday(${from}) as integer)`,
+  sortedSet: (c) => sql<string>`',' || group_concat(distinct ${c} order by ${c}) || ','`,
+};
+
+const postgres: SummarySql = {
+  monthStart: (d) => sql<string>`cast(date_trunc('month', ${d}) as date)`,
+  yearStart: (d) => sql<string>`cast(date_trunc('year', ${d}) as date)`,
+  date: (v) => sql<string>`cast(${v} as date)`,
+  daysBetween: (from, to) => sql<number>`(${to} - ${from})`,
+  sortedSet: (c) => sql<string>`',' || string_agg(distinct ${c}, ',' order by ${c}) || ','`,
+};
+
+/** The spellings for the engine behind `db` (a Kysely instance or transaction). */
+export function summarySql<DB>(db: Kysely<DB>): SummarySql {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite;
+}

@@ -1,0 +1,347 @@
+/**
+ * Keeps the summary data (docs/summaries.md) in step with the raw rows: every summary row of a
+ * customer is derived from that customer's raw rows alone, so a write that touches some customers'
+ * invoices, orders, receipts or ledger entries refreshes exactly those customers, in the writer's
+ * own transaction:
+ *
+ *   refreshSummaries(trx, customerCodes)   after a write (CSV import)
+ *   rebuildSummaries(trx)                  every customer (demo data, `npm run summaries -- rebuild`)
+ *
+ * Both delete the customers' summary rows and insert them anew from the raw tables: day rows from
+ * the raw rows, month rows from the day rows, year rows from the month rows.
+ */
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database, PeriodKind } from '../db/schema';
+import { inValues } from '../db/sql-in';
+import { summarySql, type SummarySql } from './engine-sql';
+
+type Db = Kysely<Database>;
+
+/** Every customer, or the given stored customer codes. */
+export type Customers = 'all' | readonly string[];
+
+/** The tables rebuilt per customer, in the order they are written. */
+export const CUSTOMER_SUMMARY_TABLES = [
+  'sales_period_totals',
+  'sales_period_categories',
+  'sales_period_category_sets',
+  'order_period_totals',
+  'order_period_categories',
+  'order_delivery_events',
+  'open_order_balances',
+  'open_order_deliveries',
+  'receipt_period_totals',
+  'ledger_month_balances',
+] as const;
+
+export const FACT_MAX_DELIVERY_LAG = 'order_delivery_max_lag_days';
+export const FACT_LEDGER_HORIZON = 'ledger_horizon_month';
+
+/** Customers per statement when refreshing a list (bound parameters stay well under every limit). */
+const CHUNK = 500;
+
+export async function rebuildSummaries(db: Db): Promise<void> {
+  await writeSummaries(db, 'all');
+}
+
+/** Refreshes the summary rows of these customers (stored codes; duplicates and unknown codes are harmless). */
+export async function refreshSummaries(db: Db, customerCodes: Iterable<string>): Promise<void> {
+  const codes = [...new Set(customerCodes)].sort();
+  for (let i = 0; i < codes.length; i += CHUNK) await writeSummaries(db, codes.slice(i, i + CHUNK));
+}
+
+async function writeSummaries(db: Db, customers: Customers): Promise<void> {
+  const s = summarySql(db);
+  for (const table of CUSTOMER_SUMMARY_TABLES) {
+    if (table !== 'ledger_month_balances') await deleteRows(db, table, customers);
+  }
+  await insertSales(db, s, customers);
+  await insertOrderDeliveries(db, s, customers);
+  await insertOpenOrders(db, customers);
+  await insertReceipts(db, s, customers);
+  await noteMaxDeliveryLag(db, s, customers);
+  await writeLedgerBalances(db, s, customers);
+}
+
+function customerFilter(customers: Customers, column: string): Expression<SqlBool> {
+  return customers === 'all' ? sql<SqlBool>`1 = 1` : inValues(column, customers);
+}
+
+/** Deletes the customers' rows of a summary table (all of them without a condition: SQLite truncates). */
+async function deleteRows(db: Db, table: (typeof CUSTOMER_SUMMARY_TABLES)[number], customers: Customers): Promise<void> {
+  if (customers === 'all') await db.deleteFrom(table).execute();
+  else await db.deleteFrom(table).where(inValues('customer_code', customers)).execute();
+}
+
+/** The period_start of a grain for a day-grain date column (D rows are read to build M, M to build Y). */
+function rollUp(s: SummarySql, kind: Exclude<PeriodKind, 'D'>, column: RawBuilder<unknown>): RawBuilder<string> {
+  return kind === 'M' ? s.monthStart(column) : s.yearStart(column);
+}
+
+// ---- sales -------------------------------------------------------------------------------------
+
+async function insertSales(db: Db, s: SummarySql, customers: Customers): Promise<void> {
+  const where = customerFilter(customers, 'i.customer_code');
+  // Whole invoices; an invoice without lines still counts towards the amount (the dashboard) but not
+  // as an invoice of the sales report, which counts invoices with a line.
+  await sql`
+    insert into sales_period_totals (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, invoice_count, quantity, value, amount)
+    select 'D', i.invoice_date, i.customer_code, i.profit_center_code, i.sales_officer_id,
+           count(x.invoice_no), coalesce(sum(x.quantity), 0), coalesce(sum(x.value), 0), sum(i.amount)
+    from invoices i
+    left join (select invoice_no, sum(quantity) as quantity, sum(value) as value from invoice_lines group by invoice_no) x on x.invoice_no = i.invoice_no
+    where ${where}
+    group by i.invoice_date, i.customer_code, i.profit_center_code, i.sales_officer_id`.execute(db);
+  await sql`
+    insert into sales_period_categories (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_code, quantity, value)
+    select 'D', i.invoice_date, i.customer_code, i.profit_center_code, i.sales_officer_id, l.category_code, sum(l.quantity), sum(l.value)
+    from invoices i join invoice_lines l on l.invoice_no = i.invoice_no
+    where ${where}
+    group by i.invoice_date, i.customer_code, i.profit_center_code, i.sales_officer_id, l.category_code`.execute(db);
+  await sql`
+    insert into sales_period_category_sets (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_set, invoice_count)
+    select 'D', i.invoice_date, i.customer_code, i.profit_center_code, i.sales_officer_id, x.category_set, count(*)
+    from invoices i
+    join (select invoice_no, ${s.sortedSet(sql.ref('category_code'))} as category_set from invoice_lines group by invoice_no) x on x.invoice_no = i.invoice_no
+    where ${where}
+    group by i.invoice_date, i.customer_code, i.profit_center_code, i.sales_officer_id, x.category_set`.execute(db);
+  await sql`
+    insert into sales_category_sets (category_set)
+    select distinct category_set from sales_period_category_sets
+    where period_kind = 'D' and ${customerFilter(customers, 'customer_code')}
+      and category_set not in (select category_set from sales_category_sets)`.execute(db);
+  for (const kind of ['M', 'Y'] as const) {
+    const from = kind === 'M' ? 'D' : 'M';
+    const p = rollUp(s, kind, sql.ref('period_start'));
+    const key = sql`${p}, customer_code, profit_center_code, sales_officer_id`;
+    const f = customerFilter(customers, 'customer_code');
+    await sql`
+      insert into sales_period_totals (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, invoice_count, quantity, value, amount)
+      select ${kind}, ${key}, sum(invoice_count), sum(quantity), sum(value), sum(amount)
+      from sales_period_totals where period_kind = ${from} and ${f} group by ${key}`.execute(db);
+    await sql`
+      insert into sales_period_categories (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_code, quantity, value)
+      select ${kind}, ${key}, category_code, sum(quantity), sum(value)
+      from sales_period_categories where period_kind = ${from} and ${f} group by ${key}, category_code`.execute(db);
+    await sql`
+      insert into sales_period_category_sets (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_set, invoice_count)
+      select ${kind}, ${key}, category_set, sum(invoice_count)
+      from sales_period_category_sets where period_kind = ${from} and ${f} group by ${key}, category_set`.execute(db);
+  }
+}
+
+// ---- orders and deliveries -----------------------------------------------------------------------
+
+/** The smaller of two expressions (least() is PostgreSQL's, min(a, b) SQLite's). */
+function least(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`case when ${a} < ${b} then ${a} else ${b} end`;
+}
+
+/**
+ * Order lines of orders that are not CANCELLED. Per line: ordered; delivered = every invoice line
+ * that references it; capped = min(delivered, ordered). Per line and delivery date, the events:
+ * what was delivered that day and how much capped grew, so that for a report ending on ToDate
+ * capped(ToDate) = capped - the growth after ToDate (and pending = ordered - capped).
+ */
+async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers): Promise<void> {
+  const where = customerFilter(customers, 'o.customer_code');
+  const totals = sql`(select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no)`;
+  const dq = sql`coalesce(t.quantity, 0)`;
+  const dv = sql`coalesce(t.value, 0)`;
+  await sql`
+    insert into order_period_categories (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_code,
+      ordered_quantity, ordered_value, delivered_quantity, delivered_value, capped_quantity, capped_value)
+    select 'D', o.order_date, o.customer_code, o.profit_center_code, o.sales_officer_id, ol.category_code,
+      sum(ol.quantity), sum(ol.value), sum(${dq}), sum(${dv}), sum(${least(dq, sql`ol.quantity`)}), sum(${least(dv, sql`ol.value`)})
+    from orders o
+    join order_lines ol on ol.order_no = o.order_no
+    left join ${totals} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    where o.status <> 'CANCELLED' and ${where}
+    group by o.order_date, o.customer_code, o.profit_center_code, o.sales_officer_id, ol.category_code`.execute(db);
+  // Per line and delivery date: delivered that day, and how much capped grew.
+  await sql`
+    insert into order_delivery_events (order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code,
+      delivered_quantity, delivered_value, capped_quantity, capped_value)
+    select order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code,
+      sum(dq), sum(dv), sum(capped_quantity), sum(capped_value)
+    from ${lineDeliverySteps(where)} e
+    group by order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code`.execute(db);
+  const measures = sql`sum(ordered_quantity), sum(ordered_value), sum(delivered_quantity), sum(delivered_value), sum(capped_quantity), sum(capped_value)`;
+  const columns = sql`ordered_quantity, ordered_value, delivered_quantity, delivered_value, capped_quantity, capped_value`;
+  const f = customerFilter(customers, 'customer_code');
+  for (const kind of ['M', 'Y'] as const) {
+    const from = kind === 'M' ? 'D' : 'M';
+    const key = sql`${rollUp(s, kind, sql.ref('period_start'))}, customer_code, profit_center_code, sales_officer_id, category_code`;
+    await sql`
+      insert into order_period_categories (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_code, ${columns})
+      select ${kind}, ${key}, ${measures}
+      from order_period_categories where period_kind = ${from} and ${f} group by ${key}`.execute(db);
+  }
+  // The same without the category, for the reports that filter on none.
+  const key = sql`period_kind, period_start, customer_code, profit_center_code, sales_officer_id`;
+  await sql`
+    insert into order_period_totals (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, ${columns})
+    select ${key}, ${measures} from order_period_categories where ${f} group by ${key}`.execute(db);
+}
+
+/**
+ * One row per order line (of an order that is not CANCELLED, matching `where` on orders o) and date
+ * it was delivered on: dq, dv delivered that day, and how much capped = min(delivered so far, ordered)
+ * grew that day (capped_quantity, capped_value), with the order's columns.
+ */
+function lineDeliverySteps(where: Expression<SqlBool>): RawBuilder<unknown> {
+  return sql`(
+    select order_date, delivery_date, order_no, customer_code, profit_center_code, sales_officer_id, category_code, dq, dv,
+      ${least(sql`cq`, sql`oq`)} - ${least(sql`cq - dq`, sql`oq`)} as capped_quantity,
+      ${least(sql`cv`, sql`ov`)} - ${least(sql`cv - dv`, sql`ov`)} as capped_value
+    from (
+      select o.order_date, d.delivery_date, o.order_no, o.customer_code, o.profit_center_code, o.sales_officer_id, ol.category_code,
+        ol.quantity as oq, ol.value as ov, d.dq, d.dv,
+        sum(d.dq) over (partition by d.order_no, d.order_line_no order by d.delivery_date rows unbounded preceding) as cq,
+        sum(d.dv) over (partition by d.order_no, d.order_line_no order by d.delivery_date rows unbounded preceding) as cv
+      from orders o
+      join order_lines ol on ol.order_no = o.order_no
+      join (
+        select il.order_no, il.order_line_no, i.invoice_date as delivery_date, sum(il.quantity) as dq, sum(il.value) as dv
+        from invoice_lines il join invoices i on i.invoice_no = il.invoice_no
+        where il.order_no is not null
+        group by il.order_no, il.order_line_no, i.invoice_date
+      ) d on d.order_no = ol.order_no and d.order_line_no = ol.line_no
+      where o.status <> 'CANCELLED' and ${where}
+    ) x
+  )`;
+}
+
+/** OPEN orders: per order the ordered and capped totals, and per delivery date how capped grew. */
+async function insertOpenOrders(db: Db, customers: Customers): Promise<void> {
+  const where = sql<SqlBool>`o.status = 'OPEN' and ${customerFilter(customers, 'o.customer_code')}`;
+  await sql`
+    insert into open_order_balances (order_no, order_date, customer_code, ordered_quantity, ordered_value, capped_quantity, capped_value)
+    select o.order_no, o.order_date, o.customer_code, sum(ol.quantity), sum(ol.value),
+      coalesce(sum(${least(sql`coalesce(t.quantity, 0)`, sql`ol.quantity`)}), 0), coalesce(sum(${least(sql`coalesce(t.value, 0)`, sql`ol.value`)}), 0)
+    from orders o
+    join order_lines ol on ol.order_no = o.order_no
+    left join (select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no) t
+      on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    where ${where}
+    group by o.order_no, o.order_date, o.customer_code`.execute(db);
+  await sql`
+    insert into open_order_deliveries (order_no, delivery_date, customer_code, capped_quantity, capped_value)
+    select order_no, delivery_date, customer_code, sum(capped_quantity), sum(capped_value)
+    from ${lineDeliverySteps(where)} e
+    group by order_no, delivery_date, customer_code`.execute(db);
+}
+
+/**
+ * The longest time from an order to a delivery against it: a report ending on ToDate looks for
+ * deliveries after ToDate only among the orders of that many days before it. Only ever raised by a
+ * refresh (a stale, longer lag is still correct), set exactly by a rebuild.
+ */
+async function noteMaxDeliveryLag(db: Db, s: SummarySql, customers: Customers): Promise<void> {
+  const row = await db
+    .selectFrom('order_delivery_events')
+    .where(customerFilter(customers, 'customer_code'))
+    .select(sql<number | null>`max(${s.daysBetween(sql.ref('order_date'), sql.ref('delivery_date'))})`.as('lag'))
+    .executeTakeFirst();
+  const lag = Math.max(0, Number(row?.lag ?? 0));
+  const known = customers === 'all' ? 0 : await maxDeliveryLag(db);
+  await setFact(db, FACT_MAX_DELIVERY_LAG, String(Math.max(lag, known)));
+}
+
+export async function maxDeliveryLag(db: Db): Promise<number> {
+  return Number((await fact(db, FACT_MAX_DELIVERY_LAG)) ?? 0);
+}
+
+// ---- receipts ------------------------------------------------------------------------------------
+
+async function insertReceipts(db: Db, s: SummarySql, customers: Customers): Promise<void> {
+  await sql`
+    insert into receipt_period_totals (period_kind, period_start, customer_code, amount)
+    select 'D', receipt_date, customer_code, sum(amount) from receipts
+    where ${customerFilter(customers, 'customer_code')}
+    group by receipt_date, customer_code`.execute(db);
+  for (const kind of ['M', 'Y'] as const) {
+    const from = kind === 'M' ? 'D' : 'M';
+    const key = sql`${rollUp(s, kind, sql.ref('period_start'))}, customer_code`;
+    await sql`
+      insert into receipt_period_totals (period_kind, period_start, customer_code, amount)
+      select ${kind}, ${key}, sum(amount) from receipt_period_totals
+      where period_kind = ${from} and ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
+  }
+}
+
+// ---- ledger --------------------------------------------------------------------------------------
+
+/**
+ * Closing balances for every month from a customer's first entry to the horizon (the last month with
+ * any entry of any customer). When the entries written move the horizon on, every customer gets the
+ * new months, so one month's lookup finds a row for every customer that has entries by then.
+ */
+async function writeLedgerBalances(db: Db, s: SummarySql, customers: Customers): Promise<void> {
+  const last = await db.selectFrom('ledger_entries').select(sql<string | null>`max(${s.monthStart(sql.ref('entry_date'))})`.as('month')).executeTakeFirst();
+  const horizon = last?.month ?? null;
+  const known = await fact(db, FACT_LEDGER_HORIZON);
+  const scope: Customers = horizon !== known ? 'all' : customers;
+  await deleteRows(db, 'ledger_month_balances', scope);
+  if (horizon === null) {
+    await db.deleteFrom('summary_facts').where('name', '=', FACT_LEDGER_HORIZON).execute();
+    return;
+  }
+  const first = await db
+    .selectFrom('ledger_entries')
+    .where(customerFilter(scope, 'customer_code'))
+    .select(sql<string | null>`min(${s.monthStart(sql.ref('entry_date'))})`.as('month'))
+    .executeTakeFirst();
+  if (first?.month) {
+    const months = monthsBetween(String(first.month), String(horizon));
+    const calendar = sql.join(months.map((m) => sql`select ${s.date(m)} as month_start`), sql` union all `);
+    await sql`
+      insert into ledger_month_balances (month_start, customer_code, closing_balance)
+      with nets as (
+        select customer_code, ${s.monthStart(sql.ref('entry_date'))} as month_start, sum(debit - credit) as net
+        from ledger_entries where ${customerFilter(scope, 'customer_code')}
+        group by customer_code, ${s.monthStart(sql.ref('entry_date'))}
+      ),
+      firsts as (select customer_code, min(month_start) as first_month from nets group by customer_code),
+      calendar as (${calendar}),
+      grid as (select f.customer_code, c.month_start from firsts f join calendar c on c.month_start >= f.first_month)
+      select g.month_start, g.customer_code,
+        sum(coalesce(n.net, 0)) over (partition by g.customer_code order by g.month_start rows unbounded preceding)
+      from grid g left join nets n on n.customer_code = g.customer_code and n.month_start = g.month_start`.execute(db);
+  }
+  await setFact(db, FACT_LEDGER_HORIZON, String(horizon));
+}
+
+export async function ledgerHorizon(db: Db): Promise<string | undefined> {
+  return fact(db, FACT_LEDGER_HORIZON);
+}
+
+/** 'yyyy-MM-01' months from first to last inclusive. */
+function monthsBetween(first: string, last: string): string[] {
+  const months: string[] = [];
+  let y = Number(first.slice(0, 4));
+  let m = Number(first.slice(5, 7));
+  const end = last.slice(0, 7);
+  for (;;) {
+    const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
+    if (month > end) break;
+    months.push(`${month}-01`);
+    m += 1;
+    if (m === 13) {
+      m = 1;
+      y += 1;
+    }
+  }
+  return months;
+}
+
+// ---- facts ---------------------------------------------------------------------------------------
+
+async function fact(db: Db, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('summary_facts').select('value').where('name', '=', name).executeTakeFirst();
+  return row?.value;
+}
+
+async function setFact(db: Db, name: string, value: string): Promise<void> {
+  await db.insertInto('summary_facts').values({ name, value }).onConflict((oc) => oc.column('name').doUpdateSet({ value })).execute();
+}
