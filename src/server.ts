@@ -89,6 +89,7 @@ function openServerEngine(settings: Settings, logger: Logger): Engine {
     connectTimeoutMs: settings.dbConnectTimeoutMs,
     acquireTimeoutMs: settings.dbAcquireTimeoutMs,
     statementTimeoutMs: settings.dbStatementTimeoutMs,
+    busyTimeoutMs: settings.dbBusyTimeoutMs,
     onPoolError: (message, error) => logger.warn({ err: error }, message),
   });
 }

@@ -67,14 +67,21 @@ export interface SqliteOptions {
   sqliteInProcess?: boolean;
   /** Reader threads beside the one writer (default 3; ':memory:' has none). */
   sqliteReaders?: number;
+  /** SQLite's busy_timeout (DB_BUSY_TIMEOUT_MS; default 5000). */
+  busyTimeoutMs?: number;
 }
 
 const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', money: 'bigint', binary: 'blob' };
 
-function openSqlite(file: string, options: SqliteOptions): Engine {
+function openSqlite(file: string, options: EngineOptions): Engine {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  if (options.sqliteInProcess) return openSqliteInProcess(file);
-  const dialect = new SqliteWorkerDialect({ file, readers: options.sqliteReaders ?? 3 });
+  if (options.sqliteInProcess) return openSqliteInProcess(file, options.busyTimeoutMs ?? 5000);
+  const dialect = new SqliteWorkerDialect({
+    file,
+    readers: options.sqliteReaders ?? 3,
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
+  });
   const db = new Kysely<Database>({ dialect });
   return {
     kind: 'sqlite',
@@ -87,12 +94,12 @@ function openSqlite(file: string, options: SqliteOptions): Engine {
   };
 }
 
-function openSqliteInProcess(file: string): Engine {
+function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {
     kind: 'sqlite',

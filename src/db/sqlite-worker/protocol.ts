@@ -20,6 +20,8 @@ export interface WorkerSettings {
   driverPath: string;
   /** The connection that creates the database and sets journal_mode = WAL. */
   writer: boolean;
+  /** How long a statement waits for a lock held by another connection or process (busy_timeout). */
+  busyTimeoutMs: number;
 }
 
 export type WorkerRequest =

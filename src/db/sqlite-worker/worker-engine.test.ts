@@ -161,3 +161,38 @@ describe('SQLite worker engine lifecycle', () => {
     expect(links.some((link) => link.alive)).toBe(false);
   });
 });
+
+describe('SQLite worker engine limits', () => {
+  it('applies DB_BUSY_TIMEOUT_MS to every connection, writer and readers', async () => {
+    const engine = temporarySqlite({ busyTimeoutMs: 1234 });
+    try {
+      await migrate(engine);
+      const read = await sql<{ timeout: number }>`select timeout from pragma_busy_timeout`.execute(engine.db);
+      expect(read.rows).toEqual([{ timeout: 1234 }]);
+      const written = await engine.db.transaction().execute((trx) => sql<{ timeout: number }>`select timeout from pragma_busy_timeout`.execute(trx));
+      expect(written.rows).toEqual([{ timeout: 1234 }]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('fails a request that waits for a worker longer than the acquire timeout, and serves again once one is free', async () => {
+    const engine = temporarySqlite({ sqliteReaders: 1, acquireTimeoutMs: 300 });
+    try {
+      await migrate(engine);
+      // A write transaction holds the only writer; a second write waits for it, then gives up.
+      const trx = await engine.db.startTransaction().execute();
+      await sql`update users set name = name`.execute(trx);
+      const started = Date.now();
+      await expect(sql`update users set name = name`.execute(engine.db)).rejects.toThrow(/timed out after 300 ms waiting for an SQLite worker/);
+      expect(Date.now() - started).toBeLessThan(3000);
+      // Reads go to the reader meanwhile.
+      await expect(sql`select count(*) as n from users`.execute(engine.db)).resolves.toBeDefined();
+      await trx.commit().execute();
+      await expect(sql`update users set name = name`.execute(engine.db)).resolves.toBeDefined();
+      expect(engine.sqliteWorkers!.stats().waiting).toBe(0);
+    } finally {
+      await engine.close();
+    }
+  });
+});

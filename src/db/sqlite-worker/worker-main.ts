@@ -17,7 +17,7 @@ const port = parentPort!;
 function open(): Connection {
   const Database = require(settings.driverPath) as typeof BetterSqlite3;
   const db = new Database(settings.file);
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${Math.trunc(settings.busyTimeoutMs)}`);
   if (settings.writer) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -14,6 +14,18 @@ export interface WorkerPoolOptions {
   file: string;
   /** Reader threads beside the writer; 0 = the writer serves reads too (always so for ':memory:'). */
   readers: number;
+  /** SQLite's busy_timeout of every connection (DB_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs: number;
+  /** Longest wait for a worker to be lent (DB_ACQUIRE_TIMEOUT_MS); then the caller gets an error. */
+  acquireTimeoutMs: number;
+}
+
+/** A caller waited longer than the acquire timeout for a worker: the database is too busy to answer. */
+export class WorkerWaitTimeoutError extends Error {
+  constructor(waitedMs: number) {
+    super(`timed out after ${waitedMs} ms waiting for an SQLite worker (DB_ACQUIRE_TIMEOUT_MS)`);
+    this.name = 'WorkerWaitTimeoutError';
+  }
 }
 
 /** One worker place: the live worker in it changes when one dies and is replaced. */
@@ -33,10 +45,12 @@ export class Slot {
   }
 }
 
-/** Slots lent out exclusively, waiters served in order. */
+/** Slots lent out exclusively, waiters served in order; a waiter gives up after `timeoutMs`. */
 export class SlotGroup {
   readonly slots: Slot[] = [];
   private readonly queue: ((slot: Slot) => void)[] = [];
+
+  constructor(private readonly timeoutMs: number) {}
 
   acquire(): Promise<Slot> {
     const free = this.slots.find((slot) => !slot.busy);
@@ -44,7 +58,17 @@ export class SlotGroup {
       free.busy = true;
       return Promise.resolve(free);
     }
-    return new Promise((resolve) => this.queue.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter = (slot: Slot) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      const timer = setTimeout(() => {
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        reject(new WorkerWaitTimeoutError(this.timeoutMs));
+      }, this.timeoutMs);
+      this.queue.push(waiter);
+    });
   }
 
   release(slot: Slot): void {
@@ -59,12 +83,15 @@ export class SlotGroup {
 }
 
 export class WorkerPool {
-  readonly writer = new SlotGroup();
-  readonly readers = new SlotGroup();
+  readonly writer: SlotGroup;
+  readonly readers: SlotGroup;
   private closed = false;
   private readonly starting = new Set<Promise<void>>();
 
-  constructor(private readonly options: WorkerPoolOptions) {}
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.writer = new SlotGroup(options.acquireTimeoutMs);
+    this.readers = new SlotGroup(options.acquireTimeoutMs);
+  }
 
   /** Starts the writer first (it creates the file and sets WAL), then the readers. */
   async start(): Promise<void> {
@@ -97,7 +124,7 @@ export class WorkerPool {
   }
 
   private async startIn(slot: Slot, writer: boolean): Promise<void> {
-    slot.link = await WorkerLink.start({ file: this.options.file, driverPath: require.resolve('better-sqlite3'), writer }, () => this.replace(slot, writer));
+    slot.link = await WorkerLink.start({ file: this.options.file, driverPath: require.resolve('better-sqlite3'), writer, busyTimeoutMs: this.options.busyTimeoutMs }, () => this.replace(slot, writer));
     if (!slot.group.slots.includes(slot)) slot.group.slots.push(slot);
   }
 
