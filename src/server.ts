@@ -59,15 +59,14 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const engine = openServerEngine(settings, logger);
   let server: Server | undefined;
   try {
-    const state: ServerState = { stopping: false };
+    const state: ServerState = { stopping: false, starting: true };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
     await whenReady(app);
-    const gate = { starting: true };
-    server = await listen(startupGate(app, gate), settings);
+    server = await listen(startupGate(app, state), settings);
     const address = addressOf(server);
     await waitForDatabase(engine, { timeoutMs: settings.dbStartupTimeoutMs, logger, context: { address } });
     if (options.prepareDatabase ?? true) await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
-    gate.starting = false;
+    state.starting = false;
     const open = trackOpenResponses(server, state);
     const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute, rateLimitStore: settings.rateLimitStore };
     logger.info({ address, basePath: settings.basePath, database: engine.describe, ...access }, `listening on ${address}${settings.basePath}/API/`);
@@ -104,7 +103,7 @@ const PROBES = new Set(['/health', '/ready', '/metrics']);
 const STARTING_RETRY_AFTER_S = 5;
 
 /** Until the database is ready only the probes are answered (/ready says 503); every other request gets 503. */
-function startupGate(app: Express, gate: { starting: boolean }): http.RequestListener {
+function startupGate(app: Express, gate: ServerState): http.RequestListener {
   return (req, res) => {
     if (!gate.starting || PROBES.has((req.url ?? '').split('?')[0])) return void app(req, res);
     res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(STARTING_RETRY_AFTER_S), Connection: 'close' });

@@ -15,6 +15,8 @@ import { METRICS_CONTENT_TYPE } from './metrics';
 /** What the server tells the probes; `stopping` turns /ready to 503 once shutdown begins. */
 export interface ServerState {
   stopping: boolean;
+  /** Set while the server waits for its database or prepares it (migrations, demo data). */
+  starting?: boolean;
 }
 
 export interface ProbeOptions {
@@ -48,6 +50,8 @@ function readiness({ engine, state, logger }: ProbeOptions) {
   let migrated = false;
   return async (_req: Request, res: Response) => {
     if (state.stopping) return unavailable(res, 'the server is shutting down');
+    // The database may answer and be migrated while the demo data is still being written.
+    if (state.starting) return unavailable(res, 'the server is starting');
     try {
       await withTimeout(sql`select 1`.execute(engine.db), DATABASE_CHECK_TIMEOUT_MS);
     } catch (error) {
