@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { ActivityStatus, Database } from '../db/schema';
 import { documentNumberSpellings } from '../operations/master-codes';
-import type { Activity, Complaint, Enquiry } from './records';
+import type { Activity, Enquiry } from './records';
 
 type Db = Kysely<Database>;
 

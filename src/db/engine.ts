@@ -82,16 +82,7 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  const db = new Kysely<Database>({ dialect });
-  return {
-    kind: 'sqlite',
-    db,
-    columnTypes: SQLITE_COLUMN_TYPES,
-    multiProcess: false,
-    describe: `sqlite:${file}`,
-    sqliteWorkers: dialect.pool,
-    close: () => db.destroy(),
-  };
+  return sqliteEngine(file, new Kysely<Database>({ dialect }), dialect.pool);
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -100,15 +91,11 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return {
-    kind: 'sqlite',
-    db,
-    columnTypes: SQLITE_COLUMN_TYPES,
-    multiProcess: false,
-    describe: `sqlite:${file}`,
-    close: () => db.destroy(),
-  };
+  return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
+}
+
+function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool): Engine {
+  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, close: () => db.destroy() };
 }
 
 /** pg hands back int8/numeric as strings and dates as Date objects; the schema wants numbers and strings. */

@@ -24,8 +24,6 @@ export interface OrderDeliveryRow extends DeliveryMeasures {
   ZoneCode: string;
 }
 
-type CustomerDeliveryRecord = CustomerDeliveries;
-
 /** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
 export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
@@ -34,6 +32,6 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
   return { data: rows, totals: deliveryTotals(records) };
 }
 
-function toRow(r: CustomerDeliveryRecord): OrderDeliveryRow {
+function toRow(r: CustomerDeliveries): OrderDeliveryRow {
   return { CustomerCode: r.code, CustomerName: r.name, StateCode: r.state_code, ZoneCode: r.zone_code, ...deliveryMeasures(r) };
 }

@@ -3,7 +3,8 @@
  * reports): SalesOfficer, FromCustomer/ToCustomer, profitCenter, FromDate/ToDate, FromPCat/ToPCat,
  * Zones, States. They are parsed once (parse.ts conventions), resolved against the master tables
  * (stored spelling, so big tables are compared on their indexed columns), and turned into SQL
- * conditions on the columns of whichever document table a report reads (invoices or orders).
+ * conditions on the columns of the summary tables the reports read (keyConditions; the date range
+ * and categories are applied per grain and table by summary-reads.ts).
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DateOrder } from '../config';
@@ -100,23 +101,21 @@ export async function resolveFilters(db: Kysely<Database>, input: ReportFilterIn
   return resolved;
 }
 
-/** Where each filter applies in a report's query (qualified column names, constants of the code). */
-export interface FilterColumns {
-  /** The document's officer, profit center, date and customer (invoices or orders). */
+/** Where the filters apply on a table the reports read (qualified column names, constants of the code). */
+export interface KeyColumns {
+  /** The document's officer (invoice or order), profit center and customer. */
   officer: string;
   profitCenter: string;
-  date: string;
   customer: string;
-  /** The line's category (invoice_lines or order_lines). */
-  category: string;
 }
 
 /**
- * The filters as SQL conditions on the document and its lines; every value is a bound parameter.
- * Conditions on the customer record (code range, state) become one semi-join on the customers
- * table, so the document table is read through its own indexes and never joined row by row.
+ * The filters other than dates and categories as SQL conditions; every value is a bound parameter.
+ * Dates and categories apply per grain and table (src/sales/summary-reads.ts). Conditions on the
+ * customer record (code range, state, owner) become one semi-join on the customers table, so the
+ * table is read through its own indexes and never joined row by row.
  */
-export function filterConditions(f: ResolvedFilters, c: FilterColumns): Expression<SqlBool>[] {
+export function keyConditions(f: ResolvedFilters, c: KeyColumns): Expression<SqlBool>[] {
   const ref = sql.ref;
   const conditions: Expression<SqlBool>[] = [];
   const add = (condition: Expression<SqlBool>) => conditions.push(condition);
@@ -127,9 +126,6 @@ export function filterConditions(f: ResolvedFilters, c: FilterColumns): Expressi
     add(sql<SqlBool>`${ref(c.customer)} in (select code from customers where ${sql.join(customerConditions, sql` and `)})`);
   }
   if (f.profitCenter !== undefined) add(sql<SqlBool>`${ref(c.profitCenter)} = ${f.profitCenter}`);
-  if (f.dates.from !== undefined) add(sql<SqlBool>`${ref(c.date)} >= ${f.dates.from}`);
-  if (f.dates.to !== undefined) add(sql<SqlBool>`${ref(c.date)} <= ${f.dates.to}`);
-  if (f.categories !== undefined) add(inValues(c.category, f.categories));
   return conditions;
 }
 

@@ -1,5 +1,5 @@
 /**
- * getSalesSummaryRecords (domain.md): invoiced sales per customer, from the invoice lines that match
+ * getCustomerSaless (domain.md): invoiced sales per customer, from the invoice lines that match
  * the filters. A customer appears only with at least one matching line; InvoiceCount counts the
  * invoices that have one. SalesOfficer filters on the invoice's officer, while the row shows
  * the customer's own officer (who owns the account today).
@@ -28,8 +28,6 @@ export interface SalesSummaryRow {
   Value: number;
 }
 
-type SalesSummaryRecord = CustomerSales;
-
 /** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
 export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
@@ -38,7 +36,7 @@ export async function salesSummary(db: Kysely<Database>, input: ReportFilterInpu
   return { data: rows, totals: salesTotals(records) };
 }
 
-function toRow(r: SalesSummaryRecord): SalesSummaryRow {
+function toRow(r: CustomerSales): SalesSummaryRow {
   return {
     CustomerCode: r.code,
     CustomerName: r.name,
@@ -52,7 +50,7 @@ function toRow(r: SalesSummaryRecord): SalesSummaryRow {
 }
 
 /** Totals are the sums of the rows (money summed in minor units, then converted once). */
-function salesTotals(records: SalesSummaryRecord[]): Record<string, number> {
+function salesTotals(records: CustomerSales[]): Record<string, number> {
   let invoices = 0;
   let quantity = 0;
   let value = 0;

@@ -10,7 +10,7 @@ import { summarySql } from '../summaries/engine-sql';
 import { inSpans, periodSpans } from '../summaries/periods';
 import { maxDeliveryLag } from '../summaries/upkeep';
 import { deliveryRecord, type DeliveryRecord } from './delivery-measures';
-import { filterConditions, type ResolvedFilters } from './report-filters';
+import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
 
 type Db = Kysely<Database>;
@@ -43,14 +43,9 @@ function withCustomerColumns(perCustomer: RawBuilder<unknown>) {
 
 type Numeric = number | string;
 
-
 /** The filters other than dates and categories, on a summary table's columns (alias `alias`). */
-function keyConditions(filters: ResolvedFilters, alias: string): Expression<SqlBool>[] {
-  const c = (column: string) => `${alias}.${column}`;
-  return filterConditions(
-    { ...filters, dates: {}, categories: undefined },
-    { officer: c('sales_officer_id'), profitCenter: c('profit_center_code'), date: c('period_start'), customer: c('customer_code'), category: c('category_code') },
-  );
+function summaryKeyConditions(filters: ResolvedFilters, alias: string): Expression<SqlBool>[] {
+  return keyConditions(filters, { officer: `${alias}.sales_officer_id`, profitCenter: `${alias}.profit_center_code`, customer: `${alias}.customer_code` });
 }
 
 function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
@@ -70,7 +65,7 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promis
     perCustomer = sql`
       select t.customer_code, sum(t.invoice_count) as invoice_count, sum(t.quantity) as quantity, sum(t.value) as value_minor
       from sales_period_totals t
-      where ${inSpans(spans, s, 't')} and ${all(keyConditions(filters, 't'))}
+      where ${inSpans(spans, s, 't')} and ${all(summaryKeyConditions(filters, 't'))}
       group by t.customer_code
       having sum(t.invoice_count) > 0`;
   } else {
@@ -81,11 +76,11 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promis
       from (
         select c.customer_code, 0 as invoice_count, c.quantity, c.value
         from sales_period_categories c
-        where ${inSpans(spans, s, 'c')} and ${all(keyConditions(filters, 'c'))} and ${inValues('c.category_code', filters.categories)}
+        where ${inSpans(spans, s, 'c')} and ${all(summaryKeyConditions(filters, 'c'))} and ${inValues('c.category_code', filters.categories)}
         union all
         select k.customer_code, k.invoice_count, 0 as quantity, 0 as value
         from sales_period_category_sets k
-        where ${inSpans(spans, s, 'k')} and ${all(keyConditions(filters, 'k'))} and ${inValues('k.category_set', sets)}
+        where ${inSpans(spans, s, 'k')} and ${all(summaryKeyConditions(filters, 'k'))} and ${inValues('k.category_set', sets)}
       ) u
       group by u.customer_code
       having sum(u.invoice_count) > 0`;
@@ -138,7 +133,7 @@ export async function deliveriesPerOfficer(db: Db, filters: ResolvedFilters, off
 async function deliveriesGrouped(db: Db, filters: ResolvedFilters, group: 'customer_code' | 'sales_officer_id', officers?: readonly string[]): Promise<RawBuilder<unknown>> {
   const s = summarySql(db);
   const conditions = (alias: string) => {
-    const list = keyConditions(filters, alias);
+    const list = summaryKeyConditions(filters, alias);
     if (filters.categories !== undefined) list.push(inValues(`${alias}.category_code`, filters.categories));
     if (officers !== undefined) list.push(inValues(`${alias}.sales_officer_id`, officers));
     return all(list);

@@ -25,22 +25,13 @@ export interface SummaryCheck {
   inStep: boolean;
 }
 
-class RollBack extends Error {
-  constructor(readonly check: SummaryCheck) {
-    super('check done; rolled back');
-  }
-}
-
 export async function checkSummaries(db: Kysely<Database>): Promise<SummaryCheck> {
+  const trx = await db.startTransaction().execute();
   try {
-    await db.transaction().execute(async (trx) => {
-      throw new RollBack(await compare(trx));
-    });
-  } catch (err) {
-    if (err instanceof RollBack) return err.check;
-    throw err;
+    return await compare(trx);
+  } finally {
+    await trx.rollback().execute();
   }
-  throw new Error('unreachable: the check transaction always rolls back');
 }
 
 async function compare(trx: Transaction<Database>): Promise<SummaryCheck> {

@@ -145,7 +145,6 @@ function least(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<numbe
  */
 async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers): Promise<void> {
   const where = customerFilter(customers, 'o.customer_code');
-  const totals = sql`(select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no)`;
   const dq = sql`coalesce(t.quantity, 0)`;
   const dv = sql`coalesce(t.value, 0)`;
   await sql`
@@ -155,7 +154,7 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
       sum(ol.quantity), sum(ol.value), sum(${dq}), sum(${dv}), sum(${least(dq, sql`ol.quantity`)}), sum(${least(dv, sql`ol.value`)})
     from orders o
     join order_lines ol on ol.order_no = o.order_no
-    left join ${totals} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    left join ${deliveredPerLine()} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
     where o.status <> 'CANCELLED' and ${where}
     group by o.order_date, o.customer_code, o.profit_center_code, o.sales_officer_id, ol.category_code`.execute(db);
   // Per line and delivery date: delivered that day, and how much capped grew.
@@ -182,6 +181,11 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
   await sql`
     insert into order_period_totals (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, ${columns})
     select ${key}, ${measures} from order_period_categories where ${f} group by ${key}`.execute(db);
+}
+
+/** Everything ever delivered against each order line: (order_no, order_line_no, quantity, value). */
+function deliveredPerLine(): RawBuilder<unknown> {
+  return sql`(select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no)`;
 }
 
 /**
@@ -221,8 +225,7 @@ async function insertOpenOrders(db: Db, customers: Customers): Promise<void> {
       coalesce(sum(${least(sql`coalesce(t.quantity, 0)`, sql`ol.quantity`)}), 0), coalesce(sum(${least(sql`coalesce(t.value, 0)`, sql`ol.value`)}), 0)
     from orders o
     join order_lines ol on ol.order_no = o.order_no
-    left join (select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no) t
-      on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    left join ${deliveredPerLine()} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
     where ${where}
     group by o.order_no, o.order_date, o.customer_code`.execute(db);
   await sql`

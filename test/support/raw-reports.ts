@@ -6,10 +6,19 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../src/db/schema';
 import { deliveryRecord, type DeliveryRecord } from '../../src/sales/delivery-measures';
-import { filterConditions, type ResolvedFilters } from '../../src/sales/report-filters';
+import { keyConditions, type ResolvedFilters } from '../../src/sales/report-filters';
 import { inValues } from '../../src/db/sql-in';
 
 type Db = Kysely<Database>;
+
+/** The filters on a document (invoice or order) and its lines, as the reports applied them to raw rows. */
+function filterConditions(f: ResolvedFilters, c: { officer: string; profitCenter: string; date: string; customer: string; category: string }): Expression<SqlBool>[] {
+  const conditions = keyConditions(f, c);
+  if (f.dates.from !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.date)} >= ${f.dates.from}`);
+  if (f.dates.to !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.date)} <= ${f.dates.to}`);
+  if (f.categories !== undefined) conditions.push(inValues(c.category, f.categories));
+  return conditions;
+}
 
 // ---- sales summary ----------------------------------------------------------------------------
 
