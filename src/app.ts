@@ -5,7 +5,9 @@
  * In front of them: response compression as Accept-Encoding asks, the request log line and the
  * request metrics (src/ops), and the operational
  * endpoints /health, /ready and /metrics at the root. Ahead of each service's bindings, the optional
- * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public.
+ * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public. The
+ * bindings' requests run the same handlers in the same order, taken at the app's entry without
+ * routing (enterServicesFirst below).
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { DestinationStream } from 'pino';
@@ -20,7 +22,7 @@ import { createAuthenticator } from './auth/authenticator';
 import { createRateLimiter } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
 import { serviceEndpoint } from './asmx/service-endpoint';
-import { soapRouter } from './asmx/soap';
+import { soapRouter, type SoapRouter } from './asmx/soap';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected } from './asmx/request-annotation';
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
@@ -73,22 +75,26 @@ export function createApp(appOptions: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(responseCompression());
-  useOperationalEndpoints(app, options);
-  const soapReady = useServices(app, options);
-  app.use(notFound);
-  app.use(unexpectedError);
-  readiness.set(app, Promise.all(soapReady).then(() => undefined));
-  return app;
-}
-
-/** The request log line and metrics of every request, then /health, /ready and /metrics (src/ops). */
-function useOperationalEndpoints(app: Express, options: AppOptions): void {
-  const { settings, engine } = options;
-  const logger = options.logger ?? createLogger(settings, options.logDestination);
+  const { settings, engine, logger } = options;
   const metrics = createAppMetrics(engine);
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
-  app.use(requestLogger(logger));
+  const compression = [responseCompression()].flat();
+  const log = requestLogger(logger);
+  const access = createAccessControl(options);
+  closers.set(app, async () => access.limiter?.close());
+  const services = createServices(options).map((service) => {
+    const description = checkedDescription(service);
+    return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(service, settings, access) };
+  });
+  const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
+  // The same handlers, in the same order, as the routed stack below.
+  enterServicesFirst(
+    app,
+    [...compression, log, metrics.middleware],
+    services.map(({ soap, guard }, i) => ({ path: soap.path, soap, guard, endpoint: endpoints[i] })),
+  );
+  app.use(compression);
+  app.use(log);
   app.use(metrics.middleware);
   app.use(
     probesRouter({
@@ -98,23 +104,117 @@ function useOperationalEndpoints(app: Express, options: AppOptions): void {
       metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
     }),
   );
+  services.forEach(({ service, soap, guard }, i) => {
+    app.use(settings.basePath + service.path, guard);
+    app.use(soap);
+    app.use(settings.basePath + service.path, endpoints[i]);
+  });
+  app.use(notFound);
+  app.use(unexpectedError);
+  readiness.set(app, Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined));
+  return app;
 }
 
-/** Each service's SOAP router and its documents/HTTP bindings; returns when their SOAP sides are ready. */
-function useServices(app: Express, options: AppOptions & { logger: Logger }): Promise<void>[] {
-  const { settings } = options;
-  const soapReady: Promise<void>[] = [];
-  const access = createAccessControl(options);
-  closers.set(app, async () => access.limiter?.close());
-  for (const service of createServices(options)) {
-    const description = checkedDescription(service);
-    const soap = soapRouter(service, description.wsdlTemplate, settings);
-    soapReady.push(soap.ready);
-    app.use(settings.basePath + service.path, accessGuard(service, settings, access));
-    app.use(soap);
-    app.use(settings.basePath + service.path, serviceEndpoint(service, description, settings));
+type Handler = (req: Request, res: Response, next: NextFunction) => void;
+
+/** One service as the routed stack serves it below the root handlers. */
+interface ServiceDoor {
+  /** settings.basePath + service.path */
+  path: string;
+  /** Answers a POST to exactly `path` (SOAP), mounted at the root. */
+  soap: SoapRouter;
+  /** Mounted at `path`: the access guard, then the documents and the HTTP GET/POST bindings. */
+  guard: Handler;
+  endpoint: Handler;
+}
+
+/** Express's entry, what calling the app (or mounting it in another) runs; the library's types leave it out. */
+interface AppEntry {
+  handle(req: Request, res: Response, next?: NextFunction): void;
+}
+
+/**
+ * The bindings' way in (docs/operations.md, "Request path"): a POST to exactly a service's .asmx path
+ * (SOAP) and a GET or POST to a path under it (HTTP GET/POST), matched as the router matches them
+ * (without regard to case), are taken at the app's entry, before any routing. Such a request gets
+ * what Express gives every request (its request and response prototypes, res.locals, originalUrl and
+ * baseUrl), then runs the handlers the routed stack would run for it, in the same order, without
+ * walking the layers that would not. Every other request (documents, probes, other methods) goes to
+ * the router as before.
+ */
+function enterServicesFirst(app: Express, root: readonly Handler[], doors: readonly ServiceDoor[]): void {
+  const entry = app as unknown as AppEntry;
+  const routed = entry.handle.bind(app);
+  const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
+  entry.handle = (req, res, next) => {
+    const url = req.url;
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
+    const claim = claimOf(lowered, req.method, pathname.toLowerCase());
+    if (!claim) return routed(req, res, next);
+    asExpressRequest(app, req, res);
+    throughDoor(root, claim, pathname, req, res);
+  };
+}
+
+interface Claim {
+  door: ServiceDoor;
+  /** SOAP (the .asmx itself) or the endpoint (a path under it). */
+  soap: boolean;
+}
+
+function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: string | undefined, lowerPath: string): Claim | undefined {
+  if (method !== 'POST' && method !== 'GET') return undefined;
+  for (const { door, path } of doors) {
+    if (lowerPath === path) return method === 'POST' ? { door, soap: true } : undefined;
+    if (lowerPath.length > path.length && lowerPath.startsWith(path) && lowerPath[path.length] === '/') return { door, soap: false };
   }
-  return soapReady;
+  return undefined;
+}
+
+/** What app.handle and the router set on every request before its first handler runs. */
+function asExpressRequest(app: Express, req: Request, res: Response): void {
+  req.res = res;
+  res.req = req;
+  Object.setPrototypeOf(req, app.request);
+  Object.setPrototypeOf(res, app.response);
+  res.locals ??= Object.create(null);
+  req.originalUrl ??= req.url;
+  req.baseUrl ??= '';
+}
+
+/**
+ * The root handlers, then the guard and the endpoint seeing the service's path (as sent) as their
+ * base URL, as when mounted; SOAP is answered at the root, after the guard.
+ */
+function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: Request, res: Response): void {
+  const { door } = claim;
+  const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
+  const baseUrl = req.baseUrl;
+  const mounted = (handler: Handler, then: () => void) => {
+    req.baseUrl = baseUrl + pathname.slice(0, door.path.length);
+    handler(req, res, (error?: unknown) => {
+      req.baseUrl = baseUrl;
+      if (isError(error)) return fail(error);
+      then();
+    });
+  };
+  let step = 0;
+  const proceed: NextFunction = (error?: unknown) => {
+    if (isError(error)) return fail(error);
+    const handler = root[step++];
+    if (handler) return handler(req, res, proceed);
+    mounted(door.guard, () => {
+      if (claim.soap) door.soap.answerPost(req, res);
+      else mounted(door.endpoint, () => notFound(req, res));
+    });
+  };
+  try {
+    proceed();
+  } catch (error) {
+    // A handler that throws at once: answered as the router answers it.
+    fail(error);
+  }
 }
 
 /**
@@ -150,6 +250,11 @@ function checkedDescription(service: Service): ServiceDescription {
   const description = loadServiceDescription(service);
   assertContract(description, service);
   return description;
+}
+
+/** next(error) as Express reads it: 'route' and 'router' only skip, they are not failures. */
+function isError(error: unknown): boolean {
+  return error !== undefined && error !== null && error !== 'route' && error !== 'router';
 }
 
 function notFound(_req: Request, res: Response): void {

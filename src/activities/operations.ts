@@ -6,10 +6,10 @@ import { AppError, invalid, missing } from '../errors';
 import type { UsersTable } from '../db/schema';
 import { allowedOfficers, outsideScope } from '../users/principal-scope';
 import { boundedText, dateRange, required, type Fields } from '../operations/parse';
-import type { Operation, OperationResult } from '../operations/types';
+import { readOperation, type Operation, type OperationResult } from '../operations/types';
 import { decideActivity, decisionMessage, type Action, type DecisionInput } from './approval';
 import { enquiryMessage, linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
-import { activityReport, readReportKey } from './report';
+import { activityReport, readReportKey, reportOfficers } from './report';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 
 /** Document numbers, codes and user names are short; longer input is refused before any query. */
@@ -95,20 +95,21 @@ export const activityApprovalRejection: Operation = {
 
 // ---- ActivityReportAndComplaints ---------------------------------------------------------------
 
-export const activityReportAndComplaints: Operation = {
+export const activityReportAndComplaints = readOperation({
   name: 'ActivityReportAndComplaints',
   params: [],
   fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate', ...PAGE_FIELDS],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  async prepare({ fields }, ctx) {
     const salesOfficer = key(fields, 'SalesOfficer');
     const username = key(fields, 'Username');
     const { from, to } = dateRange(fields, 'FromDate', 'ToDate', ctx.settings.dateOrder);
     const page = pageRequest(fields, readReportKey);
-    return activityReport(ctx.db, { salesOfficer, username, from, to }, await allowedOfficers(ctx), { page, streams: ctx.streams });
+    const officers = await reportOfficers(ctx.db, { salesOfficer, username }, await allowedOfficers(ctx));
+    return { input: { officers, from, to }, page };
   },
-};
+  read: ({ input, page }, ctx) => activityReport(ctx.db, input, { page, streams: ctx.streams }),
+});
 
 // ---- UpdateActivityNoAndOrderToCustInEnquiryMst --------------------------------------------------
 

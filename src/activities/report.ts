@@ -56,8 +56,17 @@ export interface ReportOptions {
   streams?: boolean;
 }
 
-export async function activityReport(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound, options: ReportOptions = {}): Promise<OperationResult> {
-  const filter: ReportFilter = { officers: intersectOfficers(await officers(db, input, allowed), allowed), from: input.from, to: input.to };
+/**
+ * The officers the report lists, checked before anything is read: NOT_FOUND for an unknown Username,
+ * FORBIDDEN for a SalesOfficer or Username outside the bound; undefined = all.
+ */
+export async function reportOfficers(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<OfficerBound> {
+  return intersectOfficers(await officers(db, input, allowed), allowed);
+}
+
+/** The report of the officers reportOfficers() gave. */
+export async function activityReport(db: Kysely<Database>, input: Pick<ReportInput, 'from' | 'to'> & { officers: OfficerBound }, options: ReportOptions = {}): Promise<OperationResult> {
+  const filter: ReportFilter = { officers: input.officers, from: input.from, to: input.to };
   if (options.page) return reportPage(db, filter, options.page);
   return streamedResult(db, options.streams, async (trx, end) => {
     const summary = new SummaryCounter();

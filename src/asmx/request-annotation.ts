@@ -52,7 +52,8 @@ interface Locals {
 
 export function annotate(res: Response, annotation: RequestAnnotation): void {
   const locals = res.locals as Locals;
-  locals.asmx = { ...locals.asmx, ...annotation };
+  if (locals.asmx) Object.assign(locals.asmx, annotation);
+  else locals.asmx = { ...annotation };
 }
 
 export function annotationOf(res: { locals?: unknown }): RequestAnnotation {

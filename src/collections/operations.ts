@@ -1,22 +1,21 @@
 /** Operations of this business area (domain.md): receipts and ledger balances. */
-import type { Operation } from '../operations/types';
+import { readOperation, type Operation } from '../operations/types';
 import { dateRange, list, month, sort, text, year } from '../operations/parse';
-import { collectionStatements, readReceiptKey } from './collection-statements';
+import { collectionStatements, readReceiptKey, type CollectionStatementQuery } from './collection-statements';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
-import { openingBalances } from './opening-balance';
-import { RECEIPT_FIELDS } from './repository';
-import { allowedOfficers } from '../users/principal-scope';
+import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
+import { firstCustomerOutside, RECEIPT_FIELDS } from './repository';
+import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
 
-export const getCollectionStatements: Operation = {
+export const getCollectionStatements = readOperation<CollectionStatementQuery>({
   name: 'getCollectionStatements',
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  async prepare({ fields }, ctx) {
     const { db, settings } = ctx;
     const { field, direction } = sort(fields, RECEIPT_FIELDS, 'ReceiptDate');
-    return collectionStatements(db, {
+    const query: CollectionStatementQuery = {
       salesOfficer: text(fields, 'SalesOfficer'),
       customer: text(fields, 'FromCustomer'),
       dates: dateRange(fields, 'FromDate', 'ToDate', settings.dateOrder),
@@ -25,26 +24,35 @@ export const getCollectionStatements: Operation = {
       allowed: await allowedOfficers(ctx),
       page: pageRequest(fields, readReceiptKey(field, direction)),
       streams: ctx.streams,
-    });
+    };
+    await assertNamedOfficerInScope(db, query.allowed, query.salesOfficer, 'SalesOfficer');
+    await assertNamedCustomerInScope(db, query.allowed, query.customer, 'FromCustomer');
+    return query;
   },
-};
+  read: (query, ctx) => collectionStatements(ctx.db, query),
+});
 
-export const getOpeningBalance: Operation = {
+export const getOpeningBalance = readOperation<OpeningBalanceQuery>({
   name: 'getOpeningBalance',
   params: ['CustomerIds', 'Month', 'Year'],
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  async prepare({ fields }, ctx) {
     const now = ctx.clock.now();
-    const data = await openingBalances(ctx.db, {
+    const query: OpeningBalanceQuery = {
       customerCodes: list(fields, 'CustomerIds'),
       month: month(fields, 'Month', now),
       year: year(fields, 'Year', now),
       allowed: await allowedOfficers(ctx),
-    });
-    return { data };
+    };
+    // opening-balance.ts refuses the same customers again when it runs.
+    if (query.allowed !== undefined && query.customerCodes !== undefined) {
+      const outside = await firstCustomerOutside(ctx.db, query.customerCodes, query.allowed);
+      if (outside !== undefined) throw outsideScope('CustomerIds', `customer ${outside}`);
+    }
+    return query;
   },
-};
+  read: async (query, ctx) => ({ data: await openingBalances(ctx.db, query) }),
+});
 
 export const collectionsOperations: readonly Operation[] = [getCollectionStatements, getOpeningBalance];

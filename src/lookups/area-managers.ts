@@ -10,15 +10,29 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
-import { findUser, idsBelow } from '../users/hierarchy';
+import { findUser, idsBelow, type User } from '../users/hierarchy';
 import { activeAreaManagers, type AreaManagerRow } from './repository';
 import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export async function areaManagersVisibleTo(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<AreaManagerRow[]> {
-  if (username === undefined) return activeAreaManagers(db);
+  return areaManagersOf(db, await areaManagerViewer(db, username, allowed));
+}
+
+/**
+ * Whose list is asked for, checked before anything is read: undefined for no username (every area
+ * manager); an unknown username is NOT_FOUND, one outside the bound FORBIDDEN.
+ */
+export async function areaManagerViewer(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<User | undefined> {
+  if (username === undefined) return undefined;
   const user = await findUser(db, username);
   if (!user) throw notFound('username', `username: '${username}' is not a known user`);
   assertOfficerInScope(allowed, user.id, 'username');
+  return user;
+}
+
+/** The area managers the (checked) viewer may pick from; every one for no viewer. */
+export async function areaManagersOf(db: Kysely<Database>, user: User | undefined): Promise<AreaManagerRow[]> {
+  if (user === undefined) return activeAreaManagers(db);
   switch (user.role) {
     case 'ADMIN':
       return activeAreaManagers(db);

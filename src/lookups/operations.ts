@@ -1,32 +1,31 @@
 /** Operations of this business area (domain.md): lookups that fill the app's pick lists. */
-import type { Operation } from '../operations/types';
+import { readOperation, type Operation } from '../operations/types';
 import { text } from '../operations/parse';
-import { areaManagersVisibleTo } from './area-managers';
+import type { User } from '../users/hierarchy';
+import { areaManagersOf, areaManagerViewer } from './area-managers';
 import { profitCentersFor } from './profit-centers';
-import { allowedOfficers } from '../users/principal-scope';
+import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
 
-export const fillAreaManagers: Operation = {
+export const fillAreaManagers = readOperation<User | undefined>({
   name: 'FillAreaManagers',
   params: ['username'],
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  async prepare({ fields }, ctx) {
     // With an authenticated user, no username is that user (principal-scope.ts).
     const username = text(fields, 'username') ?? ctx.principal?.username;
-    return { data: await areaManagersVisibleTo(ctx.db, username, await allowedOfficers(ctx)) };
+    return areaManagerViewer(ctx.db, username, await allowedOfficers(ctx));
   },
-};
+  read: async (viewer, ctx) => ({ data: await areaManagersOf(ctx.db, viewer) }),
+});
 
-export const fillProfitCenterForCustomer: Operation = {
+export const fillProfitCenterForCustomer = readOperation<{ customerCode?: string; allowed: OfficerBound }>({
   name: 'FillProfitCenterForCustomer',
   params: [],
   fields: ['CustomerCode'],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    return { data: await profitCentersFor(ctx.db, text(fields, 'CustomerCode'), await allowedOfficers(ctx)) };
-  },
-};
+  prepare: async ({ fields }, ctx) => ({ customerCode: text(fields, 'CustomerCode'), allowed: await allowedOfficers(ctx) }),
+  read: async ({ customerCode, allowed }, ctx) => ({ data: await profitCentersFor(ctx.db, customerCode, allowed) }),
+});
 
 export const lookupsOperations: readonly Operation[] = [fillAreaManagers, fillProfitCenterForCustomer];

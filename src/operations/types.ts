@@ -74,7 +74,8 @@ export interface OperationContext {
   streams?: boolean;
 }
 
-export interface Operation {
+/** What every operation declares, whatever its kind. */
+export interface OperationShape {
   name: string;
   /** The contract's parameters, in WSDL order (interface-spec.md 4.3); [] for "none listed". */
   params: readonly string[];
@@ -82,7 +83,52 @@ export interface Operation {
   fields: readonly string[];
   /** Whether file parts / base64 file fields are read (WarrantyRequestFiles). */
   acceptsFiles: boolean;
-  /** Writes change data in one transaction; with no input at all they do nothing and succeed. */
-  kind: 'read' | 'write';
+}
+
+/**
+ * A read in two phases: prepare parses the fields and checks the caller's scope (every AppError a bad
+ * input or a refused scope gets: INVALID_PARAMETER, NOT_FOUND of the user a report is asked for,
+ * FORBIDDEN ...), and the PreparedRead it returns runs the query. A caller that needs the checks but
+ * not the data (a binding that answers no data, docs/behaviour.md) stops after prepare.
+ */
+export interface ReadOperation extends OperationShape {
+  kind: 'read';
+  prepare(request: OperationRequest, ctx: OperationContext): Promise<PreparedRead>;
+  /** prepare, then read. */
   run(request: OperationRequest, ctx: OperationContext): Promise<OperationResult>;
+}
+
+export interface PreparedRead {
+  read(): Promise<OperationResult>;
+}
+
+/** Writes change data in one transaction; with no input at all they do nothing and succeed. */
+export interface WriteOperation extends OperationShape {
+  kind: 'write';
+  run(request: OperationRequest, ctx: OperationContext): Promise<OperationResult>;
+}
+
+export type Operation = ReadOperation | WriteOperation;
+
+/** A read's two phases as the operation writes them: the checked input (Plan) passes from one to the other. */
+export interface ReadDefinition<Plan> extends OperationShape {
+  prepare(request: OperationRequest, ctx: OperationContext): Plan | Promise<Plan>;
+  read(plan: Plan, ctx: OperationContext): Promise<OperationResult>;
+}
+
+export function readOperation<Plan>(definition: ReadDefinition<Plan>): ReadOperation {
+  const { name, params, fields, acceptsFiles } = definition;
+  const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => {
+    const plan = await definition.prepare(request, ctx);
+    return { read: () => definition.read(plan, ctx) };
+  };
+  return {
+    name,
+    params,
+    fields,
+    acceptsFiles,
+    kind: 'read',
+    prepare,
+    run: async (request, ctx) => (await prepare(request, ctx)).read(),
+  };
 }

@@ -1,15 +1,18 @@
 /**
- * One JSON log line per request (pino-http): request id, method, path, binding, service, operation,
- * outcome, status, fault code and duration. Never headers, query strings or bodies: they may carry
+ * One JSON log line per request: request id, method, path, binding, service, operation, outcome,
+ * status, fault code and duration. Never headers, query strings or bodies: they may carry
  * credentials, personal data or file contents. An unexpected failure noted by a binding is logged
  * on the same line at error level with its stack; the probes and /metrics log at debug level only.
+ *
+ * The line is built by hand when the answer finishes (or the connection closes first: "request
+ * aborted") and written through the process's logger; no child logger per request, and a request
+ * whose line's level is off costs no listener at all (docs/operations.md, "Logs").
  *
  * The request id is the client's X-Request-Id when it is a sane token, else a new UUID; either way
  * it is echoed in the response's X-Request-Id, so a client report can be matched to the log line.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import pinoHttp, { type HttpLogger } from 'pino-http';
 import type { Logger } from './logger';
 import { isOpsRequest, summarize } from './request-summary';
 
@@ -23,30 +26,36 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-export function requestLogger(logger: Logger): HttpLogger {
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'reqId', responseTime: 'durationMs' },
-    customLogLevel: (req, res) => {
-      if (isOpsRequest(req)) return 'debug';
-      return summarize(res).outcome === 'server_fault' ? 'error' : 'info';
-    },
-    customSuccessObject: (req, res, fields) => lineOf(req, res, fields.durationMs),
-    customErrorObject: (req, res, _error, fields) => lineOf(req, res, fields.durationMs),
-    customSuccessMessage: (_req, res) => (res.writableEnded ? 'request completed' : 'request aborted'),
-    // pino-http calls every 5xx an error; SOAP answers each fault with 500, so the message stays neutral.
-    customErrorMessage: (_req, res) => (res.writableEnded ? 'request completed' : 'request aborted'),
-  });
+export type RequestLogger = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+export function requestLogger(logger: Logger): RequestLogger {
+  return (req, res, next) => {
+    const reqId = requestId(req, res);
+    // A service request's line is info, or error for the server's own failure; a probe's is debug.
+    const probe = isOpsRequest(req);
+    if (logger.isLevelEnabled(probe ? 'debug' : 'error')) {
+      const start = Date.now();
+      const path = pathOf(req);
+      const done = () => {
+        res.off('finish', done);
+        res.off('close', done);
+        writeLine(logger, probe, req, res, reqId, path, Date.now() - start);
+      };
+      res.on('finish', done);
+      res.on('close', done);
+    }
+    next();
+  };
 }
 
-function lineOf(req: IncomingMessage, res: ServerResponse, durationMs: unknown): Record<string, unknown> {
+function writeLine(logger: Logger, probe: boolean, req: IncomingMessage, res: ServerResponse, reqId: string, path: string, durationMs: number): void {
   const summary = summarize(res);
+  const level = probe ? 'debug' : summary.outcome === 'server_fault' ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
   const line: Record<string, unknown> = {
+    reqId,
     method: req.method,
-    path: pathOf(req),
+    path,
     binding: summary.binding,
     service: summary.service,
     operation: summary.operation,
@@ -57,11 +66,12 @@ function lineOf(req: IncomingMessage, res: ServerResponse, durationMs: unknown):
   if (summary.faultCode) line.faultCode = summary.faultCode;
   if (summary.errorCode) line.errorCode = summary.errorCode;
   if (summary.error !== undefined) line.err = summary.error instanceof Error ? summary.error : new Error(String(summary.error));
-  return line;
+  logger[level](line, res.writableEnded ? 'request completed' : 'request aborted');
 }
 
 /** The path as sent, without the query string (it may carry personal data). */
 function pathOf(req: IncomingMessage): string {
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
-  return url.split('?')[0].slice(0, MAX_LOGGED_PATH);
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)).slice(0, MAX_LOGGED_PATH);
 }

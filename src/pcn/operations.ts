@@ -1,10 +1,10 @@
 /** Operations of this business area (domain.md): payment collection notes (PCN) and their cheques. */
 import type { PaymentMethod, PaymentType } from '../db/schema';
-import type { Operation } from '../operations/types';
+import { readOperation, type Operation } from '../operations/types';
 import { oneOf, text } from '../operations/parse';
-import { pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey } from './pcn-lookups';
+import { checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
-import { allowedOfficers } from '../users/principal-scope';
+import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
 
 const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
 const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
@@ -16,14 +16,13 @@ const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
   CASH: 'CASH',
 };
 
-export const getPCNList: Operation = {
+export const getPCNList = readOperation<PcnListQuery>({
   name: 'getPCNList',
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
   fields: PAGE_FIELDS,
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    return pcnList(ctx.db, {
+  async prepare({ fields }, ctx) {
+    const query: PcnListQuery = {
       salesOfficer: text(fields, 'SalesOfficer'),
       customer: text(fields, 'Customer'),
       paymentType: oneOf(fields, 'PaymentType', PAYMENT_TYPES),
@@ -31,41 +30,44 @@ export const getPCNList: Operation = {
       allowed: await allowedOfficers(ctx),
       page: pageRequest(fields, readChequeKey),
       streams: ctx.streams,
-    });
+    };
+    await checkPcnListScope(ctx.db, query);
+    return query;
   },
-};
+  read: (query, ctx) => pcnList(ctx.db, query),
+});
 
-export const getPCNDetails: Operation = {
+/** A lookup by one document number: nothing to refuse (unknown or outside the scope is "not found"). */
+interface DocumentLookup {
+  number?: string;
+  allowed: OfficerBound;
+}
+
+export const getPCNDetails = readOperation<DocumentLookup>({
   name: 'getPCNDetails',
   params: ['PDCID'],
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    return { data: await pcnDetails(ctx.db, text(fields, 'PDCID'), await allowedOfficers(ctx)) };
-  },
-};
+  prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PDCID'), allowed: await allowedOfficers(ctx) }),
+  read: async ({ number, allowed }, ctx) => ({ data: await pcnDetails(ctx.db, number, allowed) }),
+});
 
-export const getPCNDebitNotes: Operation = {
+export const getPCNDebitNotes = readOperation<DocumentLookup>({
   name: 'getPCNDebitNotes',
   params: ['PCNNO'],
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    return { data: await pcnDebitNoteList(ctx.db, text(fields, 'PCNNO'), await allowedOfficers(ctx)) };
-  },
-};
+  prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
+  read: async ({ number, allowed }, ctx) => ({ data: await pcnDebitNoteList(ctx.db, number, allowed) }),
+});
 
-export const getPCNInvoices: Operation = {
+export const getPCNInvoices = readOperation<DocumentLookup>({
   name: 'getPCNInvoices',
   params: ['PCNNO'],
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    return { data: await pcnInvoiceList(ctx.db, text(fields, 'PCNNO'), await allowedOfficers(ctx)) };
-  },
-};
+  prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
+  read: async ({ number, allowed }, ctx) => ({ data: await pcnInvoiceList(ctx.db, number, allowed) }),
+});
 
 export const pcnOperations: readonly Operation[] = [getPCNList, getPCNDetails, getPCNDebitNotes, getPCNInvoices];

@@ -38,19 +38,34 @@ export interface PcnListQuery {
  * and read in one snapshot), a page is read whole.
  */
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
-  const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
-  const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
-  const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
-  if (unknown) return q.page ? { data: [], nextPageToken: null } : { data: [] };
-  if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
-  if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'Customer');
-  const filter: repo.ChequeFilter = { officerId, customerCode, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
+  const codes = await filterCodes(db, q);
+  if (codes === undefined) return q.page ? { data: [], nextPageToken: null } : { data: [] };
+  const filter: repo.ChequeFilter = { ...codes, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
   if (q.page) return chequePage(db, filter, q.page);
   return streamedResult(db, q.streams, async (trx, end) => {
     const count = await repo.countCheques(trx, filter);
     const rows = () => mapRows(repo.chequesQuery(trx, filter).stream(STREAM_BATCH_ROWS), chequeRow);
     return new StreamedData({ kind: 'rows', rows }, count, undefined, end);
   });
+}
+
+/**
+ * getPCNList's scope checks alone (FORBIDDEN for an officer or customer outside the bound), without
+ * reading the list; nothing to check, and no query, without a bound.
+ */
+export async function checkPcnListScope(db: Kysely<Database>, q: PcnListQuery): Promise<void> {
+  if (q.allowed !== undefined) await filterCodes(db, q);
+}
+
+/** The stored codes of the filters, checked against the bound; undefined when one names nothing (an empty list). */
+async function filterCodes(db: Kysely<Database>, q: PcnListQuery): Promise<{ officerId?: string; customerCode?: string } | undefined> {
+  const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
+  const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
+  const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
+  if (unknown) return undefined;
+  if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
+  if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'Customer');
+  return { officerId, customerCode };
 }
 
 async function chequePage(db: Kysely<Database>, filter: repo.ChequeFilter, request: PageRequest<repo.ChequeKey>): Promise<OperationResult> {

@@ -3,72 +3,105 @@
  * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
  */
 import type { Role } from '../db/schema';
-import { dateOf, oneOf, optionalDate, sort, text } from '../operations/parse';
-import type { Operation } from '../operations/types';
-import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS } from './officer-delivery';
-import { orderDeliverySummary, ORDER_DELIVERY_FIELDS } from './order-delivery-summary';
-import { parseAreaFilters, parseReportFilters } from './report-filters';
+import { dateOf, oneOf, optionalDate, sort, text, type Sort } from '../operations/parse';
+import { readOperation, type Operation, type OperationContext } from '../operations/types';
+import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField } from './officer-delivery';
+import { orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OrderDeliveryField } from './order-delivery-summary';
+import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
 import { periodOf, salesStats } from './sales-stats';
-import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
-import { statsScope } from './stats-scope';
-import { allowedOfficers } from '../users/principal-scope';
+import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sales-summary';
+import { statsScope, type StatsScope } from './stats-scope';
+import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { storedUserId } from '../operations/master-codes';
 
 /** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
 const CUSTOMER_REPORT_PARAMS: readonly string[] = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'];
 
-export const getSalesSummaryRecords: Operation = {
+interface CustomerReport<F extends string> {
+  filters: ReportFilterInput;
+  order: Sort<F>;
+  allowed: OfficerBound;
+}
+
+/**
+ * A per-customer report's input, checked: with a bound, the filters are resolved once here so that an
+ * officer or customer named outside it is FORBIDDEN before the report is read (report-filters.ts).
+ */
+async function customerReport<F extends string>(filters: ReportFilterInput, order: Sort<F>, ctx: OperationContext): Promise<CustomerReport<F>> {
+  const allowed = await allowedOfficers(ctx);
+  if (allowed !== undefined) await resolveFilters(ctx.db, filters, allowed);
+  return { filters, order, allowed };
+}
+
+export const getSalesSummaryRecords = readOperation<CustomerReport<SalesSummaryField>>({
   name: 'getSalesSummaryRecords',
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  prepare({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return salesSummary(ctx.db, filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'), await allowedOfficers(ctx));
+    return customerReport(filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'), ctx);
   },
-};
+  read: ({ filters, order, allowed }, ctx) => salesSummary(ctx.db, filters, order, allowed),
+});
 
-export const getOrderVDeliverySummaryRecords: Operation = {
+export const getOrderVDeliverySummaryRecords = readOperation<CustomerReport<OrderDeliveryField>>({
   name: 'getOrderVDeliverySummaryRecords',
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  prepare({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return orderDeliverySummary(ctx.db, filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'), await allowedOfficers(ctx));
+    return customerReport(filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'), ctx);
   },
-};
+  read: ({ filters, order, allowed }, ctx) => orderDeliverySummary(ctx.db, filters, order, allowed),
+});
 
-export const getOrderVsDeliveryOfficer: Operation = {
+export const getOrderVsDeliveryOfficer = readOperation<CustomerReport<OfficerDeliveryField> & { choice: OfficerChoice }>({
   name: 'getOrderVsDeliveryOfficer',
   params: ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States'],
   fields: [],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    const choice = { managerId: text(fields, 'ManagerId'), salesOfficer: text(fields, 'SalesOfficer') };
+  async prepare({ fields }, ctx) {
+    const choice: OfficerChoice = { managerId: text(fields, 'ManagerId'), salesOfficer: text(fields, 'SalesOfficer') };
     const filters = parseAreaFilters(fields, ctx.settings.dateOrder);
-    return officerDeliverySummary(ctx.db, choice, filters, sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer'), await allowedOfficers(ctx));
+    const order = sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer');
+    const allowed = await allowedOfficers(ctx);
+    await assertChoiceInScope(ctx, choice, allowed);
+    return { choice, filters, order, allowed };
   },
-};
+  read: ({ choice, filters, order, allowed }, ctx) => officerDeliverySummary(ctx.db, choice, filters, order, allowed),
+});
+
+/**
+ * The refusals of officer-delivery.ts, before the report is read: a known SalesOfficer outside the
+ * bound is FORBIDDEN, and then (an unknown SalesOfficer lists nobody) a known ManagerId outside it.
+ */
+async function assertChoiceInScope(ctx: OperationContext, choice: OfficerChoice, allowed: OfficerBound): Promise<void> {
+  if (allowed === undefined) return;
+  if (choice.salesOfficer !== undefined) {
+    const officer = await storedUserId(ctx.db, choice.salesOfficer);
+    if (officer === undefined) return;
+    assertOfficerInScope(allowed, officer, 'SalesOfficer');
+  }
+  await assertNamedOfficerInScope(ctx.db, allowed, choice.managerId, 'ManagerId');
+}
 
 const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM', AM: 'AM', SO: 'SO' };
 
-export const getSalesReportStats: Operation = {
+export const getSalesReportStats = readOperation<{ scope: StatsScope; asOf: string }>({
   name: 'getSalesReportStats',
   params: ['Username', 'Role'],
   fields: ['AsOf'],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
+  async prepare({ fields }, ctx) {
     const role = oneOf(fields, 'Role', ROLES);
     const asOf = optionalDate(fields, 'AsOf', ctx.settings.dateOrder) ?? dateOf(ctx.clock.now());
     // With an authenticated user, no Username is that user (principal-scope.ts).
     const username = text(fields, 'Username') ?? ctx.principal?.username;
-    const scope = await statsScope(ctx.db, username, role, await allowedOfficers(ctx));
-    return { data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)) };
+    return { scope: await statsScope(ctx.db, username, role, await allowedOfficers(ctx)), asOf };
   },
-};
+  read: async ({ scope, asOf }, ctx) => ({ data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)) }),
+});
 
 export const salesOperations: readonly Operation[] = [getSalesSummaryRecords, getOrderVDeliverySummaryRecords, getOrderVsDeliveryOfficer, getSalesReportStats];

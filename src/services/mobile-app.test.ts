@@ -4,27 +4,43 @@
  * and a write operation with no input at all does nothing. The operations below record what they
  * receive; they are the input of this test, the matching under test is the real code.
  */
-import type { Operation, OperationContext, OperationRequest } from '../operations/types';
+import { readOperation, type Operation, type OperationContext, type OperationRequest } from '../operations/types';
+import type { Engine } from '../db/engine';
+import { temporarySqlite } from '../../test/support/engines';
 import { createMobileAppService, NO_INPUT_MESSAGE } from './mobile-app';
 import { createSyncCustomersService } from './sync-customers';
 
 const context = {} as OperationContext;
+const afterAllClose: Engine[] = [];
+afterAll(() => Promise.all(afterAllClose.map((engine) => engine.close())));
 
-function recorder(overrides: Partial<Operation>): { op: Operation; seen: OperationRequest[] } {
+interface RecorderOptions {
+  name?: string;
+  kind?: Operation['kind'];
+  acceptsFiles?: boolean;
+}
+
+/** A read records what it was prepared with (prepared) and what it read (seen); a write what it ran with (seen). */
+function recorder(options: RecorderOptions): { op: Operation; seen: OperationRequest[]; prepared: OperationRequest[] } {
   const seen: OperationRequest[] = [];
-  const op: Operation = {
-    name: 'Recorded',
-    params: ['SalesOfficer', 'FromDate'],
-    fields: ['AsOf'],
-    acceptsFiles: false,
-    kind: 'read',
-    async run(request) {
-      seen.push(request);
-      return { data: [request.fields] };
-    },
-    ...overrides,
+  const prepared: OperationRequest[] = [];
+  const shape = { name: options.name ?? 'Recorded', params: ['SalesOfficer', 'FromDate'], fields: ['AsOf'], acceptsFiles: options.acceptsFiles ?? false };
+  const answer = async (request: OperationRequest) => {
+    seen.push(request);
+    return { data: [request.fields] };
   };
-  return { op, seen };
+  const op: Operation =
+    options.kind === 'write'
+      ? { ...shape, kind: 'write', run: answer }
+      : readOperation<OperationRequest>({
+          ...shape,
+          prepare(request) {
+            prepared.push(request);
+            return request;
+          },
+          read: answer,
+        });
+  return { op, seen, prepared };
 }
 
 const file = { field: 'photo', fileName: 'a.jpg', declaredType: 'image/jpeg', content: Buffer.from([0xff, 0xd8, 0xff]) };
@@ -69,6 +85,23 @@ describe('MobileAppWebService service object', () => {
     await service.invoke('WithFiles', { values: [], files: [file] });
     expect(seen).toHaveLength(1);
     expect(withFiles.seen).toHaveLength(1);
+  });
+
+  it('prepares a read without reading it when the binding discards the result, and runs a write whole', async () => {
+    const read = recorder({});
+    const write = recorder({ kind: 'write', name: 'Written' });
+    // The discarded read still asks the database whether it is there.
+    const engine = temporarySqlite();
+    afterAllClose.push(engine);
+    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context: { ...context, db: engine.db, engine }, operations: [read.op, write.op] });
+    const discarded = await service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
+    expect(read.prepared).toEqual([{ fields: { SalesOfficer: 'SO1' }, files: [] }]);
+    expect(read.seen).toEqual([]);
+    expect(discarded).toEqual({ kind: 'report', result: { data: null } });
+    await service.invoke('Written', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
+    expect(write.seen).toEqual([{ fields: { SalesOfficer: 'SO1' }, files: [] }]);
+    await service.invoke('Recorded', { values: [['SalesOfficer', 'SO2']], files: [] });
+    expect(read.seen).toEqual([{ fields: { SalesOfficer: 'SO2' }, files: [] }]);
   });
 
   it('describes every registry operation for the bindings', () => {

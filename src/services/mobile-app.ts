@@ -2,6 +2,7 @@
  * The MobileAppWebService service object: the 19 operations of the registry behind one invoke(),
  * shared by SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST (architecture.md).
  */
+import { sql } from 'kysely';
 import { mainServiceOperations } from '../operations/registry';
 import type { Operation, OperationContext, OperationResult } from '../operations/types';
 import { StreamedData } from '../operations/streamed';
@@ -22,6 +23,7 @@ export interface MobileAppServiceOptions {
 
 export function createMobileAppService(options: MobileAppServiceOptions): Service {
   const implementations = new Map((options.operations ?? mainServiceOperations).map((op) => [op.name, op]));
+  const databaseThere = databaseCheck(options.context);
   const operations = new Map<string, ServiceOperation>(
     [...implementations.values()].map((op) => [op.name, describe(op)]),
   );
@@ -34,7 +36,7 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
     async invoke(name: string, input: InvokeInput): Promise<Outcome> {
       const operation = implementations.get(name);
       if (!operation) throw new Error(`${name} is not an operation of ${MOBILE_APP_SERVICE_NAME}`);
-      return { kind: 'report', result: await run(operation, input, options.context) };
+      return { kind: 'report', result: await run(operation, input, options.context, databaseThere) };
     },
   };
 }
@@ -43,10 +45,42 @@ function describe(op: Operation): ServiceOperation {
   return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, result: 'report' };
 }
 
-async function run(operation: Operation, input: InvokeInput, context: OperationContext): Promise<OperationResult> {
+async function run(operation: Operation, input: InvokeInput, context: OperationContext, databaseThere: () => Promise<void>): Promise<OperationResult> {
   const request = buildRequest(operation, input.values, input.files);
   if (operation.kind === 'write' && carriesNoInput(request)) return { data: null, message: NO_INPUT_MESSAGE };
-  const result = await operation.run(request, { ...context, streams: true, ...(input.principal ? { principal: input.principal } : {}) });
+  const ctx: OperationContext = { ...context, streams: true, ...(input.principal ? { principal: input.principal } : {}) };
+  if (operation.kind === 'write') return delivered(await operation.run(request, ctx), input);
+  const prepared = await operation.prepare(request, ctx);
+  if (input.resultDiscarded) return discarded(databaseThere);
+  return delivered(await prepared.read(), input);
+}
+
+/**
+ * What a read whose result the binding discards answers: it was checked, its query did not run. The
+ * database is still asked whether it is there, so a read without its database is the server's
+ * failure on every binding, as when the query ran (docs/behaviour.md).
+ */
+async function discarded(databaseThere: () => Promise<void>): Promise<OperationResult> {
+  await databaseThere();
+  return { data: null };
+}
+
+/**
+ * One trivial statement, shared by the requests that ask while it runs (under load one statement
+ * answers many requests instead of one each); a request arriving after it has ended starts another.
+ */
+function databaseCheck(context: OperationContext): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () =>
+    (running ??= sql`select 1`
+      .execute(context.db)
+      .then(() => undefined)
+      .finally(() => {
+        running = undefined;
+      }));
+}
+
+function delivered(result: OperationResult, input: InvokeInput): Promise<OperationResult> | OperationResult {
   return input.streams ? result : unread(result);
 }
 

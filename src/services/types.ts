@@ -37,6 +37,12 @@ export interface InvokeInput {
    * such data is closed unread and the result's data is null.
    */
   streams?: boolean;
+  /**
+   * The binding answers a 'report' operation without its result (SOAP: the empty <opResponse/>,
+   * docs/behaviour.md). A read is then only prepared: its parameters and the caller's scope are checked
+   * (the same business failures as a whole run) and its query is not run; a write still runs whole.
+   */
+  resultDiscarded?: boolean;
 }
 
 export interface Service {

@@ -19,6 +19,7 @@ import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import type { OperationContext } from '../operations/types';
 import { officerScope } from './hierarchy';
+import { storedCustomerCode, storedUserId } from '../operations/master-codes';
 
 /** The officers whose data the principal may see; undefined = no bound (no principal, or ADMIN). */
 export type OfficerBound = readonly string[] | undefined;
@@ -45,6 +46,24 @@ export async function assertCustomerInScope(db: Kysely<Database>, allowed: Offic
   if (allowed === undefined) return;
   const row = await db.selectFrom('customers').select('sales_officer_id').where('code', '=', customerCode).executeTakeFirst();
   if (row !== undefined && !allowed.includes(row.sales_officer_id)) throw outsideScope(field, `customer ${customerCode}`);
+}
+
+/**
+ * A read's filter naming an officer, checked before its query: FORBIDDEN when the officer is known
+ * and outside the bound. Without a bound nothing is read; an unknown officer is the query's to answer
+ * (an empty result).
+ */
+export async function assertNamedOfficerInScope(db: Kysely<Database>, allowed: OfficerBound, named: string | undefined, field: string): Promise<void> {
+  if (allowed === undefined || named === undefined) return;
+  const officerId = await storedUserId(db, named);
+  if (officerId !== undefined) assertOfficerInScope(allowed, officerId, field);
+}
+
+/** The same for a filter naming a customer. */
+export async function assertNamedCustomerInScope(db: Kysely<Database>, allowed: OfficerBound, named: string | undefined, field: string): Promise<void> {
+  if (allowed === undefined || named === undefined) return;
+  const customerCode = await storedCustomerCode(db, named);
+  if (customerCode !== undefined) await assertCustomerInScope(db, allowed, customerCode, field);
 }
 
 /** The officers both lists allow (undefined = no bound on that side). */

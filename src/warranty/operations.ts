@@ -4,11 +4,11 @@
  */
 import { invalid, missing } from '../errors';
 import { boundedText, dateOf, optionalDate, positiveInteger, text, type Fields } from '../operations/parse';
-import type { Operation, OperationContext, OperationRequest } from '../operations/types';
+import { readOperation, type Operation, type OperationContext, type OperationRequest } from '../operations/types';
 import { createWarrantyRequest as create } from './create-request';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
 import { listRequestFiles, storeRequestFiles } from './request-files';
-import { syncWarrantyRequests } from './sync';
+import { syncOfficers, syncWarrantyRequests } from './sync';
 import { updateTransportDetails, type TransportOutcomeKind } from './transport-details';
 import { allowedOfficers } from '../users/principal-scope';
 
@@ -90,21 +90,18 @@ export const warrantyRequestFiles: Operation = {
   },
 };
 
-export const syncWarrantyReqList: Operation = {
+export const syncWarrantyReqList = readOperation({
   name: 'SyncWarrantyReqList',
   params: [],
   fields: ['SalesOfficer', 'Since', 'PageSize'],
   acceptsFiles: false,
-  kind: 'read',
-  async run({ fields }, ctx) {
-    const input = {
-      salesOfficer: boundedText(fields, 'SalesOfficer', MAX.code),
-      since: sinceToken(fields, 'Since'),
-      pageSize: positiveInteger(fields, 'PageSize', DEFAULT_SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE),
-    };
-    return { data: await syncWarrantyRequests(ctx.db, input, await allowedOfficers(ctx)) };
+  async prepare({ fields }, ctx) {
+    const salesOfficer = boundedText(fields, 'SalesOfficer', MAX.code);
+    const input = { since: sinceToken(fields, 'Since'), pageSize: positiveInteger(fields, 'PageSize', DEFAULT_SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE) };
+    return { input, officers: await syncOfficers(ctx.db, salesOfficer, await allowedOfficers(ctx)) };
   },
-};
+  read: async ({ input, officers }, ctx) => ({ data: await syncWarrantyRequests(ctx.db, input, officers) }),
+});
 
 export const warrantyOperations: readonly Operation[] = [createWarrantyRequest, updateWarrantyTransportDetails, warrantyRequestFiles, syncWarrantyReqList];
 

@@ -28,15 +28,21 @@ export interface SyncPage {
   HasMore: boolean;
 }
 
-export async function syncWarrantyRequests(db: Kysely<Database>, input: SyncInput, allowed?: OfficerBound): Promise<SyncPage> {
-  let officers: OfficerBound = allowed;
-  if (input.salesOfficer !== undefined) {
-    const officer = await findUser(db, input.salesOfficer);
-    // A read: an unknown officer has no requests (domain-wide convention), not an error.
-    if (!officer) return { Requests: [], NextSince: String(input.since), HasMore: false };
-    assertOfficerInScope(allowed, officer.id, 'SalesOfficer');
-    officers = [officer.id];
-  }
+/**
+ * Whose requests are listed, checked before anything is read: the bound, or the one officer named
+ * (FORBIDDEN outside the bound); null for an unknown officer (a read: no requests, not an error).
+ */
+export async function syncOfficers(db: Kysely<Database>, salesOfficer: string | undefined, allowed?: OfficerBound): Promise<OfficerBound | null> {
+  if (salesOfficer === undefined) return allowed;
+  const officer = await findUser(db, salesOfficer);
+  if (!officer) return null;
+  assertOfficerInScope(allowed, officer.id, 'SalesOfficer');
+  return [officer.id];
+}
+
+/** The page of the officers syncOfficers() gave. */
+export async function syncWarrantyRequests(db: Kysely<Database>, input: Omit<SyncInput, 'salesOfficer'>, officers: OfficerBound | null): Promise<SyncPage> {
+  if (officers === null) return { Requests: [], NextSince: String(input.since), HasMore: false };
   // One row more than the page tells whether another page follows.
   const rows = await changedSince(db, input.since, officers, input.pageSize + 1);
   const page = rows.slice(0, input.pageSize);

@@ -38,7 +38,16 @@ export interface SoapRouterOptions {
   onUnexpectedError?: UnexpectedErrorHandler;
 }
 
-export type SoapRouter = Router & { ready: Promise<void> };
+export interface SoapRouter extends Router {
+  ready: Promise<void>;
+  /** settings.basePath + service.path: the one path this router answers. */
+  path: string;
+  /**
+   * The SOAP answer of a POST to exactly `path`, for a caller that has recognised one itself (the
+   * app's front door, app.ts) and hands it over without routing.
+   */
+  answerPost(req: Request, res: Response): void;
+}
 
 export function soapRouter(service: Service, wsdlXml: string, settings: Settings, options: SoapRouterOptions = {}): SoapRouter {
   const path = settings.basePath + service.path;
@@ -48,23 +57,25 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
   // A WSDL soap.listen cannot read is reported through `ready` and answered per request as a fault.
   ready.catch(() => undefined);
   const table: OperationTable = { namespace: service.namespace, has: (op) => service.operations.has(op) };
+  const context: SoapContext = { service: service.name, table, engine, settings, onUnexpected };
+  const answerPost = (req: Request, res: Response) => {
+    answerSoap(req, res, context).catch((error: unknown) => {
+      // Never an unhandled rejection (it would end the process): log, and answer if still possible.
+      onUnexpected(error, '(request)', res);
+      if (!res.headersSent) sendFault(res, soapVersionOf(req.headers['content-type']) ?? '1.1', UNEXPECTED_FAULT);
+      else res.destroy();
+    });
+  };
   const router = Router({ strict: true });
   router
     .route(path)
-    .post((req, res) => {
-      answerSoap(req, res, { service: service.name, table, engine, settings, onUnexpected }).catch((error: unknown) => {
-        // Never an unhandled rejection (it would end the process): log, and answer if still possible.
-        onUnexpected(error, '(request)', res);
-        if (!res.headersSent) sendFault(res, soapVersionOf(req.headers['content-type']) ?? '1.1', UNEXPECTED_FAULT);
-        else res.destroy();
-      });
-    })
+    .post(answerPost)
     .all((req, res, next) => {
       if (req.method === 'GET') return next();
       annotate(res, { binding: 'other', service: service.name, outcome: 'protocol_error' });
       methodNotAllowed(req, res);
     });
-  return Object.assign(router, { ready });
+  return Object.assign(router, { ready, path, answerPost });
 }
 
 interface SoapContext {

@@ -25,12 +25,15 @@ export function sendRejection(res: Response, rejection: SoapFaultError | SoapHtt
   else sendStatus(res, rejection.status, rejection.version);
 }
 
+/**
+ * The whole answer in one end() of a string: Node then writes the headers and the body in one socket
+ * write (a Buffer would go as a second chunk).
+ */
 function send(res: Response, status: number, version: SoapVersion, body: string): void {
   if (res.headersSent) return;
-  const bytes = Buffer.from(body, 'utf8');
-  res.status(status);
+  res.statusCode = status;
   res.setHeader('Content-Type', SOAP_CONTENT_TYPE[version]);
-  res.setHeader('Content-Length', String(bytes.length));
+  res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
   res.setHeader('Cache-Control', 'private');
-  res.end(bytes);
+  res.end(body, 'utf8');
 }

@@ -1,7 +1,9 @@
 /**
  * The engine behind both SOAP bindings of one service: two soap.listen instances driven by the
- * service's WSDL, one per SOAP version, each on its own express Router (contract.md: one instance
- * answers SOAP 1.2 with a SOAP 1.1 envelope, and switching forceSoap12Headers per request races).
+ * service's WSDL, one per SOAP version, each set up on its own express Router (contract.md: one instance
+ * answers SOAP 1.2 with a SOAP 1.1 envelope, and switching forceSoap12Headers per request races). A
+ * request is handed to the instance's request listener directly (what the route soap.listen adds would
+ * call), the path being matched already.
  *
  * The guard and the router in front (index.ts) have already read, checked and routed the request, so
  * soap.listen is handed a request it cannot misread: the body is a minimal envelope holding only the
@@ -14,7 +16,7 @@
  * Every failure caught here or by the library (its `log` hook reports what it caught) goes to
  * onUnexpected with the request's response, so it is logged once, on the request's log line.
  */
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import * as soap from 'soap';
 import type { Service } from '../../services/types';
 import type { UsersTable } from '../../db/schema';
@@ -54,14 +56,17 @@ export async function startSoapEngine(
     listenVersion('1.1', service, wsdlXml, path, methods, log),
     listenVersion('1.2', service, wsdlXml, path, methods, log),
   ]);
-  const routers: Record<SoapVersion, Router> = { '1.1': soap11, '1.2': soap12 };
+  const servers: Record<SoapVersion, LibraryServer> = { '1.1': soap11, '1.2': soap12 };
+  // One minimal envelope per version and operation (call.operation is one of the service's: bounded).
+  const envelopes = new Map<string, Buffer>();
   return {
     dispatch(req, res, call) {
       calls.set(req, call);
       responses.set(req, res);
-      prepareForLibrary(req, service, call);
+      prepareForLibrary(req, service, call, envelopes);
       res.setHeader('Cache-Control', 'private, max-age=0');
-      routers[call.version](req, res, unreached(res, call, onUnexpected));
+      // Straight to what the library's route would call: the path is the one it listens on, already matched.
+      servers[call.version]._requestListener(req, res);
     },
   };
 }
@@ -76,7 +81,10 @@ interface LibraryServer {
   wsdl: {
     xmlnsInEnvelope: string;
     definitions: { services: Record<string, { ports: Record<string, unknown> } | undefined> };
+    xmlToObject(xml: string): unknown;
   };
+  /** What the route soap.listen adds to the router calls for a request to its path. */
+  _requestListener(req: Request, res: Response): void;
 }
 
 type LibraryLog = (type: string, data: unknown, req: unknown) => void;
@@ -90,7 +98,7 @@ function libraryLog(responses: WeakMap<object, Response>, onUnexpected: Unexpect
   };
 }
 
-function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, path: string, methods: Methods, log: LibraryLog): Promise<Router> {
+function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, path: string, methods: Methods, log: LibraryLog): Promise<LibraryServer> {
   const router = Router();
   const services: soap.IServices = { [service.name]: {} };
   return new Promise((resolve, reject) => {
@@ -109,7 +117,8 @@ function listenVersion(version: SoapVersion, service: Service, wsdlXml: string, 
           bindPorts(wsdl, services, service.name, methods);
           server.log = log;
           wsdl.xmlnsInEnvelope = XSI_XSD;
-          resolve(router);
+          wsdl.xmlToObject = parsedOnce(wsdl.xmlToObject.bind(wsdl));
+          resolve(server as unknown as LibraryServer);
         } catch (bindError) {
           reject(bindError);
         }
@@ -128,6 +137,34 @@ function bindPorts(wsdl: LibraryServer['wsdl'], services: soap.IServices, servic
   const definition = wsdl.definitions.services[serviceName];
   if (!definition) throw new Error(`The WSDL has no service named ${serviceName}`);
   for (const port of Object.keys(definition.ports)) services[serviceName][port] = methods;
+}
+
+/**
+ * The library parses the envelope it is handed again. That envelope is minimalEnvelope(): one per
+ * operation and version, so each is parsed once and its (frozen: the library only reads it, and the
+ * methods ignore their arguments) result reused. Anything else is parsed as before.
+ */
+function parsedOnce(parse: (xml: string) => unknown): (xml: string) => unknown {
+  const parsed = new Map<string, unknown>();
+  return (xml) => {
+    let result = parsed.get(xml);
+    if (result === undefined) {
+      result = deepFreeze(parse(xml));
+      if (parsed.size < MAX_PARSED_ENVELOPES) parsed.set(xml, result);
+    }
+    return result;
+  };
+}
+
+/** Far more than operations × versions: the cache never grows with what clients send. */
+const MAX_PARSED_ENVELOPES = 256;
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function methodsOf(service: Service, calls: WeakMap<Request, SoapCall>, onUnexpected: UnexpectedErrorHandler): Methods {
@@ -160,7 +197,7 @@ async function runOperation(
   }
   let result: Record<string, string>;
   try {
-    const outcome = await service.invoke(call.operation, { values: call.values, files: [], principal: call.principal });
+    const outcome = await service.invoke(call.operation, { values: call.values, files: [], principal: call.principal, resultDiscarded: true });
     result = responseObject(call.operation, outcome);
   } catch (error) {
     const fault = faultFor(error);
@@ -182,8 +219,14 @@ async function runOperation(
  * What the library reads from the request: the body (already read, see body.ts), SOAPAction (it
  * routes by it), Content-Type (it echoes it as the response's).
  */
-function prepareForLibrary(req: Request, service: Service, call: SoapCall): void {
-  req.body = Buffer.from(minimalEnvelope(service.namespace, call), 'utf8');
+function prepareForLibrary(req: Request, service: Service, call: SoapCall, envelopes: Map<string, Buffer>): void {
+  const key = `${call.version} ${call.operation}`;
+  let envelope = envelopes.get(key);
+  if (!envelope) {
+    envelope = Buffer.from(minimalEnvelope(service.namespace, call), 'utf8');
+    envelopes.set(key, envelope);
+  }
+  req.body = envelope;
   req.headers['content-type'] = SOAP_CONTENT_TYPE[call.version];
   req.headers.soapaction = `"${service.namespace}${call.operation}"`;
   delete req.headers['content-encoding'];
@@ -195,12 +238,4 @@ function minimalEnvelope(namespace: string, call: SoapCall): string {
     `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE_NS[call.version]}">` +
     `<soap:Body><${call.operation} xmlns="${ns}" /></soap:Body></soap:Envelope>`
   );
-}
-
-/** The library's router always matches the path it was given; if it ever does not, still answer. */
-function unreached(res: Response, call: SoapCall, onUnexpected: UnexpectedErrorHandler): NextFunction {
-  return (error?: unknown) => {
-    onUnexpected(error ?? new Error('soap.listen did not take the request'), call.operation, res);
-    sendFault(res, call.version, UNEXPECTED_FAULT);
-  };
 }

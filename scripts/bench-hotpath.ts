@@ -1,0 +1,357 @@
+/**
+ * The protocol hot path side by side with the libraries it stands on, in one run on one machine
+ * (README, "Benchmark"): this server against
+ *   - bare soap.listen on the same WSDL files (wsdl/*.wsdl, namespace filled in as the server does),
+ *     every operation answering the empty response and HelloWorld "Hello World";
+ *   - an Express 5 route per request answering exactly the bytes this server answered (fetched from it
+ *     first), GET routes and POST routes with express.urlencoded;
+ *   - raw node:http answering a fixed SOAP reply.
+ * Each server runs alone, in its own process pinned to core 1 (taskset), wrk pinned to core 0; never
+ * two servers under load at once. Not part of the test suite.
+ *
+ *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--connections 50]
+ *                                                       [--port P] [--rows soap,http] [--match TEXT] [--profile DIR]
+ *
+ * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
+ * server runs with its default settings and LOG_LEVEL=info (its log lines go to /dev/null). --profile
+ * writes a V8 CPU profile of this server (node --cpu-prof) into DIR.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import express, { type Request, type Response } from 'express';
+import * as soap from 'soap';
+import { withMigratedEngine } from '../src/db/migrated-engine';
+import { isEmpty, seed } from '../src/db/seed';
+
+const NS = 'http://tempuri.org/';
+const MAIN = '/API/MobileAppWebService.asmx';
+const SYNC = '/API/SyncCustomers.asmx';
+const ENVELOPE = { '1.1': 'http://schemas.xmlsoap.org/soap/envelope/', '1.2': 'http://www.w3.org/2003/05/soap-envelope' } as const;
+const SOAP_TYPE = { '1.1': 'text/xml; charset=utf-8', '1.2': 'application/soap+xml; charset=utf-8' } as const;
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+interface Options {
+  database: string;
+  duration: number;
+  connections: number;
+  port: number;
+  rows: Set<'soap' | 'http'>;
+  /** Only the rows whose label contains this text. */
+  match?: string;
+  profile?: string;
+}
+
+/** One request of the battery: what wrk sends. */
+interface Row {
+  label: string;
+  group: 'soap' | 'http';
+  method: 'GET' | 'POST';
+  target: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Non-2xx answers and socket errors (timeouts included). */
+  errors: number;
+}
+
+/** What this server answered to a row over HTTP, for the Express peer to answer alike. */
+interface Recorded {
+  method: 'GET' | 'POST';
+  path: string;
+  contentType: string;
+  body: string;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, connections: 50, port: 18095, rows: new Set(['soap', 'http']) };
+  for (let i = 0; i < argv.length; i += 2) {
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`${argv[i]} needs a value`);
+    if (argv[i] === '--database') options.database = value;
+    else if (argv[i] === '--duration') options.duration = Number(value);
+    else if (argv[i] === '--connections') options.connections = Number(value);
+    else if (argv[i] === '--port') options.port = Number(value);
+    else if (argv[i] === '--profile') options.profile = path.resolve(value);
+    else if (argv[i] === '--match') options.match = value;
+    else if (argv[i] === '--rows') options.rows = new Set(value.split(',').filter((r): r is 'soap' | 'http' => r === 'soap' || r === 'http'));
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  return options;
+}
+
+/** The first sales officer of the database (seeding scale 10 into an empty one first). */
+async function firstOfficer(database: string): Promise<string> {
+  return withMigratedEngine(database, async (engine) => {
+    if (await isEmpty(engine)) {
+      process.stdout.write(`seeding scale 10 into ${engine.describe} ...\n`);
+      await seed(engine, { scale: 10 });
+    }
+    const officer = await engine.db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
+    return officer.id;
+  });
+}
+
+function soapRow(version: '1.1' | '1.2', servicePath: string, operation: string, params: Record<string, string>): Row {
+  const values = Object.entries(params).map(([k, v]) => `<${k}>${v}</${k}>`).join('');
+  const body =
+    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE[version]}"><soap:Body>` +
+    `<${operation} xmlns="${NS}">${values}</${operation}></soap:Body></soap:Envelope>`;
+  const headers: Record<string, string> = { 'Content-Type': SOAP_TYPE[version] };
+  if (version === '1.1') headers.SOAPAction = `"${NS}${operation}"`;
+  const what = Object.keys(params).length ? `${operation}(${Object.values(params).join(', ')})` : operation;
+  return { label: `SOAP ${version} ${what}`, group: 'soap', method: 'POST', target: servicePath, headers, body };
+}
+
+function httpRows(officer: string): Row[] {
+  const form = new URLSearchParams({ SalesOfficer: officer }).toString();
+  return [
+    { label: 'HTTP GET HelloWorld', group: 'http', method: 'GET', target: `${SYNC}/HelloWorld`, headers: {} },
+    { label: 'HTTP POST HelloWorld', group: 'http', method: 'POST', target: `${SYNC}/HelloWorld`, headers: { 'Content-Type': FORM_TYPE }, body: '' },
+    { label: `HTTP GET getPCNList(${officer})`, group: 'http', method: 'GET', target: `${MAIN}/getPCNList?${form}`, headers: {} },
+    { label: `HTTP POST getPCNList(${officer})`, group: 'http', method: 'POST', target: `${MAIN}/getPCNList`, headers: { 'Content-Type': FORM_TYPE }, body: form },
+  ];
+}
+
+function rowsOf(officer: string, options: Options): Row[] {
+  const soap: Row[] = [
+    soapRow('1.1', SYNC, 'HelloWorld', {}),
+    soapRow('1.1', MAIN, 'getPCNList', { SalesOfficer: officer }),
+    soapRow('1.2', SYNC, 'HelloWorld', {}),
+    soapRow('1.2', MAIN, 'getPCNList', { SalesOfficer: officer }),
+  ];
+  return [...soap, ...httpRows(officer)].filter((row) => options.rows.has(row.group) && (options.match === undefined || row.label.includes(options.match)));
+}
+
+// ---- the peers (this same file, started with --peer <kind>) ----------------------------------------
+
+/** wsdl/<name>.wsdl as the server serves it: the namespace filled in, the address this peer's. */
+function wsdlText(name: string, port: number): string {
+  const template = fs.readFileSync(path.join(__dirname, '..', '..', 'wsdl', `${name}.wsdl`), 'utf8');
+  return template.split('{{namespace}}').join(NS).split('{{address}}').join(`http://127.0.0.1:${port}/API/${name}.asmx`);
+}
+
+/** Every operation of every port of the WSDL answers the empty response; HelloWorld "Hello World". */
+function emptyServices(name: string, wsdl: string): Record<string, Record<string, Record<string, () => Record<string, string>>>> {
+  const operations = [...new Set([...wsdl.matchAll(/<wsdl:operation name="([^"]+)"/g)].map((m) => m[1]))];
+  const methods: Record<string, () => Record<string, string>> = {};
+  for (const op of operations) methods[op] = op === 'HelloWorld' ? () => ({ HelloWorldResult: 'Hello World' }) : () => ({});
+  const service = /<wsdl:service name="[^"]+">([\s\S]*?)<\/wsdl:service>/.exec(wsdl)?.[1] ?? '';
+  const ports: Record<string, Record<string, () => Record<string, string>>> = {};
+  for (const m of service.matchAll(/<wsdl:port name="([^"]+)"/g)) ports[m[1]] = methods;
+  return { [name]: ports };
+}
+
+function soapPeer(port: number): void {
+  const server = http.createServer();
+  for (const name of ['MobileAppWebService', 'SyncCustomers']) {
+    const wsdl = wsdlText(name, port);
+    soap.listen(server, `/API/${name}.asmx`, emptyServices(name, wsdl), wsdl);
+  }
+  server.listen(port, '127.0.0.1');
+}
+
+function expressPeer(port: number, recordedFile: string): void {
+  const recorded = JSON.parse(fs.readFileSync(recordedFile, 'utf8')) as Recorded[];
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  for (const r of recorded) {
+    const body = Buffer.from(r.body, 'utf8');
+    const answer = (_req: Request, res: Response) => void res.set('Content-Type', r.contentType).send(body);
+    if (r.method === 'GET') app.get(r.path, answer);
+    else app.post(r.path, express.urlencoded({ extended: false }), answer);
+  }
+  app.listen(port, '127.0.0.1');
+}
+
+function rawPeer(port: number): void {
+  const reply = Buffer.from(
+    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE['1.1']}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+      `<soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult></HelloWorldResponse></soap:Body></soap:Envelope>`,
+  );
+  http
+    .createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': SOAP_TYPE['1.1'], 'Content-Length': reply.length });
+        res.end(reply);
+      });
+    })
+    .listen(port, '127.0.0.1');
+}
+
+// ---- driving ----------------------------------------------------------------------------------------
+
+const pinned = spawnSync('taskset', ['--version']).status === 0;
+
+function pinnedSpawn(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const devNull = fs.openSync('/dev/null', 'w');
+  const stdio: ['ignore', number, 'inherit'] = ['ignore', devNull, 'inherit'];
+  return pinned ? spawn('taskset', ['-c', '1', process.execPath, ...args], { env, stdio }) : spawn(process.execPath, args, { env, stdio });
+}
+
+function request(port: number, row: Pick<Row, 'method' | 'target' | 'headers' | 'body'>): Promise<{ status: number; contentType: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: row.method, path: row.target, headers: row.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(row.body);
+  });
+}
+
+async function waitFor(port: number, target: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the server on port ${port} exited (${child.exitCode})`);
+    try {
+      const res = await request(port, { method: 'GET', target, headers: {} });
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server on port ${port} did not answer ${target}`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function luaScript(row: Row, dir: string): string {
+  const file = path.join(dir, `${row.label.replace(/[^A-Za-z0-9]+/g, '-')}.lua`);
+  const lines = [`wrk.method = "${row.method}"`];
+  for (const [name, value] of Object.entries(row.headers)) lines.push(`wrk.headers["${name}"] = [==[${value}]==]`);
+  if (row.body !== undefined) lines.push(`wrk.body = [==[${row.body}]==]`);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+function millis(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!m) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+  return Number(m[1]) * scale;
+}
+
+function wrk(port: number, row: Row, options: Options, dir: string): Measure {
+  const args = ['-t1', `-c${options.connections}`, `-d${options.duration}s`, '--latency', '-s', luaScript(row, dir), `http://127.0.0.1:${port}${row.target}`];
+  const run = pinned ? spawnSync('taskset', ['-c', '0', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
+  const out = run.stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const p50 = millis(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '');
+  const p99 = millis(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '');
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return { rps, p50, p99, errors: non2xx + socketErrors };
+}
+
+async function measureServer(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  rows: Row[],
+  options: Options,
+  dir: string,
+  before?: () => Promise<void>,
+): Promise<Map<string, Measure>> {
+  const results = new Map<string, Measure>();
+  if (rows.length === 0) return results;
+  const child = pinnedSpawn(args, env);
+  try {
+    await waitFor(port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', child);
+    await before?.();
+    for (const row of rows) {
+      // A short warm-up, then the measured run.
+      wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
+      const measure = wrk(port, row, options, dir);
+      results.set(row.label, measure);
+      process.stderr.write(`${label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
+    }
+  } finally {
+    await stop(child);
+  }
+  return results;
+}
+
+function fmt(ms: number): string {
+  return Number.isNaN(ms) ? '?' : ms < 10 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--peer') {
+    const port = Number(argv[2]);
+    if (argv[1] === 'soap') return soapPeer(port);
+    if (argv[1] === 'express') return expressPeer(port, argv[3]);
+    if (argv[1] === 'raw') return rawPeer(port);
+    throw new Error(`unknown peer ${argv[1]}`);
+  }
+  const options = parseOptions(argv);
+  const officer = await firstOfficer(options.database);
+  const rows = rowsOf(officer, options);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hotpath-'));
+  const self = __filename;
+  const main = path.join(__dirname, '..', 'src', 'main.js');
+  if (pinned) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+
+  const serverEnv = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_MS: '0' };
+  const serverArgs = options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile, main] : [main];
+  const recordedFile = path.join(dir, 'recorded.json');
+  const record = async () => {
+    const recorded: Recorded[] = [];
+    for (const row of rows) {
+      const res = await request(options.port, row);
+      if (res.status !== 200) throw new Error(`${row.label}: this server answered HTTP ${res.status}`);
+      if (row.group === 'http') recorded.push({ method: row.method, path: row.target.split('?')[0], contentType: res.contentType, body: res.body });
+    }
+    fs.writeFileSync(recordedFile, JSON.stringify(recorded));
+  };
+  const ours = await measureServer('this server', serverArgs, serverEnv, options.port, rows, options, dir, record);
+  const peerPort = options.port + 1;
+  const soapRows = rows.filter((r) => r.group === 'soap');
+  const httpRowsList = rows.filter((r) => r.group === 'http');
+  const soapPeerResults = await measureServer('soap.listen', [self, '--peer', 'soap', String(peerPort)], process.env, peerPort, soapRows, options, dir);
+  const expressResults = await measureServer('express', [self, '--peer', 'express', String(peerPort), recordedFile], process.env, peerPort, httpRowsList, options, dir);
+  const rawRow: Row = { ...soapRow('1.1', SYNC, 'HelloWorld', {}), label: 'raw node:http, fixed SOAP reply' };
+  const rawResults = await measureServer('raw node:http', [self, '--peer', 'raw', String(peerPort)], process.env, peerPort, [rawRow], options, dir);
+
+  const header = `| request | this server req/s | p50 | p99 | peer | peer req/s | p50 | p99 | ratio |`;
+  const lines = [header, '|---|---|---|---|---|---|---|---|---|'];
+  for (const row of rows) {
+    const a = ours.get(row.label)!;
+    const peerName = row.group === 'soap' ? 'bare soap.listen' : row.method === 'GET' ? 'Express 5 route' : 'Express 5 route, urlencoded';
+    const b = (row.group === 'soap' ? soapPeerResults : expressResults).get(row.label)!;
+    const errors = a.errors ? ` (${a.errors} errors)` : '';
+    lines.push(`| ${row.label} | ${a.rps.toFixed(0)}${errors} | ${fmt(a.p50)} | ${fmt(a.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(a.rps / b.rps).toFixed(2)}x |`);
+  }
+  const raw = rawResults.get(rawRow.label)!;
+  lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
+  process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s${pinned ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench-hotpath: ${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});
