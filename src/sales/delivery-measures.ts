@@ -12,14 +12,8 @@
 import { amount } from '../operations/money';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
-export interface DeliveryRecord {
-  ordered_quantity: number;
-  ordered_value: number;
-  delivered_quantity: number;
-  delivered_value: number;
-  pending_quantity: number;
-  pending_value: number;
-}
+export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
+export type DeliveryRecord = Record<(typeof DELIVERY_RECORD_COLUMNS)[number], number>;
 
 export interface DeliveryMeasures {
   OrderedQuantity: number;
@@ -68,7 +62,7 @@ function deliveryPercent(deliveredMinor: number, orderedMinor: number): number {
 export function deliveryTotals(records: DeliveryRecord[]): Record<string, number> {
   const sum: DeliveryRecord = { ...NO_DELIVERY };
   for (const r of records) {
-    for (const key of Object.keys(sum) as (keyof DeliveryRecord)[]) sum[key] += r[key];
+    for (const key of DELIVERY_RECORD_COLUMNS) sum[key] += r[key];
   }
   return { ...deliveryMeasures(sum) };
 }

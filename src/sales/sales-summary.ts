@@ -31,10 +31,22 @@ export interface SalesSummaryRow {
 /** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
 export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
-  const records = filters === undefined ? [] : await salesPerCustomer(db, filters);
+  const records = filters === undefined ? [] : await salesPerCustomer(db, filters, { column: RECORD_COLUMNS[order.field], descending: order.direction === 'desc' });
   const rows = sortRows(records.map(toRow), order, 'CustomerCode');
   return { data: rows, totals: salesTotals(records) };
 }
+
+/** The record column behind each field of the row (toRow). */
+const RECORD_COLUMNS: Readonly<Record<SalesSummaryField, keyof CustomerSales>> = {
+  CustomerCode: 'code',
+  CustomerName: 'name',
+  StateCode: 'state_code',
+  ZoneCode: 'zone_code',
+  SalesOfficer: 'sales_officer_id',
+  InvoiceCount: 'invoice_count',
+  Quantity: 'quantity',
+  Value: 'value_minor',
+};
 
 function toRow(r: CustomerSales): SalesSummaryRow {
   return {

@@ -38,6 +38,8 @@ function bindable(params: readonly unknown[]): unknown[] {
 
 class Session {
   private cursor: IterableIterator<Row> | undefined;
+  /** The open cursor's columns declared BLOB. */
+  private cursorBlobs: string[] | undefined;
 
   constructor(private readonly db: Connection) {}
 
@@ -58,10 +60,18 @@ class Session {
     }
   }
 
-  private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint } {
+  private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean; blobColumns?: string[] } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
     const statement = this.db.prepare(sql);
-    if (statement.reader) return { rows: statement.all(bindable(params)) };
+    if (statement.reader) {
+      const rows = statement.all(bindable(params)) as Row[];
+      const blobColumns = blobColumnsOf(statement);
+      if (rows.length <= settings.partRows) return { rows, blobColumns };
+      // The rest waits as this connection's cursor; the main thread asks for it with `next`.
+      this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
+      this.cursorBlobs = blobColumns;
+      return { rows: rows.slice(0, settings.partRows), done: false, blobColumns };
+    }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   }
@@ -71,21 +81,23 @@ class Session {
     const statement = this.db.prepare(sql);
     if (!statement.reader) throw new Error('Only statements that return rows can be streamed');
     this.cursor = statement.iterate(bindable(params)) as IterableIterator<Row>;
+    this.cursorBlobs = blobColumnsOf(statement);
   }
 
-  private next(max: number): { rows: unknown[]; done: boolean } {
+  private next(max: number): { rows: unknown[]; done: boolean; blobColumns?: string[] } {
     const cursor = this.cursor;
     if (!cursor) return { rows: [], done: true };
+    const blobColumns = this.cursorBlobs;
     const rows: unknown[] = [];
     while (rows.length < max) {
       const step = cursor.next();
       if (step.done) {
         this.cursor = undefined;
-        return { rows, done: true };
+        return { rows, done: true, blobColumns };
       }
       rows.push(step.value);
     }
-    return { rows, done: false };
+    return { rows, done: false, blobColumns };
   }
 
   private closeCursor(): void {
@@ -93,6 +105,12 @@ class Session {
     this.cursor = undefined;
     cursor?.return?.();
   }
+}
+
+/** The result columns declared BLOB (better-sqlite3 returns their values as Buffers). */
+function blobColumnsOf(statement: BetterSqlite3.Statement): string[] | undefined {
+  const names = statement.columns().filter((c) => c.type !== null && /blob/i.test(c.type)).map((c) => c.name);
+  return names.length > 0 ? names : undefined;
 }
 
 function main(): void {
