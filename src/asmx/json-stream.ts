@@ -141,13 +141,16 @@ class ChunkWriter {
     const chunk = this.pending.join('');
     this.pending = [];
     this.size = 0;
-    // Between chunks other requests get their turn, whether or not the socket made us wait.
-    if (this.res.write(chunk)) return new Promise<void>((resolve) => setImmediate(resolve));
-    await new Promise<void>((resolve) => {
-      this.wake = () => {
-        this.wake = undefined;
-        resolve();
-      };
-    });
+    if (!this.res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        this.wake = () => {
+          this.wake = undefined;
+          resolve();
+        };
+      });
+    }
+    // Between chunks other requests get their turn. Waiting for 'drain' alone does not give it:
+    // when the socket takes the bytes at once, 'drain' comes on the next tick, in the same turn.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -10,6 +10,7 @@
  * The sums come from the summary data (summary-reads.ts, docs/summaries.md).
  */
 import { amount } from '../operations/money';
+import { forEachInTurns } from '../operations/turns';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
 export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
@@ -59,10 +60,10 @@ function deliveryPercent(deliveredMinor: number, orderedMinor: number): number {
 }
 
 /** Totals: the sums of the rows' quantities and values; DeliveryPercent recomputed from those sums. */
-export function deliveryTotals(records: DeliveryRecord[]): Record<string, number> {
+export async function deliveryTotals(records: readonly DeliveryRecord[]): Promise<Record<string, number>> {
   const sum: DeliveryRecord = { ...NO_DELIVERY };
-  for (const r of records) {
+  await forEachInTurns(records, (r) => {
     for (const key of DELIVERY_RECORD_COLUMNS) sum[key] += r[key];
-  }
+  });
   return { ...deliveryMeasures(sum) };
 }

@@ -12,6 +12,7 @@ import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, type Deliver
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { deliveriesPerCustomer, type CustomerDeliveries } from './summary-reads';
 import { sortRows } from './sort-rows';
+import { mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';
 
 export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;
@@ -29,8 +30,8 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
   const filters = await resolveFilters(db, input, allowed);
   const column = RECORD_COLUMNS[order.field];
   const records = filters === undefined ? [] : await deliveriesPerCustomer(db, filters, column && { column, descending: order.direction === 'desc' });
-  const rows = sortRows(records.map(toRow), order, 'CustomerCode');
-  return { data: rows, totals: deliveryTotals(records) };
+  const rows = sortRows(await mapInTurns(records, toRow), order, 'CustomerCode');
+  return { data: rows, totals: await deliveryTotals(records) };
 }
 
 /** The record column behind each field of the row (toRow); DeliveryPercent is worked out here, not in SQL. */

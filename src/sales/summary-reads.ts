@@ -12,6 +12,7 @@ import { maxDeliveryLag } from '../summaries/upkeep';
 import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './delivery-measures';
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
+import { forEachInTurns } from '../operations/turns';
 
 type Db = Kysely<Database>;
 
@@ -113,15 +114,15 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?:
 }
 
 /**
- * The rows with their sums as plain numbers, converted in place: a company-wide report has tens of
- * thousands of rows, so no copies. PostgreSQL's sums are numeric (engine.ts parses them; Number()
+ * The rows with their sums as plain numbers, converted in place and in turns (turns.ts): a
+ * company-wide report has tens of thousands of rows, so no copies. PostgreSQL's sums are numeric (engine.ts parses them; Number()
  * makes it explicit) and a sum over no rows is null (0 here).
  */
-function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): (Omit<R, K> & Record<K, number>)[] {
-  for (const row of rows) {
+async function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): Promise<(Omit<R, K> & Record<K, number>)[]> {
+  await forEachInTurns(rows, (row) => {
     const record: Record<K, Numeric | null> = row;
     for (const column of columns) record[column] = Number(record[column] ?? 0);
-  }
+  });
   return rows as unknown as (Omit<R, K> & Record<K, number>)[];
 }
 

@@ -19,6 +19,12 @@
 /** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
 export const EXEC_PART_ROWS = 1000;
 
+/**
+ * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)
+ * whenever it has a request to answer, and use the idle CPU otherwise.
+ */
+export const WORKER_NICE = 10;
+
 export interface WorkerSettings {
   /** File name, or ':memory:'. */
   file: string;
@@ -30,6 +36,8 @@ export interface WorkerSettings {
   busyTimeoutMs: number;
   /** EXEC_PART_ROWS (the worker imports nothing of the project at run time). */
   partRows: number;
+  /** WORKER_NICE: the thread's scheduling priority, below the event loop's. */
+  nice: number;
 }
 
 export type WorkerRequest =

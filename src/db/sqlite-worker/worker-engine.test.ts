@@ -5,12 +5,13 @@
  * consumer stops, large results come a part at a time, errors keep their SQLite codes and blobs stay Buffers, and a worker that dies is
  * replaced while the query that was on it fails. Real worker threads on a real file throughout.
  */
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import { openEngine, type Engine } from '../engine';
 import { temporarySqlite } from '../../../test/support/engines';
 import { migrate } from '../migrate';
 import { isUniqueViolation } from '../unique-violation';
-import { EXEC_PART_ROWS } from './protocol';
+import { EXEC_PART_ROWS, WORKER_NICE } from './protocol';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
 function slowCount(rows: number) {
@@ -103,6 +104,15 @@ describe('SQLite on worker threads', () => {
     const { rows } = await sql<{ content: Buffer }>`select content from files where name = 'a'`.execute(engine.db);
     expect(Buffer.isBuffer(rows[0].content)).toBe(true);
     expect(rows[0].content.equals(content)).toBe(true);
+  });
+
+  it('runs its worker threads below the event loop\'s priority (nice WORKER_NICE; the main thread stays at 0)', async () => {
+    await sql`select 1`.execute(engine.db);
+    const niceOf = (tid: string) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const tasks = fs.readdirSync('/proc/self/task');
+    expect(niceOf(String(process.pid))).toBe(0);
+    // One writer and the readers of this engine at least (other suites' engines may add more).
+    expect(tasks.filter((tid) => niceOf(tid) === WORKER_NICE).length).toBeGreaterThanOrEqual(engine.sqliteWorkers!.stats().workers);
   });
 
   it('hands over a result larger than EXEC_PART_ROWS whole and in order, blobs as Buffers in every part', async () => {

@@ -4,6 +4,7 @@
  * own modules (the driver comes by path in workerData): when the server runs from TypeScript sources
  * (the tests) this file alone is transpiled and evaluated (worker-script.ts).
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
@@ -113,7 +114,17 @@ function blobColumnsOf(statement: BetterSqlite3.Statement): string[] | undefined
   return names.length > 0 ? names : undefined;
 }
 
+/** On Linux a thread's own priority (pid 0 is the calling thread); where that is refused, the default. */
+function lowerPriority(): void {
+  try {
+    setPriority(0, settings.nice);
+  } catch {
+    // Not permitted here (some containers): the thread runs at the event loop's priority.
+  }
+}
+
 function main(): void {
+  lowerPriority();
   let session: Session;
   try {
     session = new Session(open());
