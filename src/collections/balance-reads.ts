@@ -9,6 +9,7 @@ import { summarySql } from '../summaries/engine-sql';
 import { previousMonth } from '../summaries/periods';
 import { ledgerHorizon } from '../summaries/upkeep';
 import { forEachInTurns } from '../operations/turns';
+import { readRows } from '../db/read-rows';
 
 export interface LedgerBalance {
   code: string;
@@ -40,7 +41,7 @@ export async function balancesBeforeMonth(
     .orderBy('c.code');
   if (upperCodes !== undefined) query = query.where((eb) => eb(eb.fn('upper', ['c.code']), 'in', upperCodes));
   if (customerOfficers !== undefined) query = query.where('c.sales_officer_id', 'in', customerOfficers);
-  const rows: LedgerBalance[] = await query.execute();
+  const rows: LedgerBalance[] = await readRows(db, query.compile());
   // In place and in turns, not copied (every customer's row): PostgreSQL's sums arrive as numeric.
   await forEachInTurns(rows, (r) => {
     r.balance = Number(r.balance);

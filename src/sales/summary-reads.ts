@@ -12,6 +12,7 @@ import { maxDeliveryLag } from '../summaries/upkeep';
 import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './delivery-measures';
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
+import { readRows } from '../db/read-rows';
 import { forEachInTurns } from '../operations/turns';
 
 type Db = Kysely<Database>;
@@ -109,7 +110,7 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?:
       group by u.customer_code
       having sum(u.invoice_count) > 0`;
   }
-  const { rows } = await sql<CustomerColumns & Record<SalesMeasure, Numeric>>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`.execute(db);
+  const rows = await readRows(db, sql<CustomerColumns & Record<SalesMeasure, Numeric>>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`.compile(db));
   return asNumbers(rows, SALES_MEASURES);
 }
 
@@ -137,7 +138,7 @@ export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
 
 export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CustomerDeliveries[]> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
-  const { rows } = await sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`.execute(db);
+  const rows = await readRows(db, sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`.compile(db));
   return asNumbers(rows, DELIVERY_RECORD_COLUMNS);
 }
 
