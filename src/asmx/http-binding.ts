@@ -12,7 +12,7 @@ import type { OperationResult } from '../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../services/types';
 import { ClientAbortedError, isBodyError } from './body';
 import { bodyInput, queryInput } from './http-input';
-import { writeStreamedEnvelope } from './json-stream';
+import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
 import { sendPlainError, sendPlainServerError } from './plain-error';
 import { annotate, annotateUnexpected, type Binding } from './request-annotation';
@@ -54,7 +54,17 @@ async function sendOutcome(res: Response, service: Service, outcome: Outcome): P
   }
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
+  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, outcome.result, data);
   sendJson(res, successEnvelope(outcome.result));
+}
+
+/** A report of many rows: the envelope of successEnvelope, its Data written in slices (json-stream.ts). */
+async function sendLargeArray(res: Response, result: OperationResult, rows: readonly unknown[]): Promise<void> {
+  const { Data: _data, ...envelope } = successEnvelope(result);
+  const { Success, Message, Count, ...after } = envelope;
+  const head = `${JSON.stringify({ Success, Message, Count }).slice(0, -1)},"Data":`;
+  const tail = Object.keys(after).length === 0 ? '}' : `,${JSON.stringify(after).slice(1)}`;
+  if ((await writeArrayEnvelope(res, head, rows, tail)) === 'aborted') annotate(res, { outcome: 'aborted' });
 }
 
 /**

@@ -8,6 +8,8 @@ import type { Database } from '../db/schema';
 import { summarySql } from '../summaries/engine-sql';
 import { previousMonth } from '../summaries/periods';
 import { ledgerHorizon } from '../summaries/upkeep';
+import { forEachInTurns } from '../operations/turns';
+import { readRows } from '../db/read-rows';
 
 export interface LedgerBalance {
   code: string;
@@ -39,8 +41,12 @@ export async function balancesBeforeMonth(
     .orderBy('c.code');
   if (upperCodes !== undefined) query = query.where((eb) => eb(eb.fn('upper', ['c.code']), 'in', upperCodes));
   if (customerOfficers !== undefined) query = query.where('c.sales_officer_id', 'in', customerOfficers);
-  const rows = await query.execute();
-  return rows.map((r) => ({ code: r.code, name: r.name, balance: Number(r.balance) }));
+  const rows: LedgerBalance[] = await readRows(db, query.compile());
+  // In place and in turns, not copied (every customer's row): PostgreSQL's sums arrive as numeric.
+  await forEachInTurns(rows, (r) => {
+    r.balance = Number(r.balance);
+  });
+  return rows;
 }
 
 /**

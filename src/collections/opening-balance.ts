@@ -10,6 +10,7 @@ import type { Database } from '../db/schema';
 import { amount } from '../operations/money';
 import { isoDate } from '../operations/parse';
 import { balancesBeforeMonth } from './balance-reads';
+import { mapInTurns } from '../operations/turns';
 import { firstCustomerOutside } from './repository';
 import { outsideScope, type OfficerBound } from '../users/principal-scope';
 
@@ -38,7 +39,7 @@ export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQue
     if (outside !== undefined) throw outsideScope('CustomerIds', `customer ${outside}`);
   }
   const balances = await balancesBeforeMonth(db, q.customerCodes, firstDay, q.allowed);
-  return balances.map((b) => ({
+  return mapInTurns(balances, (b) => ({
     CustomerCode: b.code,
     CustomerName: b.name,
     Month: q.month,

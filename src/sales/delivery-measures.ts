@@ -10,16 +10,11 @@
  * The sums come from the summary data (summary-reads.ts, docs/summaries.md).
  */
 import { amount } from '../operations/money';
+import { forEachInTurns } from '../operations/turns';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
-export interface DeliveryRecord {
-  ordered_quantity: number;
-  ordered_value: number;
-  delivered_quantity: number;
-  delivered_value: number;
-  pending_quantity: number;
-  pending_value: number;
-}
+export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
+export type DeliveryRecord = Record<(typeof DELIVERY_RECORD_COLUMNS)[number], number>;
 
 export interface DeliveryMeasures {
   OrderedQuantity: number;
@@ -65,10 +60,10 @@ function deliveryPercent(deliveredMinor: number, orderedMinor: number): number {
 }
 
 /** Totals: the sums of the rows' quantities and values; DeliveryPercent recomputed from those sums. */
-export function deliveryTotals(records: DeliveryRecord[]): Record<string, number> {
+export async function deliveryTotals(records: readonly DeliveryRecord[]): Promise<Record<string, number>> {
   const sum: DeliveryRecord = { ...NO_DELIVERY };
-  for (const r of records) {
-    for (const key of Object.keys(sum) as (keyof DeliveryRecord)[]) sum[key] += r[key];
-  }
+  await forEachInTurns(records, (r) => {
+    for (const key of DELIVERY_RECORD_COLUMNS) sum[key] += r[key];
+  });
   return { ...deliveryMeasures(sum) };
 }

@@ -12,6 +12,7 @@ import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, type Deliver
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { deliveriesPerCustomer, type CustomerDeliveries } from './summary-reads';
 import { sortRows } from './sort-rows';
+import { mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';
 
 export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;
@@ -27,10 +28,26 @@ export interface OrderDeliveryRow extends DeliveryMeasures {
 /** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
 export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
-  const records = filters === undefined ? [] : await deliveriesPerCustomer(db, filters);
-  const rows = sortRows(records.map(toRow), order, 'CustomerCode');
-  return { data: rows, totals: deliveryTotals(records) };
+  const column = RECORD_COLUMNS[order.field];
+  const records = filters === undefined ? [] : await deliveriesPerCustomer(db, filters, column && { column, descending: order.direction === 'desc' });
+  const rows = sortRows(await mapInTurns(records, toRow), order, 'CustomerCode');
+  return { data: rows, totals: await deliveryTotals(records) };
 }
+
+/** The record column behind each field of the row (toRow); DeliveryPercent is worked out here, not in SQL. */
+const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliveries | undefined>> = {
+  CustomerCode: 'code',
+  CustomerName: 'name',
+  StateCode: 'state_code',
+  ZoneCode: 'zone_code',
+  OrderedQuantity: 'ordered_quantity',
+  OrderedValue: 'ordered_value',
+  DeliveredQuantity: 'delivered_quantity',
+  DeliveredValue: 'delivered_value',
+  PendingQuantity: 'pending_quantity',
+  PendingValue: 'pending_value',
+  DeliveryPercent: undefined,
+};
 
 function toRow(r: CustomerDeliveries): OrderDeliveryRow {
   return { CustomerCode: r.code, CustomerName: r.name, StateCode: r.state_code, ZoneCode: r.zone_code, ...deliveryMeasures(r) };

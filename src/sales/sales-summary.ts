@@ -12,6 +12,7 @@ import type { OperationResult } from '../operations/types';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { salesPerCustomer, type CustomerSales } from './summary-reads';
 import { sortRows } from './sort-rows';
+import { forEachInTurns, mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';
 
 export const SALES_SUMMARY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
@@ -31,10 +32,22 @@ export interface SalesSummaryRow {
 /** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
 export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
-  const records = filters === undefined ? [] : await salesPerCustomer(db, filters);
-  const rows = sortRows(records.map(toRow), order, 'CustomerCode');
-  return { data: rows, totals: salesTotals(records) };
+  const records = filters === undefined ? [] : await salesPerCustomer(db, filters, { column: RECORD_COLUMNS[order.field], descending: order.direction === 'desc' });
+  const rows = sortRows(await mapInTurns(records, toRow), order, 'CustomerCode');
+  return { data: rows, totals: await salesTotals(records) };
 }
+
+/** The record column behind each field of the row (toRow). */
+const RECORD_COLUMNS: Readonly<Record<SalesSummaryField, keyof CustomerSales>> = {
+  CustomerCode: 'code',
+  CustomerName: 'name',
+  StateCode: 'state_code',
+  ZoneCode: 'zone_code',
+  SalesOfficer: 'sales_officer_id',
+  InvoiceCount: 'invoice_count',
+  Quantity: 'quantity',
+  Value: 'value_minor',
+};
 
 function toRow(r: CustomerSales): SalesSummaryRow {
   return {
@@ -50,14 +63,14 @@ function toRow(r: CustomerSales): SalesSummaryRow {
 }
 
 /** Totals are the sums of the rows (money summed in minor units, then converted once). */
-function salesTotals(records: CustomerSales[]): Record<string, number> {
+async function salesTotals(records: CustomerSales[]): Promise<Record<string, number>> {
   let invoices = 0;
   let quantity = 0;
   let value = 0;
-  for (const r of records) {
+  await forEachInTurns(records, (r) => {
     invoices += r.invoice_count;
     quantity += r.quantity;
     value += r.value_minor;
-  }
+  });
   return { InvoiceCount: invoices, Quantity: quantity, Value: amount(value) };
 }

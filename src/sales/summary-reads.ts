@@ -6,12 +6,14 @@
  */
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema';
-import { summarySql } from '../summaries/engine-sql';
+import { summarySql, type SummarySql } from '../summaries/engine-sql';
 import { inSpans, periodSpans } from '../summaries/periods';
 import { maxDeliveryLag } from '../summaries/upkeep';
-import { deliveryRecord, type DeliveryRecord } from './delivery-measures';
+import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './delivery-measures';
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
+import { readRows } from '../db/read-rows';
+import { forEachInTurns } from '../operations/turns';
 
 type Db = Kysely<Database>;
 
@@ -25,20 +27,43 @@ export interface CustomerColumns {
   sales_officer_id: string;
 }
 
+const SALES_MEASURES = ['invoice_count', 'quantity', 'value_minor'] as const;
+type SalesMeasure = (typeof SALES_MEASURES)[number];
+
 /** Summed sales of one customer, money in minor units. */
-export interface CustomerSales extends CustomerColumns {
-  invoice_count: number;
-  quantity: number;
-  value_minor: number;
+export type CustomerSales = CustomerColumns & Record<SalesMeasure, number>;
+
+/**
+ * The order a report will show its rows in, by a column of the result, ties by customer code: SQL
+ * returns the rows in it, so that sort-rows.ts only has to confirm it.
+ */
+export interface SqlOrder<C extends string> {
+  column: C;
+  descending: boolean;
 }
 
+const CUSTOMER_COLUMNS: Readonly<Record<keyof CustomerColumns, string>> = {
+  code: 'c.code',
+  name: 'c.name',
+  state_code: 'c.state_code',
+  zone_code: 'st.zone_code',
+  sales_officer_id: 'c.sales_officer_id',
+};
+
 /** Joins the customer's columns to rows summed per customer (`customer_code`, one row each). */
-function withCustomerColumns(perCustomer: RawBuilder<unknown>) {
+function withCustomerColumns<M extends string>(s: SummarySql, perCustomer: RawBuilder<unknown>, measures: readonly M[], order: SqlOrder<keyof CustomerColumns | M> | undefined) {
+  let orderBy = sql``;
+  if (order !== undefined) {
+    const text = order.column in CUSTOMER_COLUMNS;
+    const column = sql.ref(text ? CUSTOMER_COLUMNS[order.column as keyof CustomerColumns] : `x.${order.column}`);
+    const key = text ? s.byCodePoint(column) : column;
+    orderBy = sql` order by ${key} ${sql.raw(order.descending ? 'desc' : 'asc')}, ${s.byCodePoint(sql.ref('c.code'))}`;
+  }
   return sql`
-    select c.code, c.name, c.state_code, st.zone_code, c.sales_officer_id, x.*
+    select ${sql.join(Object.entries(CUSTOMER_COLUMNS).map(([name, column]) => sql`${sql.ref(column)} as ${sql.ref(name)}`))}, ${sql.join(measures.map((m) => sql.ref(`x.${m}`)))}
     from (${perCustomer}) x
     join customers c on c.code = x.customer_code
-    join states st on st.code = c.state_code`;
+    join states st on st.code = c.state_code${orderBy}`;
 }
 
 type Numeric = number | string;
@@ -57,7 +82,7 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
  * with one, the chosen categories' lines, and the invoices with any chosen category counted once
  * (through the invoices' category sets).
  */
-export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerSales[]> {
+export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CustomerSales[]> {
   const s = summarySql(db);
   const spans = periodSpans(filters.dates.from, filters.dates.to);
   let perCustomer: RawBuilder<unknown>;
@@ -85,18 +110,21 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promis
       group by u.customer_code
       having sum(u.invoice_count) > 0`;
   }
-  const { rows } = await sql<CustomerColumns & { invoice_count: Numeric; quantity: Numeric; value_minor: Numeric }>`${withCustomerColumns(perCustomer)}`.execute(db);
-  // PostgreSQL's sums are numeric; engine.ts parses them, Number() makes it explicit.
-  return rows.map((r) => ({
-    code: r.code,
-    name: r.name,
-    state_code: r.state_code,
-    zone_code: r.zone_code,
-    sales_officer_id: r.sales_officer_id,
-    invoice_count: Number(r.invoice_count),
-    quantity: Number(r.quantity),
-    value_minor: Number(r.value_minor),
-  }));
+  const rows = await readRows(db, sql<CustomerColumns & Record<SalesMeasure, Numeric>>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`.compile(db));
+  return asNumbers(rows, SALES_MEASURES);
+}
+
+/**
+ * The rows with their sums as plain numbers, converted in place and in turns (turns.ts): a
+ * company-wide report has tens of thousands of rows, so no copies. PostgreSQL's sums are numeric (engine.ts parses them; Number()
+ * makes it explicit) and a sum over no rows is null (0 here).
+ */
+async function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): Promise<(Omit<R, K> & Record<K, number>)[]> {
+  await forEachInTurns(rows, (row) => {
+    const record: Record<K, Numeric | null> = row;
+    for (const column of columns) record[column] = Number(record[column] ?? 0);
+  });
+  return rows as unknown as (Omit<R, K> & Record<K, number>)[];
 }
 
 /** The category sets (',A,B,') that hold at least one of `categories`. */
@@ -108,13 +136,10 @@ async function categorySetsWithAny(db: Db, categories: readonly string[]): Promi
 /** Order/delivery measures of one customer, with its columns. */
 export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
 
-export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerDeliveries[]> {
+export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CustomerDeliveries[]> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
-  const { rows } = await sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(grouped)}`.execute(db);
-  return rows.map((r) => {
-    const d = deliveryRecord(r);
-    return { code: r.code, name: r.name, state_code: r.state_code, zone_code: r.zone_code, sales_officer_id: r.sales_officer_id, ...d };
-  });
+  const rows = await readRows(db, sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`.compile(db));
+  return asNumbers(rows, DELIVERY_RECORD_COLUMNS);
 }
 
 /** Order/delivery measures per order officer; `officers` limits the orders to those officers'. */

@@ -16,6 +16,8 @@ export interface SummarySql {
   daysBetween(from: RawBuilder<unknown>, to: RawBuilder<unknown>): RawBuilder<number>;
   /** The distinct values of a text column in a group, sorted, joined as ',A,B,'. */
   sortedSet(column: RawBuilder<unknown>): RawBuilder<string>;
+  /** A text expression compared by its bytes (code point order) in ORDER BY, whatever the locale. */
+  byCodePoint(text: RawBuilder<unknown>): RawBuilder<unknown>;
 }
 
 const sqlite: SummarySql = {
@@ -24,6 +26,7 @@ const sqlite: SummarySql = {
   date: (v) => sql<string>`${v}`,
   daysBetween: (from, to) => sql<number>`cast(julianday(${to}) - julianday(${from}) as integer)`,
   sortedSet: (c) => sql<string>`',' || group_concat(distinct ${c} order by ${c}) || ','`,
+  byCodePoint: (t) => t,
 };
 
 const postgres: SummarySql = {
@@ -32,6 +35,7 @@ const postgres: SummarySql = {
   date: (v) => sql<string>`cast(${v} as date)`,
   daysBetween: (from, to) => sql<number>`(${to} - ${from})`,
   sortedSet: (c) => sql<string>`',' || string_agg(distinct ${c}, ',' order by ${c}) || ','`,
+  byCodePoint: (t) => sql`${t} collate "C"`,
 };
 
 /** The spellings for the engine behind `db` (a Kysely instance or transaction). */

@@ -31,6 +31,7 @@ import {
 } from 'kysely';
 import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
 import type { WorkerLink } from './worker-link';
+import { EXEC_PART_ROWS } from './protocol';
 
 /** Rows per batch a cursor sends when the caller does not say (Kysely's stream() default is 100). */
 const DEFAULT_BATCH_ROWS = 500;
@@ -222,6 +223,15 @@ class WorkerConnection implements DatabaseConnection {
 
   private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
     const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters });
+    if (answer.done === false) {
+      // A large result comes a part per message (protocol.ts), other work running between them.
+      const rows = answer.rows;
+      for (let part = answer; part.done === false; ) {
+        part = await lease.link.request({ op: 'next', max: EXEC_PART_ROWS });
+        for (const row of part.rows) rows.push(row);
+      }
+      return { rows: rows as R[] };
+    }
     if (answer.numAffectedRows === undefined) return { rows: answer.rows as R[] };
     return { rows: answer.rows as R[], numAffectedRows: answer.numAffectedRows, insertId: answer.insertId };
   }

@@ -4,15 +4,27 @@
  * to one user at a time (a query, a transaction or a cursor), so requests to a worker never overlap
  * except a `close` sent while a `next` is still under way (the worker answers them in order).
  *
- *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others)
+ *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others); a result of
+ *            more than EXEC_PART_ROWS rows comes in parts: the first here with done = false, the
+ *            rest through `next` as from a cursor, so the main thread takes it a part at a time
  *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate)
  *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
  *   close -> closes the open cursor early (a client went away); a no-op when none is open
  *   stop  -> closes the connection; the worker then ends
  *
  * Blobs travel as Uint8Array (structured clone drops the Buffer prototype); both sides turn them
- * back into Buffers.
+ * back into Buffers: the worker names the result's columns declared BLOB (blobColumns), so the main
+ * thread looks at those columns only.
  */
+/** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
+export const EXEC_PART_ROWS = 1000;
+
+/**
+ * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)
+ * whenever it has a request to answer, and use the idle CPU otherwise.
+ */
+export const WORKER_NICE = 10;
+
 export interface WorkerSettings {
   /** File name, or ':memory:'. */
   file: string;
@@ -22,6 +34,10 @@ export interface WorkerSettings {
   writer: boolean;
   /** How long a statement waits for a lock held by another connection or process (busy_timeout). */
   busyTimeoutMs: number;
+  /** EXEC_PART_ROWS (the worker imports nothing of the project at run time). */
+  partRows: number;
+  /** WORKER_NICE: the thread's scheduling priority, below the event loop's. */
+  nice: number;
 }
 
 export type WorkerRequest =
@@ -39,7 +55,7 @@ export interface WorkerFailure {
 }
 
 export type WorkerResponse =
-  | { id: number; ok: true; rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
+  | { id: number; ok: true; rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean; blobColumns?: string[] }
   | { id: number; ok: false; error: WorkerFailure };
 
 /** Posted once by a worker after its connection is open and set up. */

@@ -2,14 +2,16 @@
  * The SQLite worker-thread engine (src/db/sqlite-worker/): the event loop stays free while a long
  * query runs, reads run beside an open write transaction, write transactions queue instead of
  * losing updates or deadlocking, read-only transactions see one snapshot, cursors stop when their
- * consumer stops, errors keep their SQLite codes and blobs stay Buffers, and a worker that dies is
+ * consumer stops, large results come a part at a time, errors keep their SQLite codes and blobs stay Buffers, and a worker that dies is
  * replaced while the query that was on it fails. Real worker threads on a real file throughout.
  */
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import { openEngine, type Engine } from '../engine';
 import { temporarySqlite } from '../../../test/support/engines';
 import { migrate } from '../migrate';
 import { isUniqueViolation } from '../unique-violation';
+import { EXEC_PART_ROWS, WORKER_NICE } from './protocol';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
 function slowCount(rows: number) {
@@ -102,6 +104,29 @@ describe('SQLite on worker threads', () => {
     const { rows } = await sql<{ content: Buffer }>`select content from files where name = 'a'`.execute(engine.db);
     expect(Buffer.isBuffer(rows[0].content)).toBe(true);
     expect(rows[0].content.equals(content)).toBe(true);
+  });
+
+  it('runs its worker threads below the event loop\'s priority (nice WORKER_NICE; the main thread stays at 0)', async () => {
+    await sql`select 1`.execute(engine.db);
+    const niceOf = (tid: string) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const tasks = fs.readdirSync('/proc/self/task');
+    expect(niceOf(String(process.pid))).toBe(0);
+    // One writer and the readers of this engine at least (other suites' engines may add more).
+    expect(tasks.filter((tid) => niceOf(tid) === WORKER_NICE).length).toBeGreaterThanOrEqual(engine.sqliteWorkers!.stats().workers);
+  });
+
+  it('hands over a result larger than EXEC_PART_ROWS whole and in order, blobs as Buffers in every part', async () => {
+    const count = EXEC_PART_ROWS * 3 + 7;
+    await sql`create table parts (id integer primary key, label text not null, content blob)`.execute(engine.db);
+    await sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${count})
+      insert into parts (id, label, content) select x, 'row ' || x, case when x % 1000 = 0 then x'00ff' end from c`.execute(engine.db);
+    const { rows } = await sql<{ id: number; label: string; content: Buffer | null }>`select id, label, content from parts order by id`.execute(engine.db);
+    expect(rows.map((r) => r.id)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    expect(rows[count - 1].label).toBe(`row ${count}`);
+    const blobs = rows.filter((r) => r.content !== null);
+    expect(blobs.map((r) => r.id)).toEqual([1000, 2000, 3000]);
+    expect(blobs.every((r) => Buffer.isBuffer(r.content) && r.content.equals(Buffer.from([0, 255])))).toBe(true);
+    expect(engine.sqliteWorkers!.stats().busy).toBe(0);
   });
 });
 

@@ -90,7 +90,7 @@ export class WorkerLink {
     const waiter = this.waiting.get(message.id);
     if (!waiter) return;
     this.waiting.delete(message.id);
-    if (message.ok) waiter.resolve({ ...message, rows: message.rows.map(withBuffers) });
+    if (message.ok) waiter.resolve(message.blobColumns ? { ...message, rows: message.rows.map((row) => withBuffers(row, message.blobColumns ?? [])) } : message);
     else waiter.reject(toError(message.error));
   }
 
@@ -127,10 +127,10 @@ function toError(failure: WorkerFailure): Error {
 }
 
 /** Blob columns arrive as Uint8Array; the schema's binary columns are Buffers. */
-function withBuffers(row: unknown): unknown {
+function withBuffers(row: unknown, columns: readonly string[]): unknown {
   if (row === null || typeof row !== 'object') return row;
   const record = row as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
+  for (const key of columns) {
     const value = record[key];
     if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   }

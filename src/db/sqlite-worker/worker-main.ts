@@ -4,6 +4,7 @@
  * own modules (the driver comes by path in workerData): when the server runs from TypeScript sources
  * (the tests) this file alone is transpiled and evaluated (worker-script.ts).
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
@@ -38,6 +39,8 @@ function bindable(params: readonly unknown[]): unknown[] {
 
 class Session {
   private cursor: IterableIterator<Row> | undefined;
+  /** The open cursor's columns declared BLOB. */
+  private cursorBlobs: string[] | undefined;
 
   constructor(private readonly db: Connection) {}
 
@@ -58,10 +61,18 @@ class Session {
     }
   }
 
-  private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint } {
+  private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean; blobColumns?: string[] } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
     const statement = this.db.prepare(sql);
-    if (statement.reader) return { rows: statement.all(bindable(params)) };
+    if (statement.reader) {
+      const rows = statement.all(bindable(params)) as Row[];
+      const blobColumns = blobColumnsOf(statement);
+      if (rows.length <= settings.partRows) return { rows, blobColumns };
+      // The rest waits as this connection's cursor; the main thread asks for it with `next`.
+      this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
+      this.cursorBlobs = blobColumns;
+      return { rows: rows.slice(0, settings.partRows), done: false, blobColumns };
+    }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   }
@@ -71,21 +82,23 @@ class Session {
     const statement = this.db.prepare(sql);
     if (!statement.reader) throw new Error('Only statements that return rows can be streamed');
     this.cursor = statement.iterate(bindable(params)) as IterableIterator<Row>;
+    this.cursorBlobs = blobColumnsOf(statement);
   }
 
-  private next(max: number): { rows: unknown[]; done: boolean } {
+  private next(max: number): { rows: unknown[]; done: boolean; blobColumns?: string[] } {
     const cursor = this.cursor;
     if (!cursor) return { rows: [], done: true };
+    const blobColumns = this.cursorBlobs;
     const rows: unknown[] = [];
     while (rows.length < max) {
       const step = cursor.next();
       if (step.done) {
         this.cursor = undefined;
-        return { rows, done: true };
+        return { rows, done: true, blobColumns };
       }
       rows.push(step.value);
     }
-    return { rows, done: false };
+    return { rows, done: false, blobColumns };
   }
 
   private closeCursor(): void {
@@ -95,7 +108,23 @@ class Session {
   }
 }
 
+/** The result columns declared BLOB (better-sqlite3 returns their values as Buffers). */
+function blobColumnsOf(statement: BetterSqlite3.Statement): string[] | undefined {
+  const names = statement.columns().filter((c) => c.type !== null && /blob/i.test(c.type)).map((c) => c.name);
+  return names.length > 0 ? names : undefined;
+}
+
+/** On Linux a thread's own priority (pid 0 is the calling thread); where that is refused, the default. */
+function lowerPriority(): void {
+  try {
+    setPriority(0, settings.nice);
+  } catch {
+    // Not permitted here (some containers): the thread runs at the event loop's priority.
+  }
+}
+
 function main(): void {
+  lowerPriority();
   let session: Session;
   try {
     session = new Session(open());

@@ -1,0 +1,26 @@
+/**
+ * Work over every row of a large answer (tens of thousands of report rows) in turns of TURN_ROWS
+ * rows, the event loop free between them, so that /health and light requests are answered while a
+ * company-wide report is put together (docs/behaviour.md, "Large answers").
+ */
+
+/** Rows per turn: well under a millisecond of work for the loops of the reports. */
+export const TURN_ROWS = 2000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function forEachInTurns<T>(rows: readonly T[], each: (row: T) => void): Promise<void> {
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % TURN_ROWS === 0) await nextTurn();
+    each(rows[i]);
+  }
+}
+
+export async function mapInTurns<T, U>(rows: readonly T[], map: (row: T) => U): Promise<U[]> {
+  const mapped = new Array<U>(rows.length);
+  let i = 0;
+  await forEachInTurns(rows, (row) => {
+    mapped[i++] = map(row);
+  });
+  return mapped;
+}
