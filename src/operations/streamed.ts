@@ -120,6 +120,12 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknow
   }
 }
 
+/**
+ * A list of at most this many rows is read whole by one statement (the list's query with a limit of
+ * one more): one round trip instead of a snapshot, a count and a cursor, and one write of the answer.
+ */
+export const SMALL_LIST_ROWS = 1000;
+
 /** Rows per batch a cursor sends to the main thread (SQLite) or fetches (PostgreSQL). */
 export const STREAM_BATCH_ROWS = 500;
 

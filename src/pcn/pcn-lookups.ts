@@ -15,7 +15,7 @@ import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
-import { mapRows, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import { mapRows, SMALL_LIST_ROWS, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
@@ -34,14 +34,17 @@ export interface PcnListQuery {
 }
 
 /**
- * getPCNList: the cheques matching the filters, newest first; the whole list is streamed (counted
- * and read in one snapshot), a page is read whole.
+ * getPCNList: the cheques matching the filters, newest first. A list of up to SMALL_LIST_ROWS cheques
+ * (an officer's, a customer's) is read whole by one statement and answered at once; a longer one is
+ * streamed (counted and read in one snapshot, docs/behaviour.md "Large answers"); a page is read whole.
  */
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const codes = await filterCodes(db, q);
   if (codes === undefined) return q.page ? { data: [], nextPageToken: null } : { data: [] };
   const filter: repo.ChequeFilter = { ...codes, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
   if (q.page) return chequePage(db, filter, q.page);
+  const first = await repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
+  if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
   return streamedResult(db, q.streams, async (trx, end) => {
     const count = await repo.countCheques(trx, filter);
     const rows = () => mapRows(repo.chequesQuery(trx, filter).stream(STREAM_BATCH_ROWS), chequeRow);

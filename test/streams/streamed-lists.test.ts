@@ -13,6 +13,7 @@ import type { Operation } from '../../src/operations/types';
 import { getCollectionStatements } from '../../src/collections/operations';
 import { getPCNList } from '../../src/pcn/operations';
 import { activityReportAndComplaints } from '../../src/activities/operations';
+import { SMALL_LIST_ROWS } from '../../src/operations/streamed';
 import { ENGINES } from '../support/engines';
 import { MAIN_PATH } from '../support/interface-table';
 import { runOperation } from '../support/operation';
@@ -111,6 +112,36 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
     const res = await getRaw(t.port, MAIN_PATH, { 'Content-Type': 'application/soap+xml; charset=utf-8' }, 'POST', envelope);
     expect(res.status).toBe(200);
     expect(res.body.toString('utf8')).toContain('<getCollectionStatementsResponse xmlns="http://tempuri.org/" />');
+    expect(busyConnections(t.engine)).toBe(0);
+  });
+});
+
+describe.each(ENGINES)('getPCNList, short or long: %s', (kind: EngineKind) => {
+  const many = SMALL_LIST_ROWS + 150;
+  let t: StreamApp;
+  beforeAll(async () => {
+    t = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 0, cheques: many, activities: 0, complaints: 0 }));
+  });
+  afterAll(() => t.stop());
+
+  it.each([
+    ['one officer', { SalesOfficer: 'SO01' }],
+    ['one payment type', { PaymentType: 'ADVANCE' }],
+  ])('answers a list of at most SMALL_LIST_ROWS cheques (%s) whole, with its Content-Length', async (_label, fields) => {
+    const result = await runOperation(getPCNList, t.engine, fields);
+    expect(Array.isArray(result.data) && result.data.length).toBeLessThanOrEqual(SMALL_LIST_ROWS);
+    const res = await getRaw(t.port, `${MAIN_PATH}/getPCNList?${query(fields)}`);
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(res.body.toString('utf8')).toBe(JSON.stringify(successEnvelope(result)));
+  });
+
+  it('streams a longer list (chunked), the same bytes as the whole envelope', async () => {
+    const result = await runOperation(getPCNList, t.engine, {});
+    expect(Array.isArray(result.data) && result.data.length).toBe(many);
+    const res = await getRaw(t.port, `${MAIN_PATH}/getPCNList`);
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(res.body.toString('utf8')).toBe(JSON.stringify(successEnvelope(result)));
     expect(busyConnections(t.engine)).toBe(0);
   });
 });
