@@ -115,6 +115,22 @@ describe('SQLite on worker threads', () => {
     expect(tasks.filter((tid) => niceOf(tid) === WORKER_NICE).length).toBeGreaterThanOrEqual(engine.sqliteWorkers!.stats().workers);
   });
 
+  it('keeps a query prepared and still follows a schema change made by another connection (columns, blobs)', async () => {
+    await sql`create table shape (id integer primary key, label text)`.execute(engine.db);
+    await sql`insert into shape (id, label) values (1, 'one')`.execute(engine.db);
+    const read = () => sql<Record<string, unknown>>`select * from shape`.execute(engine.db);
+    // Several times, so that every reader thread has it prepared.
+    for (let i = 0; i < 4; i++) expect((await read()).rows).toEqual([{ id: 1, label: 'one' }]);
+    await sql`drop table shape`.execute(engine.db);
+    await sql`create table shape (id integer primary key, content blob)`.execute(engine.db);
+    await sql`insert into shape (id, content) values (2, x'0102')`.execute(engine.db);
+    for (let i = 0; i < 4; i++) {
+      const { rows } = await read();
+      expect(rows).toEqual([{ id: 2, content: Buffer.from([1, 2]) }]);
+      expect(Buffer.isBuffer(rows[0].content)).toBe(true);
+    }
+  });
+
   it('hands over a result larger than EXEC_PART_ROWS whole and in order, blobs as Buffers in every part', async () => {
     const count = EXEC_PART_ROWS * 3 + 7;
     await sql`create table parts (id integer primary key, label text not null, content blob)`.execute(engine.db);

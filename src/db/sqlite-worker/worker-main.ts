@@ -37,10 +37,15 @@ function bindable(params: readonly unknown[]): unknown[] {
   return params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
 }
 
+/** Statements kept prepared per connection; the least recently used goes first. */
+const PREPARED_STATEMENTS = 256;
+
 class Session {
   private cursor: IterableIterator<Row> | undefined;
   /** The open cursor's columns declared BLOB. */
   private cursorBlobs: string[] | undefined;
+  /** The same queries come again and again (every request of an operation): prepared once each. */
+  private readonly prepared = new Map<string, BetterSqlite3.Statement>();
 
   constructor(private readonly db: Connection) {}
 
@@ -63,7 +68,7 @@ class Session {
 
   private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean; blobColumns?: string[] } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
-    const statement = this.db.prepare(sql);
+    const statement = this.prepare(sql);
     if (statement.reader) {
       const rows = statement.all(bindable(params)) as Row[];
       const blobColumns = blobColumnsOf(statement);
@@ -79,10 +84,28 @@ class Session {
 
   private openCursor(sql: string, params: readonly unknown[]): void {
     if (this.cursor) throw new Error('A cursor is already open on this connection');
-    const statement = this.db.prepare(sql);
+    const statement = this.prepare(sql);
     if (!statement.reader) throw new Error('Only statements that return rows can be streamed');
     this.cursor = statement.iterate(bindable(params)) as IterableIterator<Row>;
     this.cursorBlobs = blobColumnsOf(statement);
+  }
+
+  /**
+   * The statement for `sql`, prepared on first use. SQLite prepares it again by itself after a schema
+   * change, so its columns (and blobColumnsOf) are always those of the statement as it runs now.
+   */
+  private prepare(sql: string): BetterSqlite3.Statement {
+    const kept = this.prepared.get(sql);
+    if (kept) {
+      // Most recently used last: Map keeps insertion order.
+      this.prepared.delete(sql);
+      this.prepared.set(sql, kept);
+      return kept;
+    }
+    const statement = this.db.prepare(sql);
+    this.prepared.set(sql, statement);
+    if (this.prepared.size > PREPARED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value as string);
+    return statement;
   }
 
   private next(max: number): { rows: unknown[]; done: boolean; blobColumns?: string[] } {
