@@ -16,15 +16,14 @@
  * server runs with its default settings and LOG_LEVEL=info (its log lines go to /dev/null). --profile
  * writes a V8 CPU profile of this server (node --cpu-prof) into DIR.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { withMigratedEngine } from '../src/db/migrated-engine';
-import { isEmpty, seed } from '../src/db/seed';
+import { PINNED, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -89,11 +88,7 @@ function parseOptions(argv: string[]): Options {
 
 /** The first sales officer of the database (seeding scale 10 into an empty one first). */
 async function firstOfficer(database: string): Promise<string> {
-  return withMigratedEngine(database, async (engine) => {
-    if (await isEmpty(engine)) {
-      process.stdout.write(`seeding scale 10 into ${engine.describe} ...\n`);
-      await seed(engine, { scale: 10 });
-    }
+  return withBenchData(database, 10, async (engine) => {
     const officer = await engine.db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
     return officer.id;
   });
@@ -190,14 +185,6 @@ function rawPeer(port: number): void {
 
 // ---- driving ----------------------------------------------------------------------------------------
 
-const pinned = spawnSync('taskset', ['--version']).status === 0;
-
-function pinnedSpawn(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const devNull = fs.openSync('/dev/null', 'w');
-  const stdio: ['ignore', number, 'inherit'] = ['ignore', devNull, 'inherit'];
-  return pinned ? spawn('taskset', ['-c', '1', process.execPath, ...args], { env, stdio }) : spawn(process.execPath, args, { env, stdio });
-}
-
 function request(port: number, row: Pick<Row, 'method' | 'target' | 'headers' | 'body'>): Promise<{ status: number; contentType: string; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method: row.method, path: row.target, headers: row.headers, agent: false }, (res) => {
@@ -209,29 +196,6 @@ function request(port: number, row: Pick<Row, 'method' | 'target' | 'headers' | 
     req.on('error', reject);
     req.end(row.body);
   });
-}
-
-async function waitFor(port: number, target: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the server on port ${port} exited (${child.exitCode})`);
-    try {
-      const res = await request(port, { method: 'GET', target, headers: {} });
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the server on port ${port} did not answer ${target}`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function luaScript(row: Row, dir: string): string {
@@ -252,7 +216,7 @@ function millis(text: string): number {
 
 function wrk(port: number, row: Row, options: Options, dir: string): Measure {
   const args = ['-t1', `-c${options.connections}`, `-d${options.duration}s`, '--latency', '-s', luaScript(row, dir), `http://127.0.0.1:${port}${row.target}`];
-  const run = pinned ? spawnSync('taskset', ['-c', '0', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
+  const run = PINNED ? spawnSync('taskset', ['-c', '0', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const out = run.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
@@ -276,9 +240,9 @@ async function measureServer(
 ): Promise<Map<string, Measure>> {
   const results = new Map<string, Measure>();
   if (rows.length === 0) return results;
-  const child = pinnedSpawn(args, env);
+  const child = spawnPinned(args, env);
   try {
-    await waitFor(port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', child);
+    await waitUntilAnswers(port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', child, (status) => status > 0 && status < 500);
     await before?.();
     for (const row of rows) {
       // A short warm-up, then the measured run.
@@ -288,7 +252,7 @@ async function measureServer(
       process.stderr.write(`${label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
     }
   } finally {
-    await stop(child);
+    await stopServer(child);
   }
   return results;
 }
@@ -312,7 +276,6 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hotpath-'));
   const self = __filename;
   const main = path.join(__dirname, '..', 'src', 'main.js');
-  if (pinned) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 
   const serverEnv = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_MS: '0' };
   const serverArgs = options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile, main] : [main];
@@ -346,7 +309,7 @@ async function main(): Promise<void> {
   }
   const raw = rawResults.get(rawRow.label)!;
   lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
-  process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s${pinned ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
+  process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }

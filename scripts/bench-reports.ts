@@ -9,12 +9,8 @@
  * first (about two minutes). The server is pinned to core 1 (taskset), this process to core 0, when
  * taskset is there. The codes the mixes use are read from the database itself.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { withMigratedEngine } from '../src/db/migrated-engine';
-import { isEmpty, seed } from '../src/db/seed';
+import { percentile, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 interface Options {
   database: string;
@@ -49,12 +45,7 @@ function parseOptions(argv: string[]): Options {
 
 /** Seeds scale 10 into an empty database; reads the codes the mixes name. */
 async function prepare(database: string): Promise<Codes> {
-  return withMigratedEngine(database, async (engine) => {
-    if (await isEmpty(engine)) {
-      process.stdout.write(`seeding scale 10 into ${engine.describe} ...\n`);
-      const summary = await seed(engine, { scale: 10 });
-      process.stdout.write(`seeded ${summary.totalRows} rows in ${(summary.millis / 1000).toFixed(1)} s\n`);
-    }
+  return withBenchData(database, 10, async (engine) => {
     const db = engine.db;
     const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
     const manager = await db.selectFrom('users').select('id').where('role', '=', 'ZM').orderBy('id').executeTakeFirstOrThrow();
@@ -142,41 +133,10 @@ function get(port: number, target: string): Promise<{ status: number; bytes: num
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function startServer(options: Options): Promise<ChildProcess> {
-  const main = path.join(__dirname, '..', 'src', 'main.js');
-  const env = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO_DATA: 'false' };
-  const pinned = spawnSync('taskset', ['--version']).status === 0;
-  const child = pinned ? spawn('taskset', ['-c', '1', process.execPath, main], { env, stdio: 'inherit' }) : spawn(process.execPath, [main], { env, stdio: 'inherit' });
-  if (pinned) spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await get(options.port, '/ready')).status === 200) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error('the server did not become ready');
-}
-
-/** The server process's peak resident memory (taskset execs the server in its own process). */
-function peakMemory(child: ChildProcess): string {
-  try {
-    return /VmHWM:\s+(.+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? '?';
-  } catch {
-    return '?';
-  }
-}
-
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const codes = await prepare(options.database);
-  const server = await startServer(options);
+  const server = await startServer(options.database, options.port);
   const health: number[] = [];
   let polling = true;
   const poller = (async () => {
@@ -199,17 +159,15 @@ async function main(): Promise<void> {
           if (i > 0) times.push(r.ms); // the first call warms up
           bytes = r.bytes;
         }
-        times.sort((a, b) => a - b);
         process.stdout.write(`${op.padEnd(33)} ${label.padEnd(32)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 99).toFixed(1).padStart(8)} ${String(bytes).padStart(10)}\n`);
       }
     }
   } finally {
     polling = false;
     await poller;
-    const sorted = [...health].sort((a, b) => a - b);
-    process.stdout.write(`/health while the reports ran: ${sorted.length} polls, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms\n`);
-    process.stdout.write(`server peak memory: ${peakMemory(server)}\n`);
-    server.kill('SIGTERM');
+    process.stdout.write(`/health while the reports ran: ${health.length} polls, p50 ${percentile(health, 50).toFixed(1)} ms, p99 ${percentile(health, 99).toFixed(1)} ms, max ${percentile(health, 100).toFixed(1)} ms\n`);
+    process.stdout.write(`server peak memory: ${procStatusMb(server.pid ?? 0, 'VmHWM').toFixed(0)} MB\n`);
+    await stopServer(server);
   }
 }
 

@@ -2,8 +2,8 @@
  * npm run build && node dist/scripts/bench-streams.js [--database URL] [--scale N] [--seconds S]
  *
  * Measures the streamed lists (issue 9's goals for lists) against the real server, started as a
- * child process on a seeded database (default: sqlite:./data/bench-<scale>.db, seeded with
- * `node dist/scripts/seed.js --scale N` first when the file does not exist):
+ * child process pinned to core 1 (bench-server.ts) on a database seeded with demo data of --scale
+ * when it is empty (default: sqlite:./data/bench-<scale>.db):
  *
  *   memory       the server's peak resident memory (VmHWM) while four unfiltered lists stream at once
  *                (measured first, so the peak is theirs)
@@ -14,10 +14,9 @@
  * Linux only (it reads /proc/<pid>). It prints one line per figure; speed goals are judged on its
  * output, never in the test suite.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
+import { percentile, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const LISTS = ['getCollectionStatements', 'ActivityReportAndComplaints', 'getPCNList'];
@@ -39,31 +38,6 @@ function parseOptions(argv: string[]): Options {
     databaseUrl: value('--database') ?? `sqlite:./data/bench-${scale}.db`,
     seconds: Number(value('--seconds') ?? '10'),
   };
-}
-
-function ensureSeeded(options: Options): void {
-  if (!options.databaseUrl.startsWith('sqlite:')) return;
-  const file = options.databaseUrl.slice('sqlite:'.length);
-  if (fs.existsSync(file)) return;
-  console.log(`seeding scale ${options.scale} into ${file} ...`);
-  const seed = spawnSync(process.execPath, [path.join(__dirname, 'seed.js'), '--scale', String(options.scale)], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl },
-    stdio: 'inherit',
-  });
-  if (seed.status !== 0) throw new Error('seeding failed');
-}
-
-async function startServer(options: Options, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'main.js')], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'silent', WORKERS: '1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    if (await get(port, `${MAIN}/getPCNList?Customer=none`).then((r) => r.status === 200, () => false)) return child;
-    await sleep(100);
-  }
-  child.kill();
-  throw new Error('the server did not start');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -101,11 +75,6 @@ function hangUp(port: number, pathAndQuery: string, afterMs: number): Promise<vo
   });
 }
 
-function procStatus(pid: number, field: string): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
-  return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
-}
-
 /** CPU time of the whole process (every thread), in ms. */
 function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -113,8 +82,7 @@ function cpuMs(pid: number): number {
   return (ticks * 1000) / 100;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const median = (xs: number[]) => percentile(xs, 50);
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function firstBytes(port: number): Promise<void> {
@@ -128,10 +96,10 @@ async function firstBytes(port: number): Promise<void> {
 }
 
 async function memory(port: number, pid: number): Promise<void> {
-  const before = procStatus(pid, 'VmRSS');
+  const before = procStatusMb(pid, 'VmRSS');
   const answers = await Promise.all([0, 1, 2, 3].map((i) => get(port, `${MAIN}/${i % 2 === 0 ? 'getCollectionStatements' : 'ActivityReportAndComplaints'}`)));
   const mb = answers.reduce((sum, a) => sum + a.bytes, 0) / 1048576;
-  console.log(`memory       four lists at once (${mb.toFixed(0)} MB in all): RSS before ${before.toFixed(0)} MB, peak (VmHWM) ${procStatus(pid, 'VmHWM').toFixed(0)} MB`);
+  console.log(`memory       four lists at once (${mb.toFixed(0)} MB in all): RSS before ${before.toFixed(0)} MB, peak (VmHWM) ${procStatusMb(pid, 'VmHWM').toFixed(0)} MB`);
 }
 
 async function hangUpCost(port: number, pid: number): Promise<void> {
@@ -172,9 +140,9 @@ async function healthUnderLoad(port: number, seconds: number): Promise<void> {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  ensureSeeded(options);
+  await withBenchData(options.databaseUrl, options.scale, async () => undefined);
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = await startServer(options, port);
+  const server = await startServer(options.databaseUrl, port, { LOG_LEVEL: 'silent', WORKERS: '1' });
   try {
     console.log(`server pid ${server.pid} on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')}`);
     await get(port, `${MAIN}/getPCNList`);
@@ -183,7 +151,7 @@ async function main(): Promise<void> {
     await hangUpCost(port, server.pid!);
     await healthUnderLoad(port, options.seconds);
   } finally {
-    server.kill('SIGTERM');
+    await stopServer(server);
   }
 }
 

@@ -1,0 +1,87 @@
+/**
+ * What the benchmarks (bench-reports, bench-hotpath, bench-streams) share: the demo data they need,
+ * a server process pinned to core 1 with the load generator on core 0 (when taskset is there), and
+ * the figures read from /proc and from latencies. Not part of the test suite.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { withMigratedEngine } from '../src/db/migrated-engine';
+import type { Engine } from '../src/db/engine';
+import { isEmpty, seed } from '../src/db/seed';
+
+export const PINNED = spawnSync('taskset', ['--version']).status === 0;
+
+/** Opens the database, seeds it with demo data of `scale` first when it is empty, and runs `work` on it. */
+export function withBenchData<T>(database: string, scale: number, work: (engine: Engine) => Promise<T>): Promise<T> {
+  return withMigratedEngine(database, async (engine) => {
+    if (await isEmpty(engine)) {
+      process.stdout.write(`seeding scale ${scale} into ${engine.describe} ...\n`);
+      const summary = await seed(engine, { scale });
+      process.stdout.write(`seeded ${summary.totalRows} rows in ${(summary.millis / 1000).toFixed(1)} s\n`);
+    }
+    return work(engine);
+  });
+}
+
+/** Runs node with `args` on core 1 (this process moves to core 0), its standard output dropped. */
+export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const stdio: ['ignore', number, 'inherit'] = ['ignore', fs.openSync('/dev/null', 'w'), 'inherit'];
+  if (!PINNED) return spawn(process.execPath, args, { env, stdio });
+  spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  return spawn('taskset', ['-c', '1', process.execPath, ...args], { env, stdio });
+}
+
+/** This server (dist/src/main.js) on `database` and `port`, started pinned; resolves once /ready says 200. */
+export async function startServer(database: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const main = path.join(__dirname, '..', 'src', 'main.js');
+  const child = spawnPinned([main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
+  await waitUntilAnswers(port, '/ready', child, (status) => status === 200);
+  return child;
+}
+
+/** Resolves once GET `target` answers a status `ok` accepts; rejects when the process exits or a minute passes. */
+export async function waitUntilAnswers(port: number, target: string, child: ChildProcess, ok: (status: number) => boolean): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the server on port ${port} exited (${child.exitCode})`);
+    const status = await statusOf(port, target).catch(() => 0);
+    if (ok(status)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stopServer(child);
+  throw new Error(`the server on port ${port} did not answer ${target}`);
+}
+
+function statusOf(port: number, target: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
+}
+
+/** SIGTERM (the server drains), SIGKILL after 15 s. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A field of /proc/<pid>/status in MB (VmRSS, VmHWM); taskset execs the server in its own process. */
+export function procStatusMb(pid: number, field: string): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+}
+
+/** The p-th percentile of the values (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
