@@ -54,17 +54,13 @@ async function sendOutcome(res: Response, service: Service, outcome: Outcome): P
   }
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
-  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, outcome.result, data);
+  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, { ...successEnvelope(outcome.result), Data: data });
   sendJson(res, successEnvelope(outcome.result));
 }
 
-/** A report of many rows: the envelope of successEnvelope, its Data written in slices (json-stream.ts). */
-async function sendLargeArray(res: Response, result: OperationResult, rows: readonly unknown[]): Promise<void> {
-  const { Data: _data, ...envelope } = successEnvelope(result);
-  const { Success, Message, Count, ...after } = envelope;
-  const head = `${JSON.stringify({ Success, Message, Count }).slice(0, -1)},"Data":`;
-  const tail = Object.keys(after).length === 0 ? '}' : `,${JSON.stringify(after).slice(1)}`;
-  if ((await writeArrayEnvelope(res, head, rows, tail)) === 'aborted') annotate(res, { outcome: 'aborted' });
+/** A report of many rows: its Data written in slices (json-stream.ts). */
+async function sendLargeArray(res: Response, envelope: Record<string, unknown> & { Data: readonly unknown[] }): Promise<void> {
+  if ((await writeArrayEnvelope(res, envelope)) === 'aborted') annotate(res, { outcome: 'aborted' });
 }
 
 /**

@@ -47,22 +47,25 @@ export async function writeStreamedEnvelope(res: Response, data: StreamedData, m
 }
 
 /**
- * A large answer already in memory (a report's rows), written in slices of SLICE_ROWS rows with the
- * event loop free between chunks, so a 5 MB report does not hold up every other request while it
- * is stringified. `head` is the envelope up to and including `"Data":`, `tail` what follows Data;
- * the bytes are those of JSON.stringify of the whole envelope.
+ * A large answer already in memory (a report's rows): the envelope with its Data array written in
+ * slices of SLICE_ROWS rows, the event loop free between chunks, so a 5 MB report does not hold up
+ * every other request while it is stringified. The bytes are those of JSON.stringify(envelope).
  */
-export async function writeArrayEnvelope(res: Response, head: string, rows: readonly unknown[], tail: string): Promise<StreamEnd> {
+export async function writeArrayEnvelope(res: Response, envelope: Readonly<Record<string, unknown>> & { Data: readonly unknown[] }): Promise<StreamEnd> {
+  const keys = Object.keys(envelope);
+  const at = keys.indexOf('Data');
+  const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
+  const rows = envelope.Data;
   const out = new ChunkWriter(res as Flushable);
   res.status(200).set('Content-Type', 'application/json; charset=utf-8');
-  await out.write(head);
+  await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
   if (rows.length === 0) await out.write('[]');
   for (let i = 0; i < rows.length && !out.aborted; i += SLICE_ROWS) {
     // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
     const slice = JSON.stringify(rows.slice(i, i + SLICE_ROWS));
     await out.write((i === 0 ? '[' : ',') + slice.slice(1, -1));
   }
-  await out.write(`]${tail}`);
+  await out.write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
   return out.end();
 }
 
