@@ -12,9 +12,13 @@
  *   close -> closes the open cursor early (a client went away); a no-op when none is open
  *   stop  -> closes the connection; the worker then ends
  *
- * Blobs travel as Uint8Array (structured clone drops the Buffer prototype); both sides turn them
- * back into Buffers: the worker names the result's columns declared BLOB (blobColumns), so the main
- * thread looks at those columns only.
+ * Rows travel as their column names once and each row as an array of values (RowBatch), not as
+ * objects: better-sqlite3 builds a row object several times slower than the row's array, and the
+ * structured clone of objects costs more again. When every value is a string, null or a number that
+ * JSON writes exactly, the arrays go as one JSON text (serialising it and JSON.parse on the main
+ * thread cost about half of a structured clone); otherwise (a blob, a non-finite number, -0) as
+ * arrays by structured clone, blobs arriving as Uint8Array and turned back into Buffers. The main
+ * thread builds the row objects (worker-link.ts), all of one shape.
  */
 /** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
 export const EXEC_PART_ROWS = 1000;
@@ -54,8 +58,15 @@ export interface WorkerFailure {
   name: string;
 }
 
+/** A result's rows: `json` is the JSON text of the value arrays, else `values` holds them. */
+export interface RowBatch {
+  columns: string[];
+  json?: string;
+  values?: unknown[][];
+}
+
 export type WorkerResponse =
-  | { id: number; ok: true; rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean; blobColumns?: string[] }
+  | { id: number; ok: true; rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
   | { id: number; ok: false; error: WorkerFailure };
 
 /** Posted once by a worker after its connection is open and set up. */

@@ -106,6 +106,25 @@ describe('SQLite on worker threads', () => {
     expect(rows[0].content.equals(content)).toBe(true);
   });
 
+  it('hands over every value exactly as better-sqlite3 reads it in-process: text, integers, reals, null, Infinity, -0, blobs', async () => {
+    const text = 'Zoë 𝄞 \u2028 "quoted" \\ \n';
+    const read = async (query: ReturnType<typeof sql<Record<string, unknown>>>) => (await query.execute(engine.db)).rows;
+    // All JSON can carry: the rows arrive as objects, their columns in the statement's order.
+    const plain = await read(sql`select ${text} as t, 9007199254740991 as big, 0.1 + 0.2 as real, null as none, 5e-324 as tiny`);
+    expect(plain).toEqual([{ t: text, big: 9007199254740991, real: 0.1 + 0.2, none: null, tiny: 5e-324 }]);
+    expect(Object.keys(plain[0])).toEqual(['t', 'big', 'real', 'none', 'tiny']);
+    // What JSON cannot carry, beside ordinary values in the same result.
+    const odd = await read(sql`select 'a' as t, 1e999 as inf, -1e999 as ninf, -0.0 as nzero, x'00ff' as bytes union all select 'b', 1, 2, 3, null`);
+    expect(odd).toEqual([
+      { t: 'a', inf: Infinity, ninf: -Infinity, nzero: -0, bytes: Buffer.from([0, 255]) },
+      { t: 'b', inf: 1, ninf: 2, nzero: 3, bytes: null },
+    ]);
+    expect(Object.is(odd[0].nzero, -0)).toBe(true);
+    expect(Buffer.isBuffer(odd[0].bytes)).toBe(true);
+    // A name given twice keeps the last value, as in-process.
+    expect(await read(sql`select 1 as n, 2 as n`)).toEqual([{ n: 2 }]);
+  });
+
   it('runs its worker threads below the event loop\'s priority (nice WORKER_NICE; the main thread stays at 0)', async () => {
     await sql`select 1`.execute(engine.db);
     const niceOf = (tid: string) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);

@@ -6,10 +6,11 @@
  */
 import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
 import { startWorker } from './worker-script';
 
-type Answer = Extract<WorkerResponse, { ok: true }>;
+/** A worker's answer with its rows as objects (an empty list for a statement without rows). */
+export type Answer = Omit<Extract<WorkerResponse, { ok: true }>, 'rows'> & { rows: Record<string, unknown>[] };
 /** A request as the caller writes it; the link adds the id. */
 export type LinkRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
 
@@ -90,7 +91,7 @@ export class WorkerLink {
     const waiter = this.waiting.get(message.id);
     if (!waiter) return;
     this.waiting.delete(message.id);
-    if (message.ok) waiter.resolve(message.blobColumns ? { ...message, rows: message.rows.map((row) => withBuffers(row, message.blobColumns ?? [])) } : message);
+    if (message.ok) waiter.resolve({ ...message, rows: message.rows ? rowObjects(message.rows) : [] });
     else waiter.reject(toError(message.error));
   }
 
@@ -126,13 +127,25 @@ function toError(failure: WorkerFailure): Error {
   return error;
 }
 
-/** Blob columns arrive as Uint8Array; the schema's binary columns are Buffers. */
-function withBuffers(row: unknown, columns: readonly string[]): unknown {
-  if (row === null || typeof row !== 'object') return row;
-  const record = row as Record<string, unknown>;
-  for (const key of columns) {
-    const value = record[key];
-    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+/**
+ * The rows as better-sqlite3 gives them in-process: an object per row, its columns in order (a name
+ * that comes twice keeps the last value). Every row gets its properties in the same order, so they
+ * share one shape.
+ */
+function rowObjects(batch: RowBatch): Record<string, unknown>[] {
+  const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
+  const { columns } = batch;
+  const rows = new Array<Record<string, unknown>>(arrays.length);
+  for (let r = 0; r < arrays.length; r++) {
+    const values = arrays[r];
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) row[columns[c]] = batch.json === undefined ? asBuffer(values[c]) : values[c];
+    rows[r] = row;
   }
-  return record;
+  return rows;
+}
+
+/** Blobs arrive as Uint8Array (structured clone drops the Buffer prototype); the schema's binary columns are Buffers. */
+function asBuffer(value: unknown): unknown {
+  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
 }

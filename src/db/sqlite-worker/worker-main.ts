@@ -7,10 +7,10 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
 
 type Connection = BetterSqlite3.Database;
-type Row = Record<string, unknown>;
+type Row = unknown[];
 
 const settings = workerData as WorkerSettings;
 const port = parentPort!;
@@ -42,8 +42,8 @@ const PREPARED_STATEMENTS = 256;
 
 class Session {
   private cursor: IterableIterator<Row> | undefined;
-  /** The open cursor's columns declared BLOB. */
-  private cursorBlobs: string[] | undefined;
+  /** The open cursor's column names. */
+  private cursorColumns: string[] = [];
   /** The same queries come again and again (every request of an operation): prepared once each. */
   private readonly prepared = new Map<string, BetterSqlite3.Statement>();
 
@@ -54,32 +54,32 @@ class Session {
       case 'exec': return { id: request.id, ok: true, ...this.exec(request.sql, request.params) };
       case 'open':
         this.openCursor(request.sql, request.params);
-        return { id: request.id, ok: true, rows: [], done: false };
+        return { id: request.id, ok: true, done: false };
       case 'next': return { id: request.id, ok: true, ...this.next(request.max) };
       case 'close':
         this.closeCursor();
-        return { id: request.id, ok: true, rows: [], done: true };
+        return { id: request.id, ok: true, done: true };
       case 'stop':
         this.closeCursor();
         this.db.close();
-        return { id: request.id, ok: true, rows: [] };
+        return { id: request.id, ok: true };
     }
   }
 
-  private exec(sql: string, params: readonly unknown[]): { rows: unknown[]; numAffectedRows?: bigint; insertId?: bigint; done?: boolean; blobColumns?: string[] } {
+  private exec(sql: string, params: readonly unknown[]): { rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
     const statement = this.prepare(sql);
     if (statement.reader) {
       const rows = statement.all(bindable(params)) as Row[];
-      const blobColumns = blobColumnsOf(statement);
-      if (rows.length <= settings.partRows) return { rows, blobColumns };
+      const columns = columnNames(statement);
+      if (rows.length <= settings.partRows) return { rows: rowBatch(columns, rows) };
       // The rest waits as this connection's cursor; the main thread asks for it with `next`.
       this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
-      this.cursorBlobs = blobColumns;
-      return { rows: rows.slice(0, settings.partRows), done: false, blobColumns };
+      this.cursorColumns = columns;
+      return { rows: rowBatch(columns, rows.slice(0, settings.partRows)), done: false };
     }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
-    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   }
 
   private openCursor(sql: string, params: readonly unknown[]): void {
@@ -87,12 +87,13 @@ class Session {
     const statement = this.prepare(sql);
     if (!statement.reader) throw new Error('Only statements that return rows can be streamed');
     this.cursor = statement.iterate(bindable(params)) as IterableIterator<Row>;
-    this.cursorBlobs = blobColumnsOf(statement);
+    this.cursorColumns = columnNames(statement);
   }
 
   /**
-   * The statement for `sql`, prepared on first use. SQLite prepares it again by itself after a schema
-   * change, so its columns (and blobColumnsOf) are always those of the statement as it runs now.
+   * The statement for `sql`, prepared on first use, in raw mode when it returns rows (arrays of
+   * values, RowBatch). SQLite prepares it again by itself after a schema change, so its columns are
+   * always those of the statement as it runs now.
    */
   private prepare(sql: string): BetterSqlite3.Statement {
     const kept = this.prepared.get(sql);
@@ -103,25 +104,26 @@ class Session {
       return kept;
     }
     const statement = this.db.prepare(sql);
+    if (statement.reader) statement.raw(true);
     this.prepared.set(sql, statement);
     if (this.prepared.size > PREPARED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value as string);
     return statement;
   }
 
-  private next(max: number): { rows: unknown[]; done: boolean; blobColumns?: string[] } {
+  private next(max: number): { rows?: RowBatch; done: boolean } {
     const cursor = this.cursor;
-    if (!cursor) return { rows: [], done: true };
-    const blobColumns = this.cursorBlobs;
-    const rows: unknown[] = [];
+    if (!cursor) return { done: true };
+    const columns = this.cursorColumns;
+    const rows: Row[] = [];
     while (rows.length < max) {
       const step = cursor.next();
       if (step.done) {
         this.cursor = undefined;
-        return { rows, done: true, blobColumns };
+        return { rows: rowBatch(columns, rows), done: true };
       }
       rows.push(step.value);
     }
-    return { rows, done: false, blobColumns };
+    return { rows: rowBatch(columns, rows), done: false };
   }
 
   private closeCursor(): void {
@@ -131,10 +133,22 @@ class Session {
   }
 }
 
-/** The result columns declared BLOB (better-sqlite3 returns their values as Buffers). */
-function blobColumnsOf(statement: BetterSqlite3.Statement): string[] | undefined {
-  const names = statement.columns().filter((c) => c.type !== null && /blob/i.test(c.type)).map((c) => c.name);
-  return names.length > 0 ? names : undefined;
+function columnNames(statement: BetterSqlite3.Statement): string[] {
+  return statement.columns().map((c) => c.name);
+}
+
+/** The rows as JSON text when JSON holds every value exactly, else as they are (protocol.ts). */
+function rowBatch(columns: string[], rows: Row[]): RowBatch {
+  for (const row of rows) {
+    for (const value of row) if (!exactInJson(value)) return { columns, values: rows };
+  }
+  return { columns, json: JSON.stringify(rows) };
+}
+
+/** Blobs (Buffers), Infinity and -0 would not come back from JSON as they are. */
+function exactInJson(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
+  return typeof value === 'string' || value === null;
 }
 
 /** On Linux a thread's own priority (pid 0 is the calling thread); where that is refused, the default. */
