@@ -30,7 +30,7 @@ import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
 import { probesRouter, type ServerState } from './ops/probes';
 import { requestLogger } from './ops/request-log';
-import { responseCompression } from './response-compression';
+import { bindingCompression, responseCompression } from './response-compression';
 
 export interface AppOptions {
   settings: Settings;
@@ -87,10 +87,10 @@ export function createApp(appOptions: AppOptions): Express {
     return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(service, settings, access) };
   });
   const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
-  // The same handlers, in the same order, as the routed stack below.
+  // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).
   enterServicesFirst(
     app,
-    [...compression, log, metrics.middleware],
+    [bindingCompression(), log, metrics.middleware],
     services.map(({ soap, guard }, i) => ({ path: soap.path, soap, guard, endpoint: endpoints[i] })),
   );
   app.use(compression);

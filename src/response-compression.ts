@@ -18,6 +18,23 @@ export function responseCompression(): RequestHandler[] {
   return [compression(), declaredLength];
 }
 
+/**
+ * The same, for a request whose every answer has a compressible media type (the bindings' answers:
+ * XML, JSON or plain text). Without an Accept-Encoding header the middleware compresses nothing and
+ * only adds `Vary: Accept-Encoding` to such an answer, so that is set at once, and the middleware
+ * (which hooks the response's writeHead, write and end) runs only for a request that names encodings.
+ */
+export function bindingCompression(): RequestHandler {
+  const compress = compression();
+  return (req, res, next) => {
+    if (req.headers['accept-encoding'] === undefined) {
+      res.setHeader('Vary', 'Accept-Encoding');
+      return next();
+    }
+    compress(req, res, (error?: unknown) => (error === undefined ? declaredLength(req, res, next) : next(error)));
+  };
+}
+
 function declaredLength(_req: Request, res: Response, next: NextFunction): void {
   const end: End = res.end;
   res.end = function (this: Response, ...args: unknown[]) {

@@ -32,6 +32,8 @@ export interface AccessControl {
 }
 
 export function accessGuard(service: Service, settings: Settings, control: AccessControl): RequestHandler {
+  // Neither authentication nor a rate limit (the defaults): nothing to judge, every request passes.
+  if (!control.authenticate && !control.limiter) return (_req, _res, next) => next();
   return (req, res, next) => {
     const binding = guardedBinding(req);
     if (!binding) return next();
