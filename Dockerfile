@@ -3,13 +3,13 @@
 #   docker run -p 8080:8080 -v mobileapp-data:/data mobileapp-asmx
 #   docker run -p 8080:8080 -e DATABASE_URL=postgres://app:secret@db:5432/mobileapp -e WORKERS=2 mobileapp-asmx
 
-# Production dependencies only; native addons compile from source (.npmrc), hence the tools.
+# Production dependencies only; native addons compile from source (.prebuild-installrc), hence the tools.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json .npmrc ./
+COPY package.json package-lock.json .prebuild-installrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # The build: every dependency (TypeScript), then the compiled JavaScript in dist/.
