@@ -6,7 +6,7 @@ import { AppError, invalid, missing } from '../errors';
 import type { UsersTable } from '../db/schema';
 import { allowedOfficers, outsideScope } from '../users/principal-scope';
 import { boundedText, dateRange, required, type Fields } from '../operations/parse';
-import { readOperation, type Operation, type OperationResult } from '../operations/types';
+import { readOperation, writeOperation, type Operation, type OperationResult } from '../operations/types';
 import { decideActivity, decisionMessage, type Action, type DecisionInput } from './approval';
 import { enquiryMessage, linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
 import { activityReport, readReportKey, reportOfficers } from './report';
@@ -25,14 +25,14 @@ function noInput(): OperationResult {
 }
 
 function carriesNoInput(fields: Fields): boolean {
-  return Object.values(fields).every((value) => value.trim() === '');
+  return Object.values(fields).every((value) => value === undefined || value.trim() === '');
 }
 
-function key(fields: Fields, name: string): string | undefined {
+function key<N extends string>(fields: Fields<N>, name: NoInfer<N>): string | undefined {
   return boundedText(fields, name, MAX_KEY_LENGTH);
 }
 
-function requiredKey(fields: Fields, name: string): string {
+function requiredKey<N extends string>(fields: Fields<N>, name: NoInfer<N>): string {
   const value = key(fields, name);
   if (value === undefined) throw missing(name);
   return value;
@@ -57,12 +57,15 @@ function action(value: string): Action {
   return match;
 }
 
+const DECISION_FIELDS = ['ActivityNo', 'Action', 'ApprovedBy', 'Remarks'] as const;
+type DecisionField = (typeof DECISION_FIELDS)[number];
+
 /**
  * ActivityNo, Action and ApprovedBy are required, in that order; Remarks only to reject. With an
  * authenticated user the decider is that user: ApprovedBy may be left out, and naming anyone else
  * (by id or username) is FORBIDDEN.
  */
-function decisionInput(fields: Fields, principal: UsersTable | undefined): DecisionInput {
+function decisionInput(fields: Fields<DecisionField>, principal: UsersTable | undefined): DecisionInput {
   const activityNo = requiredKey(fields, 'ActivityNo');
   const actionText = required(fields, 'Action');
   const approvedBy = principal === undefined ? requiredKey(fields, 'ApprovedBy') : principalAsDecider(fields, principal);
@@ -72,7 +75,7 @@ function decisionInput(fields: Fields, principal: UsersTable | undefined): Decis
   return { activityNo, action: decided, approvedBy, remarks };
 }
 
-function principalAsDecider(fields: Fields, principal: UsersTable): string {
+function principalAsDecider(fields: Fields<'ApprovedBy'>, principal: UsersTable): string {
   const named = key(fields, 'ApprovedBy');
   if (named !== undefined && named.toLowerCase() !== principal.id.toLowerCase() && named.toLowerCase() !== principal.username) {
     throw outsideScope('ApprovedBy', `a decision in the name of '${named}'`);
@@ -80,18 +83,17 @@ function principalAsDecider(fields: Fields, principal: UsersTable): string {
   return principal.id;
 }
 
-export const activityApprovalRejection: Operation = {
+export const activityApprovalRejection = writeOperation({
   name: 'ActivityApprovalRejection',
   params: [],
-  fields: ['ActivityNo', 'Action', 'ApprovedBy', 'Remarks'],
+  fields: DECISION_FIELDS,
   acceptsFiles: false,
-  kind: 'write',
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
     const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal));
     return { data: outcome.activity, message: decisionMessage(outcome) };
   },
-};
+});
 
 // ---- ActivityReportAndComplaints ---------------------------------------------------------------
 
@@ -113,8 +115,10 @@ export const activityReportAndComplaints = readOperation({
 
 // ---- UpdateActivityNoAndOrderToCustInEnquiryMst --------------------------------------------------
 
+const ENQUIRY_LINK_FIELDS = ['EnquiryNo', 'ActivityNo', 'OrderToCustomer'] as const;
+
 /** EnquiryNo is required, and at least one of ActivityNo and OrderToCustomer. */
-function enquiryLinkInput(fields: Fields): EnquiryLinkInput {
+function enquiryLinkInput(fields: Fields<(typeof ENQUIRY_LINK_FIELDS)[number]>): EnquiryLinkInput {
   const enquiryNo = requiredKey(fields, 'EnquiryNo');
   const activityNo = key(fields, 'ActivityNo');
   const orderToCustomer = key(fields, 'OrderToCustomer');
@@ -124,17 +128,16 @@ function enquiryLinkInput(fields: Fields): EnquiryLinkInput {
   return { enquiryNo, activityNo, orderToCustomer };
 }
 
-export const updateActivityNoAndOrderToCustInEnquiryMst: Operation = {
+export const updateActivityNoAndOrderToCustInEnquiryMst = writeOperation({
   name: 'UpdateActivityNoAndOrderToCustInEnquiryMst',
   params: [],
-  fields: ['EnquiryNo', 'ActivityNo', 'OrderToCustomer'],
+  fields: ENQUIRY_LINK_FIELDS,
   acceptsFiles: false,
-  kind: 'write',
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
     const outcome = await linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields), await allowedOfficers(ctx));
     return { data: outcome.enquiry, message: enquiryMessage(outcome) };
   },
-};
+});
 
 export const activitiesOperations: readonly Operation[] = [activityApprovalRejection, activityReportAndComplaints, updateActivityNoAndOrderToCustInEnquiryMst];

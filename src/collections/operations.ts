@@ -7,7 +7,7 @@ import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
 import { firstCustomerOutside, RECEIPT_FIELDS } from './repository';
 import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
 
-export const getCollectionStatements = readOperation<CollectionStatementQuery>({
+export const getCollectionStatements = readOperation({
   name: 'getCollectionStatements',
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
@@ -32,7 +32,7 @@ export const getCollectionStatements = readOperation<CollectionStatementQuery>({
   read: (query, ctx) => collectionStatements(ctx.db, query),
 });
 
-export const getOpeningBalance = readOperation<OpeningBalanceQuery>({
+export const getOpeningBalance = readOperation({
   name: 'getOpeningBalance',
   params: ['CustomerIds', 'Month', 'Year'],
   fields: [],

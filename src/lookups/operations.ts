@@ -6,7 +6,7 @@ import { areaManagersOf, areaManagerViewer } from './area-managers';
 import { profitCentersFor } from './profit-centers';
 import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
 
-export const fillAreaManagers = readOperation<User | undefined>({
+export const fillAreaManagers = readOperation({
   name: 'FillAreaManagers',
   params: ['username'],
   fields: [],
@@ -19,7 +19,7 @@ export const fillAreaManagers = readOperation<User | undefined>({
   read: async (viewer, ctx) => ({ data: await areaManagersOf(ctx.db, viewer) }),
 });
 
-export const fillProfitCenterForCustomer = readOperation<{ customerCode?: string; allowed: OfficerBound }>({
+export const fillProfitCenterForCustomer = readOperation({
   name: 'FillProfitCenterForCustomer',
   params: [],
   fields: ['CustomerCode'],

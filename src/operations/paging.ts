@@ -29,7 +29,7 @@ export interface PageRequest<K> {
  * service answers). `readKey` checks the decoded key and returns it, or undefined when it does not
  * fit this list (a token of another list or another sort order).
  */
-export function pageRequest<K>(fields: Fields, readKey: (key: unknown) => K | undefined): PageRequest<K> | undefined {
+export function pageRequest<K>(fields: Fields<(typeof PAGE_FIELDS)[number]>, readKey: (key: unknown) => K | undefined): PageRequest<K> | undefined {
   const sizeText = text(fields, 'PageSize');
   const token = text(fields, 'PageToken');
   if (sizeText === undefined && token === undefined) return undefined;

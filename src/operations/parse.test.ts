@@ -1,5 +1,20 @@
 import { AppError } from '../errors';
-import { codeRange, dateRange, direction, list, month, oneOf, parseDate, positiveInteger, sort, year } from './parse';
+import { codeRange, dateRange, direction, list, month, oneOf, parseDate, positiveInteger, sort, year, type Fields } from './parse';
+
+/** The fields of a request that declares the names N and sent only some of them (the rest read as undefined). */
+const sent =
+  <N extends string>() =>
+  (values: Partial<Record<N, string>>): Fields<N> =>
+    values as Fields<N>;
+const dates = sent<'FromDate' | 'ToDate'>();
+const customers = sent<'FromCustomer' | 'ToCustomer'>();
+const categories = sent<'FromPCat' | 'ToPCat'>();
+const months = sent<'Month'>();
+const years = sent<'Year'>();
+const zones = sent<'Zones'>();
+const sorting = sent<'SortBy' | 'SortDirection'>();
+const actionField = sent<'Action'>();
+const pageSize = sent<'PageSize'>();
 
 function failure(fn: () => unknown): AppError {
   try {
@@ -47,47 +62,47 @@ describe('dates', () => {
   );
 
   it('applies the range rule: From only is that day, both inclusive, To only is up to', () => {
-    expect(dateRange({ FromDate: '01/04/2026' }, 'FromDate', 'ToDate', 'DMY')).toEqual({ from: '2026-04-01', to: '2026-04-01' });
-    expect(dateRange({ FromDate: '01/04/2026', ToDate: '2026-04-30' }, 'FromDate', 'ToDate', 'DMY')).toEqual({ from: '2026-04-01', to: '2026-04-30' });
-    expect(dateRange({ ToDate: '30/04/2026' }, 'FromDate', 'ToDate', 'DMY')).toEqual({ from: undefined, to: '2026-04-30' });
-    expect(dateRange({ FromDate: ' ', ToDate: '' }, 'FromDate', 'ToDate', 'DMY')).toEqual({ from: undefined, to: undefined });
-    const err = failure(() => dateRange({ FromDate: '02/04/2026', ToDate: '01/04/2026' }, 'FromDate', 'ToDate', 'DMY'));
+    expect(dateRange(dates({ FromDate: '01/04/2026' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: '2026-04-01', to: '2026-04-01' });
+    expect(dateRange(dates({ FromDate: '01/04/2026', ToDate: '2026-04-30' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: '2026-04-01', to: '2026-04-30' });
+    expect(dateRange(dates({ ToDate: '30/04/2026' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: undefined, to: '2026-04-30' });
+    expect(dateRange(dates({ FromDate: ' ', ToDate: '' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: undefined, to: undefined });
+    const err = failure(() => dateRange(dates({ FromDate: '02/04/2026', ToDate: '01/04/2026' }), 'FromDate', 'ToDate', 'DMY'));
     expect(err.field).toBe('FromDate');
   });
 });
 
 describe('codes, months, years, lists', () => {
   it('compares code ranges without regard to case', () => {
-    expect(codeRange({ FromCustomer: 'c001', ToCustomer: 'C010' }, 'FromCustomer', 'ToCustomer')).toEqual({ from: 'C001', to: 'C010' });
-    expect(codeRange({ FromPCat: 'cat02' }, 'FromPCat', 'ToPCat')).toEqual({ from: 'CAT02', to: 'CAT02' });
-    expect(failure(() => codeRange({ FromPCat: 'B', ToPCat: 'a' }, 'FromPCat', 'ToPCat')).field).toBe('FromPCat');
+    expect(codeRange(customers({ FromCustomer: 'c001', ToCustomer: 'C010' }), 'FromCustomer', 'ToCustomer')).toEqual({ from: 'C001', to: 'C010' });
+    expect(codeRange(categories({ FromPCat: 'cat02' }), 'FromPCat', 'ToPCat')).toEqual({ from: 'CAT02', to: 'CAT02' });
+    expect(failure(() => codeRange(categories({ FromPCat: 'B', ToPCat: 'a' }), 'FromPCat', 'ToPCat')).field).toBe('FromPCat');
   });
 
   it('reads months in every documented form and defaults to the clock', () => {
     const now = new Date('2026-07-09T00:00:00Z');
     for (const [input, expected] of [['1', 1], ['01', 1], ['12', 12], ['Jan', 1], ['dec', 12], ['September', 9], ['', 7]] as const) {
-      expect(month({ Month: input }, 'Month', now)).toBe(expected);
+      expect(month(months({ Month: input }), 'Month', now)).toBe(expected);
     }
-    expect(month({}, 'Month', now)).toBe(7);
+    expect(month(months({}), 'Month', now)).toBe(7);
     for (const bad of ['0', '13', 'Sept', 'Janu', '1.5']) {
-      expect(failure(() => month({ Month: bad }, 'Month', now)).field).toBe('Month');
+      expect(failure(() => month(months({ Month: bad }), 'Month', now)).field).toBe('Month');
     }
   });
 
   it('reads four-digit years and defaults to the clock', () => {
     const now = new Date('2026-07-09T00:00:00Z');
-    expect(year({ Year: '2025' }, 'Year', now)).toBe(2025);
-    expect(year({}, 'Year', now)).toBe(2026);
+    expect(year(years({ Year: '2025' }), 'Year', now)).toBe(2025);
+    expect(year(years({}), 'Year', now)).toBe(2026);
     for (const bad of ['26', '20266', 'MMXXVI', '0999']) {
-      expect(failure(() => year({ Year: bad }, 'Year', now)).message).toMatch(/^Year: /);
+      expect(failure(() => year(years({ Year: bad }), 'Year', now)).message).toMatch(/^Year: /);
     }
   });
 
   it('splits lists, trims, drops empties and treats ALL as no filter', () => {
-    expect(list({ Zones: ' n, s ,,N ' }, 'Zones')).toEqual(['N', 'S']);
-    expect(list({ Zones: 'N,all' }, 'Zones')).toBeUndefined();
-    expect(list({ Zones: ' , ' }, 'Zones')).toBeUndefined();
-    expect(list({}, 'Zones')).toBeUndefined();
+    expect(list(zones({ Zones: ' n, s ,,N ' }), 'Zones')).toEqual(['N', 'S']);
+    expect(list(zones({ Zones: 'N,all' }), 'Zones')).toBeUndefined();
+    expect(list(zones({ Zones: ' , ' }), 'Zones')).toBeUndefined();
+    expect(list(zones({}), 'Zones')).toBeUndefined();
   });
 });
 
@@ -95,31 +110,31 @@ describe('sorting and enumerations', () => {
   const fields = ['CustomerCode', 'Value'] as const;
 
   it('accepts a result field in any case and both direction spellings', () => {
-    expect(sort({ SortBy: 'value', SortDirection: 'Descending' }, fields, 'CustomerCode')).toEqual({ field: 'Value', direction: 'desc' });
-    expect(sort({}, fields, 'CustomerCode')).toEqual({ field: 'CustomerCode', direction: 'asc' });
-    expect(direction({ SortDirection: 'asc' })).toBe('asc');
-    expect(direction({ SortDirection: 'DESC' })).toBe('desc');
+    expect(sort(sorting({ SortBy: 'value', SortDirection: 'Descending' }), fields, 'CustomerCode')).toEqual({ field: 'Value', direction: 'desc' });
+    expect(sort(sorting({}), fields, 'CustomerCode')).toEqual({ field: 'CustomerCode', direction: 'asc' });
+    expect(direction(sorting({ SortDirection: 'asc' }))).toBe('asc');
+    expect(direction(sorting({ SortDirection: 'DESC' }))).toBe('desc');
   });
 
   it('refuses an unknown sort field or direction, naming the parameter', () => {
-    const bad = failure(() => sort({ SortBy: 'Value; drop table x' }, fields, 'CustomerCode'));
+    const bad = failure(() => sort(sorting({ SortBy: 'Value; drop table x' }), fields, 'CustomerCode'));
     expect(bad.field).toBe('SortBy');
     expect(bad.message).toContain('CustomerCode, Value');
-    expect(failure(() => direction({ SortDirection: 'up' })).field).toBe('SortDirection');
+    expect(failure(() => direction(sorting({ SortDirection: 'up' }))).field).toBe('SortDirection');
   });
 
   it('maps enumerations with aliases and refuses anything else', () => {
     const actions = { APPROVE: 'APPROVE', A: 'APPROVE', REJECT: 'REJECT', R: 'REJECT' } as const;
-    expect(oneOf({ Action: 'a' }, 'Action', actions)).toBe('APPROVE');
-    expect(oneOf({}, 'Action', actions)).toBeUndefined();
-    expect(failure(() => oneOf({ Action: 'maybe' }, 'Action', actions)).message).toBe("Action: 'maybe' is not accepted (use one of APPROVE, REJECT)");
+    expect(oneOf(actionField({ Action: 'a' }), 'Action', actions)).toBe('APPROVE');
+    expect(oneOf(actionField({}), 'Action', actions)).toBeUndefined();
+    expect(failure(() => oneOf(actionField({ Action: 'maybe' }), 'Action', actions)).message).toBe("Action: 'maybe' is not accepted (use one of APPROVE, REJECT)");
   });
 
   it('bounds whole numbers', () => {
-    expect(positiveInteger({ PageSize: '25' }, 'PageSize', 500, 5000)).toBe(25);
-    expect(positiveInteger({}, 'PageSize', 500, 5000)).toBe(500);
+    expect(positiveInteger(pageSize({ PageSize: '25' }), 'PageSize', 500, 5000)).toBe(25);
+    expect(positiveInteger(pageSize({}), 'PageSize', 500, 5000)).toBe(500);
     for (const bad of ['0', '-1', '5001', '2.5', 'ten']) {
-      expect(failure(() => positiveInteger({ PageSize: bad }, 'PageSize', 500, 5000)).field).toBe('PageSize');
+      expect(failure(() => positiveInteger(pageSize({ PageSize: bad }), 'PageSize', 500, 5000)).field).toBe('PageSize');
     }
   });
 });

@@ -8,23 +8,30 @@
 import type { DateOrder } from '../config';
 import { invalid, missing } from '../errors';
 
-export type Fields = Readonly<Record<string, string>>;
+/**
+ * The named values of a request as an operation reads them: exactly the names it declared (its
+ * params and fields, src/operations/types.ts), each the string sent or undefined. Every reader below
+ * takes the name to read as `NoInfer<N>`: the names come from the declaration alone, so a name that
+ * was not declared (a typo) does not compile, and a helper that reads names of its own (report
+ * filters, paging) accepts only the fields of an operation that declares all of them.
+ */
+export type Fields<N extends string = string> = { readonly [K in N]: string | undefined };
 
 /** The trimmed value, or undefined when missing or blank. */
-export function text(fields: Fields, name: string): string | undefined {
+export function text<N extends string>(fields: Fields<N>, name: NoInfer<N>): string | undefined {
   const value = fields[name]?.trim();
   return value ? value : undefined;
 }
 
 /** A field a write operation cannot do without. */
-export function required(fields: Fields, name: string): string {
+export function required<N extends string>(fields: Fields<N>, name: NoInfer<N>): string {
   const value = text(fields, name);
   if (value === undefined) throw missing(name);
   return value;
 }
 
 /** A free-text field with a length bound (so nothing unbounded reaches the database). */
-export function boundedText(fields: Fields, name: string, maxLength: number): string | undefined {
+export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength: number): string | undefined {
   const value = text(fields, name);
   if (value !== undefined && value.length > maxLength) {
     throw invalid(name, `is ${value.length} characters long; at most ${maxLength} are accepted`);
@@ -65,7 +72,7 @@ export function parseDate(value: string, field: string, order: DateOrder = 'DMY'
   return isoDate(y, mo, d);
 }
 
-export function optionalDate(fields: Fields, name: string, order: DateOrder): string | undefined {
+export function optionalDate<N extends string>(fields: Fields<N>, name: NoInfer<N>, order: DateOrder): string | undefined {
   const value = text(fields, name);
   return value === undefined ? undefined : parseDate(value, name, order);
 }
@@ -113,12 +120,12 @@ export function range<T extends string>(fromName: string, from: T | undefined, t
   return { from, to };
 }
 
-export function dateRange(fields: Fields, fromName: string, toName: string, order: DateOrder): Range<string> {
+export function dateRange<N extends string>(fields: Fields<N>, fromName: NoInfer<N>, toName: NoInfer<N>, order: DateOrder): Range<string> {
   return range(fromName, optionalDate(fields, fromName, order), toName, optionalDate(fields, toName, order));
 }
 
 /** Code ranges compare case-insensitively (codes are matched without regard to case). */
-export function codeRange(fields: Fields, fromName: string, toName: string): Range<string> {
+export function codeRange<N extends string>(fields: Fields<N>, fromName: NoInfer<N>, toName: NoInfer<N>): Range<string> {
   const from = text(fields, fromName)?.toUpperCase();
   const to = text(fields, toName)?.toUpperCase();
   return range(fromName, from, toName, to, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -127,7 +134,7 @@ export function codeRange(fields: Fields, fromName: string, toName: string): Ran
 // ---- months and years -------------------------------------------------------------------------
 
 /** Month: 1-12, 01-12, Jan..Dec, January..December; missing = the clock's current month. */
-export function month(fields: Fields, name: string, now: Date): number {
+export function month<N extends string>(fields: Fields<N>, name: NoInfer<N>, now: Date): number {
   const value = text(fields, name);
   if (value === undefined) return now.getUTCMonth() + 1;
   if (/^\d{1,2}$/.test(value)) {
@@ -141,7 +148,7 @@ export function month(fields: Fields, name: string, now: Date): number {
 }
 
 /** Year: four digits; missing = the clock's current year. */
-export function year(fields: Fields, name: string, now: Date): number {
+export function year<N extends string>(fields: Fields<N>, name: NoInfer<N>, now: Date): number {
   const value = text(fields, name);
   if (value === undefined) return now.getUTCFullYear();
   if (/^\d{4}$/.test(value) && Number(value) >= 1900) return Number(value);
@@ -154,7 +161,7 @@ export function year(fields: Fields, name: string, now: Date): number {
  * Comma-separated lists (Zones, States, CustomerIds): blanks trimmed, empties ignored, upper-cased for
  * case-insensitive matching; "ALL" anywhere, or nothing left, means no filter (undefined).
  */
-export function list(fields: Fields, name: string): string[] | undefined {
+export function list<N extends string>(fields: Fields<N>, name: NoInfer<N>): string[] | undefined {
   const value = text(fields, name);
   if (value === undefined) return undefined;
   const items = [...new Set(value.split(',').map((s) => s.trim().toUpperCase()).filter((s) => s !== ''))];
@@ -177,27 +184,30 @@ export interface Sort<F extends string> {
  * returned field is always one of `allowed`, so it can be mapped to a column without splicing input.
  * SortDirection: ASC/DESC, Ascending/Descending, any case; default ASC.
  */
-export function sort<F extends string>(fields: Fields, allowed: readonly F[], fallback: F, sortByName = 'SortBy', directionName = 'SortDirection'): Sort<F> {
-  const by = text(fields, sortByName);
+export function sort<F extends string>(fields: Fields<SortName>, allowed: readonly F[], fallback: F): Sort<F> {
+  const by = text(fields, 'SortBy');
   let field = fallback;
   if (by !== undefined) {
     const match = allowed.find((a) => a.toLowerCase() === by.toLowerCase());
-    if (!match) throw invalid(sortByName, `'${by}' is not a field of the result (use one of ${allowed.join(', ')})`);
+    if (!match) throw invalid('SortBy', `'${by}' is not a field of the result (use one of ${allowed.join(', ')})`);
     field = match;
   }
-  return { field, direction: direction(fields, directionName) };
+  return { field, direction: direction(fields) };
 }
 
-export function direction(fields: Fields, name = 'SortDirection'): Direction {
-  const value = text(fields, name)?.toLowerCase();
+/** The two parameters sort() reads. */
+export type SortName = 'SortBy' | 'SortDirection';
+
+export function direction(fields: Fields<'SortDirection'>): Direction {
+  const value = text(fields, 'SortDirection')?.toLowerCase();
   if (value === undefined || value === 'asc' || value === 'ascending') return 'asc';
   if (value === 'desc' || value === 'descending') return 'desc';
-  throw invalid(name, `'${fields[name]?.trim()}' is not a direction (use ASC or DESC)`);
+  throw invalid('SortDirection', `'${fields.SortDirection?.trim()}' is not a direction (use ASC or DESC)`);
 }
 
 // ---- numbers -------------------------------------------------------------------------------------
 
-export function positiveInteger(fields: Fields, name: string, fallback: number, max: number): number {
+export function positiveInteger<N extends string>(fields: Fields<N>, name: NoInfer<N>, fallback: number, max: number): number {
   const value = text(fields, name);
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
@@ -207,7 +217,7 @@ export function positiveInteger(fields: Fields, name: string, fallback: number, 
 }
 
 /** One value out of a fixed set, any case, with aliases; returns the canonical value. */
-export function oneOf<T extends string>(fields: Fields, name: string, accepted: Readonly<Record<string, T>>): T | undefined {
+export function oneOf<N extends string, T extends string>(fields: Fields<N>, name: NoInfer<N>, accepted: Readonly<Record<string, T>>): T | undefined {
   const value = text(fields, name);
   if (value === undefined) return undefined;
   const match = accepted[value.toUpperCase()];

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';
 import type { Engine } from '../db/engine';
 import type { DateOrder } from '../config';
+import type { Fields } from './parse';
 
 export interface UploadedFile {
   /** The form or multipart field the file came in. */
@@ -110,16 +111,48 @@ export interface WriteOperation extends OperationShape {
 
 export type Operation = ReadOperation | WriteOperation;
 
+/**
+ * The request as an operation's own code sees it: `fields` holds exactly the names it declared
+ * (parse.ts, Fields), so reading a name it did not declare does not compile.
+ */
+export interface DeclaredRequest<N extends string> {
+  fields: Fields<N>;
+  files: readonly UploadedFile[];
+}
+
+/**
+ * What an operation's declaration is written as: the names as literal tuples (`const` type
+ * parameters), from which the type of the fields its code reads is derived.
+ */
+interface Declaration<P extends readonly string[], F extends readonly string[]> {
+  name: string;
+  /** The contract's parameters, in WSDL order. */
+  params: P;
+  /** Extra named fields (docs/behaviour.md). */
+  fields: F;
+  acceptsFiles: boolean;
+}
+
+type Names<P extends readonly string[], F extends readonly string[]> = P[number] | F[number];
+
+/**
+ * The one place where a binding's request (every declared name that was sent, as a plain record:
+ * src/services/request-fields.ts) becomes the declared view: a name not sent reads as undefined.
+ */
+function declared<N extends string>(request: OperationRequest): DeclaredRequest<N> {
+  return request as unknown as DeclaredRequest<N>;
+}
+
 /** A read's two phases as the operation writes them: the checked input (Plan) passes from one to the other. */
-export interface ReadDefinition<Plan> extends OperationShape {
-  prepare(request: OperationRequest, ctx: OperationContext): Plan | Promise<Plan>;
+export interface ReadDefinition<Plan, P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {
+  prepare(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Plan | Promise<Plan>;
   read(plan: Plan, ctx: OperationContext): Promise<OperationResult>;
 }
 
-export function readOperation<Plan>(definition: ReadDefinition<Plan>): ReadOperation {
+export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): ReadOperation {
   const { name, params, fields, acceptsFiles } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => {
-    const plan = await definition.prepare(request, ctx);
+    const plan = await definition.prepare(declared(request), ctx);
     return { read: () => definition.read(plan, ctx) };
   };
   return {
@@ -131,4 +164,13 @@ export function readOperation<Plan>(definition: ReadDefinition<Plan>): ReadOpera
     prepare,
     run: async (request, ctx) => (await prepare(request, ctx)).read(),
   };
+}
+
+export interface WriteDefinition<P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {
+  run(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Promise<OperationResult>;
+}
+
+export function writeOperation<const P extends readonly string[], const F extends readonly string[]>(definition: WriteDefinition<P, F>): WriteOperation {
+  const { name, params, fields, acceptsFiles } = definition;
+  return { name, params, fields, acceptsFiles, kind: 'write', run: (request, ctx) => definition.run(declared(request), ctx) };
 }

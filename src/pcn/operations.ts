@@ -16,7 +16,7 @@ const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
   CASH: 'CASH',
 };
 
-export const getPCNList = readOperation<PcnListQuery>({
+export const getPCNList = readOperation({
   name: 'getPCNList',
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
   fields: PAGE_FIELDS,
@@ -43,7 +43,7 @@ interface DocumentLookup {
   allowed: OfficerBound;
 }
 
-export const getPCNDetails = readOperation<DocumentLookup>({
+export const getPCNDetails = readOperation({
   name: 'getPCNDetails',
   params: ['PDCID'],
   fields: [],
@@ -52,7 +52,7 @@ export const getPCNDetails = readOperation<DocumentLookup>({
   read: async ({ number, allowed }, ctx) => ({ data: await pcnDetails(ctx.db, number, allowed) }),
 });
 
-export const getPCNDebitNotes = readOperation<DocumentLookup>({
+export const getPCNDebitNotes = readOperation({
   name: 'getPCNDebitNotes',
   params: ['PCNNO'],
   fields: [],
@@ -61,7 +61,7 @@ export const getPCNDebitNotes = readOperation<DocumentLookup>({
   read: async ({ number, allowed }, ctx) => ({ data: await pcnDebitNoteList(ctx.db, number, allowed) }),
 });
 
-export const getPCNInvoices = readOperation<DocumentLookup>({
+export const getPCNInvoices = readOperation({
   name: 'getPCNInvoices',
   params: ['PCNNO'],
   fields: [],

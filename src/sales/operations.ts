@@ -15,7 +15,7 @@ import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type 
 import { storedUserId } from '../operations/master-codes';
 
 /** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
-const CUSTOMER_REPORT_PARAMS: readonly string[] = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'];
+const CUSTOMER_REPORT_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'] as const;
 
 interface CustomerReport<F extends string> {
   filters: ReportFilterInput;
@@ -33,7 +33,7 @@ async function customerReport<F extends string>(filters: ReportFilterInput, orde
   return { filters, order, allowed };
 }
 
-export const getSalesSummaryRecords = readOperation<CustomerReport<SalesSummaryField>>({
+export const getSalesSummaryRecords = readOperation({
   name: 'getSalesSummaryRecords',
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
@@ -45,7 +45,7 @@ export const getSalesSummaryRecords = readOperation<CustomerReport<SalesSummaryF
   read: ({ filters, order, allowed }, ctx) => salesSummary(ctx.db, filters, order, allowed),
 });
 
-export const getOrderVDeliverySummaryRecords = readOperation<CustomerReport<OrderDeliveryField>>({
+export const getOrderVDeliverySummaryRecords = readOperation({
   name: 'getOrderVDeliverySummaryRecords',
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
@@ -57,7 +57,7 @@ export const getOrderVDeliverySummaryRecords = readOperation<CustomerReport<Orde
   read: ({ filters, order, allowed }, ctx) => orderDeliverySummary(ctx.db, filters, order, allowed),
 });
 
-export const getOrderVsDeliveryOfficer = readOperation<CustomerReport<OfficerDeliveryField> & { choice: OfficerChoice }>({
+export const getOrderVsDeliveryOfficer = readOperation({
   name: 'getOrderVsDeliveryOfficer',
   params: ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States'],
   fields: [],
@@ -89,7 +89,7 @@ async function assertChoiceInScope(ctx: OperationContext, choice: OfficerChoice,
 
 const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM', AM: 'AM', SO: 'SO' };
 
-export const getSalesReportStats = readOperation<{ scope: StatsScope; asOf: string }>({
+export const getSalesReportStats = readOperation({
   name: 'getSalesReportStats',
   params: ['Username', 'Role'],
   fields: ['AsOf'],

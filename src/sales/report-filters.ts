@@ -42,7 +42,13 @@ export interface ResolvedFilters {
 
 const NO_CODES: Range<string> = {};
 
-export function parseReportFilters(fields: Fields, order: DateOrder): ReportFilterInput {
+/** The parameters parseReportFilters reads: an operation that uses it declares every one. */
+export const REPORT_FILTER_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'Zones', 'States'] as const;
+
+/** The parameters parseAreaFilters reads. */
+export type AreaFilterParam = 'FromDate' | 'ToDate' | 'Zones' | 'States';
+
+export function parseReportFilters(fields: Fields<(typeof REPORT_FILTER_PARAMS)[number]>, order: DateOrder): ReportFilterInput {
   return {
     salesOfficer: text(fields, 'SalesOfficer'),
     customers: codeRange(fields, 'FromCustomer', 'ToCustomer'),
@@ -55,7 +61,7 @@ export function parseReportFilters(fields: Fields, order: DateOrder): ReportFilt
 }
 
 /** Only dates, Zones and States (getOrderVsDeliveryOfficer). */
-export function parseAreaFilters(fields: Fields, order: DateOrder): ReportFilterInput {
+export function parseAreaFilters(fields: Fields<AreaFilterParam>, order: DateOrder): ReportFilterInput {
   return {
     customers: NO_CODES,
     dates: dateRange(fields, 'FromDate', 'ToDate', order),

@@ -4,7 +4,7 @@
  */
 import { invalid, missing } from '../errors';
 import { boundedText, dateOf, optionalDate, positiveInteger, text, type Fields } from '../operations/parse';
-import { readOperation, type Operation, type OperationContext, type OperationRequest } from '../operations/types';
+import { readOperation, writeOperation, type DeclaredRequest, type Operation, type OperationContext } from '../operations/types';
 import { createWarrantyRequest as create } from './create-request';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
 import { listRequestFiles, storeRequestFiles } from './request-files';
@@ -18,12 +18,11 @@ const MAX = { code: 50, serialNo: 100, complaint: 2000, clientRequestId: 100, tr
 export const DEFAULT_SYNC_PAGE_SIZE = 500;
 export const MAX_SYNC_PAGE_SIZE = 5000;
 
-export const createWarrantyRequest: Operation = {
+export const createWarrantyRequest = writeOperation({
   name: 'CreateWarrantyRequest',
   params: [],
   fields: ['CustomerCode', 'SalesOfficer', 'ProductCode', 'SerialNo', 'Complaint', 'InvoiceNo', 'PurchaseDate', 'ClientRequestId'],
   acceptsFiles: false,
-  kind: 'write',
   async run({ fields }, ctx) {
     const input = {
       customerCode: requiredText(fields, 'CustomerCode', MAX.code),
@@ -41,7 +40,7 @@ export const createWarrantyRequest: Operation = {
       : `Warranty request ${request.RequestNo} created.`;
     return { data: request, message };
   },
-};
+});
 
 const TRANSPORT_MESSAGES: Readonly<Record<TransportOutcomeKind, string>> = {
   dispatched: 'is DISPATCHED with the transport details.',
@@ -49,12 +48,11 @@ const TRANSPORT_MESSAGES: Readonly<Record<TransportOutcomeKind, string>> = {
   unchanged: 'already has these transport details: nothing was changed.',
 };
 
-export const updateWarrantyTransportDetails: Operation = {
+export const updateWarrantyTransportDetails = writeOperation({
   name: 'UpdateWarrantyTransportDetails',
   params: [],
   fields: ['RequestNo', 'Transporter', 'LRNo', 'LRDate', 'VehicleNo'],
   acceptsFiles: false,
-  kind: 'write',
   async run({ fields }, ctx) {
     const input = {
       requestNo: requiredText(fields, 'RequestNo', MAX.code).toUpperCase(),
@@ -66,14 +64,15 @@ export const updateWarrantyTransportDetails: Operation = {
     const { request, outcome } = await updateTransportDetails(ctx.db, input, ctx.clock.now(), await allowedOfficers(ctx));
     return { data: request, message: `Warranty request ${request.RequestNo} ${TRANSPORT_MESSAGES[outcome]}` };
   },
-};
+});
 
-export const warrantyRequestFiles: Operation = {
+const FILE_FIELDS = ['RequestNo', 'FileName', 'FileContent'] as const;
+
+export const warrantyRequestFiles = writeOperation({
   name: 'WarrantyRequestFiles',
   params: [],
-  fields: ['RequestNo', 'FileName', 'FileContent'],
+  fields: FILE_FIELDS,
   acceptsFiles: true,
-  kind: 'write',
   async run(request, ctx) {
     const requestNo = boundedText(request.fields, 'RequestNo', MAX.code)?.toUpperCase();
     const sendsSomething = request.files.length > 0 || text(request.fields, 'FileName') !== undefined || text(request.fields, 'FileContent') !== undefined;
@@ -88,7 +87,7 @@ export const warrantyRequestFiles: Operation = {
     const already = files.length - added;
     return { data: stored, message: `${added} file(s) stored for warranty request ${requestNo}` + (already > 0 ? `; ${already} already stored.` : '.') };
   },
-};
+});
 
 export const syncWarrantyReqList = readOperation({
   name: 'SyncWarrantyReqList',
@@ -108,7 +107,7 @@ export const warrantyOperations: readonly Operation[] = [createWarrantyRequest, 
 // ---- field readers of this area ----------------------------------------------------------------
 
 /** A required free-text field with a length bound. */
-function requiredText(fields: Fields, name: string, maxLength: number): string {
+function requiredText<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength: number): string {
   const value = boundedText(fields, name, maxLength);
   if (value === undefined) throw missing(name);
   return value;
@@ -122,15 +121,15 @@ const LATEST_ZONE_OFFSET_MS = 14 * 60 * 60 * 1000;
  * UTC and the app's time zone is unknown, so "today" is the latest calendar date anywhere on Earth:
  * an officer in India (UTC+5:30) entering today's date just after midnight is never refused.
  */
-function pastDate(fields: Fields, name: string, ctx: OperationContext): string | undefined {
+function pastDate<N extends string>(fields: Fields<N>, name: NoInfer<N>, ctx: OperationContext): string | undefined {
   const value = optionalDate(fields, name, ctx.settings.dateOrder);
   const today = dateOf(new Date(ctx.clock.now().getTime() + LATEST_ZONE_OFFSET_MS));
-  if (value !== undefined && value > today) throw invalid(name, `'${fields[name].trim()}' is after today (${today})`);
+  if (value !== undefined && value > today) throw invalid(name, `'${fields[name]?.trim()}' is after today (${today})`);
   return value;
 }
 
 /** Since: empty = from the beginning (0); otherwise a NextSince token, the decimal change_seq. */
-function sinceToken(fields: Fields, name: string): number {
+function sinceToken<N extends string>(fields: Fields<N>, name: NoInfer<N>): number {
   const value = text(fields, name);
   if (value === undefined) return 0;
   if (!/^\d{1,15}$/.test(value)) throw invalid(name, `'${value}' is not a token this service returned as NextSince (leave it empty to start from the beginning)`);
@@ -141,7 +140,7 @@ function sinceToken(fields: Fields, name: string): number {
  * The files of a call: multipart parts, and/or FileContent (base64) named by FileName. FileName
  * without FileContent is an error only when no part carries a file either.
  */
-function incomingFiles(request: OperationRequest): IncomingFile[] {
+function incomingFiles(request: DeclaredRequest<(typeof FILE_FIELDS)[number]>): IncomingFile[] {
   const files: IncomingFile[] = request.files.map((f) => ({ field: f.field, fileName: f.fileName, content: f.content }));
   const content = text(request.fields, 'FileContent');
   if (content !== undefined) {

@@ -1,0 +1,58 @@
+/**
+ * Typed operation declarations (types.ts, parse.ts Fields): an operation's code receives exactly the
+ * names it declared. A misspelt or undeclared name is a compile error, which the `@ts-expect-error`
+ * lines below assert: `npm test` type-checks this file first, and an expected error that no longer
+ * occurs fails that check.
+ */
+import { createMobileAppService } from '../services/mobile-app';
+import { text, type Fields } from './parse';
+import { readOperation, writeOperation, type OperationContext } from './types';
+
+const context = {} as OperationContext;
+
+/** Reads the officer the way a shared helper does: only operations that declare SalesOfficer may call it. */
+function officerOf(fields: Fields<'SalesOfficer'>): string | undefined {
+  return text(fields, 'SalesOfficer');
+}
+
+const probe = readOperation({
+  name: 'Probe',
+  params: ['SalesOfficer', 'FromDate'],
+  fields: ['PageSize'],
+  acceptsFiles: false,
+  prepare({ fields }) {
+    // @ts-expect-error 'SalesOfficr' is not a declared name
+    text(fields, 'SalesOfficr');
+    // @ts-expect-error 'ToDate' belongs to other operations, not to this one
+    text(fields, 'ToDate');
+    return { officer: officerOf(fields), from: text(fields, 'FromDate'), pageSize: fields.PageSize };
+  },
+  read: async (plan) => ({ data: [plan] }),
+});
+
+const write = writeOperation({
+  name: 'ProbeWrite',
+  params: [],
+  fields: ['RequestNo'],
+  acceptsFiles: false,
+  async run({ fields }) {
+    // @ts-expect-error a helper reading SalesOfficer cannot be handed the fields of an operation that does not declare it
+    officerOf(fields);
+    return { data: { requestNo: text(fields, 'RequestNo') ?? null } };
+  },
+});
+
+describe('typed operation declarations', () => {
+  it('hand the code the declared names, sent values trimmed by the readers and absent ones undefined', async () => {
+    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [probe, write] });
+    const read = await service.invoke('Probe', { values: [['salesofficer', ' SO7 '], ['pagesize', '20'], ['Unknown', 'x']], files: [] });
+    expect(read).toEqual({ kind: 'report', result: { data: [{ officer: 'SO7', from: undefined, pageSize: '20' }] } });
+    const written = await service.invoke('ProbeWrite', { values: [['REQUESTNO', 'WR1']], files: [] });
+    expect(written).toEqual({ kind: 'report', result: { data: { requestNo: 'WR1' } } });
+  });
+
+  it('keep the declared names as the operation lists them, for the WSDL check and the help pages', () => {
+    expect([probe.params, probe.fields]).toEqual([['SalesOfficer', 'FromDate'], ['PageSize']]);
+    expect([write.kind, write.fields]).toEqual(['write', ['RequestNo']]);
+  });
+});
