@@ -16,6 +16,8 @@ export interface ContractOperation {
   name: string;
   /** Parameter names in WSDL order, spelled as in the WSDL. */
   params: string[];
+  /** The element the response holds (HelloWorldResult); undefined for the empty legacy responses. */
+  result?: string;
 }
 
 export interface ServiceDescription {
@@ -54,7 +56,7 @@ export function describeWsdl(template: string, namespace: string): ServiceDescri
     serviceName,
     targetNamespace: root.attributes.targetNamespace ?? '',
     wsdlTemplate,
-    operations: soapOperations(root, serviceName).map((name) => ({ name, params: schemaParams(root, name) })),
+    operations: soapOperations(root, serviceName).map((name) => ({ name, params: schemaSequence(root, name), result: schemaSequence(root, `${name}Response`)[0] })),
   };
 }
 
@@ -94,11 +96,11 @@ function soapOperations(root: XmlElement, serviceName: string): string[] {
 }
 
 /** The request element's sequence in the schema (contract.md, "WSDL": one s:element per parameter). */
-function schemaParams(root: XmlElement, operation: string): string[] {
+function schemaSequence(root: XmlElement, elementName: string): string[] {
   const types = firstChildNamed(root, WSDL_NS, 'types');
   const schemas = types ? childrenNamed(types, XSD_NS, 'schema') : [];
-  const element = schemas.flatMap((s) => childrenNamed(s, XSD_NS, 'element')).find((e) => e.attributes.name === operation);
-  if (!element) throw new Error(`the WSDL schema has no element for operation ${operation}`);
+  const element = schemas.flatMap((s) => childrenNamed(s, XSD_NS, 'element')).find((e) => e.attributes.name === elementName);
+  if (!element) throw new Error(`the WSDL schema has no element ${elementName}`);
   const sequence = firstChildNamed(firstChildNamed(element, XSD_NS, 'complexType') ?? element, XSD_NS, 'sequence');
   return sequence ? childrenNamed(sequence, XSD_NS, 'element').map((e) => e.attributes.name ?? '') : [];
 }

@@ -1,8 +1,10 @@
 /**
- * The two services and their operations as interface-spec.md (4.3, 4.4) names them, written down
- * here so the checker knows the contract without asking the server under test (it may be the legacy
- * ASMX server) and without reading this project's own tables.
+ * The two services and their operations as the contract states them: read from the WSDL files
+ * (wsdl/), the one hand-written statement of the contract. The checker knows the contract without
+ * asking the server under test (it may be the legacy ASMX server) and without reading this
+ * project's operation declarations.
  */
+import { loadServiceDescription } from '../asmx/contract';
 import type { ServiceTarget } from './types';
 
 export interface ContractOperation {
@@ -18,39 +20,14 @@ export interface ContractService {
   operations: readonly ContractOperation[];
 }
 
-const SALES_FILTERS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'];
+function contractService(name: ServiceTarget['name']): ContractService {
+  const description = loadServiceDescription({ wsdlFile: `wsdl/${name}.wsdl`, namespace: 'http://tempuri.org/' });
+  return { name, operations: description.operations.map((op) => ({ name: op.name, params: op.params, returnsString: op.result !== undefined })) };
+}
 
-const op = (name: string, params: readonly string[] = []): ContractOperation => ({ name, params, returnsString: false });
+export const MAIN_SERVICE: ContractService = contractService('MobileAppWebService');
 
-export const MAIN_SERVICE: ContractService = {
-  name: 'MobileAppWebService',
-  operations: [
-    op('getSalesSummaryRecords', SALES_FILTERS),
-    op('getOrderVDeliverySummaryRecords', SALES_FILTERS),
-    op('getCollectionStatements', ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection']),
-    op('getOrderVsDeliveryOfficer', ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States']),
-    op('getPCNList', ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod']),
-    op('getOpeningBalance', ['CustomerIds', 'Month', 'Year']),
-    op('getSalesReportStats', ['Username', 'Role']),
-    op('FillAreaManagers', ['username']),
-    op('getPCNDebitNotes', ['PCNNO']),
-    op('getPCNDetails', ['PDCID']),
-    op('getPCNInvoices', ['PCNNO']),
-    op('UpdateActivityNoAndOrderToCustInEnquiryMst'),
-    op('UpdateWarrantyTransportDetails'),
-    op('ActivityApprovalRejection'),
-    op('CreateWarrantyRequest'),
-    op('FillProfitCenterForCustomer'),
-    op('ActivityReportAndComplaints'),
-    op('WarrantyRequestFiles'),
-    op('SyncWarrantyReqList'),
-  ],
-};
-
-export const SYNC_SERVICE: ContractService = {
-  name: 'SyncCustomers',
-  operations: [{ name: 'HelloWorld', params: [], returnsString: true }],
-};
+export const SYNC_SERVICE: ContractService = contractService('SyncCustomers');
 
 export const CONTRACT_SERVICES: readonly ContractService[] = [MAIN_SERVICE, SYNC_SERVICE];
 

@@ -1,5 +1,5 @@
 /**
- * The MobileAppWebService service object: the 19 operations of the registry behind one invoke(),
+ * The MobileAppWebService service object: the operations of the registry behind one invoke(),
  * shared by SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST (architecture.md).
  */
 import { sql } from 'kysely';

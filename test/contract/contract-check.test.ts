@@ -49,11 +49,12 @@ describe('contract check', () => {
     }
   });
 
-  it('reads 19 operations from the main WSDL, in WSDL order, with their parameters', () => {
+  it('reads the operations of the main WSDL, in WSDL order, with their parameters', () => {
     const description = describeWsdl(mainWsdl, NS);
     expect(description.serviceName).toBe('MobileAppWebService');
     expect(description.targetNamespace).toBe(NS);
-    expect(description.operations).toHaveLength(19);
+    expect(description.operations.map((op) => op.name).sort()).toEqual(mainServiceOperations.map((op) => op.name).sort());
+    expect(description.operations[0].name).toBe('getSalesSummaryRecords');
     expect(description.operations.find((op) => op.name === 'getPCNList')?.params).toEqual([
       'SalesOfficer',
       'Customer',

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
+import { MAIN_OPERATIONS, SYNC_OPERATIONS } from '../support/interface-table';
 
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
@@ -17,19 +18,18 @@ export type Version = '1.1' | '1.2';
 export const MAIN_PATH = '/API/MobileAppWebService.asmx';
 export const SYNC_PATH = '/API/SyncCustomers.asmx';
 
-/** Operation names in WSDL order, read from the soapAction attributes of the SOAP 1.1 binding. */
+/** Operation names in WSDL order (test/support/interface-table.ts reads them from the WSDL files). */
 export function wsdlOperations(service: 'MobileAppWebService' | 'SyncCustomers'): string[] {
-  const text = fs.readFileSync(path.join(__dirname, '..', '..', 'wsdl', `${service}.wsdl`), 'utf8');
-  const soapBinding = text.slice(text.indexOf(`<wsdl:binding name="${service}Soap"`), text.indexOf(`<wsdl:binding name="${service}Soap12"`));
-  return [...soapBinding.matchAll(/<soap:operation soapAction="\{\{namespace\}\}([A-Za-z]+)"/g)].map((m) => m[1]);
+  return operationsOf(service).map(([name]) => name);
 }
 
-/** Parameter names of an operation, from the WSDL schema. */
+/** Parameter names of an operation, in WSDL order. */
 export function wsdlParams(service: 'MobileAppWebService' | 'SyncCustomers', operation: string): string[] {
-  const text = fs.readFileSync(path.join(__dirname, '..', '..', 'wsdl', `${service}.wsdl`), 'utf8');
-  const start = text.indexOf(`<s:element name="${operation}">`);
-  const end = text.indexOf('</s:element>', start);
-  return [...text.slice(start, end).matchAll(/<s:element minOccurs="0" maxOccurs="1" name="([A-Za-z]+)"/g)].map((m) => m[1]);
+  return [...(operationsOf(service).find(([name]) => name === operation)?.[1] ?? [])];
+}
+
+function operationsOf(service: 'MobileAppWebService' | 'SyncCustomers') {
+  return service === 'MobileAppWebService' ? MAIN_OPERATIONS : SYNC_OPERATIONS;
 }
 
 export function envelope(version: Version, bodyXml: string, headerXml = ''): string {
