@@ -31,6 +31,7 @@ import { createAppMetrics, localMetricsText, processMetrics } from './ops/metric
 import { probesRouter, type ServerState } from './ops/probes';
 import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
+import { HTTP_TEXT } from './protocol-texts';
 
 export interface AppOptions {
   settings: Settings;
@@ -272,7 +273,7 @@ function unexpectedError(err: unknown, _req: Request, res: Response, _next: Next
   }
   if (status === 400 || status === 413) {
     annotate(res, { outcome: 'protocol_error' });
-    sendPlainError(res, status, status === 413 ? 'Request entity too large.' : 'Bad request.');
+    sendPlainError(res, status, status === 413 ? HTTP_TEXT.entityTooLarge() : HTTP_TEXT.badRequest());
     return;
   }
   annotateUnexpected(res, err);

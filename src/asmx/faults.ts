@@ -1,11 +1,8 @@
 /**
- * SOAP faults as the legacy ASMX stack writes them (contract.md, "SOAP"; captures README, "SOAP errors"):
- * the documents for SOAP 1.1 and SOAP 1.2, and the one catalogue of the protocol's fault texts.
- *
- * Texts are verbatim .NET (System.Web.Services resources, with the {0}/{1} arguments filled in as
- * .NET does; Mono leaves them unformatted). Business failures are not here: their messages come from
- * AppError (src/errors.ts) and only travel inside a Client/Sender fault.
+ * SOAP faults as the legacy ASMX stack writes them: the documents for SOAP 1.1 and SOAP 1.2, byte for
+ * byte. Their texts are in the catalogue of protocol texts (src/protocol-texts.ts).
  */
+import { FAULT_TEXT } from '../protocol-texts';
 import { escapeXmlText } from './xml-escape';
 
 export type SoapVersion = '1.1' | '1.2';
@@ -37,38 +34,6 @@ export function faultCodeOf(version: SoapVersion, kind: FaultKind): string {
   return `soap:${FAULT_CODE[version][kind]}`;
 }
 
-/** The protocol's fault texts, in one place. */
-export const FAULT_TEXT = {
-  unknownSoapAction: (action: string) => `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`,
-  unknownRequestElement: (name: string, ns: string) => `The request element <${name} xmlns='${ns}'> was not recognized.`,
-  unknownAction: (action: string) => `Unable to handle request. The action '${action}' was not recognized.`,
-  noValidAction: () => 'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
-  /**
-   * ASMX accepts a SOAPAction (or SOAP 1.2 action) naming one operation with a Body element of another
-   * and runs the action's operation with every parameter null. This project refuses the disagreement
-   * (contract.md: "check that they agree"); the text follows the wording of the .NET
-   * "request element ... was not recognized" message so that it reads like the platform's own.
-   */
-  actionBodyMismatch: (action: string, name: string, ns: string) =>
-    `The request element <${name} xmlns='${ns}'> does not match the action '${action}'.`,
-  versionMismatch: (ns: string) =>
-    `Possible SOAP version mismatch: Envelope namespace ${ns} was unexpected. Expecting ${ENVELOPE_NS['1.1']}.`,
-  missingEnvelope: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Envelope element.',
-  missingBody: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.',
-  /** An empty request body, as .NET's XmlReader reports it (captures: err-soap12-empty-body). */
-  rootElementMissing: () => 'Server was unable to process request. ---> Root element is missing.',
-  headerNotUnderstood: (name: string) => `SOAP header ${name} was not understood.`,
-  /**
-   * Authentication is on (AUTH_MODE) and the request carried no valid credentials. ASMX itself never
-   * wrote this fault (IIS refused such requests before ASP.NET saw them); the text is the one Windows
-   * gives for a refused access, so a client's log reads like the platform's own. Status 401.
-   */
-  accessDenied: () => 'Access is denied.',
-  /** The client exceeded RATE_LIMIT_PER_MINUTE / RATE_LIMIT_BURST. Status 429 with Retry-After. */
-  tooManyRequests: (retryAfterSeconds: number) => `Too many requests; retry after ${retryAfterSeconds} seconds.`,
-  /** An operation failed for a reason of the server's own; never its internal message or stack. */
-  unexpected: () => 'Server was unable to process request. ---> An unexpected error occurred on the server.',
-} as const;
 
 export interface Fault {
   kind: FaultKind;

@@ -10,6 +10,7 @@
  * (URLSearchParams turns bytes that are not UTF-8 into U+FFFD).
  */
 import { AppError, invalid } from '../errors';
+import { HTTP_TEXT } from '../protocol-texts';
 import { HttpProtocolError } from './http-errors';
 
 /** One character outside XML 1.0's Char production (the u flag makes a lone surrogate one match). */
@@ -47,7 +48,7 @@ function checkedName(name: string): string {
 }
 
 /** Over MAX_REQUEST_FIELDS: 413, like a body over MAX_REQUEST_BYTES. */
-export const tooManyFields = (max: number) => new HttpProtocolError(`Request has more than ${max} fields.`, 413);
+export const tooManyFields = (max: number) => new HttpProtocolError(HTTP_TEXT.tooManyFields(max), 413);
 
 /**
  * The name/value pairs of a query string or form body (without the '?'), in order. maxFields bounds how

@@ -9,6 +9,7 @@
  * - names and strings, nested ones included, hold only characters XML can carry (input-text.ts).
  */
 import { invalid } from '../errors';
+import { HTTP_TEXT } from '../protocol-texts';
 import { HttpProtocolError, invalidRequestFormat } from './http-errors';
 import { checkedField, decodeUtf8, forbiddenCharacter, tooManyFields } from './input-text';
 
@@ -17,8 +18,8 @@ export interface JsonLimits {
   maxFields: number;
 }
 
-const notUtf8 = () => new HttpProtocolError('Request body is not valid UTF-8.', 400);
-const tooDeep = (max: number) => new HttpProtocolError(`Request body is nested deeper than ${max} levels.`, 400);
+const notUtf8 = () => new HttpProtocolError(HTTP_TEXT.notUtf8(), 400);
+const tooDeep = (max: number) => new HttpProtocolError(HTTP_TEXT.nestedTooDeep(max), 400);
 
 /** A JSON object's members as strings (numbers and booleans as written; null as absent). */
 export function jsonMembers(body: Buffer, contentType: string, limits: JsonLimits): [string, string][] {

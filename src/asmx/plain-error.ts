@@ -3,6 +3,7 @@
  * text/plain; charset=utf-8, the message followed by CRLF.
  */
 import type { Response } from 'express';
+import { HTTP_TEXT } from '../protocol-texts';
 
 export function sendPlainError(res: Response, status: number, message: string): void {
   res.status(status).set('Content-Type', 'text/plain; charset=utf-8').send(`${message}\r\n`);
@@ -10,5 +11,5 @@ export function sendPlainError(res: Response, status: number, message: string): 
 
 /** A failure of the server's own: 500 with a fixed text, never the error's message or stack. */
 export function sendPlainServerError(res: Response): void {
-  sendPlainError(res, 500, 'Server was unable to process request.');
+  sendPlainError(res, 500, HTTP_TEXT.serverError());
 }

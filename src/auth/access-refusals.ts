@@ -7,7 +7,8 @@
  */
 import type { Response } from 'express';
 import type { Settings } from '../config';
-import { FAULT_TEXT, UNEXPECTED_FAULT, type SoapVersion } from '../asmx/faults';
+import { FAULT_TEXT } from '../protocol-texts';
+import { UNEXPECTED_FAULT, type SoapVersion } from '../asmx/faults';
 import { sendPlainError, sendPlainServerError } from '../asmx/plain-error';
 import { sendFault } from '../asmx/soap/respond';
 import { annotate, annotateUnexpected } from '../asmx/request-annotation';

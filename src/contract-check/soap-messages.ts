@@ -1,7 +1,9 @@
 /**
- * What the SOAP checks send and the exact documents they expect back (contract.md, "SOAP";
- * asmx-captures README, "Successful calls" and "SOAP errors"). Written from the contract, never taken
- * from the server's own code, so a check compares the server with the contract and not with itself.
+ * What the SOAP checks send and the exact documents they expect back, written here from the legacy
+ * contract rather than taken from the server's document code, so a check compares the server with the
+ * contract and not with itself. The texts inside the faults are the catalogue's
+ * (src/protocol-texts.ts), as the operations are the WSDL files': the one statement of each, which
+ * the test suite pins with literal texts.
  */
 export type SoapVersion = '1.1' | '1.2';
 
@@ -22,23 +24,6 @@ const FAULT_CODE = {
 
 export type FaultKind = keyof (typeof FAULT_CODE)['1.1'];
 
-/**
- * The fault texts of contract.md, .NET's wording with {0}/{1} filled in. The captured Mono server
- * leaves them unformatted ("Server did not recognize the value of HTTP Header {0}: {1}."); the legacy
- * production server is .NET, which formats them, so the checks expect the formatted text.
- */
-export const FAULT_TEXT = {
-  unknownSoapAction: (action: string) => `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`,
-  /** .NET names the element; Mono answers this case with noValidAction() (err-soap12-unknown-op). */
-  unknownRequestElement: (name: string, ns: string) => `The request element <${name} xmlns='${ns}'> was not recognized.`,
-  unknownAction: (action: string) => `Unable to handle request. The action '${action}' was not recognized.`,
-  noValidAction: () => 'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
-  versionMismatch: (ns: string) =>
-    `Possible SOAP version mismatch: Envelope namespace ${ns} was unexpected. Expecting ${ENVELOPE_NS['1.1']}.`,
-  missingEnvelope: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Envelope element.',
-  missingBody: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.',
-  headerNotUnderstood: (name: string) => `SOAP header ${name} was not understood.`,
-} as const;
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';

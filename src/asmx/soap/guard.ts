@@ -5,7 +5,8 @@
  * Bytes that are not valid in the body's charset, characters XML forbids, and documents deeper or larger
  * than the limits are malformed input: 400 like any malformed XML (docs/operations.md, "Input limits").
  */
-import { ENVELOPE_NS, FAULT_TEXT, type SoapVersion } from '../faults';
+import { FAULT_TEXT } from '../../protocol-texts';
+import { ENVELOPE_NS, type SoapVersion } from '../faults';
 import { parseSoapContentType, unquote } from './content-type';
 import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
 import { SoapFaultError, SoapHttpError } from './rejections';
@@ -116,7 +117,7 @@ async function parse(text: string, version: SoapVersion, limits: XmlLimits): Pro
  */
 function checkEnvelope(root: QName, children: readonly QName[], version: SoapVersion): void {
   const envelopeNs = ENVELOPE_NS[version];
-  if (root.ns !== envelopeNs) throw new SoapFaultError('1.1', 'versionMismatch', FAULT_TEXT.versionMismatch(root.ns));
+  if (root.ns !== envelopeNs) throw new SoapFaultError('1.1', 'versionMismatch', FAULT_TEXT.versionMismatch(root.ns, ENVELOPE_NS['1.1']));
   if (root.local !== 'Envelope') throw new SoapFaultError(version, 'client', FAULT_TEXT.missingEnvelope());
   const hasBody = children.some((child) => child.local === 'Body' && child.ns === envelopeNs);
   if (!hasBody) throw new SoapFaultError(version, 'client', FAULT_TEXT.missingBody());

@@ -4,7 +4,8 @@
  * block as written. Blocks addressed to another actor/role are not for this node and are left alone
  * (SOAP 1.1 section 4.2.2, SOAP 1.2 part 1 section 5.2.3). Other headers are ignored, as ASMX does.
  */
-import { ENVELOPE_NS, FAULT_TEXT, type SoapVersion } from '../faults';
+import { FAULT_TEXT } from '../../protocol-texts';
+import { ENVELOPE_NS, type SoapVersion } from '../faults';
 import type { HeaderBlock } from './envelope-reader';
 import { SoapFaultError } from './rejections';
 

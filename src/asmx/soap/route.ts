@@ -8,7 +8,7 @@
  * When an action names the operation, the Body element must be that operation's element (or the Body
  * empty): the method would otherwise be chosen by one and its arguments read from the other.
  */
-import { FAULT_TEXT } from '../faults';
+import { FAULT_TEXT } from '../../protocol-texts';
 import type { SoapRequest } from './guard';
 import { SoapFaultError } from './rejections';
 

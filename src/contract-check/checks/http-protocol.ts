@@ -2,6 +2,7 @@
  * The HTTP GET / HTTP POST bindings beyond plain calls (contract.md, "HTTP GET ... and HTTP POST";
  * asmx-captures README, "HttpGet / HttpPost errors"): name matching, and the text/plain errors.
  */
+import { HTTP_TEXT } from '../../protocol-texts';
 import { expectContentType, expectEqual, expectStatus } from '../expect';
 import type { HttpExchange } from '../http-client';
 import { HELLO_WORLD, MAIN_SERVICE } from '../interface';
@@ -29,29 +30,26 @@ export const httpProtocolChecks: Check[] = [
   ...(['GET', 'POST'] as const).map((verb) =>
     check('unknown-method', httpBinding(verb), `HTTP ${verb} of an unknown method is "<op> Web Service method name is not valid." (err-http${verb.toLowerCase()}-unknown-op)`, async (ctx) => {
       const exchange = await callOperation(ctx, ctx.service(MAIN), 'NoSuchOp', verb, []);
-      expectPlainError(exchange, 'NoSuchOp Web Service method name is not valid.');
+      expectPlainError(exchange, HTTP_TEXT.invalidMethodName('NoSuchOp'));
     }),
   ),
   ...(['GET', 'POST'] as const).map((verb) =>
     check('wrong-case-method', httpBinding(verb), `HTTP ${verb}: method names are case-sensitive (err-http${verb.toLowerCase()}-wrongcase-op)`, async (ctx) => {
       const exchange = await callOperation(ctx, ctx.service(MAIN), 'getpcnlist', verb, emptyValues(PCN_LIST));
-      expectPlainError(
-        exchange,
-        "Invalid method name 'getpcnlist',  method names are case sensitive.   The method name 'getPCNList' with the same name but different casing was found.",
-      );
+      expectPlainError(exchange, HTTP_TEXT.wrongCaseMethodName('getpcnlist', 'getPCNList'));
     }),
   ),
   check('extra-path-info', 'httpget', 'a path continuing after the method names no method (err-httpget-extra-pathinfo)', async (ctx) => {
     const exchange = await ctx.send({ method: 'GET', path: `${ctx.service(MAIN).path}/getPCNList/extra` });
-    expectPlainError(exchange, 'getPCNList/extra Web Service method name is not valid.');
+    expectPlainError(exchange, HTTP_TEXT.invalidMethodName('getPCNList/extra'));
   }),
   check('main-operation-at-sync', 'httpget', 'a main-service operation is unknown at the sync service', async (ctx) => {
     const exchange = await callOperation(ctx, ctx.service(SYNC), 'getPCNList', 'GET', emptyValues(PCN_LIST));
-    expectPlainError(exchange, 'getPCNList Web Service method name is not valid.');
+    expectPlainError(exchange, HTTP_TEXT.invalidMethodName('getPCNList'));
   }),
   check('wrong-body-format', 'httppost', 'a POST body other than a form to an operation with parameters is "Request format is invalid" (err-httppost-textplain)', async (ctx) => {
     const exchange = await ctx.send({ method: 'POST', path: `${ctx.service(MAIN).path}/getPCNList`, headers: { 'Content-Type': 'text/plain' }, body: 'Customer=C1' });
-    expectPlainError(exchange, 'Request format is invalid: text/plain.');
+    expectPlainError(exchange, HTTP_TEXT.invalidRequestFormat('text/plain'));
   }),
   check('parameter-name-case', 'httpget', 'parameter names are not case-sensitive (err-httpget-wrongcase-params)', async (ctx) => {
     const values = emptyValues(PCN_LIST).map(([name, value]): [string, string] => [name.toLowerCase(), value]);
@@ -76,7 +74,7 @@ export const httpProtocolChecks: Check[] = [
   }),
   check('other-method-text', 'http', 'DELETE on an operation URL says "Request format is unrecognized for URL unexpectedly ending in ..."', async (ctx) => {
     const exchange = await ctx.send({ method: 'DELETE', path: `${ctx.service(MAIN).path}/getPCNList` });
-    expectPlainError(exchange, "Request format is unrecognized for URL unexpectedly ending in '/getPCNList'.");
+    expectPlainError(exchange, HTTP_TEXT.unrecognizedUrl('/getPCNList'));
   }, true),
   check('missing-parameters', 'httpget', 'missing parameters are accepted (ASMX: "Missing parameter: X.")', async (ctx) => {
     expectJsonSuccess(await callOperation(ctx, ctx.service(MAIN), 'getPCNList', 'GET', []));

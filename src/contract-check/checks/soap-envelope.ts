@@ -4,7 +4,8 @@
  */
 import { expectContentType, expectIncludes, expectStatus } from '../expect';
 import { expectFault, postSoap } from '../soap-client';
-import { ENVELOPE_NS, FAULT_TEXT, operationElement, requestEnvelope, SOAP_CONTENT_TYPE, type SoapVersion } from '../soap-messages';
+import { FAULT_TEXT } from '../../protocol-texts';
+import { ENVELOPE_NS, operationElement, requestEnvelope, SOAP_CONTENT_TYPE, type SoapVersion } from '../soap-messages';
 import type { Check, CheckContext } from '../types';
 import { check, soapBinding } from './check';
 
@@ -20,7 +21,7 @@ function perVersion(id: string, title: string, run: (ctx: CheckContext, version:
 export const soapEnvelopeChecks: Check[] = [
   ...perVersion('not-an-envelope', 'a well-formed document that is not an envelope is a VersionMismatch fault (err-soap11-not-envelope)', async (ctx, version) => {
     const exchange = await postSoap(ctx, main(ctx), version, '<foo xmlns="urn:contract-check" />', { action: action(ctx) });
-    expectFault(exchange, version, 'versionMismatch', FAULT_TEXT.versionMismatch('urn:contract-check'));
+    expectFault(exchange, version, 'versionMismatch', FAULT_TEXT.versionMismatch('urn:contract-check', ENVELOPE_NS['1.1']));
   }),
   ...perVersion('no-body', 'an Envelope without Body is a Client fault (err-soap11-envelope-no-body)', async (ctx, version) => {
     const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE_NS[version]}"><soap:Header /></soap:Envelope>`;

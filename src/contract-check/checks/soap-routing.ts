@@ -5,7 +5,8 @@
 import { expectBody, expectContentType, expectIncludes, expectStatus } from '../expect';
 import type { HttpExchange } from '../http-client';
 import { expectFault, postSoap } from '../soap-client';
-import { FAULT_TEXT, operationElement, requestEnvelope, SOAP_CONTENT_TYPE, successDocument } from '../soap-messages';
+import { FAULT_TEXT } from '../../protocol-texts';
+import { operationElement, requestEnvelope, SOAP_CONTENT_TYPE, successDocument } from '../soap-messages';
 import type { Check, CheckContext } from '../types';
 import { check } from './check';
 

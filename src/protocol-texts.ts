@@ -1,0 +1,62 @@
+/**
+ * The catalogue of protocol texts, beside the catalogue of business errors (src/errors.ts): what the
+ * bindings answer when a request fails as a request, before or outside any operation, and when the
+ * server fails on its own. Business failures are not here: their messages come from AppError and only
+ * travel inside a Client/Sender fault or the JSON failure envelope.
+ *
+ * The texts are the legacy platform's, verbatim (System.Web.Services resources, with the {0}/{1}
+ * arguments filled in as .NET does; Mono leaves them unformatted), except where a comment says the
+ * text is this project's own. docs/integrators.md lists where the answers differ from the legacy
+ * server's.
+ */
+
+/** The faultstring / Reason texts of the SOAP 1.1 and SOAP 1.2 bindings (src/asmx/faults.ts writes the documents). */
+export const FAULT_TEXT = {
+  unknownSoapAction: (action: string) => `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`,
+  unknownRequestElement: (name: string, ns: string) => `The request element <${name} xmlns='${ns}'> was not recognized.`,
+  unknownAction: (action: string) => `Unable to handle request. The action '${action}' was not recognized.`,
+  noValidAction: () => 'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
+  /**
+   * ASMX accepts a SOAPAction (or SOAP 1.2 action) naming one operation with a Body element of another
+   * and runs the action's operation with every parameter null. This project refuses the disagreement
+   * (docs/integrators.md); the text follows the wording of the .NET "request element ... was not
+   * recognized" message so that it reads like the platform's own.
+   */
+  actionBodyMismatch: (action: string, name: string, ns: string) =>
+    `The request element <${name} xmlns='${ns}'> does not match the action '${action}'.`,
+  /** `expected`: the SOAP 1.1 envelope namespace, which the legacy server names whatever was sent. */
+  versionMismatch: (ns: string, expected: string) => `Possible SOAP version mismatch: Envelope namespace ${ns} was unexpected. Expecting ${expected}.`,
+  missingEnvelope: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Envelope element.',
+  missingBody: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.',
+  /** An empty request body, as .NET's XmlReader reports it. */
+  rootElementMissing: () => 'Server was unable to process request. ---> Root element is missing.',
+  headerNotUnderstood: (name: string) => `SOAP header ${name} was not understood.`,
+  /**
+   * Authentication is on (AUTH_MODE) and the request carried no valid credentials. ASMX itself never
+   * wrote this fault (IIS refused such requests before ASP.NET saw them); the text is the one Windows
+   * gives for a refused access, so a client's log reads like the platform's own. Status 401.
+   */
+  accessDenied: () => 'Access is denied.',
+  /** The client exceeded RATE_LIMIT_PER_MINUTE / RATE_LIMIT_BURST (this project's own). Status 429 with Retry-After. */
+  tooManyRequests: (retryAfterSeconds: number) => `Too many requests; retry after ${retryAfterSeconds} seconds.`,
+  /** An operation failed for a reason of the server's own; never its internal message or stack. */
+  unexpected: () => 'Server was unable to process request. ---> An unexpected error occurred on the server.',
+} as const;
+
+/** The plain-text answers of the HTTP GET and HTTP POST bindings (src/asmx/plain-error.ts writes them). */
+export const HTTP_TEXT = {
+  unrecognizedUrl: (rest: string) => `Request format is unrecognized for URL unexpectedly ending in '${rest}'.`,
+  invalidMethodName: (name: string) => `${name} Web Service method name is not valid.`,
+  /** The double spaces are ASMX's own. */
+  wrongCaseMethodName: (got: string, actual: string) =>
+    `Invalid method name '${got}',  method names are case sensitive.   The method name '${actual}' with the same name but different casing was found.`,
+  invalidRequestFormat: (contentType: string) => `Request format is invalid: ${contentType}.`,
+  /** The input bounds (docs/operations.md, "Input limits"): this project's own texts. */
+  tooManyFields: (max: number) => `Request has more than ${max} fields.`,
+  notUtf8: () => 'Request body is not valid UTF-8.',
+  nestedTooDeep: (max: number) => `Request body is nested deeper than ${max} levels.`,
+  entityTooLarge: () => 'Request entity too large.',
+  badRequest: () => 'Bad request.',
+  /** A failure of the server's own. */
+  serverError: () => 'Server was unable to process request.',
+} as const;
