@@ -1,5 +1,5 @@
 /**
- * App assembly without listen (style.md): the two services, each at
+ * App assembly without listen (docs/architecture.md): the two services, each at
  * <basePath>/API/<Service>.asmx with its documents (GET), SOAP (POST) and HTTP GET/POST bindings
  * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
  * In front of them: response compression as Accept-Encoding asks, the request log line and the
@@ -68,7 +68,7 @@ export function createServices(options: AppOptions): Service[] {
 }
 
 /**
- * Throws ContractMismatchError when a WSDL and its service object differ (architecture.md: the
+ * Throws ContractMismatchError when a WSDL and its service object differ (docs/architecture.md: the
  * server refuses to start), so an app that exists always serves what its WSDL promises.
  */
 export function createApp(appOptions: AppOptions): Express {
@@ -263,7 +263,7 @@ function notFound(_req: Request, res: Response): void {
   res.status(404).type('text/plain; charset=utf-8').send('Not Found\r\n');
 }
 
-/** Last resort: never a stack trace or an internal message to the client (style.md). */
+/** Last resort: never a stack trace or an internal message to the client (docs/architecture.md). */
 function unexpectedError(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
   const status = (err as { status?: number }).status;
   if (res.headersSent) {

@@ -40,7 +40,7 @@ export interface Settings {
   /** Largest total size of the files of one warranty request. */
   maxRequestFilesBytes: number;
   logLevel: string;
-  /** Fill an empty SQLite database with demo data at start (domain.md, "Demo data"). */
+  /** Fill an empty SQLite database with demo data at start (docs/behaviour.md, "Demo data"). */
   seedDemoData: boolean;
   /** Server processes on this host (node:cluster sharing the port); more than one needs PostgreSQL. */
   workers: number;

@@ -1,5 +1,5 @@
 /**
- * The one catalogue of business failures (domain.md, "Result format").
+ * The one catalogue of business failures (docs/behaviour.md, "Result format").
  *
  * Operations throw AppError; the bindings map it once:
  * - HTTP GET / HTTP POST: 200 with {"Success": false, "Code", "Message", "Field", "Data": null}

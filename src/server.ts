@@ -1,6 +1,6 @@
 /**
- * The running server (architecture.md): database engine, migrations, demo data on a first start of
- * the embedded (SQLite) database (domain.md, "Demo data"), the contract check (createApp refuses a
+ * The running server (docs/architecture.md): database engine, migrations, demo data on a first start of
+ * the embedded (SQLite) database (docs/behaviour.md, "Demo data"), the contract check (createApp refuses a
  * WSDL that differs from the code), and listen on HOST:PORT with the timeouts of the settings.
  * main.ts adds the process around it (signals, WORKERS).
  *

@@ -1,5 +1,5 @@
 /**
- * ActivityApprovalRejection (domain.md, "Writes"): a manager above the activity's officer, or an
+ * ActivityApprovalRejection (docs/behaviour.md): a manager above the activity's officer, or an
  * ADMIN, moves a PENDING activity to APPROVED or REJECTED. Deciding again the same way changes
  * nothing and succeeds; deciding the other way is INVALID_STATE.
  */

@@ -1,5 +1,5 @@
 /**
- * UpdateActivityNoAndOrderToCustInEnquiryMst (domain.md, "Writes"): links an enquiry to the activity
+ * UpdateActivityNoAndOrderToCustInEnquiryMst (docs/behaviour.md): links an enquiry to the activity
  * it came from and/or the customer it turned into an order for. References must exist; the activity
  * must be one of the enquiry's own customer. The same update again changes nothing.
  * With an authenticated user, an enquiry whose officer is outside their scope is FORBIDDEN. The

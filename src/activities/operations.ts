@@ -1,5 +1,5 @@
 /**
- * Operations of the activities area (domain.md): the thin edge that parses the fields (parse.ts) and
+ * Operations of the activities area (docs/behaviour.md): the thin edge that parses the fields (parse.ts) and
  * calls the services in approval.ts, report.ts and enquiry-links.ts.
  */
 import { AppError, invalid, missing } from '../errors';
@@ -17,7 +17,7 @@ const MAX_KEY_LENGTH = 64;
 const MAX_REMARKS_LENGTH = 1000;
 
 /**
- * domain.md, "Result format": a write that carries no input at all does nothing and succeeds. The
+ * docs/behaviour.md, "Result format": a write that carries no input at all does nothing and succeeds. The
  * service object answers such calls before they get here; the operation keeps the rule on its own too.
  */
 function noInput(): OperationResult {

@@ -1,5 +1,5 @@
 /**
- * The result objects of the activities area, with the field names the app receives (domain.md,
+ * The result objects of the activities area, with the field names the app receives (docs/behaviour.md,
  * "Result format": PascalCase names, dates yyyy-MM-dd, timestamps ISO UTC).
  */
 import type { ActivityStatus } from '../db/schema';

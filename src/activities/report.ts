@@ -1,5 +1,5 @@
 /**
- * ActivityReportAndComplaints (domain.md, "Reads"): the activities and complaints of one officer
+ * ActivityReportAndComplaints (docs/behaviour.md): the activities and complaints of one officer
  * (SalesOfficer) or of everyone a user sees (Username), in a date range, newest first, with a
  * Summary of both lists by status.
  * With an authenticated user (principal-scope.ts) the lists never go beyond the officers within their

@@ -1,5 +1,5 @@
 /**
- * Queries of the activities area: activities, complaints and enquiries (domain.md, "Data model").
+ * Queries of the activities area: activities, complaints and enquiries (docs/architecture.md, "The data").
  * One function per query; every input reaches SQL as a bound value. Functions take the database or
  * the transaction they run in (a Transaction is a Kysely).
  */

@@ -74,7 +74,7 @@ export async function insertPending(db: Kysely<Database>, no: string, officer: s
   return row;
 }
 
-/** The activity object the operations return for a stored row (domain.md field names). */
+/** The activity object the operations return for a stored row (docs/behaviour.md field names). */
 export function activityObject(row: ActivitiesTable) {
   return {
     ActivityNo: row.activity_no,

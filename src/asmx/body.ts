@@ -1,8 +1,8 @@
 /**
  * Reads a request body for the SOAP and HTTP POST bindings, within settings.maxRequestBytes.
  *
- * architecture.md: no request can crash the process or hang it. The npm soap library reads bodies
- * without a limit and dies on a gzip bomb or a broken gzip body (contract.md, "What the npm soap
+ * docs/architecture.md: no request can crash the process or hang it. The npm soap library reads bodies
+ * without a limit and dies on a gzip bomb or a broken gzip body (docs/contract.md, "What the npm soap
  * library does not do by itself"), so every binding reads its body here first:
  * - the raw body and, for Content-Encoding gzip/deflate/br, the inflated body both stay within the
  *   limit: inflation stops the moment the output passes it (a gzip bomb costs at most limit bytes);

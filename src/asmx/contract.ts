@@ -1,5 +1,5 @@
 /**
- * The WSDL as the source of truth (architecture.md): loads wsdl/<Service>.wsdl, fills in the
+ * The WSDL as the source of truth (docs/architecture.md): loads wsdl/<Service>.wsdl, fills in the
  * namespace, reads the operations and their parameter lists, and compares them with the service
  * object. The server refuses to start on any difference, so the contract and the code cannot drift.
  */
@@ -95,7 +95,7 @@ function soapOperations(root: XmlElement, serviceName: string): string[] {
   return childrenNamed(portType, WSDL_NS, 'operation').map((op) => op.attributes.name ?? '');
 }
 
-/** The request element's sequence in the schema (contract.md, "WSDL": one s:element per parameter). */
+/** The request element's sequence in the schema (docs/contract.md, "WSDL": one s:element per parameter). */
 function schemaSequence(root: XmlElement, elementName: string): string[] {
   const types = firstChildNamed(root, WSDL_NS, 'types');
   const schemas = types ? childrenNamed(types, XSD_NS, 'schema') : [];

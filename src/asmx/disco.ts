@@ -1,4 +1,4 @@
-/** The discovery document (?disco), shaped like the captured ASMX one (asmx-captures/prod/main-disco.http). */
+/** The discovery document (?disco), shaped like the captured ASMX one (docs/contract.md, recorded: main-disco). */
 import type { Service } from '../services/types';
 import { escapeXml } from './xml-escape';
 

@@ -1,5 +1,5 @@
 /**
- * GET <path> with no path info (contract.md, "WSDL"): ?wsdl, ?disco (query keys case-insensitive),
+ * GET <path> with no path info (docs/contract.md, "WSDL"): ?wsdl, ?disco (query keys case-insensitive),
  * ?op=<name> and the HTML help page. Addresses are rebuilt from each request (request-url.ts).
  */
 import type { Request, RequestHandler, Response } from 'express';

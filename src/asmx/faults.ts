@@ -53,9 +53,9 @@ export function envelopeStart(version: SoapVersion): string {
 }
 
 /**
- * The whole fault document. MustUnderstand faults carry no detail element (captures:
+ * The whole fault document. MustUnderstand faults carry no detail element (docs/contract.md, recorded:
  * err-soap11-mustunderstand, err-soap12-mustunderstand); a VersionMismatch fault carries the SOAP 1.2
- * Upgrade header listing both supported envelopes (captures: err-soap11-not-envelope).
+ * Upgrade header listing both supported envelopes (docs/contract.md, recorded: err-soap11-not-envelope).
  */
 export function faultDocument(version: SoapVersion, fault: Fault): string {
   const header = fault.kind === 'versionMismatch' ? UPGRADE_HEADER : '';

@@ -1,5 +1,5 @@
 /**
- * The HTML help pages of a service (contract.md: "the HTML help page listing the operations (sorted),
+ * The HTML help pages of a service (docs/contract.md: "the HTML help page listing the operations (sorted),
  * linking ?op=X pages that show the four sample requests/responses, like the legacy help page").
  * Every value that comes from a request or a setting is escaped.
  */

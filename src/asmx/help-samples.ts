@@ -1,7 +1,7 @@
 /**
  * The four sample request/response pairs of an operation's help page (SOAP 1.1, SOAP 1.2, HTTP GET,
  * HTTP POST), as the legacy .NET help page shows them, with "string" as every placeholder value.
- * The HTTP samples show this service's answers: the JSON result (domain.md) or HelloWorld's <string>.
+ * The HTTP samples show this service's answers: the JSON result (docs/behaviour.md) or HelloWorld's <string>.
  */
 import type { Service, ServiceOperation } from '../services/types';
 

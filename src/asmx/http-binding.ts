@@ -1,7 +1,7 @@
 /**
- * The HTTP GET and HTTP POST bindings: <path>/<op> (contract.md, "HTTP GET ... and HTTP POST").
+ * The HTTP GET and HTTP POST bindings: <path>/<op> (docs/contract.md, "HTTP GET and HTTP POST").
  * Method names are case-sensitive, parameter names are not (the service object matches them).
- * Main-service operations answer the JSON result of domain.md; HelloWorld answers <string>.
+ * Main-service operations answer the JSON result of docs/behaviour.md; HelloWorld answers <string>.
  */
 import type { Request, Response } from 'express';
 import type { Settings } from '../config';
@@ -79,7 +79,7 @@ async function sendStreamed(res: Response, data: StreamedData, message: string):
 }
 
 /**
- * domain.md, "Result format": Count only with array Data, Totals only when the operation gives them;
+ * docs/behaviour.md, "Result format": Count only with array Data, Totals only when the operation gives them;
  * NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
  */
 export function successEnvelope(result: OperationResult): Record<string, unknown> {

@@ -1,8 +1,8 @@
 /**
- * What the HTTP bindings hand to a service (contract.md, "HTTP GET ... and HTTP POST"): GET reads only
+ * What the HTTP bindings hand to a service (docs/contract.md, "HTTP GET and HTTP POST"): GET reads only
  * the query string, POST only the body. An operation with contract parameters takes only
  * application/x-www-form-urlencoded; one without takes any body, so multipart parts and a JSON object
- * reach the operations whose inputs are extra fields (domain.md, "Parameter conventions").
+ * reach the operations whose inputs are extra fields (docs/behaviour.md, "Conventions of every operation").
  *
  * Every form of input is read strictly and within bounds (docs/operations.md, "Input limits"): text
  * that is not UTF-8 or holds characters XML cannot carry is refused (input-text.ts), a body may carry at
@@ -45,6 +45,6 @@ export async function bodyInput(req: Request, op: ServiceOperation, settings: Se
   if (media === 'application/json' || media.endsWith('+json')) {
     return { values: jsonMembers(body, contentType, { maxDepth: settings.maxJsonDepth, maxFields: settings.maxRequestFields }), files: [] };
   }
-  // contract.md: operations with no parameters accept any body; one they cannot read carries no input.
+  // docs/contract.md: operations with no parameters accept any body; one they cannot read carries no input.
   return { values: [], files: [] };
 }

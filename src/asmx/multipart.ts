@@ -1,5 +1,5 @@
 /**
- * multipart/form-data bodies for the operations that take extra fields (domain.md: "form fields or
+ * multipart/form-data bodies for the operations that take extra fields (docs/behaviour.md: "form fields or
  * multipart parts"). Fields become name/value pairs; file parts become UploadedFile only for an
  * operation that accepts files, within the limits of the settings (a PAYLOAD_TOO_LARGE business
  * failure beyond them, src/errors.ts).

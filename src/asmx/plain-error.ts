@@ -1,5 +1,5 @@
 /**
- * The HTTP GET/POST bindings' error answer (contract.md, "HTTP GET ... and HTTP POST"):
+ * The HTTP GET/POST bindings' error answer (docs/contract.md, "HTTP GET and HTTP POST"):
  * text/plain; charset=utf-8, the message followed by CRLF.
  */
 import type { Response } from 'express';

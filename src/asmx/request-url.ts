@@ -1,5 +1,5 @@
 /**
- * The public address of a service as the client reached it (contract.md, "WSDL"): scheme and Host
+ * The public address of a service as the client reached it (docs/contract.md, "WSDL"): scheme and Host
  * header (with its port) of the request, or X-Forwarded-Proto / X-Forwarded-Host when the settings
  * trust a proxy. A host that is not a plain host[:port] falls back to the local address, so nothing
  * odd from a header ever reaches a document.

@@ -1,6 +1,6 @@
 /**
  * A namespace-aware element tree read with saxes, for documents the server itself owns (the WSDL
- * files). DOCTYPEs are refused: no entity is ever expanded (contract.md).
+ * files). DOCTYPEs are refused: no entity is ever expanded (docs/contract.md).
  */
 import { SaxesParser } from 'saxes';
 

@@ -2,7 +2,7 @@
  * The answers of the access guard, in the shape each binding's client expects (docs/operations.md,
  * "Authentication", "Rate limiting"):
  * - SOAP: a Client/Sender fault in the request's SOAP version, with status 401 or 429;
- * - HTTP GET/POST: text/plain, the message and CRLF (contract.md, like every HTTP binding error).
+ * - HTTP GET/POST: text/plain, the message and CRLF (docs/contract.md, like every HTTP binding error).
  * A 401 carries the Basic challenge whenever Basic credentials are accepted; a 429 carries Retry-After.
  */
 import type { Response } from 'express';

@@ -1,5 +1,5 @@
 /**
- * getCollectionStatements (domain.md): the receipts of a customer, an officer (the receipt's officer)
+ * getCollectionStatements (docs/behaviour.md): the receipts of a customer, an officer (the receipt's officer)
  * and a date range. Rows: ReceiptNo, ReceiptDate, CustomerCode, CustomerName, PaymentMethod,
  * Reference, Amount; Totals: Count, Amount. Default order ReceiptDate ASC, then ReceiptNo.
  * With an authenticated user: receipts of the customers within their scope only; a SalesOfficer or

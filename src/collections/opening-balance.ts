@@ -1,5 +1,5 @@
 /**
- * getOpeningBalance (domain.md): per customer, the balance of its ledger before the first day of the
+ * getOpeningBalance (docs/behaviour.md): per customer, the balance of its ledger before the first day of the
  * month. Balance = sum(debit - credit) of the entries dated before that day; OpeningBalance is its
  * absolute amount and BalanceType says which side: 'Dr' (owed by the customer, also for zero) or 'Cr'.
  * With an authenticated user: the customers within their scope only; naming one outside it in

@@ -1,4 +1,4 @@
-/** Operations of this business area (domain.md): receipts and ledger balances. */
+/** Operations of this business area (docs/behaviour.md): receipts and ledger balances. */
 import { readOperation, type Operation } from '../operations/types';
 import { dateRange, list, month, sort, text, year } from '../operations/parse';
 import { collectionStatements, readReceiptKey, type CollectionStatementQuery } from './collection-statements';

@@ -31,5 +31,5 @@ export const SYNC_SERVICE: ContractService = contractService('SyncCustomers');
 
 export const CONTRACT_SERVICES: readonly ContractService[] = [MAIN_SERVICE, SYNC_SERVICE];
 
-/** The HelloWorld answer of every binding (interface-spec.md 4.4). */
+/** The HelloWorld answer of every binding (docs/contract.md). */
 export const HELLO_WORLD = 'Hello World';

@@ -30,7 +30,7 @@ export function postSoap(ctx: CheckContext, service: ServiceTarget, version: Soa
 
 /** Status 500, the version's Content-Type, and the fault document byte for byte. */
 export function expectFault(exchange: HttpExchange, version: SoapVersion, kind: FaultKind, message: string): void {
-  // VersionMismatch is always written in the SOAP 1.1 shape (captures: err-soap12-not-envelope).
+  // VersionMismatch is always written in the SOAP 1.1 shape (docs/contract.md, recorded: err-soap12-not-envelope).
   const shape: SoapVersion = kind === 'versionMismatch' ? '1.1' : version;
   expectStatus(exchange, 500);
   expectContentType(exchange, SOAP_CONTENT_TYPE[shape]);

@@ -1,6 +1,6 @@
 /**
  * The contract checker's vocabulary: a check is one named, independent assertion about a running
- * server, made over real HTTP (contract.md). "Legacy" checks hold for the ASMX server this project
+ * server, made over real HTTP (docs/contract.md). "Legacy" checks hold for the ASMX server this project
  * replaces as well as for this one; "extension" checks hold only for this project's deliberate
  * differences (docs/integrators.md, "Deliberate differences") and can be left out for a legacy server.
  */
@@ -25,7 +25,7 @@ export interface CheckOptions {
   timeoutMs?: number;
 }
 
-/** One of the two services of interface-spec.md, as the checks address it. */
+/** One of the two services of the contract (wsdl/), as the checks address it. */
 export interface ServiceTarget {
   name: 'MobileAppWebService' | 'SyncCustomers';
   namespace: string;

@@ -1,5 +1,5 @@
 /**
- * The shape of an ASMX-generated WSDL (contract.md, "WSDL"; asmx-captures README, "WSDL structure"),
+ * The shape of an ASMX-generated WSDL (docs/contract.md, "WSDL"; docs/contract.md, "Recorded legacy answers"),
  * read from a parsed document. Each function returns what differs from the contract (empty: none),
  * so one check reports every difference of its part at once.
  */

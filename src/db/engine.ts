@@ -2,7 +2,7 @@
  * Engine selection: DATABASE_URL -> a Kysely instance over better-sqlite3 or pg.
  *
  * Everything engine-specific lives here, as data (column types, capabilities), so queries and
- * migrations have one code path (architecture.md, style.md: capabilities, not dialect branches).
+ * migrations have one code path (docs/architecture.md, docs/architecture.md: capabilities, not dialect branches).
  *
  *   sqlite:<file>        embedded database file (directories are created); queries run on worker
  *                        threads (sqlite-worker/), or in this thread with { sqliteInProcess: true }

@@ -1,5 +1,5 @@
 /**
- * The database as TypeScript sees it (domain.md, "Data model"). One schema for both engines.
+ * The database as TypeScript sees it (docs/architecture.md, "The data"). One schema for both engines.
  *
  * Conventions:
  * - money: integer minor units (bigint columns; both drivers hand them back as numbers);

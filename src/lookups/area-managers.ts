@@ -1,8 +1,8 @@
 /**
- * FillAreaManagers (domain.md): the area managers a user may pick from.
+ * FillAreaManagers (docs/behaviour.md): the area managers a user may pick from.
  *   ADMIN, or no username: every area manager;  ZM: the area managers below them;
  *   AM: themselves;  SO: their own area manager (their manager).
- * Only active users are offered. An unknown username is NOT_FOUND (domain.md names this exception to
+ * Only active users are offered. An unknown username is NOT_FOUND (docs/behaviour.md names this exception to
  * "not found is an empty result").
  * With an authenticated user, another user's list is answered only for a user within their scope
  * (themselves or below them); anyone else is FORBIDDEN (principal-scope.ts).

@@ -1,4 +1,4 @@
-/** Operations of this business area (domain.md): lookups that fill the app's pick lists. */
+/** Operations of this business area (docs/behaviour.md): lookups that fill the app's pick lists. */
 import { readOperation, type Operation } from '../operations/types';
 import { text } from '../operations/parse';
 import type { User } from '../users/hierarchy';

@@ -1,5 +1,5 @@
 /**
- * FillProfitCenterForCustomer (domain.md): the profit centers of one customer, or all of them when
+ * FillProfitCenterForCustomer (docs/behaviour.md): the profit centers of one customer, or all of them when
  * no customer is given. An unknown customer is a read that finds nothing: an empty list, and so is,
  * for an authenticated user, a customer outside their scope (principal-scope.ts). The full list is
  * master data (the divisions of the company) and stays visible to everyone.

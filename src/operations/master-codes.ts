@@ -1,7 +1,7 @@
 /**
  * Codes typed by a user, turned into the spelling stored in the master tables.
  *
- * domain.md, "Parameter conventions": codes compare without regard to case and results carry the
+ * docs/behaviour.md, "Conventions of every operation": codes compare without regard to case and results carry the
  * stored spelling. The case-insensitive comparison happens here, on the small master tables, so the
  * queries on the large tables (invoices, orders, receipts, pcn, ledger_entries ...) compare their indexed columns with
  * a plain `=` on the stored spelling and keep using their indexes.

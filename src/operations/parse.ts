@@ -1,5 +1,5 @@
 /**
- * Parameter conventions shared by every operation (domain.md, "Parameter conventions").
+ * Parameter conventions shared by every operation (docs/behaviour.md, "Conventions of every operation").
  *
  * Every parameter arrives as a string and every one is optional: empty or missing means "no filter" or
  * the documented default. A value that cannot be understood is an INVALID_PARAMETER error that names the
@@ -109,7 +109,7 @@ export interface Range<T> {
 }
 
 /**
- * From/To pairs (domain.md): From only = exactly that value; From and To = inclusive range;
+ * From/To pairs (docs/behaviour.md): From only = exactly that value; From and To = inclusive range;
  * To only = everything up to To; neither = no filter. From after To is an error.
  */
 export function range<T extends string>(fromName: string, from: T | undefined, toName: string, to: T | undefined, compare = (a: T, b: T) => a.localeCompare(b)): Range<T> {

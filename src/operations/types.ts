@@ -1,5 +1,5 @@
 /**
- * What an operation is, independent of any binding (architecture.md: operations do not know SOAP).
+ * What an operation is, independent of any binding (docs/architecture.md: operations do not know SOAP).
  *
  * A binding collects name/value pairs (query string, form fields, multipart parts, JSON members,
  * SOAP child elements) and files; src/services/request-fields.ts matches the names case-insensitively
@@ -78,9 +78,9 @@ export interface OperationContext {
 /** What every operation declares, whatever its kind. */
 export interface OperationShape {
   name: string;
-  /** The contract's parameters, in WSDL order (interface-spec.md 4.3); [] for "none listed". */
+  /** The contract's parameters, in WSDL order; [] for "none listed". */
   params: readonly string[];
-  /** Extra named fields (domain.md) for the operations whose contract lists no parameters. */
+  /** Extra named fields (docs/behaviour.md) for the operations whose contract lists no parameters. */
   fields: readonly string[];
   /** Whether file parts / base64 file fields are read (WarrantyRequestFiles). */
   acceptsFiles: boolean;

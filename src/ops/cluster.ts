@@ -1,6 +1,6 @@
 /**
  * WORKERS > 1: node:cluster runs that many server processes on one host, sharing the port
- * (architecture.md, "Scale-out": the server keeps no state of its own, so any worker may answer).
+ * (docs/architecture.md, "Choices made": the server keeps no state of its own, so any worker may answer).
  *
  * The primary forks at once and never touches the database: each worker listens, waits for the
  * database (DB_STARTUP_TIMEOUT_MS, so /health answers while it is down) and applies the pending

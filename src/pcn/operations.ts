@@ -1,4 +1,4 @@
-/** Operations of this business area (domain.md): payment collection notes (PCN) and their cheques. */
+/** Operations of this business area (docs/behaviour.md): payment collection notes (PCN) and their cheques. */
 import type { PaymentMethod, PaymentType } from '../db/schema';
 import { readOperation, type Operation } from '../operations/types';
 import { oneOf, text } from '../operations/parse';

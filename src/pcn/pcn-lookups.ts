@@ -1,5 +1,5 @@
 /**
- * The PCN lookups (domain.md): the cheques collected on payment collection notes, one cheque's
+ * The PCN lookups (docs/behaviour.md): the cheques collected on payment collection notes, one cheque's
  * details, and the invoices and debit notes of one PCN.
  *
  * PDCID and PCNNO are document numbers on large tables: they are matched as typed, upper- or

@@ -1,6 +1,6 @@
 /**
  * The order-versus-delivery measures shared by getOrderVDeliverySummaryRecords (per customer) and
- * getOrderVsDeliveryOfficer (per sales officer), domain.md:
+ * getOrderVsDeliveryOfficer (per sales officer), docs/behaviour.md:
  * - ordered: the lines of orders that are not CANCELLED, placed in the date range;
  * - delivered: the invoice lines that reference those order lines (order_no, order_line_no), invoiced
  *   on or before the end of the range (no end: every delivery so far);

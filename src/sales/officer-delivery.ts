@@ -1,5 +1,5 @@
 /**
- * getOrderVsDeliveryOfficer (domain.md): the order/delivery measures per sales officer, attributed by
+ * getOrderVsDeliveryOfficer (docs/behaviour.md): the order/delivery measures per sales officer, attributed by
  * the order's officer. One row per sales officer (role SO) in scope, also with zero measures:
  * - ManagerId: every SO below that manager, at any depth;
  * - SalesOfficer: that officer only (with ManagerId too: only if below that manager);

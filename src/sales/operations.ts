@@ -1,5 +1,5 @@
 /**
- * The sales reports (domain.md, "The operations"): the edge that parses the fields by the parameter
+ * The sales reports (docs/behaviour.md): the edge that parses the fields by the parameter
  * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
  */
 import type { Role } from '../db/schema';

@@ -1,5 +1,5 @@
 /**
- * getOrderVDeliverySummaryRecords (domain.md): per customer, the orders placed in the date range
+ * getOrderVDeliverySummaryRecords (docs/behaviour.md): per customer, the orders placed in the date range
  * against what has been invoiced for them up to the end of the range (delivery-measures.ts).
  * Filters as getSalesSummaryRecords, applied to the order: its officer, customer, profit center and
  * date; FromPCat/ToPCat on the order lines. A customer appears only with at least one matching line.

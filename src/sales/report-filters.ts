@@ -1,6 +1,6 @@
 /**
- * The filters the sales reports share (domain.md, "getSalesSummaryRecords" and the order/delivery
- * reports): SalesOfficer, FromCustomer/ToCustomer, profitCenter, FromDate/ToDate, FromPCat/ToPCat,
+ * The filters the sales reports share (docs/behaviour.md, "Sales and orders"
+ * ): SalesOfficer, FromCustomer/ToCustomer, profitCenter, FromDate/ToDate, FromPCat/ToPCat,
  * Zones, States. They are parsed once (parse.ts conventions), resolved against the master tables
  * (stored spelling, so big tables are compared on their indexed columns), and turned into SQL
  * conditions on the columns of the summary tables the reports read (keyConditions; the date range

@@ -1,5 +1,5 @@
 /**
- * getSalesReportStats (domain.md): a dashboard of the user's scope (stats-scope.ts) as of a date.
+ * getSalesReportStats (docs/behaviour.md): a dashboard of the user's scope (stats-scope.ts) as of a date.
  * - SalesMTD / SalesYTD: invoice amounts from the 1st of AsOf's month / from the start of the fiscal
  *   year containing AsOf (settings.fiscalYearStartMonth), up to AsOf;
  * - PendingOrders / PendingOrderValue: OPEN orders dated up to AsOf that still owe some quantity

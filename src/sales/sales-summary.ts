@@ -1,5 +1,5 @@
 /**
- * getCustomerSaless (domain.md): invoiced sales per customer, from the invoice lines that match
+ * getCustomerSaless (docs/behaviour.md): invoiced sales per customer, from the invoice lines that match
  * the filters. A customer appears only with at least one matching line; InvoiceCount counts the
  * invoices that have one. SalesOfficer filters on the invoice's officer, while the row shows
  * the customer's own officer (who owns the account today).

@@ -1,5 +1,5 @@
 /**
- * Orders report rows by one of their own fields (domain.md, "SortBy").
+ * Orders report rows by one of their own fields (docs/behaviour.md, "Conventions of every operation").
  *
  * The reports aggregate in SQL and the order is decided here: the field is always one of the
  * row's keys (parse.ts `sort` only returns whitelisted names), and ordering in one place means both

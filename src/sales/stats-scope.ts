@@ -1,5 +1,5 @@
 /**
- * Whose figures getSalesReportStats shows (domain.md): the user's scope, which Role may narrow but
+ * Whose figures getSalesReportStats shows (docs/behaviour.md): the user's scope, which Role may narrow but
  * never widen.
  * - Username names a user by id or username; unknown is NOT_FOUND. No Username is the company-wide
  *   view, treated as an ADMIN who owns no customers.

@@ -1,5 +1,5 @@
 /**
- * The service object's part of the parameter conventions (domain.md): names match case-insensitively,
+ * The service object's part of the parameter conventions (docs/behaviour.md): names match case-insensitively,
  * the first occurrence wins, unknown names are dropped, files reach only operations that accept them,
  * and a write operation with no input at all does nothing. The operations below record what they
  * receive; they are the input of this test, the matching under test is the real code.

@@ -1,6 +1,6 @@
 /**
  * The MobileAppWebService service object: the operations of the registry behind one invoke(),
- * shared by SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST (architecture.md).
+ * shared by SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST (docs/architecture.md).
  */
 import { sql } from 'kysely';
 import { mainServiceOperations } from '../operations/registry';
@@ -11,7 +11,7 @@ import type { InvokeInput, Outcome, Service, ServiceOperation } from './types';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
 
-/** Success answer of a write operation called without any input (domain.md, "Result format"). */
+/** Success answer of a write operation called without any input (docs/behaviour.md, "Result format"). */
 export const NO_INPUT_MESSAGE = 'No input was given: nothing was changed.';
 
 export interface MobileAppServiceOptions {

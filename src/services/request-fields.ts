@@ -1,6 +1,6 @@
 /**
- * Turns the name/value pairs a binding collected into an OperationRequest (domain.md, "Parameter
- * conventions"): names match the operation's declared names case-insensitively (contract.md: parameter
+ * Turns the name/value pairs a binding collected into an OperationRequest (docs/behaviour.md, "Parameter
+ * conventions"): names match the operation's declared names case-insensitively (docs/contract.md: parameter
  * names are not case-sensitive), the first occurrence of a name wins, unknown names are dropped.
  */
 import type { OperationRequest, UploadedFile } from '../operations/types';
@@ -34,7 +34,7 @@ export function buildRequest(
   };
 }
 
-/** domain.md: a write operation that carries no input at all does nothing. */
+/** docs/behaviour.md: a write operation that carries no input at all does nothing. */
 export function carriesNoInput(request: OperationRequest): boolean {
   return request.files.length === 0 && Object.values(request.fields).every((value) => value.trim() === '');
 }

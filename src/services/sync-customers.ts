@@ -1,6 +1,6 @@
 /**
  * The SyncCustomers service object: one operation, HelloWorld, answering "Hello World" on every
- * binding (interface-spec.md; the captured ASMX service).
+ * binding (wsdl/SyncCustomers.wsdl; docs/contract.md).
  */
 import type { InvokeInput, Outcome, Service, ServiceOperation } from './types';
 

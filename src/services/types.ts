@@ -1,5 +1,5 @@
 /**
- * A service object: one per WSDL service, shared by all four bindings (architecture.md).
+ * A service object: one per WSDL service, shared by all four bindings (docs/architecture.md).
  * Bindings turn a request into (operation name, raw name/value pairs, files), call invoke, and encode
  * the outcome their own way; they never know what an operation means.
  */
@@ -11,7 +11,7 @@ export interface ServiceOperation {
   name: string;
   /** Contract parameters in WSDL order. */
   params: readonly string[];
-  /** Extra named fields the operation reads (domain.md), beyond the contract parameters. */
+  /** Extra named fields the operation reads (docs/behaviour.md), beyond the contract parameters. */
   fields: readonly string[];
   acceptsFiles: boolean;
   /**

@@ -1,5 +1,5 @@
 /**
- * The reporting tree (domain.md): sales officers (SO) report to area managers (AM), AMs to zonal
+ * The reporting tree (docs/behaviour.md): sales officers (SO) report to area managers (AM), AMs to zonal
  * managers (ZM), ZMs to the ADMIN. Scope, approval and lookup rules of several operations read it.
  */
 import { sql, type Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * CreateWarrantyRequest (domain.md): a SUBMITTED request for a product of a customer, raised by the
+ * CreateWarrantyRequest (docs/behaviour.md): a SUBMITTED request for a product of a customer, raised by the
  * customer's sales officer. ClientRequestId makes it idempotent: the same key again returns the first
  * request unchanged, however often and however concurrently it is sent.
  * With an authenticated user (principal-scope.ts) the SalesOfficer must be within their scope (an SO

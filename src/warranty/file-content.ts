@@ -1,5 +1,5 @@
 /**
- * What WarrantyRequestFiles accepts as a file (domain.md): the type is sniffed from the bytes (JPEG,
+ * What WarrantyRequestFiles accepts as a file (docs/behaviour.md): the type is sniffed from the bytes (JPEG,
  * PNG, WebP, PDF), never taken from the name or the declared type; names are reduced to a plain file
  * name; base64 content is decoded strictly. Nothing here touches the database.
  */

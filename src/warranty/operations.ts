@@ -1,5 +1,5 @@
 /**
- * Operations of the warranty area (domain.md): the edge that reads the fields (parse.ts conventions)
+ * Operations of the warranty area (docs/behaviour.md): the edge that reads the fields (parse.ts conventions)
  * and calls the services of this folder. The declarations (names, fields) match the contract.
  */
 import { invalid, missing } from '../errors';

@@ -1,5 +1,5 @@
 /**
- * WarrantyRequestFiles (domain.md): photos and documents of a warranty request, stored in the database
+ * WarrantyRequestFiles (docs/behaviour.md): photos and documents of a warranty request, stored in the database
  * so the request and its files commit together and every server node sees them.
  *
  * All files of one call are stored in one transaction (all or nothing). The same content is stored once

@@ -1,4 +1,4 @@
-/** A warranty request as the app receives it (domain.md, field names in PascalCase). */
+/** A warranty request as the app receives it (docs/behaviour.md, field names in PascalCase). */
 import type { FileMetaRow, SyncRow, WarrantyRequestRow } from './repository';
 
 export interface WarrantyRequestView {

@@ -1,5 +1,5 @@
 /**
- * SyncWarrantyReqList (domain.md): the warranty requests changed after a Since token, oldest change
+ * SyncWarrantyReqList (docs/behaviour.md): the warranty requests changed after a Since token, oldest change
  * first, a page at a time. The token is the change_seq of the last request returned; because warranty
  * writers commit in change_seq order (counters.ts), a reader that follows NextSince sees every change
  * exactly once: nothing can later commit below a position it has already passed.

@@ -1,5 +1,5 @@
 /**
- * UpdateWarrantyTransportDetails (domain.md): the product is shipped back. A SUBMITTED request becomes
+ * UpdateWarrantyTransportDetails (docs/behaviour.md): the product is shipped back. A SUBMITTED request becomes
  * DISPATCHED with the transport details; on a DISPATCHED request the call corrects them; once the
  * request has moved on (RECEIVED, APPROVED, REJECTED, CLOSED) they are history and the call is refused.
  *

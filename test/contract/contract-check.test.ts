@@ -1,5 +1,5 @@
 /**
- * The start-up check (architecture.md): the WSDL and the implementation can never drift. The check
+ * The start-up check (docs/architecture.md): the WSDL and the implementation can never drift. The check
  * passes for the real WSDL files and services, and names every difference of a drifted one.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * ?disco and the HTML help pages (contract.md, "WSDL"; asmx-captures prod/main-disco.http): the
+ * ?disco and the HTML help pages (docs/contract.md, "WSDL"; docs/contract.md, recorded: main-disco): the
  * discovery document's shape, the sorted operation list, the ?op= pages with the four samples, the
  * unknown-operation page, and that nothing from the request reaches a page unescaped.
  */

@@ -1,8 +1,8 @@
 /**
- * GET <path>?wsdl (contract.md, "WSDL"): served for every spelling of the key, parsed and checked
- * against the operation table of interface-spec.md 4.3 / 4.4 (test/support/interface-table.ts, written
- * from the spec): schema, messages, portTypes, the four bindings with their soapAction, the service
- * and its four ports, with addresses rebuilt from the request.
+ * GET <path>?wsdl (docs/contract.md, "WSDL"): served for every spelling of the key, parsed and checked
+ * against the operations and parameters of the WSDL files (test/support/interface-table.ts) in the
+ * shape ASMX generates: schema, messages, portTypes, the four bindings with their soapAction, the
+ * service and its four ports, with the namespace filled in and addresses rebuilt from the request.
  */
 import request from 'supertest';
 import { parseXml, childrenNamed, firstChildNamed, type XmlElement } from '../../src/asmx/xml-tree';
@@ -134,14 +134,14 @@ describe.each([
     expect(res.text).not.toContain('{{');
   });
 
-  it('the main WSDL matches interface-spec.md 4.3 in every part', async () => {
+  it('the main WSDL matches the contract in every part', async () => {
     const res = await request(t.app).get(`${base}${MAIN_PATH}?wsdl`).set('Host', 'h.example');
     const root = parseXml(res.text);
     checkWsdl(root, 'MobileAppWebService', apiNs, MAIN_OPERATIONS, false);
     expect(addresses(root, 'MobileAppWebService')).toEqual(Array(4).fill(`http://h.example${base}${MAIN_PATH}`));
   });
 
-  it('the sync WSDL matches interface-spec.md 4.4', async () => {
+  it('the sync WSDL matches the contract', async () => {
     const res = await request(t.app).get(`${base}${SYNC_PATH}?wsdl`).set('Host', 'h.example');
     const root = parseXml(res.text);
     checkWsdl(root, 'SyncCustomers', syncNs, SYNC_OPERATIONS, true);

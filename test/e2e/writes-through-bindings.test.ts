@@ -1,6 +1,6 @@
 /**
  * The writes end to end: operations whose contract lists no parameters take their input as extra named
- * fields (domain.md), and every way a client can send them must reach the same real operation and leave
+ * fields (docs/behaviour.md), and every way a client can send them must reach the same real operation and leave
  * the same rows behind: SOAP 1.1 and 1.2 child elements, the query string, a form, a JSON object body and
  * multipart parts (with files). Each case is read back from the database, not from the answer alone.
  */

@@ -4,7 +4,7 @@
  * Every answer must be one the contract has (docs/operations.md, "Input limits"; docs/integrators.md):
  * - SOAP: 200 with an envelope; 400, 413 or 415 with an empty body; 500 only with a Client/Sender,
  *   VersionMismatch or MustUnderstand fault, or the Server fault "Root element is missing." ASMX gives
- *   an empty body (captures: err-soap11-empty-body-no-action). Never any other Server/Receiver fault.
+ *   an empty body (docs/contract.md, recorded: err-soap11-empty-body-no-action). Never any other Server/Receiver fault.
  * - HTTP GET/POST: 200 JSON (Success true or false) or HelloWorld's <string>; 400, 413, 415 text/plain;
  *   500 text/plain with a legacy protocol text, never "Server was unable to process request."; 414/431
  *   for a request line over Node's header limit.

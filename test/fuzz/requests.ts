@@ -139,7 +139,7 @@ export const formRequests: fc.Arbitrary<RawRequest> = fc
     body: formBytes(call.pairs, c.mutations),
   }));
 
-/** JSON bodies go to the operations without contract parameters (contract.md). */
+/** JSON bodies go to the operations without contract parameters (docs/contract.md). */
 const openOperation = fc.constantFrom(...MAIN_OPERATIONS.filter((op) => wsdlParams('MobileAppWebService', op).length === 0), 'HelloWorld');
 
 export const jsonRequests: fc.Arbitrary<RawRequest> = fc

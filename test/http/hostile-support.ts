@@ -1,7 +1,7 @@
 /**
  * A hostile client on a real socket: one request whose answer is timed while /health is asked every
  * 25 ms beside it, so a test shows both that the request is answered quickly and that the server kept
- * answering others meanwhile (architecture.md: work is bounded; no request can hang the server).
+ * answering others meanwhile (docs/architecture.md: work is bounded; no request can hang the server).
  */
 import http from 'node:http';
 

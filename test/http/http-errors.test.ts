@@ -1,5 +1,5 @@
 /**
- * Every HTTP GET / HTTP POST protocol failure of contract.md ("HTTP GET ... and HTTP POST"): status,
+ * Every HTTP GET / HTTP POST protocol failure of docs/contract.md ("HTTP GET ... and HTTP POST"): status,
  * content type and exact text (message + CRLF), and the JSON answer of a business failure.
  */
 import zlib from 'node:zlib';

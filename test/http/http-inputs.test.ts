@@ -1,6 +1,6 @@
 /**
- * How HTTP GET and HTTP POST hand values to the operations (contract.md: GET reads only the query
- * string, POST only the body; parameter names are not case-sensitive; domain.md: operations without
+ * How HTTP GET and HTTP POST hand values to the operations (docs/contract.md: GET reads only the query
+ * string, POST only the body; parameter names are not case-sensitive; docs/behaviour.md: operations without
  * contract parameters take extra fields from a form, multipart parts or a JSON object body).
  * Observed through real operations on an empty database: FillAreaManagers answers NOT_FOUND for an
  * unknown user and all area managers for none; ActivityReportAndComplaints refuses an impossible date.

@@ -1,7 +1,7 @@
 /**
- * Every operation of both services over HTTP GET and HTTP POST (contract.md, "HTTP GET ... and HTTP
- * POST"; domain.md, "Result format"), with the default settings and with custom namespaces and a
- * BASE_PATH. On an empty database every operation called without parameters succeeds (domain.md:
+ * Every operation of both services over HTTP GET and HTTP POST (docs/contract.md, "HTTP GET ... and HTTP
+ * POST"; docs/behaviour.md, "Result format"), with the default settings and with custom namespaces and a
+ * BASE_PATH. On an empty database every operation called without parameters succeeds (docs/behaviour.md:
  * "Every operation invoked with an empty parameter set succeeds with status 200").
  */
 import request from 'supertest';

@@ -73,7 +73,7 @@ describe.each(available.map((client) => [client.name, client] as const))('%s', (
   }
 
   if (httpBindings.length > 0) {
-    it.each(httpBindings.map((binding) => [binding]))('%s: main-service calls answer the JSON results of domain.md', (binding) => {
+    it.each(httpBindings.map((binding) => [binding]))('%s: main-service calls answer the JSON results of docs/behaviour.md', (binding) => {
       expect(find(binding, 'getPCNList').value).toMatchObject({ Success: true, Message: '', Data: expect.any(Array) });
       expect(find(binding, 'getPCNList', { Customer: 'C001', PaymentType: 'PDC' }).value).toMatchObject({ Success: true, Count: 0, Data: [] });
       const profitCenters = find(binding, 'FillProfitCenterForCustomer').value as { Success: boolean; Data: { Code: string }[] };

@@ -1,5 +1,5 @@
 /**
- * Hostile and heavy SOAP traffic against the real app on a real socket (architecture.md: no request
+ * Hostile and heavy SOAP traffic against the real app on a real socket (docs/architecture.md: no request
  * can crash the process or hang it; every failure has an answer): size limit, compressed bodies and
  * gzip bombs, clients that go away, deep documents, and 200 concurrent mixed requests.
  */

@@ -1,7 +1,7 @@
 /**
- * Every SOAP error case of contract.md ("SOAP") and of the captures (README, "SOAP errors"), through
+ * Every SOAP error case of docs/contract.md ("SOAP") and of the recorded legacy answers (docs/contract.md), through
  * the real app: status, Content-Type, fault code and message, byte for byte where ASMX's bytes are
- * known (with .NET's filled-in {0}/{1}, see the captures README).
+ * known (with .NET's filled-in {0}/{1}, see docs/contract.md).
  */
 import { startTestApp, type TestApp } from '../support/app';
 import {
@@ -218,7 +218,7 @@ describe('malformed requests: 400 with an empty body', () => {
   });
 });
 
-describe('empty request bodies (captures: err-soap11-empty-body, err-soap11-empty-body-no-action, err-soap12-empty-body)', () => {
+describe('empty request bodies (docs/contract.md, recorded: err-soap11-empty-body, err-soap11-empty-body-no-action, err-soap12-empty-body)', () => {
   test('SOAP 1.1 with a SOAPAction: 400, empty', async () => {
     const res = await postSoap(t.app, MAIN_PATH, '1.1', '', { action: action('getPCNList') });
     expectEmpty(res, 400, SOAP11_TYPE);

@@ -4,7 +4,7 @@
  * limits"). Before the depth bound, 50,000 nested elements were answered after 16-30 s, with /health
  * unanswered meanwhile (saxes resolves namespaces at a cost growing with the depth: quadratic). Now
  * every document over MAX_XML_DEPTH or MAX_XML_NODES is malformed input, 400 with an empty body as ASMX
- * answers malformed XML (captures: err-soap11-malformed-xml, err-soap12-malformed-xml), within
+ * answers malformed XML (docs/contract.md, recorded: err-soap11-malformed-xml, err-soap12-malformed-xml), within
  * milliseconds; every document read whole is linear in its size (4 MiB of the slowest constructs:
  * 0.3-0.6 s idle); and /health keeps answering throughout (the parse yields every 64 KiB).
  *

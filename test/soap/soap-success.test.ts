@@ -1,6 +1,6 @@
 /**
- * SOAP 1.1 and SOAP 1.2 successful calls through the real app on a fresh database (contract.md,
- * "SOAP"; captures README, "Successful calls"): every operation of both services, answered with the
+ * SOAP 1.1 and SOAP 1.2 successful calls through the real app on a fresh database (docs/contract.md,
+ * "SOAP"; docs/contract.md, "Recorded legacy answers"): every operation of both services, answered with the
  * legacy bytes, under the default namespace and under custom namespaces with a base path.
  */
 import { startTestApp, type TestApp } from '../support/app';

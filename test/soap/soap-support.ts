@@ -84,12 +84,12 @@ function envelopeStart(version: Version): string {
   );
 }
 
-/** The legacy success document for a void operation (captures: ok-soap11-getPCNList). */
+/** The legacy success document for a void operation (docs/contract.md, recorded: ok-soap11-getPCNList). */
 export function emptyResponse(version: Version, operation: string, ns: string): string {
   return `${envelopeStart(version)}<soap:Body><${operation}Response xmlns="${ns}" /></soap:Body></soap:Envelope>`;
 }
 
-/** The legacy success document for HelloWorld (captures: ok-soap11-HelloWorld). */
+/** The legacy success document for HelloWorld (docs/contract.md, recorded: ok-soap11-HelloWorld). */
 export function helloWorldResponse(version: Version, ns: string): string {
   return (
     `${envelopeStart(version)}<soap:Body><HelloWorldResponse xmlns="${ns}"><HelloWorldResult>Hello World</HelloWorldResult>` +
@@ -97,7 +97,7 @@ export function helloWorldResponse(version: Version, ns: string): string {
   );
 }
 
-/** The legacy fault document (captures: err-soap11-ThrowError, err-soap12-ThrowError). */
+/** The legacy fault document (docs/contract.md, recorded: err-soap11-ThrowError, err-soap12-ThrowError). */
 export function faultResponse(version: Version, code: string, text: string, withDetail = true): string {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const fault =

@@ -1,5 +1,5 @@
 /**
- * Text that reaches a SOAP response can never become markup (contract.md: the npm soap library
+ * Text that reaches a SOAP response can never become markup (docs/contract.md: the npm soap library
  * passes a string shaped like "<![CDATA[...]]>" through unescaped). The string result of an operation
  * goes through the library's own escaping, and fault texts through ours; both are read back here with
  * an XML parser and must give back exactly the original text.

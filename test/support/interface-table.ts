@@ -18,7 +18,7 @@ export const MAIN_OPERATIONS = contractOperations(MOBILE_APP_SERVICE_NAME);
 
 export const MAIN_OPERATION_NAMES = MAIN_OPERATIONS.map(([name]) => name);
 
-/** docs/behaviour.md, "Writes": with no input at all they do nothing and succeed. */
+/** docs/behaviour.md, "Conventions of every operation": with no input at all they do nothing and succeed. */
 export const WRITE_OPERATIONS = mainServiceOperations.filter((op) => op.kind === 'write').map((op) => op.name);
 
 export const SYNC_OPERATIONS = contractOperations(SYNC_CUSTOMERS_SERVICE_NAME);

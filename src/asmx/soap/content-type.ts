@@ -1,5 +1,5 @@
 /**
- * The SOAP version and the SOAP 1.2 action of a request, from its Content-Type (contract.md, "SOAP"):
+ * The SOAP version and the SOAP 1.2 action of a request, from its Content-Type (docs/contract.md, "SOAP"):
  * text/xml is SOAP 1.1, application/soap+xml is SOAP 1.2 (its optional action="..." parameter routes);
  * anything else is not SOAP (415).
  */
@@ -53,7 +53,7 @@ function splitParams(header: string): string[] {
   return parts;
 }
 
-/** Strips one pair of surrounding double quotes (the SOAPAction rule of contract.md, also used here). */
+/** Strips one pair of surrounding double quotes (the SOAPAction rule of docs/contract.md, also used here). */
 export function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 }

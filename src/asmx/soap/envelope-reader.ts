@@ -1,6 +1,6 @@
 /**
  * Reads a request document into the few facts the SOAP binding needs, with a streaming parser that
- * never resolves a DTD or an entity (contract.md: "A DOCTYPE is refused ... No entity is ever
+ * never resolves a DTD or an entity (docs/contract.md: "A DOCTYPE is refused ... No entity is ever
  * expanded"). Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
  * and that element's children as name/value pairs. Everything else is skipped without building a tree,
  * so a deeply nested document costs no stack.
@@ -78,7 +78,7 @@ const SLICE_CHARS = 64 * 1024;
 /**
  * Parses text. The root element is reported as soon as it opens (onRoot), before the rest is
  * checked: ASMX picks the SOAP version from it even when the document turns out malformed
- * (captures: err-soap12-malformed-xml-11ns answers 415, not 400).
+ * (docs/contract.md, recorded: err-soap12-malformed-xml-11ns answers 415, not 400).
  */
 export async function readDocument(
   text: string,

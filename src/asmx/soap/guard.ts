@@ -1,6 +1,6 @@
 /**
- * Checks a SOAP request before anything runs, in the order the legacy stack does (contract.md, "SOAP";
- * captures README, "SOAP errors"): media type, body, well-formed XML without DOCTYPE, envelope
+ * Checks a SOAP request before anything runs, in the order the legacy stack does (docs/contract.md, "SOAP";
+ * docs/contract.md, "Recorded legacy answers"): media type, body, well-formed XML without DOCTYPE, envelope
  * namespace, Envelope and Body. Returns what routing needs, or throws a SoapFaultError / SoapHttpError.
  * Bytes that are not valid in the body's charset, characters XML forbids, and documents deeper or larger
  * than the limits are malformed input: 400 like any malformed XML (docs/operations.md, "Input limits").
@@ -52,10 +52,10 @@ function soapActionOf(header: string | undefined): string | undefined {
 
 /**
  * An empty body: ASMX answers a SOAP 1.1 request that names its action with 400 (XmlException, like
- * malformed XML), and everything else with a Server fault "Root element is missing." (captures:
+ * malformed XML), and everything else with a Server fault "Root element is missing." (docs/contract.md, recorded:
  * err-soap11-empty-body, err-soap11-empty-body-no-action, err-soap12-empty-body). That last one is a
  * SOAP 1.2 fault even for a text/xml request there; here a text/xml request is answered as SOAP 1.1,
- * as contract.md asks for every text/xml request without SOAPAction.
+ * as docs/contract.md asks for every text/xml request without SOAPAction.
  */
 function emptyBody(version: SoapVersion, action: string | undefined): Error {
   if (version === '1.1' && action !== undefined) return new SoapHttpError(400, version);
@@ -95,7 +95,7 @@ function sniffCharset(body: Buffer): string {
 /**
  * Malformed XML and any DOCTYPE: 400 with an empty body. A SOAP 1.1 envelope sent as
  * application/soap+xml is 415, decided on the root element alone, before the rest of the document is
- * read (captures: var-soap11-body-to-soap12-ct, err-soap12-malformed-xml-11ns).
+ * read (docs/contract.md, recorded: var-soap11-body-to-soap12-ct, err-soap12-malformed-xml-11ns).
  */
 async function parse(text: string, version: SoapVersion, limits: XmlLimits): Promise<ReadDocument> {
   const refuseSoap11UnderSoap12 = (root: QName) => {
@@ -111,9 +111,9 @@ async function parse(text: string, version: SoapVersion, limits: XmlLimits): Pro
 
 /**
  * A root element outside this version's envelope namespace is a VersionMismatch fault, always in the
- * SOAP 1.1 shape with the Upgrade header, as ASMX answers it for both content types (captures:
+ * SOAP 1.1 shape with the Upgrade header, as ASMX answers it for both content types (docs/contract.md, recorded:
  * err-soap11-not-envelope, err-soap12-not-envelope). A SOAP 1.2 envelope sent as text/xml is one too:
- * contract.md asks that the envelope namespace match the content type.
+ * docs/contract.md asks that the envelope namespace match the content type.
  */
 function checkEnvelope(root: QName, children: readonly QName[], version: SoapVersion): void {
   const envelopeNs = ENVELOPE_NS[version];

@@ -1,5 +1,5 @@
 /**
- * The SOAP 1.1 and SOAP 1.2 bindings of one service (contract.md, "SOAP").
+ * The SOAP 1.1 and SOAP 1.2 bindings of one service (docs/contract.md, "SOAP").
  *
  *   export function soapRouter(service: Service, wsdlXml: string, settings: Settings,
  *                              options?: SoapRouterOptions): SoapRouter   // an express Router + ready
@@ -143,7 +143,7 @@ function answerRefusal(res: Response, version: SoapVersion, error: unknown, onUn
 }
 
 /**
- * Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (captures: main-head,
+ * Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head,
  * verb-PUT-asmx, verb-DELETE-asmx, verb-OPTIONS-asmx).
  */
 function methodNotAllowed(req: Request, res: Response): void {

@@ -1,6 +1,6 @@
 /**
- * What an operation's outcome becomes in the SOAP bindings (contract.md, "SOAP"; interface-spec 4.2
- * rules 8 and 9): the object soap.listen serialises on success, or the fault on failure.
+ * What an operation's outcome becomes in the SOAP bindings (docs/contract.md, "SOAP";
+ * docs/behaviour.md, "Result format"): the object soap.listen serialises on success, or the fault on failure.
  */
 import { AppError } from '../../errors';
 import { UNEXPECTED_FAULT, type Fault } from '../faults';
@@ -18,7 +18,7 @@ export function responseObject(operation: string, outcome: Outcome): Record<stri
 
 /**
  * The npm soap library copies a string that starts with "<![CDATA[" and ends with "]]>" into the
- * document unescaped (contract.md, "What the npm soap library does not do by itself"). Such a string
+ * document unescaped (docs/contract.md, "What the npm soap library does not do by itself"). Such a string
  * is handed over as a real CDATA section holding exactly its text, with every "]]>" inside split across
  * two sections, so nothing in it can close the section or open markup. Any other string is escaped by
  * the library itself.

@@ -1,5 +1,5 @@
 /**
- * Writes the SOAP binding's own answers: faults and bare statuses (contract.md, "SOAP"). Successful
+ * Writes the SOAP binding's own answers: faults and bare statuses (docs/contract.md, "SOAP"). Successful
  * responses are written by soap.listen (soap-server.ts). Every answer has a Content-Length and the
  * Content-Type of its SOAP version, whatever charset or action the request carried.
  */

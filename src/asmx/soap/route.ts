@@ -1,5 +1,5 @@
 /**
- * Picks the operation a SOAP request names (contract.md, "SOAP"):
+ * Picks the operation a SOAP request names (docs/contract.md, "SOAP"):
  * - SOAP 1.1 with a SOAPAction header: the value (one pair of quotes removed) must equal ns + op
  *   exactly, case included;
  * - SOAP 1.2 with an action parameter: the same rule for the parameter;
@@ -42,7 +42,7 @@ function operationOfAction(table: OperationTable, action: string): string | unde
 
 /**
  * Without an action, an unknown element is named in the fault under SOAP 1.2 (.NET's text), and a
- * text/xml request gets the "without a valid action parameter" fault (captures:
+ * text/xml request gets the "without a valid action parameter" fault (docs/contract.md, recorded:
  * err-soap11-unknown-op-no-soapaction); so does an empty Body under either version.
  */
 function byBodyElement(table: OperationTable, request: SoapRequest): string {

@@ -1,6 +1,6 @@
 /**
  * The engine behind both SOAP bindings of one service: two soap.listen instances driven by the
- * service's WSDL, one per SOAP version, each set up on its own express Router (contract.md: one instance
+ * service's WSDL, one per SOAP version, each set up on its own express Router (docs/contract.md: one instance
  * answers SOAP 1.2 with a SOAP 1.1 envelope, and switching forceSoap12Headers per request races). A
  * request is handed to the instance's request listener directly (what the route soap.listen adds would
  * call), the path being matched already.

@@ -1,5 +1,5 @@
 /**
- * The documents of each service (contract.md, "WSDL"): ?wsdl (structure, parameters, soapActions,
+ * The documents of each service (docs/contract.md, "WSDL"): ?wsdl (structure, parameters, soapActions,
  * addresses), ?disco, the help page and its ?op= pages, and the methods the .asmx refuses.
  */
 import { expectContentType, expectEqual, expectIncludes, expectMediaType, expectStatus, expectThat, fail } from '../expect';
@@ -61,7 +61,7 @@ function serviceChecks(contract: ContractService): Check[] {
         for (const port of servicePorts(await ctx.wsdl(contract.name), contract.name) ?? []) {
           const location = parseUrl(port.location, port.name);
           // The legacy server takes the host name from the request but the port from its own socket
-          // (asmx-captures README, "Address/Host header"): the port is compared by the extension check.
+          // (docs/contract.md, "Recorded legacy answers"): the port is compared by the extension check.
           expectEqual(location.hostname, expected.hostname, `${port.name} address host`);
           expectEqual(location.pathname, expected.pathname, `${port.name} address path`);
         }

@@ -1,5 +1,5 @@
 /**
- * Every operation of both services over HTTP GET and HTTP POST (contract.md, "HTTP GET ... and HTTP
+ * Every operation of both services over HTTP GET and HTTP POST (docs/contract.md, "HTTP GET ... and HTTP
  * POST"). The legacy checks send every contract parameter (empty), as ASMX requires; they expect 200,
  * and HelloWorld's <string> document. The JSON result bodies of the main service are this project's
  * (ASMX answers a void method with an empty 200), so they are extension checks.
@@ -40,7 +40,7 @@ function callCheck(contract: ContractService, operation: ContractOperation, verb
 function jsonCheck(contract: ContractService, operation: ContractOperation, verb: Verb): Check {
   return {
     id: `${httpBinding(verb)}.${contract.name}.${operation.name}.json`,
-    title: `HTTP ${verb} ${contract.name}/${operation.name} answers the JSON result of domain.md`,
+    title: `HTTP ${verb} ${contract.name}/${operation.name} answers the JSON result of docs/behaviour.md`,
     binding: httpBinding(verb),
     extension: true,
     async run(ctx) {
@@ -64,7 +64,7 @@ export function callOperation(ctx: CheckContext, service: ServiceTarget, name: s
 
 /**
  * <?xml ...?> CRLF <string xmlns="ns">text</string>, text/xml; charset=utf-8. .NET writes CRLF, the
- * captured Mono server LF (asmx-captures README): either line end passes.
+ * captured Mono server LF (docs/contract.md, "Recorded legacy answers"): either line end passes.
  */
 export function expectStringDocument(exchange: HttpExchange, ns: string, text: string): void {
   expectContentType(exchange, 'text/xml; charset=utf-8');
@@ -72,7 +72,7 @@ export function expectStringDocument(exchange: HttpExchange, ns: string, text: s
   expectEqual(exchange.body.replace(/\r\n/g, '\n'), expected, 'body');
 }
 
-/** 200, application/json; charset=utf-8, {"Success": true, "Message", "Data", ...} (domain.md). */
+/** 200, application/json; charset=utf-8, {"Success": true, "Message", "Data", ...} (docs/behaviour.md). */
 export function expectJsonSuccess(exchange: HttpExchange): void {
   const body = expectJson(exchange);
   expectEqual(body.Success, true, 'Success');

@@ -1,6 +1,6 @@
 /**
- * The HTTP GET / HTTP POST bindings beyond plain calls (contract.md, "HTTP GET ... and HTTP POST";
- * asmx-captures README, "HttpGet / HttpPost errors"): name matching, and the text/plain errors.
+ * The HTTP GET / HTTP POST bindings beyond plain calls (docs/contract.md, "HTTP GET and HTTP POST";
+ * docs/contract.md, "Recorded legacy answers"): name matching, and the text/plain errors.
  */
 import { HTTP_TEXT } from '../../protocol-texts';
 import { expectContentType, expectEqual, expectStatus } from '../expect';
@@ -83,7 +83,7 @@ export const httpProtocolChecks: Check[] = [
     const exchange = await callOperation(ctx, ctx.service(MAIN), 'FillProfitCenterForCustomer', 'POST', [], 'application/json');
     expectJsonSuccess(exchange);
   }, true),
-  check('business-failure', 'httpget', 'invalid input is a 200 JSON failure naming the parameter (domain.md, "Result format")', async (ctx) => {
+  check('business-failure', 'httpget', 'invalid input is a 200 JSON failure naming the parameter (docs/behaviour.md, "Result format")', async (ctx) => {
     const body = expectJson(await callOperation(ctx, ctx.service(MAIN), 'getSalesSummaryRecords', 'GET', [['FromDate', '31/02/2026']]));
     expectEqual(body.Success, false, 'Success');
     expectEqual(body.Code, 'INVALID_PARAMETER', 'Code');

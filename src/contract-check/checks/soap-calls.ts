@@ -1,6 +1,6 @@
 /**
- * Every operation of both services over SOAP 1.1 and SOAP 1.2 (contract.md, "SOAP": "Success"):
- * an operation element with no parameters (every parameter is optional, domain.md) is answered 200
+ * Every operation of both services over SOAP 1.1 and SOAP 1.2 (docs/contract.md, "SOAP": "Success"):
+ * an operation element with no parameters (every parameter is optional, docs/behaviour.md) is answered 200
  * with the exact ASMX document: the empty <opResponse xmlns="ns" />, or HelloWorld's result.
  */
 import { expectBody, expectContentType, expectStatus } from '../expect';

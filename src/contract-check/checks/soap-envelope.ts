@@ -1,6 +1,6 @@
 /**
- * Requests refused before an operation runs, and failures of an operation (contract.md, "SOAP":
- * faults, malformed XML, DOCTYPE, media types, mustUnderstand; domain.md, "Result format").
+ * Requests refused before an operation runs, and failures of an operation (docs/contract.md, "SOAP":
+ * faults, malformed XML, DOCTYPE, media types, mustUnderstand; docs/behaviour.md, "Result format").
  */
 import { expectContentType, expectIncludes, expectStatus } from '../expect';
 import { expectFault, postSoap } from '../soap-client';
@@ -53,7 +53,7 @@ export const soapEnvelopeChecks: Check[] = [
   }),
   ...perVersion(
     'business-fault',
-    'invalid input is a Client/Sender fault with the message of domain.md',
+    'invalid input is a Client/Sender fault with the message of docs/behaviour.md',
     async (ctx, version) => {
       const body = requestEnvelope(version, operationElement('getSalesSummaryRecords', main(ctx).namespace, { FromDate: '31/02/2026' }));
       const exchange = await postSoap(ctx, main(ctx), version, body, { action: `${main(ctx).namespace}getSalesSummaryRecords` });
@@ -76,7 +76,7 @@ export const soapEnvelopeChecks: Check[] = [
     },
   },
   // Mono answers a form POST to the .asmx with a Receiver fault ("Data at the root level is
-  // invalid", err-httppost-form-to-asmx); contract.md follows .NET: any other media type is 415.
+  // invalid", err-httppost-form-to-asmx); docs/contract.md follows .NET: any other media type is 415.
   {
     id: 'soap11.unsupported-media-type',
     title: 'a POST to the .asmx that is neither text/xml nor application/soap+xml is 415',

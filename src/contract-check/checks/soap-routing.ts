@@ -1,5 +1,5 @@
 /**
- * How SOAP requests are routed and refused (contract.md, "SOAP"; asmx-captures README, "SOAP errors"
+ * How SOAP requests are routed and refused (docs/contract.md, "SOAP"; docs/contract.md, "Recorded legacy answers"
  * and "Lenient successes"). Each check names the capture it reproduces.
  */
 import { expectBody, expectContentType, expectIncludes, expectStatus } from '../expect';
@@ -66,7 +66,7 @@ export const soapRoutingChecks: Check[] = [
     expectFault(exchange, '1.2', 'client', FAULT_TEXT.unknownAction(action));
   }),
   // Mono answers this one with the "without a valid action parameter" text (err-soap12-unknown-op);
-  // .NET names the element, and contract.md follows .NET.
+  // .NET names the element, and docs/contract.md follows .NET.
   check('unknown-element', 'soap12', 'an unknown body element without action is a Sender fault naming the element', async (ctx) => {
     const exchange = await postSoap(ctx, main(ctx), '1.2', opEnvelope(ctx, '1.2', 'NoSuchOp'));
     expectFault(exchange, '1.2', 'client', FAULT_TEXT.unknownRequestElement('NoSuchOp', main(ctx).namespace));

@@ -70,7 +70,7 @@ function dateValue(text: string, dateOrder: DateOrder): string {
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** ISO-8601 date and time; without a zone it is UTC (domain.md: all timestamps UTC). Stored as toISOString(). */
+/** ISO-8601 date and time; without a zone it is UTC (docs/behaviour.md: all timestamps UTC). Stored as toISOString(). */
 function timestampValue(text: string): string {
   const m = text.match(TIMESTAMP);
   const bad = () => new ValueError(`'${text}' is not a timestamp (use ISO-8601, e.g. 2026-03-31T14:05:00Z)`);

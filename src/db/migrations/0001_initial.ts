@@ -1,5 +1,5 @@
 /**
- * The initial schema (domain.md, "Data model"); types in src/db/schema.ts.
+ * The initial schema (docs/architecture.md, "The data"); types in src/db/schema.ts.
  * Indexes serve the report filters: dates, officers, customers, and the sync order.
  */
 import { sql, type Kysely } from 'kysely';

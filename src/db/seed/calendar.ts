@@ -61,7 +61,7 @@ export interface Month {
 }
 
 /**
- * The generated period (domain.md, "Demo data": two fiscal years): from the start of the previous
+ * The generated period (docs/behaviour.md, "Demo data": two fiscal years): from the start of the previous
  * fiscal year to the as-of date, so the previous fiscal year is complete and the current one runs
  * up to as-of.
  */

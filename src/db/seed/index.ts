@@ -1,5 +1,5 @@
 /**
- * The demo data generator (domain.md, "Demo data"): a believable company over two fiscal years,
+ * The demo data generator (docs/behaviour.md, "Demo data"): a believable company over two fiscal years,
  * the same data for the same scale and as-of date. seedIfEmpty runs at server start; `npm run seed`
  * (scripts/seed.ts) runs it on demand.
  */

@@ -1,6 +1,6 @@
 /**
  * The company's master data: regions, divisions, products, the reporting tree of officers and the
- * customers (domain.md, "Demo data": ~3,000 customers, 60 officers at scale 1; customers and officers below the
+ * customers (docs/behaviour.md, "Demo data": ~3,000 customers, 60 officers at scale 1; customers and officers below the
  * zonal managers grow with the scale).
  */
 import type { CustomerProfitCentersTable, CustomersTable, ProductCategoriesTable, ProductsTable, ProfitCentersTable, StatesTable, UsersTable, ZonesTable } from '../schema';

@@ -1,6 +1,6 @@
 /**
  * A seeded pseudo-random generator (sfc32), so the demo data is the same for the same scale and
- * as-of date (domain.md, "Demo data"). Math.random is never used by the generator.
+ * as-of date (docs/behaviour.md, "Demo data"). Math.random is never used by the generator.
  */
 export class Random {
   private a: number;

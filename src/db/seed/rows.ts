@@ -1,7 +1,7 @@
 /**
  * Turns a numbered month of documents into table rows and writes them, parents before children
  * (foreign keys are checked as rows arrive). Every invoice, receipt, debit note and credit note
- * posts exactly one ledger entry (domain.md: balances come only from the ledger).
+ * posts exactly one ledger entry (docs/behaviour.md: balances come only from the ledger).
  */
 import type { LedgerEntriesTable } from '../schema';
 import { formatDay, type Day } from './calendar';

@@ -1,4 +1,4 @@
-/** Payment collection notes (domain.md, "Data model"): one row per cheque, the invoices and debit notes of a PCN. */
+/** Payment collection notes (docs/architecture.md, "The data"): one row per cheque, the invoices and debit notes of a PCN. */
 import { AMOUNT, CODE, DATE, LONG, NAME, SHORT, enumOf, optional, ref, required, type TableSpec } from '../table-spec';
 import { PAYMENT_METHODS } from './sales';
 

@@ -1,4 +1,4 @@
-/** The officers' field work (domain.md, "Data model"): activities, enquiries and complaints. */
+/** The officers' field work (docs/architecture.md, "The data"): activities, enquiries and complaints. */
 import { CODE, DATE, LONG, SHORT, TIMESTAMP, enumOf, optional, ref, required, type TableSpec } from '../table-spec';
 
 const party = [

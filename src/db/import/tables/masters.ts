@@ -1,5 +1,5 @@
 /**
- * Master data files (domain.md, "Data model"): zones, states, profit centers, product categories,
+ * Master data files (docs/architecture.md, "The data"): zones, states, profit centers, product categories,
  * products, users, customers and the profit centers each customer buys under.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Sales documents (domain.md, "Data model"): orders, invoices, their lines, receipts and the ledger.
+ * Sales documents (docs/architecture.md, "The data"): orders, invoices, their lines, receipts and the ledger.
  * Each keeps the summary data of the customers it touches in step (summary-upkeep.ts).
  */
 import {
@@ -98,7 +98,7 @@ export const receipts: TableSpec = {
   references: party,
 };
 
-/** Balances come only from the ledger (domain.md); one entry per document and customer. */
+/** Balances come only from the ledger (docs/behaviour.md); one entry per document and customer. */
 export const ledgerEntries: TableSpec = {
   table: 'ledger_entries',
   key: ['doc_type', 'doc_no', 'customer_code'],
