@@ -1,5 +1,5 @@
 /**
- * Settings validation (architecture.md: parsed and validated once at start with a clear error for a
+ * Settings validation (docs/architecture.md: parsed and validated once at start with a clear error for a
  * bad value): every bad variable is a SettingsError that names it, and the values the protocol layer
  * depends on (base path, namespaces) come out normalised.
  */
@@ -51,5 +51,87 @@ describe('settings', () => {
     expect((thrown as SettingsError).variable).toBe(variable);
     expect((thrown as Error).message.startsWith(`${variable}: `)).toBe(true);
     expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  // The exact line main.ts prints for a bad value: these texts are part of the operators' interface.
+  it.each([
+    [{ PORT: 'eighty' }, "PORT: 'eighty' is not a whole number"],
+    [{ PORT: '70000' }, 'PORT: 70000 is out of range (0..65535)'],
+    [{ BASE_PATH: 'MobileApp' }, "BASE_PATH: 'MobileApp' is not a path (expected something like /MobileApp)"],
+    [{ API_NAMESPACE: 'not a uri' }, "API_NAMESPACE: 'not a uri' is not an absolute URI"],
+    [{ SYNC_NAMESPACE: 'http://x/"><y' }, `SYNC_NAMESPACE: 'http://x/"><y' is not a usable namespace URI`],
+    [{ MAX_REQUEST_BYTES: '10' }, 'MAX_REQUEST_BYTES: 10 is out of range (1024..1073741824)'],
+    [{ TRUST_PROXY: 'maybe' }, "TRUST_PROXY: 'maybe' is not a boolean (use true or false)"],
+    [{ DATABASE_URL: 'mysql://x' }, "DATABASE_URL: 'mysql://x' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)"],
+    [{ DATE_ORDER: 'YMD' }, "DATE_ORDER: 'YMD' is not one of DMY, MDY"],
+    [{ MAX_FILES_PER_REQUEST: '-1' }, "MAX_FILES_PER_REQUEST: '-1' is not a whole number"],
+    [{ LOG_LEVEL: 'loud' }, "LOG_LEVEL: 'loud' is not one of fatal, error, warn, info, debug, trace, silent"],
+    [{ AUTH_REALM: 'a"b' }, `AUTH_REALM: 'a"b' must be printable ASCII without quotes or backslashes`],
+    [{ AUTH_API_KEY_HEADER: 'Authorization' }, 'AUTH_API_KEY_HEADER: Authorization is the Basic header; pick another name'],
+    [{ AUTH_API_KEY_HEADER: 'x y' }, "AUTH_API_KEY_HEADER: 'x y' is not an HTTP header name"],
+    [{ RATE_LIMIT_STORE: 'postgres' }, 'RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)'],
+    [{ RATE_LIMIT_STORE: 'redis' }, 'REDIS_URL: RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)'],
+    [{ REDIS_URL: 'http://x' }, "REDIS_URL: 'http://x' is not a redis:// or rediss:// URL"],
+    [{ SEED_DEMO_DATA: 'perhaps' }, "SEED_DEMO_DATA: 'perhaps' is not a boolean (use true or false)"],
+    [{ HEADERS_TIMEOUT_MS: '200000' }, 'HEADERS_TIMEOUT_MS: 200000 is longer than REQUEST_TIMEOUT_MS (120000)'],
+  ])('%j is refused with the line %p', (env, line) => {
+    expect(() => loadSettings(env)).toThrow(new SettingsError(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)));
+    expect(() => loadSettings(env)).toThrow(line);
+  });
+
+  it('reads every variable of the README with its default, trimmed, and case-insensitive where it lists words', () => {
+    expect(loadSettings({})).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      basePath: '',
+      apiNamespace: 'http://tempuri.org/',
+      syncNamespace: 'http://tempuri.org/',
+      maxRequestBytes: 4194304,
+      maxXmlDepth: 64,
+      maxXmlNodes: 10000,
+      maxJsonDepth: 64,
+      maxRequestFields: 1000,
+      trustProxy: false,
+      databaseUrl: 'sqlite:./data/mobileapp.db',
+      dateOrder: 'DMY',
+      fiscalYearStartMonth: 4,
+      maxFileBytes: 2097152,
+      maxFilesPerRequest: 20,
+      maxRequestFilesBytes: 20971520,
+      logLevel: 'info',
+      seedDemoData: true,
+      workers: 1,
+      shutdownTimeoutMs: 10000,
+      requestTimeoutMs: 120000,
+      headersTimeoutMs: 30000,
+      keepAliveTimeoutMs: 65000,
+      authMode: 'off',
+      authRealm: 'MobileApp',
+      authApiKeyHeader: 'X-API-Key',
+      rateLimitPerMinute: 0,
+      rateLimitBurst: 0,
+      rateLimitStore: 'memory',
+      redisUrl: undefined,
+      dbConnectTimeoutMs: 5000,
+      dbAcquireTimeoutMs: 10000,
+      dbStatementTimeoutMs: 25000,
+      dbBusyTimeoutMs: 5000,
+      dbStartupTimeoutMs: 120000,
+      shutdownDrainMs: 5000,
+    });
+    const set = loadSettings({
+      PORT: ' 9090 ',
+      DATE_ORDER: 'mdy',
+      LOG_LEVEL: 'WARN',
+      TRUST_PROXY: 'Yes',
+      SEED_DEMO_DATA: 'off',
+      DATABASE_URL: 'postgres://u@h:5432/d',
+      RATE_LIMIT_PER_MINUTE: '120',
+      AUTH_MODE: 'ANY',
+      MAX_XML_DEPTH: '',
+    });
+    expect(set).toMatchObject({ port: 9090, dateOrder: 'MDY', logLevel: 'warn', trustProxy: true, seedDemoData: false, maxXmlDepth: 64, authMode: 'any' });
+    // The burst defaults to the rate, and the counts to PostgreSQL when that is the database.
+    expect(set).toMatchObject({ rateLimitPerMinute: 120, rateLimitBurst: 120, rateLimitStore: 'postgres' });
   });
 });
