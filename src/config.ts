@@ -1,7 +1,8 @@
 /**
- * Settings, read from the environment once at start and validated.
- * A bad value stops the server with one line that names the variable (see main.ts).
+ * Settings, read from the environment once at start and validated by a schema (zod). A bad value
+ * stops the server with one line that names the variable (see main.ts).
  */
+import { z } from 'zod';
 
 export type DateOrder = 'DMY' | 'MDY';
 
@@ -91,135 +92,210 @@ type Env = Record<string, string | undefined>;
 
 const MiB = 1024 * 1024;
 
-export function loadSettings(env: Env = process.env): Settings {
-  const rateLimitPerMinute = integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000);
-  const settings: Settings = {
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    host: text(env, 'HOST', '0.0.0.0'),
-    basePath: basePath(env, 'BASE_PATH'),
-    apiNamespace: namespace(env, 'API_NAMESPACE'),
-    syncNamespace: namespace(env, 'SYNC_NAMESPACE'),
-    maxRequestBytes: integer(env, 'MAX_REQUEST_BYTES', 4 * MiB, 1024, 1024 * MiB),
-    maxXmlDepth: integer(env, 'MAX_XML_DEPTH', 64, 8, 1_000),
-    maxXmlNodes: integer(env, 'MAX_XML_NODES', 10_000, 100, 10_000_000),
-    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 1_000),
-    maxRequestFields: integer(env, 'MAX_REQUEST_FIELDS', 1000, 10, 1_000_000),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
-    databaseUrl: databaseUrl(env, 'DATABASE_URL'),
-    dateOrder: oneOf(env, 'DATE_ORDER', ['DMY', 'MDY'] as const, 'DMY'),
-    fiscalYearStartMonth: integer(env, 'FISCAL_YEAR_START_MONTH', 4, 1, 12),
-    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 2 * MiB, 1, 1024 * MiB),
-    maxFilesPerRequest: integer(env, 'MAX_FILES_PER_REQUEST', 20, 1, 10000),
-    maxRequestFilesBytes: integer(env, 'MAX_REQUEST_FILES_BYTES', 20 * MiB, 1, 100 * 1024 * MiB),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
-    seedDemoData: boolean(env, 'SEED_DEMO_DATA', true),
-    workers: integer(env, 'WORKERS', 1, 1, 64),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 120_000, 1000, 3_600_000),
-    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 30_000, 1000, 3_600_000),
-    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
-    authMode: oneOf(env, 'AUTH_MODE', ['off', 'basic', 'apikey', 'any'] as const, 'off'),
-    authRealm: realm(env, 'AUTH_REALM'),
-    authApiKeyHeader: headerName(env, 'AUTH_API_KEY_HEADER', 'X-API-Key'),
-    rateLimitPerMinute,
-    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', rateLimitPerMinute, 1, 1_000_000),
-    ...rateLimitStore(env),
-    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
-    dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000, 100, 600_000),
-    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 25_000, 100, 3_600_000),
-    dbBusyTimeoutMs: integer(env, 'DB_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
-    dbStartupTimeoutMs: integer(env, 'DB_STARTUP_TIMEOUT_MS', 120_000, 0, 3_600_000),
-    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 5_000, 0, 600_000),
-  };
-  // node:http refuses a headers timeout longer than the request timeout (it would never apply).
-  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
-    throw new SettingsError('HEADERS_TIMEOUT_MS', `${settings.headersTimeoutMs} is longer than REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`);
-  }
-  return settings;
+/** A variable as the environment gives it: trimmed, and unset when blank. */
+const raw = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** A variable with a default: `schema` checks a set value. */
+function withDefault<T>(schema: z.ZodType<T, string>, fallback: T) {
+  return raw.pipe(schema.optional()).transform((value) => value ?? fallback);
 }
 
-function raw(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+function integer(fallback: number, min: number, max: number) {
+  const outOfRange = { error: (issue: { input?: unknown }) => `${String(issue.input)} is out of range (${min}..${max})` };
+  const whole = z
+    .string()
+    .regex(/^\d+$/, { error: (issue) => `'${String(issue.input)}' is not a whole number` })
+    .transform(Number)
+    .pipe(z.number().min(min, outOfRange).max(max, outOfRange));
+  return withDefault(whole, fallback);
 }
 
-function text(env: Env, name: string, fallback: string): string {
-  return raw(env, name) ?? fallback;
+const TRUE = ['1', 'true', 'yes', 'on'];
+const FALSE = ['0', 'false', 'no', 'off'];
+
+function boolean(fallback: boolean) {
+  const flag = z.string().transform((value, ctx) => {
+    const lower = value.toLowerCase();
+    if (TRUE.includes(lower)) return true;
+    if (FALSE.includes(lower)) return false;
+    ctx.addIssue({ code: 'custom', message: `'${value}' is not a boolean (use true or false)` });
+    return z.NEVER;
+  });
+  return withDefault(flag, fallback);
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new SettingsError(name, `'${value}' is not a whole number`);
-  const n = Number(value);
-  if (n < min || n > max) throw new SettingsError(name, `${n} is out of range (${min}..${max})`);
-  return n;
+/** One of `allowed`, in any case; the result is spelled as listed. */
+function oneOf<T extends string>(allowed: readonly T[]) {
+  return z.string().transform((value, ctx) => {
+    const match = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+    if (match !== undefined) return match;
+    ctx.addIssue({ code: 'custom', message: `'${value}' is not one of ${allowed.join(', ')}` });
+    return z.NEVER;
+  });
 }
 
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  const lower = value.toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
-  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
-  throw new SettingsError(name, `'${value}' is not a boolean (use true or false)`);
+/** A string that `valid` accepts, else the issue `refusal` words. */
+function checked(valid: (value: string) => boolean, refusal: (value: string) => string) {
+  return z.string().refine(valid, { error: (issue) => refusal(String(issue.input)) });
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  const match = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
-  if (!match) throw new SettingsError(name, `'${value}' is not one of ${allowed.join(', ')}`);
-  return match;
-}
+const basePath = raw.pipe(
+  checked(
+    (value) => value === '/' || (/^\/[A-Za-z0-9._~\-/]*$/.test(value) && !value.includes('//')),
+    (value) => `'${value}' is not a path (expected something like /MobileApp)`,
+  )
+    .optional()
+    .transform((value) => (value === undefined ? '' : value.replace(/\/+$/, ''))),
+);
 
-function basePath(env: Env, name: string): string {
-  const value = raw(env, name);
-  if (value === undefined || value === '/') return '';
-  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//')) {
-    throw new SettingsError(name, `'${value}' is not a path (expected something like /MobileApp)`);
-  }
-  return value.replace(/\/+$/, '');
-}
+const namespace = withDefault(
+  checked((value) => URL.canParse(value), (value) => `'${value}' is not an absolute URI`).pipe(
+    checked((value) => !/["'<>&\s]/.test(value), (value) => `'${value}' is not a usable namespace URI`),
+  ),
+  'http://tempuri.org/',
+);
+
+const databaseUrl = withDefault(
+  checked(
+    (value) => /^sqlite:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value),
+    (value) => `'${value}' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)`,
+  ),
+  'sqlite:./data/mobileapp.db',
+);
 
 /** The realm is written inside a quoted string of WWW-Authenticate: no quotes, backslashes or controls. */
-function realm(env: Env, name: string): string {
-  const value = text(env, name, 'MobileApp');
-  if (!/^[\x20-\x7E]+$/.test(value) || /["\\]/.test(value)) {
-    throw new SettingsError(name, `'${value}' must be printable ASCII without quotes or backslashes`);
+const realm = withDefault(
+  checked((value) => /^[\x20-\x7E]+$/.test(value) && !/["\\]/.test(value), (value) => `'${value}' must be printable ASCII without quotes or backslashes`),
+  'MobileApp',
+);
+
+/** An HTTP header name (RFC 9110 token), other than the Basic scheme's own. */
+const headerName = withDefault(
+  checked((value) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value), (value) => `'${value}' is not an HTTP header name`).pipe(
+    checked((value) => value.toLowerCase() !== 'authorization', () => 'Authorization is the Basic header; pick another name'),
+  ),
+  'X-API-Key',
+);
+
+const redisUrl = raw.pipe(checked((value) => /^rediss?:\/\/[^\s]+$/.test(value), (value) => `'${value}' is not a redis:// or rediss:// URL`).optional());
+
+/** The environment variables (README, "Settings") and what each must hold. */
+const ENVIRONMENT = z.object({
+  PORT: integer(8080, 0, 65535),
+  HOST: withDefault(z.string(), '0.0.0.0'),
+  BASE_PATH: basePath,
+  API_NAMESPACE: namespace,
+  SYNC_NAMESPACE: namespace,
+  MAX_REQUEST_BYTES: integer(4 * MiB, 1024, 1024 * MiB),
+  MAX_XML_DEPTH: integer(64, 8, 1_000),
+  MAX_XML_NODES: integer(10_000, 100, 10_000_000),
+  MAX_JSON_DEPTH: integer(64, 2, 1_000),
+  MAX_REQUEST_FIELDS: integer(1000, 10, 1_000_000),
+  TRUST_PROXY: boolean(false),
+  DATABASE_URL: databaseUrl,
+  DATE_ORDER: withDefault(oneOf(['DMY', 'MDY'] as const), 'DMY'),
+  FISCAL_YEAR_START_MONTH: integer(4, 1, 12),
+  MAX_FILE_BYTES: integer(2 * MiB, 1, 1024 * MiB),
+  MAX_FILES_PER_REQUEST: integer(20, 1, 10000),
+  MAX_REQUEST_FILES_BYTES: integer(20 * MiB, 1, 100 * 1024 * MiB),
+  LOG_LEVEL: withDefault(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info'),
+  SEED_DEMO_DATA: boolean(true),
+  WORKERS: integer(1, 1, 64),
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
+  REQUEST_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
+  HEADERS_TIMEOUT_MS: integer(30_000, 1000, 3_600_000),
+  KEEP_ALIVE_TIMEOUT_MS: integer(65_000, 1000, 3_600_000),
+  AUTH_MODE: withDefault(oneOf(['off', 'basic', 'apikey', 'any'] as const), 'off'),
+  AUTH_REALM: realm,
+  AUTH_API_KEY_HEADER: headerName,
+  RATE_LIMIT_PER_MINUTE: integer(0, 0, 1_000_000),
+  /** Defaults to RATE_LIMIT_PER_MINUTE (settingsOf). */
+  RATE_LIMIT_BURST: raw.pipe(z.string().optional()),
+  /** Defaults to postgres on PostgreSQL, else memory (settingsOf). */
+  RATE_LIMIT_STORE: raw.pipe(oneOf(['memory', 'postgres', 'redis'] as const).optional()),
+  REDIS_URL: redisUrl,
+  DB_CONNECT_TIMEOUT_MS: integer(5_000, 100, 600_000),
+  DB_ACQUIRE_TIMEOUT_MS: integer(10_000, 100, 600_000),
+  DB_STATEMENT_TIMEOUT_MS: integer(25_000, 100, 3_600_000),
+  DB_BUSY_TIMEOUT_MS: integer(5_000, 0, 600_000),
+  DB_STARTUP_TIMEOUT_MS: integer(120_000, 0, 3_600_000),
+  SHUTDOWN_DRAIN_MS: integer(5_000, 0, 600_000),
+});
+
+type Environment = z.output<typeof ENVIRONMENT>;
+
+/**
+ * The settings from the environment. The first variable (in the order of ENVIRONMENT) that holds a
+ * bad value is a SettingsError naming it, with one line saying why.
+ */
+export function loadSettings(env: Env = process.env): Settings {
+  const parsed = ENVIRONMENT.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SettingsError(String(issue.path[0]), issue.message);
   }
-  return value;
+  return settingsOf(parsed.data);
 }
 
-/** An HTTP header name (RFC 9110 token). */
-function headerName(env: Env, name: string, fallback: string): string {
-  const value = text(env, name, fallback);
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) throw new SettingsError(name, `'${value}' is not an HTTP header name`);
-  if (value.toLowerCase() === 'authorization') throw new SettingsError(name, 'Authorization is the Basic header; pick another name');
-  return value;
+/** The rules between variables, and the names the code uses. */
+function settingsOf(e: Environment): Settings {
+  const onPostgres = !e.DATABASE_URL.startsWith('sqlite:');
+  const rateLimitStore = e.RATE_LIMIT_STORE ?? (onPostgres ? 'postgres' : 'memory');
+  if (rateLimitStore === 'postgres' && !onPostgres) {
+    throw new SettingsError('RATE_LIMIT_STORE', 'postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
+  }
+  if (rateLimitStore === 'redis' && e.REDIS_URL === undefined) throw new SettingsError('REDIS_URL', 'RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)');
+  // node:http refuses a headers timeout longer than the request timeout (it would never apply).
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new SettingsError('HEADERS_TIMEOUT_MS', `${e.HEADERS_TIMEOUT_MS} is longer than REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    basePath: e.BASE_PATH,
+    apiNamespace: e.API_NAMESPACE,
+    syncNamespace: e.SYNC_NAMESPACE,
+    maxRequestBytes: e.MAX_REQUEST_BYTES,
+    maxXmlDepth: e.MAX_XML_DEPTH,
+    maxXmlNodes: e.MAX_XML_NODES,
+    maxJsonDepth: e.MAX_JSON_DEPTH,
+    maxRequestFields: e.MAX_REQUEST_FIELDS,
+    trustProxy: e.TRUST_PROXY,
+    databaseUrl: e.DATABASE_URL,
+    dateOrder: e.DATE_ORDER,
+    fiscalYearStartMonth: e.FISCAL_YEAR_START_MONTH,
+    maxFileBytes: e.MAX_FILE_BYTES,
+    maxFilesPerRequest: e.MAX_FILES_PER_REQUEST,
+    maxRequestFilesBytes: e.MAX_REQUEST_FILES_BYTES,
+    logLevel: e.LOG_LEVEL,
+    seedDemoData: e.SEED_DEMO_DATA,
+    workers: e.WORKERS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    authMode: e.AUTH_MODE,
+    authRealm: e.AUTH_REALM,
+    authApiKeyHeader: e.AUTH_API_KEY_HEADER,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitBurst: burst(e.RATE_LIMIT_BURST, e.RATE_LIMIT_PER_MINUTE),
+    rateLimitStore,
+    redisUrl: e.REDIS_URL,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    dbBusyTimeoutMs: e.DB_BUSY_TIMEOUT_MS,
+    dbStartupTimeoutMs: e.DB_STARTUP_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+  };
 }
 
-function namespace(env: Env, name: string): string {
-  const value = raw(env, name);
-  if (value === undefined) return 'http://tempuri.org/';
-  if (!URL.canParse(value)) throw new SettingsError(name, `'${value}' is not an absolute URI`);
-  if (/["'<>&\s]/.test(value)) throw new SettingsError(name, `'${value}' is not a usable namespace URI`);
-  return value;
-}
-
-/** RATE_LIMIT_STORE and REDIS_URL: postgres needs a PostgreSQL DATABASE_URL, redis a REDIS_URL. */
-function rateLimitStore(env: Env): { rateLimitStore: RateLimitStore; redisUrl?: string } {
-  const onPostgres = !databaseUrl(env, 'DATABASE_URL').startsWith('sqlite:');
-  const store = oneOf(env, 'RATE_LIMIT_STORE', ['memory', 'postgres', 'redis'] as const, onPostgres ? 'postgres' : 'memory');
-  if (store === 'postgres' && !onPostgres) throw new SettingsError('RATE_LIMIT_STORE', 'postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
-  const redisUrl = raw(env, 'REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) throw new SettingsError('REDIS_URL', `'${redisUrl}' is not a redis:// or rediss:// URL`);
-  if (store === 'redis' && redisUrl === undefined) throw new SettingsError('REDIS_URL', 'RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)');
-  return { rateLimitStore: store, redisUrl };
-}
-
-function databaseUrl(env: Env, name: string): string {
-  const value = raw(env, name) ?? 'sqlite:./data/mobileapp.db';
-  if (/^sqlite:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value)) return value;
-  throw new SettingsError(name, `'${value}' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)`);
+/** RATE_LIMIT_BURST: 1.. when set; unset, the per-minute rate. */
+function burst(value: string | undefined, perMinute: number): number {
+  const parsed = integer(perMinute, 1, 1_000_000).safeParse(value);
+  if (!parsed.success) throw new SettingsError('RATE_LIMIT_BURST', parsed.error.issues[0].message);
+  return parsed.data;
 }
