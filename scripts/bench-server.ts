@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import type { Engine } from '../src/db/engine';
-import { isEmpty, seed } from '../src/db/seed';
+import { isEmpty, seed } from '../src/demo-data';
 
 export const PINNED = spawnSync('taskset', ['--version']).status === 0;
 

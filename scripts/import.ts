@@ -9,10 +9,10 @@ import path from 'node:path';
 import { SettingsError, loadSettings, type Settings } from '../src/config';
 import { openEngine, type Engine } from '../src/db/engine';
 import { migrate } from '../src/db/migrate';
-import { REJECTS_FILE, findImportFiles, type ImportFile } from '../src/db/import/import-files';
-import { reportingListener, summary, type Output } from '../src/db/import/import-report';
-import { runImport, type FileResult } from '../src/db/import/import-run';
-import { RejectsFile } from '../src/db/import/rejects-file';
+import { REJECTS_FILE, findImportFiles, type ImportFile } from '../src/import/import-files';
+import { reportingListener, summary, type Output } from '../src/import/import-report';
+import { runImport, type FileResult } from '../src/import/import-run';
+import { RejectsFile } from '../src/import/rejects-file';
 
 const USAGE = 'usage: npm run import -- <dir> [--dry-run]\n' +
   '  <dir>      a directory of CSV files named after the tables (zones.csv, customers.csv, ...; docs/import.md)\n' +

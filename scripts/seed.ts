@@ -8,9 +8,9 @@
  */
 import { loadSettings, SettingsError } from '../src/config';
 import { withMigratedEngine } from '../src/db/migrated-engine';
-import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/db/seed';
-import { parseDay, todayUtc } from '../src/db/seed/calendar';
-import { clearDatabase } from '../src/db/seed/reset';
+import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/demo-data';
+import { parseDay, todayUtc } from '../src/demo-data/calendar';
+import { clearDatabase } from '../src/demo-data/reset';
 import { consoleOutput, type Output } from './output';
 
 const USAGE = 'usage: npm run seed -- [--scale N] [--as-of yyyy-MM-dd] [--reset]';

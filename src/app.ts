@@ -18,13 +18,14 @@ import type { Service } from './services/types';
 import { createMobileAppService } from './services/mobile-app';
 import { createSyncCustomersService } from './services/sync-customers';
 import { accessGuard, type AccessControl } from './auth/access-guard';
+import { bindingDoor } from './asmx/access-refusals';
 import { createAuthenticator } from './auth/authenticator';
 import { createRateLimiter } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
 import { serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter, type SoapRouter } from './asmx/soap';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
-import { annotate, annotateUnexpected } from './asmx/request-annotation';
+import { annotate, annotateUnexpected } from './request-context/annotation';
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
@@ -85,7 +86,7 @@ export function createApp(appOptions: AppOptions): Express {
   closers.set(app, async () => access.limiter?.close());
   const services = createServices(options).map((service) => {
     const description = checkedDescription(service);
-    return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(service, settings, access) };
+    return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
   });
   const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
   // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).

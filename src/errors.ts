@@ -9,7 +9,7 @@
  * platform's texts and live with the protocol code in src/asmx.
  */
 
-export const ERROR_CODES = {
+const ERROR_CODES = {
   INVALID_PARAMETER: 'A parameter has a value that cannot be understood or is out of range.',
   MISSING_PARAMETER: 'A required field of a write operation is missing.',
   NOT_FOUND: 'A referenced record does not exist.',

@@ -22,8 +22,8 @@ import { closeApp, createApp, whenReady } from './app';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
-import { seedIfEmpty } from './db/seed';
-import { waitForDatabase } from './ops/database-wait';
+import { seedIfEmpty } from './demo-data';
+import { waitForDatabase } from './process/database-wait';
 import { createLogger, type Logger } from './ops/logger';
 import type { ServerState } from './ops/probes';
 
@@ -112,7 +112,7 @@ function startupGate(app: Express, gate: ServerState): http.RequestListener {
 }
 
 /** Migrations (safe with many processes, see migrate.ts), then demo data for an empty embedded database. */
-export async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean): Promise<void> {
+async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean): Promise<void> {
   await migrate(engine);
   if (!seedEmbedded || engine.kind !== 'sqlite') return;
   const summary = await seedIfEmpty(engine, { scale: 1, fiscalYearStartMonth: settings.fiscalYearStartMonth });

@@ -15,7 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   readonly status = 413;
   constructor(readonly limit: number) {
     super(`Request body exceeds ${limit} bytes`);
@@ -23,7 +23,7 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-export class BodyEncodingError extends Error {
+class BodyEncodingError extends Error {
   readonly status = 400;
   constructor(encoding: string) {
     super(`Request body is not valid ${encoding} data`);
@@ -31,7 +31,7 @@ export class BodyEncodingError extends Error {
   }
 }
 
-export class UnsupportedEncodingError extends Error {
+class UnsupportedEncodingError extends Error {
   readonly status = 415;
   constructor(readonly encoding: string) {
     super(`Content-Encoding '${encoding}' is not supported`);

@@ -9,7 +9,7 @@ import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
 import { discoveryDocument } from './disco';
 import { helpPage, operationHelpPage, operationNotFoundPage } from './help-page';
 import { requestHost, serviceUrl } from './request-url';
-import { annotate } from './request-annotation';
+import { annotate } from '../request-context/annotation';
 import { escapeXml } from './xml-escape';
 
 type DocumentRequest = { kind: 'wsdl' } | { kind: 'disco' } | { kind: 'help' } | { kind: 'op'; name: string };
@@ -17,7 +17,7 @@ type DocumentRequest = { kind: 'wsdl' } | { kind: 'disco' } | { kind: 'help' } |
 export function documentsHandler(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
   return (req: Request, res: Response) => {
     const wanted = documentRequested(req.originalUrl);
-    // The document kind stands in for the operation: a bounded set of label values (request-annotation.ts).
+    // The document kind stands in for the operation: a bounded set of label values (src/request-context/annotation.ts).
     annotate(res, { binding: 'document', service: service.name, operation: wanted.kind, outcome: 'success' });
     const url = serviceUrl(req, settings, service.path);
     switch (wanted.kind) {
@@ -34,7 +34,7 @@ export function documentsHandler(service: Service, description: ServiceDescripti
 }
 
 /** ASMX looks at the query keys case-insensitively; ?wsdl wins over ?disco, both over ?op. */
-export function documentRequested(originalUrl: string): DocumentRequest {
+function documentRequested(originalUrl: string): DocumentRequest {
   const query = new URLSearchParams(originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?') + 1) : '');
   const keys = [...query.keys()].map((key) => key.toLowerCase());
   if (keys.includes('wsdl')) return { kind: 'wsdl' };

@@ -24,7 +24,7 @@ const STYLE = `
     td { padding: 2px 8px; border: 1px solid #e5e5cc; }`;
 
 /** Operation names sorted as the legacy page shows them: case-insensitively. */
-export function sortedOperationNames(service: Service): string[] {
+function sortedOperationNames(service: Service): string[] {
   return [...service.operations.keys()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : 1));
 }
 
@@ -65,7 +65,7 @@ export function operationNotFoundPage(service: Service, name: string): string {
     <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>`);
 }
 
-export function operationNotFoundMessage(service: Service, name: string): string {
+function operationNotFoundMessage(service: Service, name: string): string {
   return `Method '${name}' was not found in service ${service.name}.`;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Settings } from '../config';
-import { principalOf } from '../auth/principal';
+import { principalOf } from '../request-context/principal';
 import { AppError } from '../errors';
 import { StreamedData } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
@@ -15,7 +15,7 @@ import { bodyInput, queryInput } from './http-input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
 import { sendPlainError, sendPlainServerError } from './plain-error';
-import { annotate, annotateUnexpected, type Binding } from './request-annotation';
+import { annotate, annotateUnexpected, type Binding } from '../request-context/annotation';
 import { escapeXml } from './xml-escape';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
@@ -93,7 +93,7 @@ export function successEnvelope(result: OperationResult): Record<string, unknown
   };
 }
 
-export function failureEnvelope(error: AppError): Record<string, unknown> {
+function failureEnvelope(error: AppError): Record<string, unknown> {
   return { Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null };
 }
 

@@ -1,27 +1,24 @@
 /**
- * Authentication and rate limiting in front of a service's four bindings (docs/operations.md,
- * "Authentication", "Rate limiting"). Mounted at <basePath><service path>, ahead of the SOAP router
- * and the HTTP bindings. It judges only requests that run an operation: POST on the .asmx (SOAP) and
- * GET/POST on <path>/<op> (HTTP). The WSDL, disco and help documents stay public (they hold no data,
- * and tooling fetches them before it has credentials), as do the 405 answers to other verbs.
+ * Authentication and rate limiting in front of a service's bindings (docs/operations.md,
+ * "Authentication", "Rate limiting"). Mounted at <basePath><service path>, ahead of the bindings. The
+ * bindings tell it which requests run an operation and answer its refusals in their own form
+ * (BindingDoor: src/asmx/access-refusals.ts); this module knows no protocol.
  *
  * Order: credentials first, so the rate limiter counts an authenticated user as one client wherever
  * it connects from; then the limit (by user, else by address, so failed attempts count against the
  * address that makes them); then the refusal of a request without valid credentials. Nothing of the
- * request body is read before that.
+ * request body is read before that. A 401 carries the Basic challenge whenever Basic credentials are
+ * accepted; a 429 carries Retry-After.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
-import type { Service } from '../services/types';
-import { pathInfo } from '../asmx/service-endpoint';
-import { parseSoapContentType, unquote } from '../asmx/soap/content-type';
-import { annotate } from '../asmx/request-annotation';
-import { refuseRateLimited, refuseUnauthorized, refuseUnexpected, type GuardedBinding } from './access-refusals';
+import { FAULT_TEXT } from '../protocol-texts';
+import { annotate } from '../request-context/annotation';
+import { setPrincipal } from '../request-context/principal';
 import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
 import { presentedCredentials } from './credentials';
-import { setPrincipal } from './principal';
 import type { RateLimiter } from './rate-limiter';
 
 export interface AccessControl {
@@ -31,28 +28,43 @@ export interface AccessControl {
   limiter?: RateLimiter;
 }
 
-export function accessGuard(service: Service, settings: Settings, control: AccessControl): RequestHandler {
+/** A request the guard judges, as its binding answers it. */
+export interface GuardedRequest {
+  /** Names the binding, the service and (when it exists) the operation on the request's log line and metrics. */
+  annotate(): void;
+  /** A refusal with this status and text, in the binding's form. */
+  refuse(status: 401 | 429, message: string): void;
+  /** The credential check itself failed (database unreachable): the server's fault, without internals. */
+  fail(error: unknown): void;
+}
+
+export interface BindingDoor {
+  /** The request as its binding answers it, or undefined for a request that runs no operation (it passes unjudged). */
+  guarded(req: Request, res: Response): GuardedRequest | undefined;
+}
+
+export function accessGuard(door: BindingDoor, settings: Settings, control: AccessControl): RequestHandler {
   // Neither authentication nor a rate limit (the defaults): nothing to judge, every request passes.
   if (!control.authenticate && !control.limiter) return (_req, _res, next) => next();
   return (req, res, next) => {
-    const binding = guardedBinding(req);
-    if (!binding) return next();
-    judge(req, res, binding, service, settings, control).then(
+    const guarded = door.guarded(req, res);
+    if (!guarded) return next();
+    judge(req, res, guarded, settings, control).then(
       (principal) => {
         if (principal === false) return;
         if (principal) setPrincipal(res, principal);
         next();
       },
       (error: unknown) => {
-        annotateGuarded(req, res, binding, service);
-        refuseUnexpected(res, binding, error);
+        guarded.annotate();
+        guarded.fail(error);
       },
     );
   };
 }
 
 /** The principal (undefined with authentication off), or false when the request was refused. */
-async function judge(req: Request, res: Response, binding: GuardedBinding, service: Service, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
+async function judge(req: Request, res: Response, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
   const { authenticate, limiter } = control;
   let principal: UsersTable | undefined;
   if (authenticate) {
@@ -62,46 +74,21 @@ async function judge(req: Request, res: Response, binding: GuardedBinding, servi
   if (limiter) {
     const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);
     if (!decision.allowed) {
-      annotateGuarded(req, res, binding, service);
-      refuseRateLimited(res, binding, decision.retryAfterSeconds);
+      guarded.annotate();
+      annotate(res, { outcome: 'rate_limited' });
+      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      guarded.refuse(429, FAULT_TEXT.tooManyRequests(decision.retryAfterSeconds));
       return false;
     }
   }
   if (authenticate && !principal) {
-    annotateGuarded(req, res, binding, service);
-    refuseUnauthorized(res, binding, settings);
+    guarded.annotate();
+    annotate(res, { outcome: 'unauthorized' });
+    if (settings.authMode === 'basic' || settings.authMode === 'any') {
+      res.setHeader('WWW-Authenticate', `Basic realm="${settings.authRealm}", charset="UTF-8"`);
+    }
+    guarded.refuse(401, FAULT_TEXT.accessDenied());
     return false;
   }
   return principal;
-}
-
-function guardedBinding(req: Request): GuardedBinding | undefined {
-  const rest = pathInfo(req);
-  if (rest !== '') return req.method === 'GET' || req.method === 'POST' ? { kind: 'http' } : undefined;
-  if (req.method !== 'POST') return undefined;
-  // A request without a SOAP media type is answered as SOAP 1.1, as the SOAP binding answers it (415).
-  return { kind: 'soap', version: parseSoapContentType(req.headers['content-type'])?.version ?? '1.1' };
-}
-
-/**
- * The log line and metrics of a request the guard answers name the binding, and the operation when
- * the request names one that exists (the label values stay bounded, see request-annotation.ts).
- */
-function annotateGuarded(req: Request, res: Response, binding: GuardedBinding, service: Service): void {
-  if (binding.kind === 'http') {
-    const name = pathInfo(req).slice(1);
-    annotate(res, { binding: req.method === 'GET' ? 'httpget' : 'httppost', service: service.name });
-    if (service.operations.has(name)) annotate(res, { operation: name });
-    return;
-  }
-  annotate(res, { binding: binding.version === '1.2' ? 'soap12' : 'soap11', service: service.name });
-  const action = soapAction(req, binding.version);
-  const name = action?.startsWith(service.namespace) ? action.slice(service.namespace.length) : undefined;
-  if (name && service.operations.has(name)) annotate(res, { operation: name });
-}
-
-function soapAction(req: Request, version: '1.1' | '1.2'): string | undefined {
-  if (version === '1.2') return parseSoapContentType(req.headers['content-type'])?.action;
-  const header = req.headers.soapaction;
-  return typeof header === 'string' ? unquote(header) : undefined;
 }

@@ -27,7 +27,7 @@ function contractService(name: ServiceTarget['name']): ContractService {
 
 export const MAIN_SERVICE: ContractService = contractService('MobileAppWebService');
 
-export const SYNC_SERVICE: ContractService = contractService('SyncCustomers');
+const SYNC_SERVICE: ContractService = contractService('SyncCustomers');
 
 export const CONTRACT_SERVICES: readonly ContractService[] = [MAIN_SERVICE, SYNC_SERVICE];
 

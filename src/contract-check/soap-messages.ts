@@ -75,7 +75,7 @@ const UPGRADE_HEADER =
   '<soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="http://www.w3.org/2003/05/soap-envelope" />' +
   '</soap12:Upgrade></soap:Header>';
 
-export function escapeText(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -8,7 +8,7 @@
 import { PostgresAdapter, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema';
 
-export const READ_PART_ROWS = 1000;
+const READ_PART_ROWS = 1000;
 
 export async function readRows<R>(db: Kysely<Database>, query: CompiledQuery<R>): Promise<R[]> {
   const executor = db.getExecutor();

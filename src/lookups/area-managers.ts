@@ -14,10 +14,6 @@ import { findUser, idsBelow, type User } from '../users/hierarchy';
 import { activeAreaManagers, type AreaManagerRow } from './repository';
 import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
-export async function areaManagersVisibleTo(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<AreaManagerRow[]> {
-  return areaManagersOf(db, await areaManagerViewer(db, username, allowed));
-}
-
 /**
  * Whose list is asked for, checked before anything is read: undefined for no username (every area
  * manager); an unknown username is NOT_FOUND, one outside the bound FORBIDDEN.

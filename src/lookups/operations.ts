@@ -1,10 +1,9 @@
 /** Operations of this business area (docs/behaviour.md): lookups that fill the app's pick lists. */
 import { readOperation, type Operation } from '../operations/types';
 import { text } from '../operations/parse';
-import type { User } from '../users/hierarchy';
 import { areaManagersOf, areaManagerViewer } from './area-managers';
 import { profitCentersFor } from './profit-centers';
-import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
+import { allowedOfficers } from '../users/principal-scope';
 
 export const fillAreaManagers = readOperation({
   name: 'FillAreaManagers',

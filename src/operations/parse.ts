@@ -82,7 +82,7 @@ function isRealDate(y: number, mo: number, d: number): boolean {
   return d <= daysInMonth(y, mo);
 }
 
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 

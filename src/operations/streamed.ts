@@ -65,7 +65,7 @@ export class StreamedData {
 }
 
 /** A read-only snapshot for a streamed answer: its count and its rows see the same data. */
-export function openSnapshot(db: Kysely<Database>): Promise<ControlledTransaction<Database>> {
+function openSnapshot(db: Kysely<Database>): Promise<ControlledTransaction<Database>> {
   return db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
 }
 

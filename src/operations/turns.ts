@@ -5,7 +5,7 @@
  */
 
 /** Rows per turn: well under a millisecond of work for the loops of the reports. */
-export const TURN_ROWS = 2000;
+const TURN_ROWS = 2000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client), served at GET /metrics:
  * - the process figures of prom-client's default metrics (one registry per process);
  * - asmx_requests_total and asmx_request_duration_seconds by service, operation, binding, outcome
- *   (values from the bindings' annotations, bounded: see request-annotation.ts);
+ *   (values from the bindings' annotations, bounded: see src/request-context/annotation.ts);
  * - the database connections: PostgreSQL pool total/idle/waiting, SQLite one connection.
  * Under WORKERS > 1 the answer is the sum over every worker (cluster.ts gathers it in the primary).
  */

@@ -1,9 +1,9 @@
 /**
  * One finished request as the log line and the metrics see it: the binding's annotation
- * (src/asmx/request-annotation.ts) completed from the response where a binding did not say.
+ * (src/request-context/annotation.ts) completed from the response where a binding did not say.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { annotationOf, type Binding, type RequestOutcome } from '../asmx/request-annotation';
+import { annotationOf, type Binding, type RequestOutcome } from '../request-context/annotation';
 
 export interface RequestSummary {
   binding: Binding;
@@ -42,7 +42,7 @@ function outcomeOf(res: ServerResponse, noted: RequestOutcome | undefined): Requ
 }
 
 /** The operational endpoints (probes.ts, metrics.ts), not counted among the service's requests. */
-export const OPS_PATHS: readonly string[] = ['/health', '/ready', '/metrics'];
+const OPS_PATHS: readonly string[] = ['/health', '/ready', '/metrics'];
 
 export function isOpsRequest(req: IncomingMessage): boolean {
   const path = (req.url ?? '').split('?')[0];

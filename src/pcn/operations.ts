@@ -4,7 +4,7 @@ import { readOperation, type Operation } from '../operations/types';
 import { oneOf, text } from '../operations/parse';
 import { checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
-import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
+import { allowedOfficers } from '../users/principal-scope';
 
 const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
 const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
@@ -36,12 +36,6 @@ export const getPCNList = readOperation({
   },
   read: (query, ctx) => pcnList(ctx.db, query),
 });
-
-/** A lookup by one document number: nothing to refuse (unknown or outside the scope is "not found"). */
-interface DocumentLookup {
-  number?: string;
-  allowed: OfficerBound;
-}
 
 export const getPCNDetails = readOperation({
   name: 'getPCNDetails',

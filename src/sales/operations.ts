@@ -5,12 +5,12 @@
 import type { Role } from '../db/schema';
 import { dateOf, oneOf, optionalDate, sort, text, type Sort } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext } from '../operations/types';
-import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField } from './officer-delivery';
-import { orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OrderDeliveryField } from './order-delivery-summary';
+import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice } from './officer-delivery';
+import { orderDeliverySummary, ORDER_DELIVERY_FIELDS } from './order-delivery-summary';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
 import { periodOf, salesStats } from './sales-stats';
-import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sales-summary';
-import { statsScope, type StatsScope } from './stats-scope';
+import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
+import { statsScope } from './stats-scope';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
 

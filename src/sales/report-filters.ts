@@ -43,7 +43,7 @@ export interface ResolvedFilters {
 const NO_CODES: Range<string> = {};
 
 /** The parameters parseReportFilters reads: an operation that uses it declares every one. */
-export const REPORT_FILTER_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'Zones', 'States'] as const;
+const REPORT_FILTER_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'Zones', 'States'] as const;
 
 /** The parameters parseAreaFilters reads. */
 export type AreaFilterParam = 'FromDate' | 'ToDate' | 'Zones' | 'States';

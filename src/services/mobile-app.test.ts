@@ -8,7 +8,7 @@ import { readOperation, type Operation, type OperationContext, type OperationReq
 import type { Engine } from '../db/engine';
 import { temporarySqlite } from '../../test/support/engines';
 import { createMobileAppService, NO_INPUT_MESSAGE } from './mobile-app';
-import { mainServiceOperations } from '../operations/registry';
+import { mainServiceOperations } from './registry';
 import { createSyncCustomersService } from './sync-customers';
 
 const context = {} as OperationContext;

@@ -3,7 +3,7 @@
  * shared by SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST (docs/architecture.md).
  */
 import { sql } from 'kysely';
-import { mainServiceOperations } from '../operations/registry';
+import { mainServiceOperations } from './registry';
 import type { Operation, OperationContext, OperationResult } from '../operations/types';
 import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';

@@ -6,11 +6,11 @@
 import type { OperationRequest, UploadedFile } from '../operations/types';
 import type { ServiceOperation } from './types';
 
-export function declaredNames(operation: Pick<ServiceOperation, 'params' | 'fields'>): readonly string[] {
+function declaredNames(operation: Pick<ServiceOperation, 'params' | 'fields'>): readonly string[] {
   return [...operation.params, ...operation.fields];
 }
 
-export function matchFields(
+function matchFields(
   names: readonly string[],
   values: Iterable<readonly [string, string]>,
 ): Record<string, string> {

@@ -39,7 +39,7 @@ const SIGNATURES: readonly FileType[] = [
   { contentType: 'application/pdf', extension: '.pdf', matches: (b) => startsWith(b, ascii('%PDF-')) },
 ];
 
-export const MAX_FILE_NAME_LENGTH = 200;
+const MAX_FILE_NAME_LENGTH = 200;
 
 /** The accepted type the bytes begin with, or undefined. */
 export function sniff(content: Buffer): FileType | undefined {

@@ -15,8 +15,8 @@ import { allowedOfficers } from '../users/principal-scope';
 /** Length bounds of the free-text and code fields, so nothing unbounded reaches the database. */
 const MAX = { code: 50, serialNo: 100, complaint: 2000, clientRequestId: 100, transporter: 200, lrNo: 100, vehicleNo: 50 } as const;
 
-export const DEFAULT_SYNC_PAGE_SIZE = 500;
-export const MAX_SYNC_PAGE_SIZE = 5000;
+const DEFAULT_SYNC_PAGE_SIZE = 500;
+const MAX_SYNC_PAGE_SIZE = 5000;
 
 export const createWarrantyRequest = writeOperation({
   name: 'CreateWarrantyRequest',

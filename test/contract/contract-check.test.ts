@@ -14,7 +14,7 @@ import {
   loadServiceDescription,
 } from '../../src/asmx/contract';
 import { createMobileAppService } from '../../src/services/mobile-app';
-import { mainServiceOperations } from '../../src/operations/registry';
+import { mainServiceOperations } from '../../src/services/registry';
 import type { Operation } from '../../src/operations/types';
 import { freshEngine } from '../support/engines';
 import type { Engine } from '../../src/db/engine';

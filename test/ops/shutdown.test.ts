@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real server process (src/server.ts stop, src/ops/signals.ts): on SIGTERM
+ * Graceful shutdown of the real server process (src/server.ts stop, src/process/signals.ts): on SIGTERM
  * it stops accepting connections, answers every request already in flight in full (each request
  * here is held open by sending its body in two halves, the second only after the signal), closes idle
  * keep-alive connections, and exits 0; when SHUTDOWN_TIMEOUT_MS runs out first, it cuts and exits 1.

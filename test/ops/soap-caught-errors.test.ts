@@ -7,7 +7,7 @@
 import express from 'express';
 import request from 'supertest';
 import { loadServiceDescription } from '../../src/asmx/contract';
-import { annotate, annotateUnexpected } from '../../src/asmx/request-annotation';
+import { annotate, annotateUnexpected } from '../../src/request-context/annotation';
 import { startSoapEngine } from '../../src/asmx/soap/soap-server';
 import { createLogger } from '../../src/ops/logger';
 import { requestLogger } from '../../src/ops/request-log';

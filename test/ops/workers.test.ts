@@ -1,5 +1,5 @@
 /**
- * WORKERS (src/main.ts, src/ops/cluster.ts): on SQLite the server refuses more than one process at
+ * WORKERS (src/main.ts, src/process/cluster.ts): on SQLite the server refuses more than one process at
  * start; on PostgreSQL WORKERS=2 serves from two processes sharing the port, replaces a worker that
  * dies, sums the metrics of both, and stops every worker gracefully on SIGTERM (exit 0).
  */

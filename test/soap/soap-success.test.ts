@@ -20,7 +20,7 @@ import {
   type Version,
 } from './soap-support';
 
-import { mainServiceOperations } from '../../src/operations/registry';
+import { mainServiceOperations } from '../../src/services/registry';
 
 const VERSIONS: Version[] = ['1.1', '1.2'];
 const CONTENT_TYPE: Record<Version, string> = { '1.1': SOAP11_TYPE, '1.2': SOAP12_TYPE };

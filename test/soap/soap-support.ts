@@ -2,8 +2,6 @@
  * Helpers for the SOAP binding tests: envelopes as clients write them, the operation list read from
  * the WSDL files (never a hand-kept list), and the exact legacy response documents to compare with.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
 import { MAIN_OPERATIONS, SYNC_OPERATIONS } from '../support/interface-table';

@@ -5,7 +5,7 @@
  * every binding against these lists; no list or count of operations is kept by hand anywhere else.
  */
 import { loadServiceDescription } from '../../src/asmx/contract';
-import { mainServiceOperations } from '../../src/operations/registry';
+import { mainServiceOperations } from '../../src/services/registry';
 import { MOBILE_APP_SERVICE_NAME } from '../../src/services/mobile-app';
 import { SYNC_CUSTOMERS_SERVICE_NAME } from '../../src/services/sync-customers';
 

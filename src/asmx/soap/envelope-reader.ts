@@ -23,7 +23,7 @@ export class MalformedXmlError extends Error {
 }
 
 /** The document is deeper or larger than the bounds allow: refused like malformed XML. */
-export class XmlLimitError extends MalformedXmlError {
+class XmlLimitError extends MalformedXmlError {
   constructor(detail: string) {
     super(detail);
     this.name = 'XmlLimitError';
@@ -38,7 +38,7 @@ export interface XmlLimits {
 }
 
 /** The body carries a DOCTYPE: refused like malformed XML (ASMX prohibits DTDs). */
-export class DoctypeRefusedError extends MalformedXmlError {
+class DoctypeRefusedError extends MalformedXmlError {
   constructor() {
     super('a DOCTYPE is not allowed');
     this.name = 'DoctypeRefusedError';

@@ -18,11 +18,11 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Settings } from '../../config';
-import { principalOf } from '../../auth/principal';
+import { principalOf } from '../../request-context/principal';
 import type { Service } from '../../services/types';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
-import { annotate, annotateUnexpected } from '../request-annotation';
+import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { checkRequest, soapVersionOf } from './guard';
 import { checkMustUnderstand } from './must-understand';
 import { SoapFaultError, SoapHttpError } from './rejections';

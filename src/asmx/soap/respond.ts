@@ -5,7 +5,7 @@
  */
 import type { Response } from 'express';
 import { SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
-import { annotate } from '../request-annotation';
+import { annotate } from '../../request-context/annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
 
 /** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts). */

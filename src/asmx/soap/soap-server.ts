@@ -22,7 +22,7 @@ import type { Service } from '../../services/types';
 import type { UsersTable } from '../../db/schema';
 import { ENVELOPE_NS, SOAP_CONTENT_TYPE, UNEXPECTED_FAULT, XSI_XSD, type SoapVersion } from '../faults';
 import type { AppError } from '../../errors';
-import { annotate } from '../request-annotation';
+import { annotate } from '../../request-context/annotation';
 import { escapeXmlText } from '../xml-escape';
 import { faultFor, responseObject } from './operation-outcome';
 import { sendFault } from './respond';

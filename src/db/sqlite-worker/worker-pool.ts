@@ -22,7 +22,7 @@ export interface WorkerPoolOptions {
 }
 
 /** A caller waited longer than the acquire timeout for a worker: the database is too busy to answer. */
-export class WorkerWaitTimeoutError extends Error {
+class WorkerWaitTimeoutError extends Error {
   constructor(waitedMs: number) {
     super(`timed out after ${waitedMs} ms waiting for an SQLite worker (DB_ACQUIRE_TIMEOUT_MS)`);
     this.name = 'WorkerWaitTimeoutError';

@@ -1,0 +1,35 @@
+/**
+ * The layer rule of docs/architecture.md ("Layers"), held by the linter: each folder of src/ may import
+ * only the layers below it. `npm test` runs it (npm run lint) before the tests.
+ */
+const parser = require('@typescript-eslint/parser');
+
+const BUSINESS = ['sales', 'collections', 'pcn', 'lookups', 'warranty', 'activities', 'users', 'summaries'];
+const TOOLS = ['import', 'demo-data', 'contract-check'];
+const BINDINGS = ['asmx', 'auth', 'ops'];
+const ASSEMBLY = ['services', 'process', 'app', 'server', 'main'];
+
+/** An import that reaches the top-level folder (or file) `name` of src/ by a relative path. */
+const reaching = (names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
+
+/** Files of `folders` may not import `forbidden`, for the reason given. */
+function layer(folders, forbidden, reason) {
+  return {
+    files: folders.map((folder) => `src/${folder}/**/*.ts`),
+    ignores: ['**/*.test.ts', '**/test-fixture.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: reaching(forbidden), message: reason }] }] },
+  };
+}
+
+module.exports = [
+  { files: ['src/**/*.ts'], languageOptions: { parser } },
+  layer(['db'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'src/db holds the engines, the schema and the migrations: it knows no operation, binding or tool.'),
+  layer(['request-context'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The request context is neutral: it knows no business area and no binding.'),
+  layer(['operations'], [...BUSINESS, ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The operation interface knows no business area (the registry lives in src/services) and no binding.'),
+  layer(BUSINESS, [...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'Business code knows no binding, no request and no tool: operations do not know SOAP.'),
+  layer(['services'], [...TOOLS, ...BINDINGS, 'process', 'app', 'server', 'main'], 'The service objects know no binding.'),
+  layer(['auth'], [...BUSINESS, ...TOOLS, 'asmx', ...ASSEMBLY], 'Authentication knows no protocol: each binding answers its refusals (src/asmx/access-refusals.ts).'),
+  layer(['ops'], [...BUSINESS, ...TOOLS, 'asmx', 'auth', ...ASSEMBLY], 'Logging and metrics read the request context, not the bindings.'),
+  layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
+  layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
+];

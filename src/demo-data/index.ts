@@ -1,0 +1,129 @@
+/**
+ * The demo data generator (docs/behaviour.md, "Demo data"): a believable company over two fiscal years,
+ * the same data for the same scale and as-of date. seedIfEmpty runs at server start; `npm run seed`
+ * (scripts/seed.ts) runs it on demand.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../db/engine';
+import type { Database } from '../db/schema';
+import { formatDay, parseDay, periodStart, todayUtc } from './calendar';
+import { buildCompany, masterRows } from './masters';
+import { Random } from './random';
+import { SEEDED_TABLES, type SeededTable } from './tables';
+import { generateTransactions } from './transactions';
+import { RowWriter } from './writer';
+import { rebuildSummaries } from '../summaries/upkeep';
+
+export { SEEDED_TABLES, type SeededTable } from './tables';
+
+export interface SeedOptions {
+  /** A positive number: 1 is ~3,000 customers and hundreds of thousands of rows; 10 the benchmark size. */
+  scale: number;
+  /** 'yyyy-MM-dd', the last day with data; today (UTC) when left out. */
+  asOf?: string;
+  /** 1..12, the month a fiscal year starts in; April (4) when left out. */
+  fiscalYearStartMonth?: number;
+}
+
+export interface SeedSummary {
+  scale: number;
+  asOf: string;
+  /** First day of the generated period (start of the previous fiscal year). */
+  from: string;
+  /** Rows written per table (the counters row values are set, not counted). */
+  rows: Record<SeededTable, number>;
+  totalRows: number;
+  millis: number;
+}
+
+/** Thrown when seed is asked to fill a database that already holds data. */
+export class DatabaseNotEmptyError extends Error {
+  constructor(detail: string) {
+    super(`the database is not empty (${detail}); the demo data is only written into an empty database`);
+    this.name = 'DatabaseNotEmptyError';
+  }
+}
+
+export const MAX_SCALE = 1000;
+
+/** Fills an empty, migrated database in one transaction. */
+export async function seed(engine: Engine, options: SeedOptions): Promise<SeedSummary> {
+  const { scale, asOf, fiscalYearStartMonth } = checkOptions(options);
+  const started = Date.now();
+  const asOfDay = parseDay(asOf)!;
+  const start = periodStart(asOfDay, fiscalYearStartMonth);
+  const counts = await engine.db.transaction().execute(async (trx) => {
+    await lockCounters(trx);
+    const filled = await firstFilledTable(trx);
+    if (filled) throw new DatabaseNotEmptyError(`table ${filled} has rows`);
+    const writer = new RowWriter(trx);
+    // The company depends on the scale alone; its history also on the period.
+    const company = buildCompany(new Random(`mobileapp-demo:${scale}:masters`), scale);
+    const masters = masterRows(company);
+    for (const table of Object.keys(masters) as (keyof typeof masters)[]) await writer.insert(table, masters[table] as never);
+    const numbers = await generateTransactions(writer, company, new Random(`mobileapp-demo:${scale}:${asOf}:${fiscalYearStartMonth}:transactions`), start, asOfDay);
+    // New requests and files continue the sequences (schema.ts, CountersTable).
+    await setCounter(trx, 'warranty_request_no', numbers.count('warrantyRequest'));
+    await setCounter(trx, 'warranty_change_seq', numbers.count('warrantyRequest'));
+    await setCounter(trx, 'warranty_file_id', numbers.count('warrantyFile'));
+    // The reports' summary data, from the rows just written, in the same transaction.
+    await rebuildSummaries(trx);
+    return writer.counts;
+  });
+  // Fresh statistics for the query planners: without them SQLite walks the order lines in key order
+  // instead of using the date indexes the reports filter on.
+  await sql`analyze`.execute(engine.db);
+  const rows = Object.fromEntries(SEEDED_TABLES.map((t) => [t, counts[t] ?? 0])) as Record<SeededTable, number>;
+  const totalRows = Object.values(rows).reduce((sum, n) => sum + n, 0);
+  return { scale, asOf, from: formatDay(start), rows, totalRows, millis: Date.now() - started };
+}
+
+/** Seeds scale 1 (or the given scale) when the database holds no data; null when it already did. */
+export async function seedIfEmpty(engine: Engine, options: Partial<SeedOptions> = {}): Promise<SeedSummary | null> {
+  if (!(await isEmpty(engine))) return null;
+  try {
+    return await seed(engine, { scale: options.scale ?? 1, asOf: options.asOf, fiscalYearStartMonth: options.fiscalYearStartMonth });
+  } catch (err) {
+    // Another process seeded it first (several servers starting on one PostgreSQL).
+    if (err instanceof DatabaseNotEmptyError) return null;
+    throw err;
+  }
+}
+
+export async function isEmpty(engine: Engine): Promise<boolean> {
+  return (await firstFilledTable(engine.db)) === undefined;
+}
+
+async function firstFilledTable(db: Kysely<Database>): Promise<string | undefined> {
+  for (const table of SEEDED_TABLES) {
+    const row = await db.selectFrom(table).select((eb) => eb.lit(1).as('one')).limit(1).executeTakeFirst();
+    if (row) return table;
+  }
+  return undefined;
+}
+
+/**
+ * Takes the counters row lock first, so two processes seeding one PostgreSQL at once run one after
+ * the other and the second finds the data of the first.
+ */
+async function lockCounters(db: Kysely<Database>): Promise<void> {
+  await db.updateTable('counters').set((eb) => ({ value: eb.ref('value') })).where('name', '=', 'warranty_request_no').execute();
+}
+
+async function setCounter(db: Kysely<Database>, name: string, value: number): Promise<void> {
+  await db.updateTable('counters').set({ value }).where('name', '=', name).execute();
+}
+
+function checkOptions(options: SeedOptions): Required<SeedOptions> {
+  const { scale } = options;
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0 || scale > MAX_SCALE) {
+    throw new RangeError(`scale: ${String(scale)} is not a positive number up to ${MAX_SCALE}`);
+  }
+  const asOf = options.asOf ?? todayUtc();
+  if (parseDay(asOf) === undefined) throw new RangeError(`asOf: '${asOf}' is not a date (use yyyy-MM-dd)`);
+  const fiscalYearStartMonth = options.fiscalYearStartMonth ?? 4;
+  if (!Number.isInteger(fiscalYearStartMonth) || fiscalYearStartMonth < 1 || fiscalYearStartMonth > 12) {
+    throw new RangeError(`fiscalYearStartMonth: ${fiscalYearStartMonth} is not a month (1-12)`);
+  }
+  return { scale, asOf, fiscalYearStartMonth };
+}

@@ -1,0 +1,137 @@
+/**
+ * Loads one CSV file into its table inside the caller's transaction: header, then every record read,
+ * validated and written in batches as the file streams by (docs/import.md). Returns the counts; every
+ * rejected row is handed to `reject` as soon as it is known.
+ */
+import type { Transaction } from 'kysely';
+import type { DateOrder } from '../config';
+import type { Database } from '../db/schema';
+import { BatchWriter, type RejectSink, type WriteCounts } from './batch-writer';
+import { readCsvRecords, type CsvRecord } from './csv-records';
+import { readHeader, type Header, type Problem } from './header';
+import { keyOf } from './reference-check';
+import { rowValues } from './row-values';
+import type { PendingRow, ReferenceSpec, TableSpec } from './table-spec';
+
+const BATCH_ROWS = 500;
+
+export interface LoadOptions {
+  dateOrder: DateOrder;
+  reject: RejectSink;
+  batchRows?: number;
+}
+
+export interface FileLoad extends WriteCounts {
+  read: number;
+  /** The header refused the file: nothing was read or written. */
+  refused: boolean;
+}
+
+export async function loadFile(trx: Transaction<Database>, spec: TableSpec, file: string, options: LoadOptions): Promise<FileLoad> {
+  const records = readCsvRecords(file);
+  const header = await headerOf(spec, records);
+  if ('problems' in header) {
+    await records.return(undefined);
+    for (const p of header.problems) options.reject(header.line, p.column, p.reason);
+    return { read: 0, inserted: 0, updated: 0, rejected: 0, refused: true };
+  }
+  const hooks = spec.hooks?.();
+  await hooks?.start(trx);
+  const writer = new BatchWriter(trx, spec, [...header.header.positions.keys()], hooks, options.reject);
+  const read = await loadRows(records, spec, header.header, writer, options);
+  await hooks?.afterFile(trx);
+  return { read, ...writer.counts, refused: false };
+}
+
+async function headerOf(spec: TableSpec, records: AsyncGenerator<CsvRecord>): Promise<{ header: Header } | { line: number; problems: Problem[] }> {
+  const first = await records.next();
+  if (first.done) return { line: 1, problems: [{ column: '', reason: 'the file is empty; its first line must be the header' }] };
+  if ('error' in first.value) return { line: first.value.line, problems: [{ column: '', reason: first.value.error }] };
+  const header = readHeader(spec, first.value.fields);
+  return 'problems' in header ? { line: first.value.line, problems: header.problems } : header;
+}
+
+/** Reads, checks and writes the rows after the header; returns how many were read. */
+async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, header: Header, writer: BatchWriter, options: LoadOptions): Promise<number> {
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  const batch = new PendingBatch(writer, spec.key, batchRows);
+  const selfReference = spec.references.find((r) => r.table === spec.table);
+  const held: PendingRow[] = [];
+  let read = 0;
+  for await (const record of records) {
+    // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
+    if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
+    read++;
+    const result = 'error' in record
+      ? { problems: [{ column: '', reason: record.error }] }
+      : rowValues(spec, header, record.fields, options.dateOrder);
+    if ('problems' in result) {
+      writer.rejectRow(record, result.problems);
+      continue;
+    }
+    const row: PendingRow = { line: record.line, values: result.values, exists: false };
+    if (selfReference) held.push(row);
+    else await batch.add(row);
+  }
+  await batch.flush();
+  if (selfReference) await writeParentsFirst(writer, spec, selfReference, held, batchRows);
+  return read;
+}
+
+/** Rows waiting to be written; a batch never holds one key twice (a later row with the same key is an update). */
+class PendingBatch {
+  private rows: PendingRow[] = [];
+  private keys = new Set<string>();
+
+  constructor(
+    private readonly writer: BatchWriter,
+    private readonly key: string[],
+    private readonly size: number,
+    private readonly onWritten?: (rows: PendingRow[]) => void,
+  ) {}
+
+  async add(row: PendingRow): Promise<void> {
+    const key = keyOf(this.key.map((c) => row.values[c]));
+    if (this.keys.has(key)) await this.flush();
+    this.rows.push(row);
+    this.keys.add(key);
+    if (this.rows.length >= this.size) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.rows;
+    this.rows = [];
+    this.keys.clear();
+    const written = await this.writer.write(rows);
+    this.onWritten?.(written);
+  }
+}
+
+/**
+ * A table that refers to itself (users.manager_id) is written in rounds: first the rows whose parent
+ * is stored already or not in the file, then the rows below those, and so on, whatever the order of
+ * the file. Its rows are held in memory meanwhile, which a users file allows; rows that never become
+ * ready are in a cycle of the file's own rows.
+ */
+async function writeParentsFirst(writer: BatchWriter, spec: TableSpec, self: ReferenceSpec, held: PendingRow[], size: number): Promise<void> {
+  const column = self.columns[0];
+  const keyOfRow = (row: PendingRow) => keyOf(spec.key.map((c) => row.values[c]));
+  const written = new Set<string>();
+  const batch = new PendingBatch(writer, spec.key, size, (rows) => rows.forEach((row) => written.add(keyOfRow(row))));
+  let pending = held;
+  while (pending.length > 0) {
+    const waiting = new Set(pending.map(keyOfRow));
+    const ready = pending.filter((row) => {
+      const parent = row.values[column];
+      return parent === null || written.has(String(parent)) || !waiting.has(String(parent));
+    });
+    if (ready.length === 0) break;
+    for (const row of ready) await batch.add(row);
+    await batch.flush();
+    const done = new Set(ready);
+    pending = pending.filter((row) => !done.has(row));
+  }
+  for (const row of pending) {
+    writer.rejectRow(row, [{ column, reason: `'${row.values[column]}' cannot be loaded before this row: the ${column} values in this file form a cycle` }]);
+  }
+}

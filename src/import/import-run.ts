@@ -1,0 +1,116 @@
+/**
+ * One import: the files in load order, each in a transaction of its own, so a file loads whole (its
+ * valid rows) or not at all (docs/import.md, "Transactions"). A dry run does all the same work inside
+ * one transaction that is rolled back at the end, each file under a savepoint: every check a real run
+ * makes, including the database's own, with nothing kept.
+ */
+import type { Transaction } from 'kysely';
+import type { DateOrder } from '../config';
+import type { Engine } from '../db/engine';
+import type { Database } from '../db/schema';
+import { loadFile } from './file-loader';
+import type { ImportFile } from './import-files';
+
+export interface ImportOptions {
+  dryRun: boolean;
+  dateOrder: DateOrder;
+  batchRows?: number;
+}
+
+export interface RejectLine {
+  file: string;
+  line: number;
+  column: string;
+  reason: string;
+}
+
+export interface FileResult {
+  file: string;
+  table: string;
+  /** loaded: its valid rows are stored; refused: its header was unusable; failed: the database refused it, rolled back. */
+  status: 'loaded' | 'refused' | 'failed';
+  read: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  error?: string;
+}
+
+export interface ImportListener {
+  reject(reject: RejectLine): void;
+  fileDone(result: FileResult): void;
+}
+
+export async function runImport(engine: Engine, files: ImportFile[], options: ImportOptions, listener: ImportListener): Promise<FileResult[]> {
+  const scope = options.dryRun ? await dryRunScope(engine) : fileTransactions(engine);
+  const results: FileResult[] = [];
+  try {
+    for (const file of files) {
+      const result = await importFile(scope, file, options, listener);
+      results.push(result);
+      listener.fileDone(result);
+    }
+  } finally {
+    await scope.finish();
+  }
+  return results;
+}
+
+async function importFile(scope: Scope, file: ImportFile, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
+  const base = { file: file.name, table: file.spec.table };
+  const reject = (line: number, column: string, reason: string) => listener.reject({ file: file.name, line, column, reason });
+  try {
+    const load = await scope.run((trx) => loadFile(trx, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject }));
+    const { read, inserted, updated, rejected } = load;
+    return { ...base, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
+  } catch (err) {
+    // Rolled back: nothing of the file is stored, whatever had been counted before the failure.
+    return { ...base, status: 'failed', read: 0, inserted: 0, updated: 0, rejected: 0, error: describe(err) };
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { message?: string; detail?: string };
+  return [e.message ?? String(err), e.detail].filter(Boolean).join(' ');
+}
+
+interface Scope {
+  /** Runs fn in a transaction (or savepoint) that is kept when fn succeeds and undone when it throws. */
+  run<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  finish(): Promise<void>;
+}
+
+function fileTransactions(engine: Engine): Scope {
+  return {
+    async run(fn) {
+      const trx = await engine.db.startTransaction().execute();
+      try {
+        const result = await fn(trx);
+        await trx.commit().execute();
+        return result;
+      } catch (err) {
+        await trx.rollback().execute().catch(() => undefined);
+        throw err;
+      }
+    },
+    finish: async () => undefined,
+  };
+}
+
+async function dryRunScope(engine: Engine): Promise<Scope> {
+  const outer = await engine.db.startTransaction().execute();
+  return {
+    async run(fn) {
+      const trx = await outer.savepoint('import_file').execute();
+      try {
+        const result = await fn(trx);
+        await trx.releaseSavepoint('import_file').execute();
+        return result;
+      } catch (err) {
+        await trx.rollbackToSavepoint('import_file').execute().catch(() => undefined);
+        throw err;
+      }
+    },
+    finish: () => outer.rollback().execute(),
+  };
+}
