@@ -20,6 +20,11 @@ export async function storedUserId(db: Kysely<Database>, id: string): Promise<st
   return storedSpelling(db, 'users', 'id', id);
 }
 
+/** The stored code of a product, or undefined when there is no such product. */
+export async function storedProductCode(db: Kysely<Database>, code: string): Promise<string | undefined> {
+  return storedSpelling(db, 'products', 'code', code);
+}
+
 /** The stored code of a profit center, or undefined when there is no such profit center. */
 export async function storedProfitCenter(db: Kysely<Database>, code: string): Promise<string | undefined> {
   return storedSpelling(db, 'profit_centers', 'code', code);
@@ -30,7 +35,7 @@ export async function storedProfitCenter(db: Kysely<Database>, code: string): Pr
  * stored values differ only by case, the exact spelling wins (else the first in the column's order).
  * `table` and `column` are constants of the code, never input.
  */
-async function storedSpelling(db: Kysely<Database>, table: 'customers' | 'users' | 'profit_centers', column: 'code' | 'id', value: string): Promise<string | undefined> {
+async function storedSpelling(db: Kysely<Database>, table: 'customers' | 'users' | 'profit_centers' | 'products', column: 'code' | 'id', value: string): Promise<string | undefined> {
   const wanted = value.trim();
   const key = sql.ref(column);
   const { rows } = await sql<{ stored: string }>`

@@ -7,7 +7,7 @@
  * - pending: max(ordered - delivered, 0) per order line, then summed, so an over-delivered line never
  *   hides what another line still owes;
  * - DeliveryPercent: delivered value / ordered value * 100, two decimals, 0 when nothing was ordered.
- * The sums come from the summary data (summary-reads.ts, docs/summaries.md).
+ * The sums come from the summary data (repository.ts, docs/summaries.md).
  */
 import { amount } from '../operations/money';
 import { forEachInTurns } from '../operations/turns';

@@ -19,7 +19,7 @@ import { idsBelow } from '../users/hierarchy';
 import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, NO_DELIVERY, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
 import { storedUserId } from '../operations/master-codes';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { deliveriesPerOfficer } from './summary-reads';
+import { deliveriesPerOfficer, selectSalesOfficers, type Officer } from './repository';
 import { sortRows } from './sort-rows';
 import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
@@ -35,13 +35,6 @@ export interface OfficerDeliveryRow extends DeliveryMeasures {
 export interface OfficerChoice {
   managerId?: string;
   salesOfficer?: string;
-}
-
-interface Officer {
-  id: string;
-  name: string;
-  manager_id: string | null;
-  active: number;
 }
 
 export async function officerDeliverySummary(db: Kysely<Database>, choice: OfficerChoice, input: ReportFilterInput, order: Sort<OfficerDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
@@ -72,15 +65,6 @@ async function officerIds(db: Kysely<Database>, choice: OfficerChoice, allowed: 
   const below = intersectOfficers(await idsBelow(db, manager), allowed)!;
   if (officer === undefined) return below;
   return below.includes(officer) ? [officer] : [];
-}
-
-async function selectSalesOfficers(db: Kysely<Database>, ids: readonly string[] | undefined): Promise<Officer[]> {
-  return db
-    .selectFrom('users')
-    .select(['id', 'name', 'manager_id', 'active'])
-    .where('role', '=', 'SO')
-    .$if(ids !== undefined, (qb) => qb.where('id', 'in', ids!))
-    .execute();
 }
 
 function toRow(r: { officer: Officer; measures: DeliveryRecord }): OfficerDeliveryRow {

@@ -10,7 +10,7 @@ import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, type DeliveryMeasures } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { deliveriesPerCustomer, type CustomerDeliveries } from './summary-reads';
+import { deliveriesPerCustomer, type CustomerDeliveries } from './repository';
 import { sortRows } from './sort-rows';
 import { mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';

@@ -4,7 +4,7 @@
  * Zones, States. They are parsed once (parse.ts conventions), resolved against the master tables
  * (stored spelling, so big tables are compared on their indexed columns), and turned into SQL
  * conditions on the columns of the summary tables the reports read (keyConditions; the date range
- * and categories are applied per grain and table by summary-reads.ts).
+ * and categories are applied per grain and table by repository.ts).
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DateOrder } from '../config';
@@ -117,7 +117,7 @@ export interface KeyColumns {
 
 /**
  * The filters other than dates and categories as SQL conditions; every value is a bound parameter.
- * Dates and categories apply per grain and table (src/sales/summary-reads.ts). Conditions on the
+ * Dates and categories apply per grain and table (src/sales/repository.ts). Conditions on the
  * customer record (code range, state, owner) become one semi-join on the customers table, so the
  * table is read through its own indexes and never joined row by row.
  */

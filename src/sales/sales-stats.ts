@@ -9,14 +9,14 @@
  * - Outstanding: ledger debits minus credits up to AsOf;
  * - OpenWarrantyRequests (not REJECTED or CLOSED), PendingActivities (PENDING): current state;
  * - Customers: active customers; SalesOfficers: active SOs in scope.
- * Each figure is one aggregate query restricted to the scope's customers (stats-queries.ts).
+ * Each figure is one aggregate query restricted to the scope's customers (repository.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';
 import { amount } from '../operations/money';
 import { isoDate } from '../operations/parse';
 import type { StatsScope } from './stats-scope';
-import { type Period, activeCustomers, activeSalesOfficers, collectionsTotal, openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesTotals } from './stats-queries';
+import { type Period, activeCustomers, activeSalesOfficers, collectionsTotal, openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesTotals } from './repository';
 
 type Db = Kysely<Database>;
 

@@ -10,7 +10,7 @@ import { amount } from '../operations/money';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { salesPerCustomer, type CustomerSales } from './summary-reads';
+import { salesPerCustomer, type CustomerSales } from './repository';
 import { sortRows } from './sort-rows';
 import { forEachInTurns, mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';

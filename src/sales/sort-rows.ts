@@ -6,7 +6,7 @@
  * engines answer in the same order whatever their text collation (SQLite compares bytes, PostgreSQL
  * follows the database locale). Ties are broken by the row key, ascending, so the order is total.
  *
- * A large report asks SQL for the same order already (summary-reads.ts, SqlOrder): then one pass
+ * A large report asks SQL for the same order already (repository.ts, SqlOrder): then one pass
  * confirms it and the rows are kept as they are, instead of a sort of tens of thousands of rows on
  * the event loop. Where SQL's order differs in the least (text beyond the Basic Multilingual Plane,
  * a computed field), the rows are sorted here as before, so the answer never depends on it.

@@ -18,8 +18,8 @@ import { seed } from '../demo-data';
 import { Random } from '../demo-data/random';
 import { balancesBeforeMonth } from '../collections/balance-reads';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from '../sales/report-filters';
-import { collectionsTotal, outstandingTotal, pendingOrders, salesTotals } from '../sales/stats-queries';
-import { deliveriesPerCustomer, deliveriesPerOfficer, salesPerCustomer } from '../sales/summary-reads';
+import { collectionsTotal, outstandingTotal, pendingOrders, salesTotals } from '../sales/repository';
+import { deliveriesPerCustomer, deliveriesPerOfficer, salesPerCustomer } from '../sales/repository';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import {
   rawBalancesBefore, rawCollectionsTotal, rawDeliveriesPerCustomer, rawDeliveriesPerOfficer, rawOutstandingTotal, rawPendingOrders, rawSalesPerCustomer, rawSalesTotals,

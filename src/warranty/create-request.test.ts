@@ -67,6 +67,13 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     expect(result.data).toMatchObject({ CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P003', InvoiceNo: 'INV001' });
   });
 
+  it('prefers the exact spelling when two stored codes differ only by case (docs/behaviour.md)', async () => {
+    await engine.db.insertInto('products').values({ code: 'p003', name: 'Motor 3kW (old code)', category_code: 'CAT02', unit_price: 99900 }).execute();
+    expect((await create(engine, validRequest({ ProductCode: 'p003' }))).data).toMatchObject({ ProductCode: 'p003' });
+    expect((await create(engine, validRequest({ ProductCode: 'P003' }))).data).toMatchObject({ ProductCode: 'P003' });
+    expect((await create(engine, validRequest({ ProductCode: ' P003 ' }))).data).toMatchObject({ ProductCode: 'P003' });
+  });
+
   it('finds an invoice stored in lower case when its number is typed in upper case, and stores its spelling', async () => {
     await engine.db.insertInto('invoices').values({ ...INVOICES[0], invoice_no: 'inv-low1' }).execute();
     const result = await create(engine, validRequest({ InvoiceNo: 'INV-LOW1' }));

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CustomersTable, Database, InvoicesTable, ProductsTable, WarrantyFilesTable, WarrantyRequestsTable } from '../db/schema';
-import { documentNumberSpellings } from '../operations/master-codes';
+import { documentNumberSpellings, storedCustomerCode, storedProductCode } from '../operations/master-codes';
 
 export type WarrantyRequestRow = Selectable<WarrantyRequestsTable>;
 export type FileMetaRow = Omit<Selectable<WarrantyFilesTable>, 'content'>;
@@ -16,12 +16,16 @@ const FILE_META_COLUMNS = ['file_id', 'request_no', 'file_name', 'content_type',
 
 // ---- master data ---------------------------------------------------------------------------------
 
-export function findCustomer(db: Kysely<Database>, code: string): Promise<Selectable<CustomersTable> | undefined> {
-  return db.selectFrom('customers').selectAll().where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
+/** A customer by its code, typed in any case (master-codes.ts: the exact spelling preferred). */
+export async function findCustomer(db: Kysely<Database>, code: string): Promise<Selectable<CustomersTable> | undefined> {
+  const stored = await storedCustomerCode(db, code);
+  return stored === undefined ? undefined : db.selectFrom('customers').selectAll().where('code', '=', stored).executeTakeFirst();
 }
 
-export function findProduct(db: Kysely<Database>, code: string): Promise<Selectable<ProductsTable> | undefined> {
-  return db.selectFrom('products').selectAll().where((eb) => eb(eb.fn('upper', ['code']), '=', code.toUpperCase())).executeTakeFirst();
+/** A product by its code, typed in any case (master-codes.ts: the exact spelling preferred). */
+export async function findProduct(db: Kysely<Database>, code: string): Promise<Selectable<ProductsTable> | undefined> {
+  const stored = await storedProductCode(db, code);
+  return stored === undefined ? undefined : db.selectFrom('products').selectAll().where('code', '=', stored).executeTakeFirst();
 }
 
 /** An invoice by its number under its usual spellings (documentNumberSpellings), the exact one preferred. */
