@@ -11,14 +11,13 @@ import { hashPassword } from '../../src/auth/password-hash';
 import type { EngineKind } from '../../src/db/engine';
 import { startTestApp, type TestApp } from '../support/app';
 import { insertMasterData, USERS } from '../support/fixture';
-import { envelope, operationElement, postSoap, textParser } from '../soap/soap-support';
+import { exchange, type BindingName } from '../conformance/drivers';
 
 export const NS = 'http://tempuri.org/';
 export const MAIN = '/API/MobileAppWebService.asmx';
 export const SYNC = '/API/SyncCustomers.asmx';
 
-export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost';
-export const BINDINGS: BindingName[] = ['soap11', 'soap12', 'httpget', 'httppost'];
+export { BINDINGS, type BindingName } from '../conformance/drivers';
 
 export async function startAuthApp(kind: EngineKind, env: Record<string, string>): Promise<TestApp> {
   const app = await startTestApp({ kind, env });
@@ -51,15 +50,7 @@ export function call(
   values: Record<string, string> = {},
   headers: Record<string, string> = {},
 ) {
-  if (binding === 'soap11' || binding === 'soap12') {
-    const version = binding === 'soap11' ? '1.1' : '1.2';
-    return postSoap(app, path, version, envelope(version, operationElement(operation, NS, values)), { action: `"${NS}${operation}"`, headers });
-  }
-  const url = `${path}/${operation}`;
-  let req = binding === 'httpget' ? request(app).get(url).query(values) : request(app).post(url).type('form');
-  for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
-  req = req.buffer(true).parse(textParser);
-  return binding === 'httppost' ? req.send(values) : req;
+  return exchange(app, binding, path, operation, values, headers);
 }
 
 /** The fault document the SOAP bindings answer with a refusal (faults.ts). */

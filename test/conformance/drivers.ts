@@ -28,15 +28,33 @@ export interface Outcome {
 
 const NS = 'http://tempuri.org/';
 
-/** Sends `operation` of the main service with `values` (name/value pairs, in order, duplicates kept). */
-export async function send(app: Express, binding: BindingName, operation: string, values: ReadonlyArray<readonly [string, string]> = []): Promise<Outcome> {
-  if (binding === 'soap11' || binding === 'soap12') return sendSoap(app, binding === 'soap11' ? '1.1' : '1.2', operation, values);
-  const form = new URLSearchParams(values.map(([name, value]): [string, string] => [name, value])).toString();
-  const url = `${MAIN_PATH}/${operation}`;
-  const res =
-    binding === 'httpget'
-      ? await request(app).get(form ? `${url}?${form}` : url).buffer(true).parse(textParser)
-      : await request(app).post(url).type('form').buffer(true).parse(textParser).send(form);
+type Values = ReadonlyArray<readonly [string, string]> | Readonly<Record<string, string>>;
+
+/**
+ * One call of `operation` at `path` through `binding`, as its clients send it, and the answer as it
+ * came (for the suites that check a binding's own bytes: test/auth). `values` are name/value pairs in
+ * order (duplicates kept) or a record.
+ */
+export function exchange(app: Express, binding: BindingName, path: string, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}) {
+  const pairs = Array.isArray(values) ? (values as ReadonlyArray<readonly [string, string]>) : Object.entries(values);
+  if (binding === 'soap11' || binding === 'soap12') {
+    const version: Version = binding === 'soap11' ? '1.1' : '1.2';
+    const children = pairs.map(([name, value]) => `<${name}>${escapeXml(value)}</${name}>`).join('');
+    const body = envelope(version, `<${operation} xmlns="${NS}">${children}</${operation}>`);
+    return postSoap(app, path, version, body, { action: `"${NS}${operation}"`, headers: { ...headers } });
+  }
+  const form = new URLSearchParams(pairs.map(([name, value]): [string, string] => [name, value])).toString();
+  const url = `${path}/${operation}`;
+  let req = binding === 'httpget' ? request(app).get(form ? `${url}?${form}` : url) : request(app).post(url).type('form');
+  for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
+  req = req.buffer(true).parse(textParser);
+  return binding === 'httppost' ? req.send(form) : req;
+}
+
+/** Sends `operation` of the main service with `values` and normalises the answer. */
+export async function send(app: Express, binding: BindingName, operation: string, values: Values = []): Promise<Outcome> {
+  const res = await exchange(app, binding, MAIN_PATH, operation, values);
+  if (binding === 'soap11' || binding === 'soap12') return soapOutcome(binding, operation, res);
   if (res.status !== 200 || res.headers['content-type'] !== 'application/json; charset=utf-8') {
     throw new Error(`${binding} ${operation}: HTTP ${res.status} ${res.headers['content-type']}: ${res.text}`);
   }
@@ -44,14 +62,11 @@ export async function send(app: Express, binding: BindingName, operation: string
   return answer.Success ? { ok: true } : { ok: false, message: answer.Message, code: answer.Code, field: answer.Field };
 }
 
-async function sendSoap(app: Express, version: Version, operation: string, values: ReadonlyArray<readonly [string, string]>): Promise<Outcome> {
-  const children = values.map(([name, value]) => `<${name}>${escapeXml(value)}</${name}>`).join('');
-  const body = envelope(version, `<${operation} xmlns="${NS}">${children}</${operation}>`);
-  const res = await postSoap(app, MAIN_PATH, version, body, { action: `"${NS}${operation}"` });
+function soapOutcome(binding: BindingName, operation: string, res: request.Response): Outcome {
   if (res.status === 200 && res.text.includes(`<${operation}Response xmlns="${NS}" />`)) return { ok: true };
   const text = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(res.text);
-  const code = /<faultcode>soap:Client<\/faultcode>|<soap:Value>soap:Sender<\/soap:Value>/.test(res.text);
-  if (res.status !== 500 || !text || !code) throw new Error(`SOAP ${version} ${operation}: HTTP ${res.status}: ${res.text}`);
+  const client = /<faultcode>soap:Client<\/faultcode>|<soap:Value>soap:Sender<\/soap:Value>/.test(res.text);
+  if (res.status !== 500 || !text || !client) throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
   return { ok: false, message: unescapeXml(text[1] ?? text[2]) };
 }
 

@@ -1,0 +1,75 @@
+/**
+ * Writes through every binding (docs/behaviour.md, "Conventions of every operation"): the same named
+ * fields create the same row whichever binding carries them, an invalid field is refused with the same
+ * message and writes nothing, and a write without any input does nothing. Each case is read back from
+ * the database, not from the answer alone. How HTTP POST carries fields in JSON and multipart bodies,
+ * and files, is in test/e2e/writes-through-bindings.test.ts.
+ */
+import { startTestApp, type TestApp } from '../support/app';
+import { ENGINES } from '../support/engines';
+import { insertMasterData } from '../support/fixture';
+import { BINDINGS, carried, send } from './drivers';
+
+/** What CreateWarrantyRequest needs, for the fixture's customer C001 owned by officer SO01. */
+function warrantyFields(clientRequestId: string): Record<string, string> {
+  return {
+    CustomerCode: 'c001',
+    SalesOfficer: 'SO01',
+    ProductCode: 'P002',
+    SerialNo: `SN-${clientRequestId}`,
+    Complaint: 'Motor hums but does not start',
+    PurchaseDate: '15/01/2026',
+    ClientRequestId: clientRequestId,
+  };
+}
+
+describe.each(ENGINES)('writes: %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ kind });
+    await insertMasterData(t.engine.db);
+  });
+  afterAll(() => t.close());
+
+  const stored = (clientRequestId: string) =>
+    t.engine.db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).execute();
+
+  describe.each(BINDINGS)('%s', (binding) => {
+    it('the named fields create the request, stored with the codes as the master data spells them', async () => {
+      const id = `create-${binding}`;
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', warrantyFields(id))).toEqual({ ok: true });
+      const rows = await stored(id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P002', serial_no: `SN-${id}`, purchase_date: '2026-01-15', status: 'SUBMITTED' });
+    });
+
+    it('an invalid field is refused with its message, and nothing is written', async () => {
+      const id = `invalid-${binding}`;
+      const outcome = await send(t.app, binding, 'CreateWarrantyRequest', { ...warrantyFields(id), PurchaseDate: '31/02/2026' });
+      expect(outcome).toEqual(
+        carried(binding, {
+          ok: false,
+          code: 'INVALID_PARAMETER',
+          field: 'PurchaseDate',
+          message: "PurchaseDate: '31/02/2026' is not a date (use yyyy-MM-dd, dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy)",
+        }),
+      );
+      expect(await stored(id)).toHaveLength(0);
+    });
+
+    it('a required field left out is refused, naming the first one missing', async () => {
+      const { Complaint: _left, ...fields } = warrantyFields(`missing-${binding}`);
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', fields)).toEqual(
+        carried(binding, { ok: false, code: 'MISSING_PARAMETER', field: 'Complaint', message: 'Complaint is required' }),
+      );
+      expect(await stored(`missing-${binding}`)).toHaveLength(0);
+    });
+
+    it('a write without any input does nothing and succeeds', async () => {
+      const before = await t.engine.db.selectFrom('warranty_requests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', [['CustomerCode', ''], ['Complaint', ' ']])).toEqual({ ok: true });
+      const after = await t.engine.db.selectFrom('warranty_requests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+    });
+  });
+});
