@@ -7,21 +7,8 @@
  */
 import { startTestApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { insertMasterData } from '../support/fixture';
+import { insertMasterData, storedWarrantyRequests, warrantyFields } from '../support/fixture';
 import { BINDINGS, carried, send } from './drivers';
-
-/** What CreateWarrantyRequest needs, for the fixture's customer C001 owned by officer SO01. */
-function warrantyFields(clientRequestId: string): Record<string, string> {
-  return {
-    CustomerCode: 'c001',
-    SalesOfficer: 'SO01',
-    ProductCode: 'P002',
-    SerialNo: `SN-${clientRequestId}`,
-    Complaint: 'Motor hums but does not start',
-    PurchaseDate: '15/01/2026',
-    ClientRequestId: clientRequestId,
-  };
-}
 
 describe.each(ENGINES)('writes: %s', (kind) => {
   let t: TestApp;
@@ -31,8 +18,7 @@ describe.each(ENGINES)('writes: %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const stored = (clientRequestId: string) =>
-    t.engine.db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).execute();
+  const stored = (clientRequestId: string) => storedWarrantyRequests(t.engine.db, clientRequestId);
 
   describe.each(BINDINGS)('%s', (binding) => {
     it('the named fields create the request, stored with the codes as the master data spells them', async () => {

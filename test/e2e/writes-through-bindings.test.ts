@@ -11,7 +11,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { insertMasterData } from '../support/fixture';
+import { insertMasterData, storedWarrantyRequests, warrantyFields } from '../support/fixture';
 import { envelope, MAIN_PATH, operationElement, postSoap, type Version } from '../soap/soap-support';
 
 /** A valid 1x1 PNG: signature, IHDR, IDAT, IEND. */
@@ -23,19 +23,6 @@ const PNG = Buffer.from(
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** What CreateWarrantyRequest needs, for the fixture's customer C001 owned by officer SO01. */
-function warrantyFields(clientRequestId: string): Record<string, string> {
-  return {
-    CustomerCode: 'c001',
-    SalesOfficer: 'SO01',
-    ProductCode: 'P002',
-    SerialNo: `SN-${clientRequestId}`,
-    Complaint: 'Motor hums but does not start',
-    PurchaseDate: '15/01/2026',
-    ClientRequestId: clientRequestId,
-  };
-}
 
 const NS = 'http://tempuri.org/';
 
@@ -53,8 +40,7 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const stored = (clientRequestId: string) =>
-    t.engine.db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).execute();
+  const stored = (clientRequestId: string) => storedWarrantyRequests(t.engine.db, clientRequestId);
 
   const expectStoredRequest = async (clientRequestId: string) => {
     const rows = await stored(clientRequestId);

@@ -83,3 +83,21 @@ export async function insertMasterData(db: Kysely<Database>): Promise<void> {
   await db.insertInto('customers').values(CUSTOMERS).execute();
   await db.insertInto('customer_profit_centers').values(CUSTOMER_PROFIT_CENTERS).execute();
 }
+
+/** What CreateWarrantyRequest needs for the fixture's customer C001 (typed in lower case) owned by officer SO01. */
+export function warrantyFields(clientRequestId: string): Record<string, string> {
+  return {
+    CustomerCode: 'c001',
+    SalesOfficer: 'SO01',
+    ProductCode: 'P002',
+    SerialNo: `SN-${clientRequestId}`,
+    Complaint: 'Motor hums but does not start',
+    PurchaseDate: '15/01/2026',
+    ClientRequestId: clientRequestId,
+  };
+}
+
+/** The warranty requests stored under a ClientRequestId. */
+export function storedWarrantyRequests(db: Kysely<Database>, clientRequestId: string) {
+  return db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).execute();
+}
