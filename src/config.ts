@@ -103,14 +103,18 @@ function withDefault<T>(schema: z.ZodType<T, string>, fallback: T) {
   return raw.pipe(schema.optional()).transform((value) => value ?? fallback);
 }
 
-function integer(fallback: number, min: number, max: number) {
+/** A whole number from min to max. */
+function wholeNumber(min: number, max: number) {
   const outOfRange = { error: (issue: { input?: unknown }) => `${String(issue.input)} is out of range (${min}..${max})` };
-  const whole = z
+  return z
     .string()
     .regex(/^\d+$/, { error: (issue) => `'${String(issue.input)}' is not a whole number` })
     .transform(Number)
     .pipe(z.number().min(min, outOfRange).max(max, outOfRange));
-  return withDefault(whole, fallback);
+}
+
+function integer(fallback: number, min: number, max: number) {
+  return withDefault(wholeNumber(min, max), fallback);
 }
 
 const TRUE = ['1', 'true', 'yes', 'on'];
@@ -213,7 +217,7 @@ const ENVIRONMENT = z.object({
   AUTH_API_KEY_HEADER: headerName,
   RATE_LIMIT_PER_MINUTE: integer(0, 0, 1_000_000),
   /** Defaults to RATE_LIMIT_PER_MINUTE (settingsOf). */
-  RATE_LIMIT_BURST: raw.pipe(z.string().optional()),
+  RATE_LIMIT_BURST: raw.pipe(wholeNumber(1, 1_000_000).optional()),
   /** Defaults to postgres on PostgreSQL, else memory (settingsOf). */
   RATE_LIMIT_STORE: raw.pipe(oneOf(['memory', 'postgres', 'redis'] as const).optional()),
   REDIS_URL: redisUrl,
@@ -281,7 +285,7 @@ function settingsOf(e: Environment): Settings {
     authRealm: e.AUTH_REALM,
     authApiKeyHeader: e.AUTH_API_KEY_HEADER,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    rateLimitBurst: burst(e.RATE_LIMIT_BURST, e.RATE_LIMIT_PER_MINUTE),
+    rateLimitBurst: e.RATE_LIMIT_BURST ?? e.RATE_LIMIT_PER_MINUTE,
     rateLimitStore,
     redisUrl: e.REDIS_URL,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
@@ -291,11 +295,4 @@ function settingsOf(e: Environment): Settings {
     dbStartupTimeoutMs: e.DB_STARTUP_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   };
-}
-
-/** RATE_LIMIT_BURST: 1.. when set; unset, the per-minute rate. */
-function burst(value: string | undefined, perMinute: number): number {
-  const parsed = integer(perMinute, 1, 1_000_000).safeParse(value);
-  if (!parsed.success) throw new SettingsError('RATE_LIMIT_BURST', parsed.error.issues[0].message);
-  return parsed.data;
 }

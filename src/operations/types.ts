@@ -124,13 +124,9 @@ export interface DeclaredRequest<N extends string> {
  * What an operation's declaration is written as: the names as literal tuples (`const` type
  * parameters), from which the type of the fields its code reads is derived.
  */
-interface Declaration<P extends readonly string[], F extends readonly string[]> {
-  name: string;
-  /** The contract's parameters, in WSDL order. */
+interface Declaration<P extends readonly string[], F extends readonly string[]> extends OperationShape {
   params: P;
-  /** Extra named fields (docs/behaviour.md). */
   fields: F;
-  acceptsFiles: boolean;
 }
 
 type Names<P extends readonly string[], F extends readonly string[]> = P[number] | F[number];

@@ -13,7 +13,8 @@
 import request from 'supertest';
 import type { Express } from 'express';
 import { MAIN_PATH } from '../support/interface-table';
-import { envelope, postSoap, textParser, type Version } from '../soap/soap-support';
+import { escapeXmlText } from '../../src/asmx/xml-escape';
+import { envelope, faultResponse, postSoap, textParser, type Version } from '../soap/soap-support';
 
 export type BindingName = 'soap11' | 'soap12' | 'httpget' | 'httppost';
 export const BINDINGS: readonly BindingName[] = ['soap11', 'soap12', 'httpget', 'httppost'];
@@ -39,7 +40,7 @@ export function exchange(app: Express, binding: BindingName, path: string, opera
   const pairs = Array.isArray(values) ? (values as ReadonlyArray<readonly [string, string]>) : Object.entries(values);
   if (binding === 'soap11' || binding === 'soap12') {
     const version: Version = binding === 'soap11' ? '1.1' : '1.2';
-    const children = pairs.map(([name, value]) => `<${name}>${escapeXml(value)}</${name}>`).join('');
+    const children = pairs.map(([name, value]) => `<${name}>${escapeXmlText(value)}</${name}>`).join('');
     const body = envelope(version, `<${operation} xmlns="${NS}">${children}</${operation}>`);
     return postSoap(app, path, version, body, { action: `"${NS}${operation}"`, headers: { ...headers } });
   }
@@ -62,20 +63,20 @@ export async function send(app: Express, binding: BindingName, operation: string
   return answer.Success ? { ok: true } : { ok: false, message: answer.Message, code: answer.Code, field: answer.Field };
 }
 
+/**
+ * Success is the empty <opResponse/>; a refusal must be exactly the Client/Sender fault document
+ * (soap-support.ts faultResponse) of the text it carries, which is returned.
+ */
 function soapOutcome(binding: BindingName, operation: string, res: request.Response): Outcome {
   if (res.status === 200 && res.text.includes(`<${operation}Response xmlns="${NS}" />`)) return { ok: true };
-  const text = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(res.text);
-  const client = /<faultcode>soap:Client<\/faultcode>|<soap:Value>soap:Sender<\/soap:Value>/.test(res.text);
-  if (res.status !== 500 || !text || !client) throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
-  return { ok: false, message: unescapeXml(text[1] ?? text[2]) };
-}
-
-function escapeXml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function unescapeXml(value: string): string {
-  return value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  const version: Version = binding === 'soap11' ? '1.1' : '1.2';
+  const escaped = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(res.text);
+  // The inverse of the three escapes the server writes (escapeXmlText).
+  const message = (escaped?.[1] ?? escaped?.[2])?.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  if (res.status !== 500 || message === undefined || res.text !== faultResponse(version, version === '1.1' ? 'Client' : 'Sender', message)) {
+    throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
+  }
+  return { ok: false, message };
 }
 
 /**
