@@ -4,16 +4,18 @@
  * credentials, personal data or file contents. An unexpected failure noted by a binding is logged
  * on the same line at error level with its stack; the probes and /metrics log at debug level only.
  *
- * The line is built by hand when the answer finishes (or the connection closes first: "request
- * aborted") and written through the process's logger; no child logger per request, and a request
- * whose line's level is off costs no listener at all (docs/operations.md, "Logs").
+ * The line is built when the answer finishes (or the connection closes first: "request aborted") and
+ * written in the process's logger's shape and destination by a LineWriter (logger.ts), one string per
+ * line; a line with an error goes through the logger itself, for its serialised err. No child logger
+ * per request, and a request whose line's level is off costs no listener at all (docs/operations.md,
+ * "Logs").
  *
  * The request id is the client's X-Request-Id when it is a sane token, else a new UUID; either way
  * it is echoed in the response's X-Request-Id, so a client report can be matched to the log line.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from './logger';
+import { lineWriter, type LineWriter, type Logger } from './logger';
 import { isOpsRequest, summarize } from './request-summary';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
@@ -29,6 +31,7 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
 export type RequestLogger = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 export function requestLogger(logger: Logger): RequestLogger {
+  const write = lineWriter(logger);
   return (req, res, next) => {
     const reqId = requestId(req, res);
     // A service request's line is info, or error for the server's own failure; a probe's is debug.
@@ -39,7 +42,7 @@ export function requestLogger(logger: Logger): RequestLogger {
       const done = () => {
         res.off('finish', done);
         res.off('close', done);
-        writeLine(logger, probe, req, res, reqId, path, Date.now() - start);
+        writeLine(logger, write, probe, req, res, reqId, path, Date.now() - start);
       };
       res.on('finish', done);
       res.on('close', done);
@@ -48,11 +51,20 @@ export function requestLogger(logger: Logger): RequestLogger {
   };
 }
 
-function writeLine(logger: Logger, probe: boolean, req: IncomingMessage, res: ServerResponse, reqId: string, path: string, durationMs: number): void {
+function writeLine(
+  logger: Logger,
+  write: LineWriter,
+  probe: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  reqId: string,
+  path: string,
+  durationMs: number,
+): void {
   const summary = summarize(res);
   const level = probe ? 'debug' : summary.outcome === 'server_fault' ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  const line: Record<string, unknown> = {
+  const line = {
     reqId,
     method: req.method,
     path,
@@ -62,11 +74,17 @@ function writeLine(logger: Logger, probe: boolean, req: IncomingMessage, res: Se
     outcome: summary.outcome,
     status: summary.status,
     durationMs,
+    faultCode: summary.faultCode,
+    errorCode: summary.errorCode,
   };
-  if (summary.faultCode) line.faultCode = summary.faultCode;
-  if (summary.errorCode) line.errorCode = summary.errorCode;
-  if (summary.error !== undefined) line.err = summary.error instanceof Error ? summary.error : new Error(String(summary.error));
-  logger[level](line, res.writableEnded ? 'request completed' : 'request aborted');
+  const msg = res.writableEnded ? 'request completed' : 'request aborted';
+  if (summary.error === undefined && level !== 'error') return write(level, line, msg);
+  const err = summary.error === undefined ? undefined : summary.error instanceof Error ? summary.error : new Error(String(summary.error));
+  logger[level]({ ...withoutUndefined(line), err }, msg);
+}
+
+function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** The path as sent, without the query string (it may carry personal data). */

@@ -7,6 +7,7 @@
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadSettings } from '../../src/config';
+import { createLogger, lineWriter } from '../../src/ops/logger';
 import { freshEngine } from '../support/engines';
 import { captureLog, MAIN, SOAP11, SOAP12, soapEnvelope, startOpsApp, SYNC, type OpsApp } from './ops-support';
 
@@ -161,5 +162,31 @@ describe('LOG_LEVEL', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(log.lines.filter((l) => l.level === 'info')).toHaveLength(infoLines);
     expect(log.lines.filter((l) => l.level === 'error')).toHaveLength(errorLines);
+  });
+});
+
+describe('the request line writer', () => {
+  it("writes exactly the logger's own line for the same flat fields", () => {
+    const raw: string[] = [];
+    const root = createLogger({ logLevel: 'debug' }, { write: (line: string) => void raw.push(line) });
+    const fields = {
+      reqId: 'a-1',
+      path: '/API/Ré"sumé\\\u0001\u2028.asmx',
+      status: 200,
+      durationMs: 0.5,
+      faultCode: undefined,
+      operation: 'HelloWorld',
+    };
+    for (const logger of [root, root.child({ role: 'worker' })]) {
+      raw.length = 0;
+      logger.info(fields, 'request completed');
+      lineWriter(logger)('info', fields, 'request completed');
+      logger.debug(fields, 'request aborted');
+      lineWriter(logger)('debug', fields, 'request aborted');
+      const [byLogger, byWriter, debugByLogger, debugByWriter] = raw.map((line) => line.replace(/"time":"[^"]+"/, '"time":"T"'));
+      expect(byWriter).toBe(byLogger);
+      expect(debugByWriter).toBe(debugByLogger);
+      expect(JSON.parse(byWriter)).toMatchObject({ level: 'info', path: fields.path, status: 200, msg: 'request completed' });
+    }
   });
 });
