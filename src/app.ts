@@ -9,7 +9,8 @@
  * bindings' requests run the same handlers in the same order, taken at the app's entry without
  * routing (enterServicesFirst below).
  */
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { DestinationStream } from 'pino';
 import type { Settings } from './config';
 import type { Engine } from './db/engine';
@@ -26,6 +27,7 @@ import { serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter, type SoapRouter } from './asmx/soap';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected } from './request-context/annotation';
+import { asBindingExchange, type BindingRequest, type BindingResponse } from './request-context/exchange';
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
@@ -117,7 +119,8 @@ export function createApp(appOptions: AppOptions): Express {
   return app;
 }
 
-type Handler = (req: Request, res: Response, next: NextFunction) => void;
+/** A handler on the bindings' way in: Node's request and response with the shared fields (request-context/exchange.ts). */
+type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknown) => void) => void;
 
 /** One service as the routed stack serves it below the root handlers. */
 interface ServiceDoor {
@@ -127,35 +130,38 @@ interface ServiceDoor {
   soap: SoapRouter;
   /** Mounted at `path`: the access guard, then the documents and the HTTP GET/POST bindings. */
   guard: Handler;
-  endpoint: Handler;
+  /** Express's handler: an HTTP GET/POST request reaches it as Express's request (enterServicesFirst). */
+  endpoint: RequestHandler;
 }
 
 /** Express's entry, what calling the app (or mounting it in another) runs; the library's types leave it out. */
 interface AppEntry {
-  handle(req: Request, res: Response, next?: NextFunction): void;
+  handle(req: IncomingMessage, res: ServerResponse, next?: NextFunction): void;
 }
 
 /**
  * The bindings' way in (docs/operations.md, "Request path"): a POST to exactly a service's .asmx path
  * (SOAP) and a GET or POST to a path under it (HTTP GET/POST), matched as the router matches them
- * (without regard to case), are taken at the app's entry, before any routing. Such a request gets
- * what Express gives every request (its request and response prototypes, res.locals, originalUrl and
- * baseUrl), then runs the handlers the routed stack would run for it, in the same order, without
- * walking the layers that would not. Every other request (documents, probes, other methods) goes to
- * the router as before.
+ * (without regard to case), are taken at the app's entry, before any routing. Such a request runs the
+ * handlers the routed stack would run for it, in the same order, without walking the layers that
+ * would not. A SOAP request stays Node's own request and response, with only the fields the layers
+ * share (request-context/exchange.ts); an HTTP GET/POST request gets what Express gives every request
+ * (its request and response prototypes, res.locals, originalUrl and baseUrl), which its binding uses.
+ * Every other request (documents, probes, other methods) goes to the router as before.
  */
 function enterServicesFirst(app: Express, root: readonly Handler[], doors: readonly ServiceDoor[]): void {
   const entry = app as unknown as AppEntry;
   const routed = entry.handle.bind(app);
   const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
   entry.handle = (req, res, next) => {
-    const url = req.url;
+    const url = req.url ?? '';
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
     const claim = claimOf(lowered, req.method, pathname.toLowerCase());
     if (!claim) return routed(req, res, next);
-    asExpressRequest(app, req, res);
-    throughDoor(root, claim, pathname, req, res);
+    if (claim.soap) asBindingExchange(req, res);
+    else asExpressRequest(app, req, res);
+    throughDoor(root, claim, pathname, req, res as BindingResponse);
   };
 }
 
@@ -175,21 +181,20 @@ function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: 
 }
 
 /** What app.handle and the router set on every request before its first handler runs. */
-function asExpressRequest(app: Express, req: Request, res: Response): void {
-  req.res = res;
-  res.req = req;
+function asExpressRequest(app: Express, req: IncomingMessage, res: ServerResponse): asserts req is Request {
+  const request = req as Request;
+  const response = res as Response;
+  request.res = response;
   Object.setPrototypeOf(req, app.request);
   Object.setPrototypeOf(res, app.response);
-  res.locals ??= Object.create(null);
-  req.originalUrl ??= req.url;
-  req.baseUrl ??= '';
+  asBindingExchange(req, res);
 }
 
 /**
  * The root handlers, then the guard and the endpoint seeing the service's path (as sent) as their
  * base URL, as when mounted; SOAP is answered at the root, after the guard.
  */
-function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: Request, res: Response): void {
+function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: BindingRequest, res: BindingResponse): void {
   const { door } = claim;
   const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
   const baseUrl = req.baseUrl;
@@ -202,13 +207,13 @@ function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, r
     });
   };
   let step = 0;
-  const proceed: NextFunction = (error?: unknown) => {
+  const proceed = (error?: unknown) => {
     if (isError(error)) return fail(error);
     const handler = root[step++];
     if (handler) return handler(req, res, proceed);
     mounted(door.guard, () => {
       if (claim.soap) door.soap.answerPost(req, res);
-      else mounted(door.endpoint, () => notFound(req, res));
+      else mounted((request, response, next) => door.endpoint(request as Request, response as Response, next), () => notFound(req, res));
     });
   };
   try {
@@ -259,13 +264,13 @@ function isError(error: unknown): boolean {
   return error !== undefined && error !== null && error !== 'route' && error !== 'router';
 }
 
-function notFound(_req: Request, res: Response): void {
+function notFound(_req: IncomingMessage, res: BindingResponse): void {
   annotate(res, { outcome: 'not_found' });
-  res.status(404).type('text/plain; charset=utf-8').send('Not Found\r\n');
+  sendPlainError(res, 404, HTTP_TEXT.notFound());
 }
 
 /** Last resort: never a stack trace or an internal message to the client (docs/architecture.md). */
-function unexpectedError(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
+function unexpectedError(err: unknown, _req: IncomingMessage, res: BindingResponse, _next: NextFunction): void {
   const status = (err as { status?: number }).status;
   if (res.headersSent) {
     annotateUnexpected(res, err);

@@ -59,4 +59,6 @@ export const HTTP_TEXT = {
   badRequest: () => 'Bad request.',
   /** A failure of the server's own. */
   serverError: () => 'Server was unable to process request.',
+  /** Any path outside the services, their documents and the probes: this project's own text. */
+  notFound: () => 'Not Found',
 } as const;

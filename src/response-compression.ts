@@ -10,9 +10,10 @@
  * when it compresses. Streamed answers (written piece by piece) are compressed as they go.
  */
 import compression from 'compression';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 
-type End = Response['end'];
+type End = ServerResponse['end'];
 
 export function responseCompression(): RequestHandler[] {
   return [compression(), declaredLength];
@@ -24,8 +25,10 @@ export function responseCompression(): RequestHandler[] {
  * only adds `Vary: Accept-Encoding` to such an answer, so that is set at once, and the middleware
  * (which hooks the response's writeHead, write and end) runs only for a request that names encodings.
  */
-export function bindingCompression(): RequestHandler {
-  const compress = compression();
+export function bindingCompression(): BindingHandler {
+  // The middleware is written for Node's own request and response (it hooks writeHead, write and
+  // end); Express's types are only how the package declares it.
+  const compress = compression() as unknown as BindingHandler;
   return (req, res, next) => {
     if (req.headers['accept-encoding'] === undefined) {
       res.setHeader('Vary', 'Accept-Encoding');
@@ -35,15 +38,17 @@ export function bindingCompression(): RequestHandler {
   };
 }
 
-function declaredLength(_req: Request, res: Response, next: NextFunction): void {
+type BindingHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+function declaredLength(_req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const end: End = res.end;
-  res.end = function (this: Response, ...args: unknown[]) {
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
     const [chunk, encoding] = args;
     if (!this.headersSent && !this.hasHeader('Content-Length') && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
       const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk.length;
       this.setHeader('Content-Length', String(length));
     }
-    return (end as (...a: unknown[]) => Response).apply(this, args);
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
   } as End;
   next();
 }

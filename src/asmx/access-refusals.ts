@@ -9,7 +9,7 @@
  *   a request without a SOAP media type is answered as SOAP 1.1, as the SOAP binding answers it (415).
  * - HTTP GET/POST: text/plain, the message and CRLF (docs/contract.md, like every HTTP binding error).
  */
-import type { Request, Response } from 'express';
+import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { BindingDoor, GuardedRequest } from '../auth/access-guard';
 import type { Service } from '../services/types';
 import { annotate, annotateUnexpected } from '../request-context/annotation';
@@ -35,7 +35,7 @@ export function bindingDoor(service: Service): BindingDoor {
  * The log line and metrics of a request the guard answers name the binding, and the operation when
  * the request names one that exists (the label values stay bounded, see src/request-context/annotation.ts).
  */
-function httpRequest(req: Request, response: Response, service: Service): GuardedRequest {
+function httpRequest(req: BindingRequest, response: BindingResponse, service: Service): GuardedRequest {
   return {
     annotate() {
       const name = pathInfo(req).slice(1);
@@ -50,7 +50,7 @@ function httpRequest(req: Request, response: Response, service: Service): Guarde
   };
 }
 
-function soapRequest(req: Request, response: Response, service: Service, version: SoapVersion): GuardedRequest {
+function soapRequest(req: BindingRequest, response: BindingResponse, service: Service, version: SoapVersion): GuardedRequest {
   return {
     annotate() {
       annotate(response, { binding: version === '1.2' ? 'soap12' : 'soap11', service: service.name });
@@ -66,7 +66,7 @@ function soapRequest(req: Request, response: Response, service: Service, version
   };
 }
 
-function soapAction(req: Request, version: SoapVersion): string | undefined {
+function soapAction(req: BindingRequest, version: SoapVersion): string | undefined {
   if (version === '1.2') return parseSoapContentType(req.headers['content-type'])?.action;
   const header = req.headers.soapaction;
   return typeof header === 'string' ? unquote(header) : undefined;

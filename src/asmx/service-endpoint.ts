@@ -3,7 +3,8 @@
  * documents; a path continuing after the .asmx is the HTTP GET/POST binding. The SOAP router, mounted
  * before, answers every other method on the .asmx itself (POST, and 405 for the rest).
  */
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
+import type { BindingRequest } from '../request-context/exchange';
 import type { Settings } from '../config';
 import type { Service } from '../services/types';
 import type { ServiceDescription } from './contract';
@@ -21,7 +22,7 @@ export function serviceEndpoint(service: Service, description: ServiceDescriptio
 }
 
 /** The path after the .asmx as sent (percent-decoded), '' for the .asmx itself. */
-export function pathInfo(req: Request): string {
+export function pathInfo(req: BindingRequest): string {
   const pathname = req.originalUrl.split('?')[0];
   const raw = pathname.slice(req.baseUrl.length);
   try {

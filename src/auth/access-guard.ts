@@ -10,11 +10,11 @@
  * request body is read before that. A 401 carries the Basic challenge whenever Basic credentials are
  * accepted; a 429 carries Retry-After.
  */
-import type { Request, RequestHandler, Response } from 'express';
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
 import { FAULT_TEXT } from '../protocol-texts';
 import { annotate } from '../request-context/annotation';
+import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import { setPrincipal } from '../request-context/principal';
 import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
@@ -40,10 +40,13 @@ export interface GuardedRequest {
 
 export interface BindingDoor {
   /** The request as its binding answers it, or undefined for a request that runs no operation (it passes unjudged). */
-  guarded(req: Request, res: Response): GuardedRequest | undefined;
+  guarded(req: BindingRequest, res: BindingResponse): GuardedRequest | undefined;
 }
 
-export function accessGuard(door: BindingDoor, settings: Settings, control: AccessControl): RequestHandler {
+/** Node's request and response with the shared fields, so Express's serve too (request-context/exchange.ts). */
+export type AccessGuard = (req: BindingRequest, res: BindingResponse, next: () => void) => void;
+
+export function accessGuard(door: BindingDoor, settings: Settings, control: AccessControl): AccessGuard {
   // Neither authentication nor a rate limit (the defaults): nothing to judge, every request passes.
   if (!control.authenticate && !control.limiter) return (_req, _res, next) => next();
   return (req, res, next) => {
@@ -64,7 +67,7 @@ export function accessGuard(door: BindingDoor, settings: Settings, control: Acce
 }
 
 /** The principal (undefined with authentication off), or false when the request was refused. */
-async function judge(req: Request, res: Response, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
+async function judge(req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
   const { authenticate, limiter } = control;
   let principal: UsersTable | undefined;
   if (authenticate) {

@@ -6,7 +6,7 @@
  * Label values stay bounded (an operation is named only once it is known to exist), so a client
  * cannot create metric series by sending made-up operation names.
  */
-import type { Response } from 'express';
+import type { BindingResponse } from './exchange';
 
 export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' | 'other';
 
@@ -50,7 +50,7 @@ interface Locals {
   asmx?: RequestAnnotation;
 }
 
-export function annotate(res: Response, annotation: RequestAnnotation): void {
+export function annotate(res: BindingResponse, annotation: RequestAnnotation): void {
   const locals = res.locals as Locals;
   if (locals.asmx) Object.assign(locals.asmx, annotation);
   else locals.asmx = { ...annotation };
@@ -61,6 +61,6 @@ export function annotationOf(res: { locals?: unknown }): RequestAnnotation {
 }
 
 /** Records an unexpected failure for the request's log line (error level, with the stack). */
-export function annotateUnexpected(res: Response, error: unknown): void {
+export function annotateUnexpected(res: BindingResponse, error: unknown): void {
   annotate(res, { outcome: 'server_fault', error });
 }

@@ -8,8 +8,7 @@
  * milliseconds; every document read whole is linear in its size (4 MiB of the slowest constructs:
  * 0.3-0.6 s idle); and /health keeps answering throughout (the parse yields every 64 KiB).
  *
- * The npm soap library parses only the minimal envelope soap-server.ts rebuilds (the operation element,
- * no children), so nothing a client writes reaches its parser.
+ * The npm soap library parses nothing a client sends: it only writes the responses (soap-server.ts).
  */
 import { listenTestApp, type ListeningApp } from '../support/listen';
 import { READ_WHOLE_WITHIN_MS, expectQuickAndHealthy, sendWithHealth, type HostileOutcome } from '../http/hostile-support';

@@ -47,6 +47,7 @@ describe.each(ENGINES)('SOAP success on the default settings: %s', (kind) => {
       expect(res.headers['content-type']).toBe(CONTENT_TYPE[version]);
       expect(res.text).toBe(emptyResponse(version, op, ns));
       expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+      expect(res.headers['cache-control']).toBe('private, max-age=0');
     });
 
     test.each(MAIN_OPERATIONS.filter((op) => wsdlParams('MobileAppWebService', op).length > 0))(
@@ -68,6 +69,7 @@ describe.each(ENGINES)('SOAP success on the default settings: %s', (kind) => {
       expect(res.headers['content-type']).toBe(CONTENT_TYPE[version]);
       expect(res.text).toBe(helloWorldResponse(version, ns));
       expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+      expect(res.headers['cache-control']).toBe('private, max-age=0');
     });
   });
 });

@@ -13,30 +13,25 @@
  * filled in; `ready` settles once soap.listen has parsed it (a request arriving earlier waits for it).
  *
  * One request: media type -> body (size limit, inflation) -> envelope checks (charset, depth and size
- * bounds: guard.ts) -> operation routing -> mustUnderstand headers -> soap.listen (soap-server.ts) ->
- * service.invoke.
+ * bounds: guard.ts) -> operation routing -> mustUnderstand headers -> service.invoke -> the response
+ * document the soap library writes for the result (soap-server.ts), sent in one write.
  */
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
+import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
 import { principalOf } from '../../request-context/principal';
 import type { Service } from '../../services/types';
+import type { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { checkRequest, soapVersionOf } from './guard';
 import { checkMustUnderstand } from './must-understand';
+import { faultFor, responseObject } from './operation-outcome';
 import { SoapFaultError, SoapHttpError } from './rejections';
-import { sendFault, sendRejection, sendStatus } from './respond';
+import { sendFault, sendRejection, sendResponse, sendStatus } from './respond';
 import { resolveOperation, type OperationTable } from './route';
-import { startSoapEngine, type SoapCall, type SoapEngine, type UnexpectedErrorHandler } from './soap-server';
-
-export interface SoapRouterOptions {
-  /**
-   * Told about every failure that is the server's own (answered as a Server/Receiver fault); by
-   * default it goes on the request's annotation, so the request log line carries it with its stack.
-   */
-  onUnexpectedError?: UnexpectedErrorHandler;
-}
+import { startSoapEngine, type SoapEngine } from './soap-server';
 
 export interface SoapRouter extends Router {
   ready: Promise<void>;
@@ -46,22 +41,21 @@ export interface SoapRouter extends Router {
    * The SOAP answer of a POST to exactly `path`, for a caller that has recognised one itself (the
    * app's front door, app.ts) and hands it over without routing.
    */
-  answerPost(req: Request, res: Response): void;
+  answerPost(req: BindingRequest, res: BindingResponse): void;
 }
 
-export function soapRouter(service: Service, wsdlXml: string, settings: Settings, options: SoapRouterOptions = {}): SoapRouter {
+export function soapRouter(service: Service, wsdlXml: string, settings: Settings): SoapRouter {
   const path = settings.basePath + service.path;
-  const onUnexpected = options.onUnexpectedError ?? noteOnRequest;
-  const engine = startSoapEngine(service, wsdlXml, path, onUnexpected);
+  const engine = startSoapEngine(service, wsdlXml);
   const ready = engine.then(() => undefined);
   // A WSDL soap.listen cannot read is reported through `ready` and answered per request as a fault.
   ready.catch(() => undefined);
   const table: OperationTable = { namespace: service.namespace, has: (op) => service.operations.has(op) };
-  const context: SoapContext = { service: service.name, table, engine, settings, onUnexpected };
-  const answerPost = (req: Request, res: Response) => {
+  const context: SoapContext = { service, table, engine, settings };
+  const answerPost = (req: BindingRequest, res: BindingResponse) => {
     answerSoap(req, res, context).catch((error: unknown) => {
       // Never an unhandled rejection (it would end the process): log, and answer if still possible.
-      onUnexpected(error, '(request)', res);
+      annotateUnexpected(res, error);
       if (!res.headersSent) sendFault(res, soapVersionOf(req.headers['content-type']) ?? '1.1', UNEXPECTED_FAULT);
       else res.destroy();
     });
@@ -79,39 +73,50 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
 }
 
 interface SoapContext {
-  service: string;
+  service: Service;
   table: OperationTable;
   engine: Promise<SoapEngine>;
   settings: Settings;
-  onUnexpected: UnexpectedErrorHandler;
 }
 
-async function answerSoap(req: Request, res: Response, context: SoapContext): Promise<void> {
+/** The operation and its values, as the guard and the router read them from the request. */
+interface SoapCall {
+  operation: string;
+  version: SoapVersion;
+  values: [string, string][];
+}
+
+async function answerSoap(req: BindingRequest, res: BindingResponse, context: SoapContext): Promise<void> {
   const version = soapVersionOf(req.headers['content-type']);
   // Without a SOAP media type the request is refused (415) as SOAP 1.1.
-  annotate(res, { binding: version === '1.2' ? 'soap12' : 'soap11', service: context.service });
+  annotate(res, { binding: version === '1.2' ? 'soap12' : 'soap11', service: context.service.name });
   let call: SoapCall;
   try {
     call = await readCall(req, version, context);
   } catch (error) {
-    answerRefusal(res, version ?? '1.1', error, context.onUnexpected);
+    answerRefusal(res, version ?? '1.1', error);
     return;
   }
   annotate(res, { operation: call.operation });
-  call.principal = principalOf(res);
-  let engine: SoapEngine;
+  let document: string;
   try {
-    engine = await context.engine;
+    const engine = await context.engine;
+    const input = { values: call.values, files: [], principal: principalOf(res), resultDiscarded: true };
+    const outcome = await context.service.invoke(call.operation, input);
+    document = engine.responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
-    context.onUnexpected(error, call.operation, res);
-    sendFault(res, call.version, UNEXPECTED_FAULT);
+    const fault = faultFor(error);
+    if (fault.kind === 'server') annotateUnexpected(res, error);
+    else annotate(res, { outcome: 'business_error', errorCode: (error as AppError).code });
+    sendFault(res, call.version, fault);
     return;
   }
-  engine.dispatch(req, res, call);
+  annotate(res, { outcome: 'success' });
+  sendResponse(res, call.version, document);
 }
 
 /** Everything that can refuse a request before its operation runs, in order. */
-async function readCall(req: Request, version: SoapVersion | undefined, context: SoapContext): Promise<SoapCall> {
+async function readCall(req: BindingRequest, version: SoapVersion | undefined, context: SoapContext): Promise<SoapCall> {
   if (!version) throw new SoapHttpError(415, '1.1');
   const body = await readBody(req, context.settings.maxRequestBytes);
   const limits = { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes };
@@ -121,7 +126,7 @@ async function readCall(req: Request, version: SoapVersion | undefined, context:
   return { operation, version: request.version, values: request.operation?.values ?? [] };
 }
 
-function soapActionHeader(req: Request): string | undefined {
+function soapActionHeader(req: BindingRequest): string | undefined {
   const value = req.headers.soapaction;
   return Array.isArray(value) ? value.join(', ') : value;
 }
@@ -131,14 +136,14 @@ function soapActionHeader(req: Request): string | undefined {
  * Content-Encoding, all with an empty body like ASMX's other HTTP-level refusals (400, 415); nothing
  * when the client has gone. Anything unforeseen: a Server fault, never a crash.
  */
-function answerRefusal(res: Response, version: SoapVersion, error: unknown, onUnexpected: UnexpectedErrorHandler): void {
+function answerRefusal(res: BindingResponse, version: SoapVersion, error: unknown): void {
   if (error instanceof SoapFaultError || error instanceof SoapHttpError) return sendRejection(res, error);
   if (error instanceof ClientAbortedError) return annotate(res, { outcome: 'aborted' });
   if (isBodyError(error)) {
     annotate(res, { outcome: 'protocol_error' });
     return sendStatus(res, error.status, version);
   }
-  onUnexpected(error, '(request)', res);
+  annotateUnexpected(res, error);
   sendFault(res, version, UNEXPECTED_FAULT);
 }
 
@@ -146,15 +151,13 @@ function answerRefusal(res: Response, version: SoapVersion, error: unknown, onUn
  * Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head,
  * verb-PUT-asmx, verb-DELETE-asmx, verb-OPTIONS-asmx).
  */
-function methodNotAllowed(req: Request, res: Response): void {
+function methodNotAllowed(req: BindingRequest, res: BindingResponse): void {
   const page = '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
   const bytes = Buffer.from(page, 'utf8');
-  res.status(405);
+  res.statusCode = 405;
   res.setHeader('Allow', 'GET, POST');
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Content-Length', String(bytes.length));
   res.setHeader('Cache-Control', 'private');
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
-
-const noteOnRequest: UnexpectedErrorHandler = (error, _operation, res) => annotateUnexpected(res, error);

@@ -1,25 +1,31 @@
 /**
- * Writes the SOAP binding's own answers: faults and bare statuses (docs/contract.md, "SOAP"). Successful
- * responses are written by soap.listen (soap-server.ts). Every answer has a Content-Length and the
- * Content-Type of its SOAP version, whatever charset or action the request carried.
+ * Writes the SOAP bindings' answers (docs/contract.md, "SOAP"): successful responses (their documents
+ * written by the soap library, soap-server.ts), faults and bare statuses. Every answer has a
+ * Content-Length and the Content-Type of its SOAP version, whatever charset or action the request
+ * carried.
  */
-import type { Response } from 'express';
+import type { BindingResponse } from '../../request-context/exchange';
 import { SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
 import { annotate } from '../../request-context/annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
 
+/** 200 with the Cache-Control the legacy stack sends with a successful response. */
+export function sendResponse(res: BindingResponse, version: SoapVersion, document: string): void {
+  send(res, 200, version, document, 'private, max-age=0');
+}
+
 /** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts). */
-export function sendFault(res: Response, version: SoapVersion, fault: Fault, status = 500): void {
+export function sendFault(res: BindingResponse, version: SoapVersion, fault: Fault, status = 500): void {
   annotate(res, { faultCode: faultCodeOf(version, fault.kind) });
   send(res, status, version, faultDocument(version, fault));
 }
 
-export function sendStatus(res: Response, status: number, version: SoapVersion): void {
+export function sendStatus(res: BindingResponse, status: number, version: SoapVersion): void {
   send(res, status, version, '');
 }
 
 /** Answers a rejection from the guard or the router. */
-export function sendRejection(res: Response, rejection: SoapFaultError | SoapHttpError): void {
+export function sendRejection(res: BindingResponse, rejection: SoapFaultError | SoapHttpError): void {
   annotate(res, { outcome: rejection instanceof SoapFaultError ? 'client_fault' : 'protocol_error' });
   if (rejection instanceof SoapFaultError) sendFault(res, rejection.version, rejection.fault);
   else sendStatus(res, rejection.status, rejection.version);
@@ -29,11 +35,11 @@ export function sendRejection(res: Response, rejection: SoapFaultError | SoapHtt
  * The whole answer in one end() of a string: Node then writes the headers and the body in one socket
  * write (a Buffer would go as a second chunk).
  */
-function send(res: Response, status: number, version: SoapVersion, body: string): void {
+function send(res: BindingResponse, status: number, version: SoapVersion, body: string, cacheControl = 'private'): void {
   if (res.headersSent) return;
   res.statusCode = status;
   res.setHeader('Content-Type', SOAP_CONTENT_TYPE[version]);
   res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
-  res.setHeader('Cache-Control', 'private');
+  res.setHeader('Cache-Control', cacheControl);
   res.end(body, 'utf8');
 }

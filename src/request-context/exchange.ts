@@ -1,0 +1,29 @@
+/**
+ * A request and its response as every layer between the socket and a binding sees them: Node's own
+ * objects, with the few fields the layers share. The bindings' way in (src/app.ts) hands the SOAP
+ * bindings' requests over as such, without turning them into Express's objects: setting another
+ * prototype on a live request and response made every later property access on them, Node's own
+ * included, several times slower (docs/operations.md, "Request path"). Express's request and
+ * response have these fields too, so a handler written for these serves both.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface BindingRequest extends IncomingMessage {
+  /** The URL as sent. */
+  originalUrl: string;
+  /** The path the current handler is mounted at ('' at the root). */
+  baseUrl: string;
+}
+
+export interface BindingResponse extends ServerResponse {
+  /** What the layers leave for each other on one request: the principal, the log annotation. */
+  locals: Record<string, unknown>;
+}
+
+/** Gives a plain Node request and response the fields above. */
+export function asBindingExchange(req: IncomingMessage, res: ServerResponse): asserts req is BindingRequest {
+  const request = req as Partial<BindingRequest>;
+  request.originalUrl ??= req.url ?? '';
+  request.baseUrl ??= '';
+  (res as Partial<BindingResponse>).locals ??= Object.create(null) as Record<string, unknown>;
+}
