@@ -10,7 +10,7 @@
  * routing (enterServicesFirst below).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction } from 'express';
 import type { DestinationStream } from 'pino';
 import type { Settings } from './config';
 import type { Engine } from './db/engine';
@@ -23,7 +23,7 @@ import { bindingDoor } from './asmx/access-refusals';
 import { createAuthenticator } from './auth/authenticator';
 import { createRateLimiter } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
-import { serviceEndpoint } from './asmx/service-endpoint';
+import { httpBindings, serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter, type SoapRouter } from './asmx/soap';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected } from './request-context/annotation';
@@ -95,7 +95,7 @@ export function createApp(appOptions: AppOptions): Express {
   enterServicesFirst(
     app,
     [bindingCompression(), log, metrics.middleware],
-    services.map(({ soap, guard }, i) => ({ path: soap.path, soap, guard, endpoint: endpoints[i] })),
+    services.map(({ service, soap, guard }) => ({ path: soap.path, soap, guard, http: httpBindings(service, settings) })),
   );
   app.use(compression);
   app.use(log);
@@ -130,8 +130,8 @@ interface ServiceDoor {
   soap: SoapRouter;
   /** Mounted at `path`: the access guard, then the documents and the HTTP GET/POST bindings. */
   guard: Handler;
-  /** Express's handler: an HTTP GET/POST request reaches it as Express's request (enterServicesFirst). */
-  endpoint: RequestHandler;
+  /** The HTTP GET/POST bindings, seeing `path` (as sent) as their base URL, as when mounted. */
+  http: (req: BindingRequest, res: BindingResponse) => void;
 }
 
 /** Express's entry, what calling the app (or mounting it in another) runs; the library's types leave it out. */
@@ -144,10 +144,10 @@ interface AppEntry {
  * (SOAP) and a GET or POST to a path under it (HTTP GET/POST), matched as the router matches them
  * (without regard to case), are taken at the app's entry, before any routing. Such a request runs the
  * handlers the routed stack would run for it, in the same order, without walking the layers that
- * would not. A SOAP request stays Node's own request and response, with only the fields the layers
- * share (request-context/exchange.ts); an HTTP GET/POST request gets what Express gives every request
- * (its request and response prototypes, res.locals, originalUrl and baseUrl), which its binding uses.
- * Every other request (documents, probes, other methods) goes to the router as before.
+ * would not. Such a request stays Node's own request and response, with only the fields the layers
+ * share (request-context/exchange.ts): none of them needs Express's, and setting Express's prototypes
+ * on a live request and response slows every later access to them. Every other request (documents,
+ * probes, other methods) goes to the router as before.
  */
 function enterServicesFirst(app: Express, root: readonly Handler[], doors: readonly ServiceDoor[]): void {
   const entry = app as unknown as AppEntry;
@@ -159,8 +159,7 @@ function enterServicesFirst(app: Express, root: readonly Handler[], doors: reado
     const pathname = query === -1 ? url : url.slice(0, query);
     const claim = claimOf(lowered, req.method, pathname.toLowerCase());
     if (!claim) return routed(req, res, next);
-    if (claim.soap) asBindingExchange(req, res);
-    else asExpressRequest(app, req, res);
+    asBindingExchange(req, res);
     throughDoor(root, claim, pathname, req, res as BindingResponse);
   };
 }
@@ -180,40 +179,30 @@ function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: 
   return undefined;
 }
 
-/** What app.handle and the router set on every request before its first handler runs. */
-function asExpressRequest(app: Express, req: IncomingMessage, res: ServerResponse): asserts req is Request {
-  const request = req as Request;
-  const response = res as Response;
-  request.res = response;
-  Object.setPrototypeOf(req, app.request);
-  Object.setPrototypeOf(res, app.response);
-  asBindingExchange(req, res);
-}
-
 /**
- * The root handlers, then the guard and the endpoint seeing the service's path (as sent) as their
+ * The root handlers, then the guard and the HTTP bindings seeing the service's path (as sent) as their
  * base URL, as when mounted; SOAP is answered at the root, after the guard.
  */
 function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: BindingRequest, res: BindingResponse): void {
   const { door } = claim;
   const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
   const baseUrl = req.baseUrl;
-  const mounted = (handler: Handler, then: () => void) => {
-    req.baseUrl = baseUrl + pathname.slice(0, door.path.length);
-    handler(req, res, (error?: unknown) => {
-      req.baseUrl = baseUrl;
-      if (isError(error)) return fail(error);
-      then();
-    });
+  const mountPath = baseUrl + pathname.slice(0, door.path.length);
+  const guarded = () => {
+    if (claim.soap) return door.soap.answerPost(req, res);
+    req.baseUrl = mountPath;
+    door.http(req, res);
   };
   let step = 0;
   const proceed = (error?: unknown) => {
     if (isError(error)) return fail(error);
     const handler = root[step++];
     if (handler) return handler(req, res, proceed);
-    mounted(door.guard, () => {
-      if (claim.soap) door.soap.answerPost(req, res);
-      else mounted((request, response, next) => door.endpoint(request as Request, response as Response, next), () => notFound(req, res));
+    req.baseUrl = mountPath;
+    door.guard(req, res, (error?: unknown) => {
+      req.baseUrl = baseUrl;
+      if (isError(error)) return fail(error);
+      guarded();
     });
   };
   try {

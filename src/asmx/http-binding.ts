@@ -3,7 +3,7 @@
  * Method names are case-sensitive, parameter names are not (the service object matches them).
  * Main-service operations answer the JSON result of docs/behaviour.md; HelloWorld answers <string>.
  */
-import type { Request, Response } from 'express';
+import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { Settings } from '../config';
 import { principalOf } from '../request-context/principal';
 import { AppError } from '../errors';
@@ -15,11 +15,12 @@ import { bodyInput, queryInput } from './http-input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
 import { sendPlainError, sendPlainServerError } from './plain-error';
+import { sendWhole } from './send';
 import { annotate, annotateUnexpected, type Binding } from '../request-context/annotation';
 import { escapeXml } from './xml-escape';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
-export async function handleHttpBinding(service: Service, settings: Settings, req: Request, res: Response, rest: string): Promise<void> {
+export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
   annotate(res, { binding: bindingOf(req.method), service: service.name });
   try {
     const op = resolveOperation(service, req.method, rest);
@@ -45,11 +46,11 @@ function resolveOperation(service: Service, method: string, rest: string): Servi
   throw other ? wrongCaseMethodName(name, other) : invalidMethodName(name);
 }
 
-async function sendOutcome(res: Response, service: Service, outcome: Outcome): Promise<void> {
+async function sendOutcome(res: BindingResponse, service: Service, outcome: Outcome): Promise<void> {
   annotate(res, { outcome: 'success' });
   if (outcome.kind === 'string') {
     const xml = `<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="${escapeXml(service.namespace)}">${escapeXml(outcome.value)}</string>`;
-    res.status(200).set('Content-Type', 'text/xml; charset=utf-8').send(xml);
+    sendWhole(res, 200, 'text/xml; charset=utf-8', xml);
     return;
   }
   const { data } = outcome.result;
@@ -59,7 +60,7 @@ async function sendOutcome(res: Response, service: Service, outcome: Outcome): P
 }
 
 /** A report of many rows: its Data written in slices (json-stream.ts). */
-async function sendLargeArray(res: Response, envelope: Record<string, unknown> & { Data: readonly unknown[] }): Promise<void> {
+async function sendLargeArray(res: BindingResponse, envelope: Record<string, unknown> & { Data: readonly unknown[] }): Promise<void> {
   if ((await writeArrayEnvelope(res, envelope)) === 'aborted') annotate(res, { outcome: 'aborted' });
 }
 
@@ -68,7 +69,7 @@ async function sendLargeArray(res: Response, envelope: Record<string, unknown> &
  * longer become an error answer: the connection is cut, so the client never takes a truncated
  * answer for a whole one, and the failure is logged.
  */
-async function sendStreamed(res: Response, data: StreamedData, message: string): Promise<void> {
+async function sendStreamed(res: BindingResponse, data: StreamedData, message: string): Promise<void> {
   try {
     if ((await writeStreamedEnvelope(res, data, message)) === 'aborted') annotate(res, { outcome: 'aborted' });
   } catch (err) {
@@ -97,7 +98,7 @@ function failureEnvelope(error: AppError): Record<string, unknown> {
   return { Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null };
 }
 
-function sendFailure(res: Response, err: unknown): void {
+function sendFailure(res: BindingResponse, err: unknown): void {
   if (err instanceof AppError) {
     annotate(res, { outcome: 'business_error', faultCode: err.code });
     return sendJson(res, failureEnvelope(err));
@@ -115,6 +116,6 @@ function sendFailure(res: Response, err: unknown): void {
   sendPlainServerError(res);
 }
 
-function sendJson(res: Response, body: Record<string, unknown>): void {
-  res.status(200).set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+function sendJson(res: BindingResponse, body: Record<string, unknown>): void {
+  sendWhole(res, 200, 'application/json; charset=utf-8', JSON.stringify(body));
 }

@@ -8,7 +8,7 @@
  * that is not UTF-8 or holds characters XML cannot carry is refused (input-text.ts), a body may carry at
  * most MAX_REQUEST_FIELDS fields, and a JSON body is nested at most MAX_JSON_DEPTH deep (json-body.ts).
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Settings } from '../config';
 import type { InvokeInput, ServiceOperation } from '../services/types';
 import { readBody } from './body';
@@ -26,7 +26,7 @@ export function queryInput(originalUrl: string): InvokeInput {
   return { values: at < 0 ? [] : readFormPairs(Buffer.from(originalUrl.slice(at + 1), 'latin1')), files: [] };
 }
 
-export async function bodyInput(req: Request, op: ServiceOperation, settings: Settings): Promise<InvokeInput> {
+export async function bodyInput(req: IncomingMessage, op: ServiceOperation, settings: Settings): Promise<InvokeInput> {
   const contentType = req.headers['content-type'] ?? '';
   const media = contentType.split(';')[0].trim().toLowerCase();
   if (op.params.length > 0 && media !== FORM) throw invalidRequestFormat(contentType);

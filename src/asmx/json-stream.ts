@@ -10,7 +10,7 @@
  * the cursor at once and ends the snapshot: the answer's close() is called from the 'close' event,
  * not after the next row.
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { StreamedData, StreamedJson } from '../operations/streamed';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -21,16 +21,16 @@ export const SLICE_ROWS = 1000;
 export type StreamEnd = 'complete' | 'aborted';
 
 /** A response that compression (the middleware) may have given a flush(). */
-type Flushable = Response & { flush?: () => void };
+type Flushable = ServerResponse & { flush?: () => void };
 
-export async function writeStreamedEnvelope(res: Response, data: StreamedData, message: string): Promise<StreamEnd> {
+export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedData, message: string): Promise<StreamEnd> {
   const out = new ChunkWriter(res as Flushable);
   const onClose = () => {
     if (!res.writableFinished) void data.close().catch(() => undefined);
   };
   res.once('close', onClose);
   try {
-    res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+    startJson(res);
     const count = data.count === undefined ? '' : `,"Count":${data.count}`;
     await out.write(`{"Success":true,"Message":${JSON.stringify(message)}${count},"Data":`);
     out.flush();
@@ -51,13 +51,13 @@ export async function writeStreamedEnvelope(res: Response, data: StreamedData, m
  * slices of SLICE_ROWS rows, the event loop free between chunks, so a 5 MB report does not hold up
  * every other request while it is stringified. The bytes are those of JSON.stringify(envelope).
  */
-export async function writeArrayEnvelope(res: Response, envelope: Readonly<Record<string, unknown>> & { Data: readonly unknown[] }): Promise<StreamEnd> {
+export async function writeArrayEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>> & { Data: readonly unknown[] }): Promise<StreamEnd> {
   const keys = Object.keys(envelope);
   const at = keys.indexOf('Data');
   const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
   const rows = envelope.Data;
   const out = new ChunkWriter(res as Flushable);
-  res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+  startJson(res);
   await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
   if (rows.length === 0) await out.write('[]');
   for (let i = 0; i < rows.length && !out.aborted; i += SLICE_ROWS) {
@@ -67,6 +67,11 @@ export async function writeArrayEnvelope(res: Response, envelope: Readonly<Recor
   }
   await out.write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
   return out.end();
+}
+
+function startJson(res: ServerResponse): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
 }
 
 async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJson): Promise<void> {

@@ -4,13 +4,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import { HTTP_TEXT } from '../protocol-texts';
+import { sendWhole } from './send';
 
 export function sendPlainError(res: ServerResponse, status: number, message: string): void {
-  const body = `${message}\r\n`;
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+  sendWhole(res, status, 'text/plain; charset=utf-8', `${message}\r\n`);
 }
 
 /** A failure of the server's own: 500 with a fixed text, never the error's message or stack. */

@@ -4,7 +4,8 @@
  * before, answers every other method on the .asmx itself (POST, and 405 for the rest).
  */
 import type { RequestHandler } from 'express';
-import type { BindingRequest } from '../request-context/exchange';
+import { annotateUnexpected } from '../request-context/annotation';
+import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { Settings } from '../config';
 import type { Service } from '../services/types';
 import type { ServiceDescription } from './contract';
@@ -13,11 +14,22 @@ import { handleHttpBinding } from './http-binding';
 
 export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
   const documents = documentsHandler(service, description, settings);
+  const http = httpBindings(service, settings);
   return (req, res, next) => {
-    const rest = pathInfo(req);
-    if (rest !== '') return handleHttpBinding(service, settings, req, res, rest);
+    if (pathInfo(req) !== '') return http(req, res);
     if (req.method === 'GET') return documents(req, res, next);
     next();
+  };
+}
+
+/** The HTTP GET and POST bindings: a request to a path under the .asmx, on Node's own objects. */
+export function httpBindings(service: Service, settings: Settings): (req: BindingRequest, res: BindingResponse) => void {
+  return (req, res) => {
+    handleHttpBinding(service, settings, req, res, pathInfo(req)).catch((error: unknown) => {
+      // Its failures are answered inside; one that escapes (the answer itself failing) cuts the connection.
+      annotateUnexpected(res, error);
+      res.destroy();
+    });
   };
 }
 

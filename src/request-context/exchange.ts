@@ -9,6 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface BindingRequest extends IncomingMessage {
+  /** A server's request always has its method (Node types it for client responses too). */
+  method: string;
   /** The URL as sent. */
   originalUrl: string;
   /** The path the current handler is mounted at ('' at the root). */

@@ -23,6 +23,7 @@ import { principalOf } from '../../request-context/principal';
 import type { Service } from '../../services/types';
 import type { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
+import { sendWhole } from '../send';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { checkRequest, soapVersionOf } from './guard';
@@ -151,13 +152,8 @@ function answerRefusal(res: BindingResponse, version: SoapVersion, error: unknow
  * Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head,
  * verb-PUT-asmx, verb-DELETE-asmx, verb-OPTIONS-asmx).
  */
-function methodNotAllowed(req: BindingRequest, res: BindingResponse): void {
+function methodNotAllowed(_req: BindingRequest, res: BindingResponse): void {
   const page = '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
-  const bytes = Buffer.from(page, 'utf8');
-  res.statusCode = 405;
   res.setHeader('Allow', 'GET, POST');
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Length', String(bytes.length));
-  res.setHeader('Cache-Control', 'private');
-  res.end(req.method === 'HEAD' ? undefined : bytes);
+  sendWhole(res, 405, 'text/html; charset=utf-8', page, 'private');
 }

@@ -8,6 +8,7 @@ import type { BindingResponse } from '../../request-context/exchange';
 import { SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
 import { annotate } from '../../request-context/annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
+import { sendWhole } from '../send';
 
 /** 200 with the Cache-Control the legacy stack sends with a successful response. */
 export function sendResponse(res: BindingResponse, version: SoapVersion, document: string): void {
@@ -31,15 +32,7 @@ export function sendRejection(res: BindingResponse, rejection: SoapFaultError | 
   else sendStatus(res, rejection.status, rejection.version);
 }
 
-/**
- * The whole answer in one end() of a string: Node then writes the headers and the body in one socket
- * write (a Buffer would go as a second chunk).
- */
 function send(res: BindingResponse, status: number, version: SoapVersion, body: string, cacheControl = 'private'): void {
   if (res.headersSent) return;
-  res.statusCode = status;
-  res.setHeader('Content-Type', SOAP_CONTENT_TYPE[version]);
-  res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
-  res.setHeader('Cache-Control', cacheControl);
-  res.end(body, 'utf8');
+  sendWhole(res, status, SOAP_CONTENT_TYPE[version], body, cacheControl);
 }
