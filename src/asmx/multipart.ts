@@ -13,7 +13,7 @@
 import busboy from 'busboy';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Settings } from '../config';
-import { AppError, invalid } from '../errors';
+import { fileTooLarge, filesTooLarge, invalid, tooManyFiles } from '../errors';
 import type { UploadedFile } from '../operations/types';
 import { invalidRequestFormat } from './http-errors';
 import { checkedField, decodeUtf8, tooManyFields } from './input-text';
@@ -68,7 +68,7 @@ function readParts(headers: IncomingHttpHeaders, body: Buffer, options: Multipar
     // busboy gives an undefined name for name="" (its types say string): a field without a name.
     parser.on('field', (name: string | undefined, value) => collector.field(name ?? '', value));
     parser.on('file', (name: string | undefined, stream, info) => collector.file(name ?? '', stream, info));
-    parser.on('filesLimit', () => collector.fail(tooManyFiles(options.limits)));
+    parser.on('filesLimit', () => collector.fail(tooManyFiles(options.limits.maxFilesPerRequest)));
     parser.on('partsLimit', () => collector.fail(tooManyFields(options.maxParts)));
     parser.on('error', () => {
       collector.fail(invalidRequestFormat(contentType));
@@ -126,7 +126,7 @@ class PartCollector {
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
       const content = Buffer.concat(chunks);
-      if (content.length > this.limits.maxFileBytes) this.fail(fileTooLarge(info.filename || field, this.limits));
+      if (content.length > this.limits.maxFileBytes) this.fail(fileTooLarge(field, info.filename || field, this.limits.maxFileBytes));
       else this.add(field, info, content);
     });
   }
@@ -144,7 +144,7 @@ class PartCollector {
     // An empty file input of a browser form sends a part with no name and no bytes: not a file.
     if (!info.filename && content.length === 0) return;
     this.totalBytes += content.length;
-    if (this.totalBytes > this.limits.maxRequestFilesBytes) this.fail(filesTooLarge(this.limits));
+    if (this.totalBytes > this.limits.maxRequestFilesBytes) this.fail(filesTooLarge(this.limits.maxRequestFilesBytes));
     this.files.push({ field, fileName: info.filename ?? '', declaredType: info.mimeType ?? '', content });
   }
 }
@@ -191,10 +191,3 @@ function nameIn(headers: string): string {
   const name = /;\s*name\s*=\s*"([^"]*)"/i.exec(headers)?.[1] ?? '';
   return decodeUtf8(Buffer.from(name, 'latin1')) ?? name;
 }
-
-const fileTooLarge = (name: string, limits: FileLimits) =>
-  new AppError('PAYLOAD_TOO_LARGE', `File '${name}' is larger than the limit of ${limits.maxFileBytes} bytes`, 'files');
-const filesTooLarge = (limits: FileLimits) =>
-  new AppError('PAYLOAD_TOO_LARGE', `The files of one request may hold at most ${limits.maxRequestFilesBytes} bytes`, 'files');
-const tooManyFiles = (limits: FileLimits) =>
-  new AppError('PAYLOAD_TOO_LARGE', `At most ${limits.maxFilesPerRequest} files may be sent in one request`, 'files');

@@ -24,7 +24,7 @@ describe('warranty file content', () => {
 
   it.each([
     ['empty', Buffer.alloc(0), 'INVALID_PARAMETER', "Photo: file 'a.png' is empty"],
-    ['one byte over the limit', sample.png(1, 101), 'PAYLOAD_TOO_LARGE', "Photo: file 'a.png' is 101 bytes; the limit is 100 bytes per file"],
+    ['one byte over the limit', sample.png(1, 101), 'PAYLOAD_TOO_LARGE', "Photo: file 'a.png' is larger than the limit of 100 bytes per file"],
     ['not an accepted type', sample.gif(), 'UNSUPPORTED_MEDIA', "Photo: file 'a.png' is not a JPEG, PNG, WebP or PDF file"],
   ])('refuses a file that is %s', (_, content, code, message) => {
     let error: unknown;

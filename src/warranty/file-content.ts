@@ -4,7 +4,7 @@
  * name; base64 content is decoded strictly. Nothing here touches the database.
  */
 import { createHash } from 'node:crypto';
-import { AppError, invalid } from '../errors';
+import { AppError, fileTooLarge, invalid } from '../errors';
 
 export interface IncomingFile {
   /** The parameter the file came in: the multipart field name, or FileContent. */
@@ -53,9 +53,7 @@ export function sniff(content: Buffer): FileType | undefined {
 export function checkFile(file: IncomingFile, maxFileBytes: number): CheckedFile {
   const shownName = sanitiseFileName(file.fileName) || 'the file';
   if (file.content.length === 0) throw invalid(file.field, `file '${shownName}' is empty`);
-  if (file.content.length > maxFileBytes) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `${file.field}: file '${shownName}' is ${file.content.length} bytes; the limit is ${maxFileBytes} bytes per file`, file.field);
-  }
+  if (file.content.length > maxFileBytes) throw fileTooLarge(file.field, shownName, maxFileBytes);
   const type = sniff(file.content);
   if (!type) {
     throw new AppError('UNSUPPORTED_MEDIA', `${file.field}: file '${shownName}' is not a JPEG, PNG, WebP or PDF file`, file.field);

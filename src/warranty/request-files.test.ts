@@ -114,7 +114,7 @@ describe.each(ENGINES)('WarrantyRequestFiles: %s', (kind) => {
   describe('limits', () => {
     it('a file larger than maxFileBytes is PAYLOAD_TOO_LARGE naming the limit; one of exactly the limit is stored', async () => {
       const err = await failure(upload({ RequestNo: 'WR0000001' }, [part('big.png', sample.png(1, 1001))], { maxFileBytes: 1000 }));
-      expect(err).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'Photo', message: "Photo: file 'big.png' is 1001 bytes; the limit is 1000 bytes per file" });
+      expect(err).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'Photo', message: "Photo: file 'big.png' is larger than the limit of 1000 bytes per file" });
       const ok = await upload({ RequestNo: 'WR0000001' }, [part('fits.png', sample.png(1, 1000))], { maxFileBytes: 1000 });
       expect(ok.data).toMatchObject([{ SizeBytes: 1000 }]);
     });

@@ -145,22 +145,29 @@ describe('business failures found by the binding (multipart file limits)', () =>
   const post = () => request(t.app).post(`${MAIN_PATH}/WarrantyRequestFiles`).field('RequestNo', 'WR-1');
 
   it.each([
-    ['a file over MAX_FILE_BYTES', () => post().attach('file', Buffer.alloc(17, 1), 'big.jpg'), "File 'big.jpg' is larger than the limit of 16 bytes"],
+    [
+      'a file over MAX_FILE_BYTES',
+      () => post().attach('Photo', Buffer.alloc(17, 1), 'big.jpg'),
+      "Photo: file 'big.jpg' is larger than the limit of 16 bytes per file",
+      'Photo',
+    ],
     [
       'more files than MAX_FILES_PER_REQUEST',
       () => post().attach('a', Buffer.alloc(1), 'a.jpg').attach('b', Buffer.alloc(1), 'b.jpg').attach('c', Buffer.alloc(1), 'c.jpg'),
       'At most 2 files may be sent in one request',
+      'files',
     ],
     [
       'files together over MAX_REQUEST_FILES_BYTES',
       () => post().attach('a', Buffer.alloc(16, 1), 'a.jpg').attach('b', Buffer.alloc(16, 2), 'b.jpg'),
       'The files of one request may hold at most 24 bytes',
+      'files',
     ],
-  ])('%s is PAYLOAD_TOO_LARGE, answered 200 with the failure envelope', async (_label, send, message) => {
+  ])('%s is PAYLOAD_TOO_LARGE, answered 200 with the failure envelope', async (_label, send, message, field) => {
     const res = await send();
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(res.text)).toEqual({ Success: false, Code: 'PAYLOAD_TOO_LARGE', Message: message, Field: 'files', Data: null });
+    expect(JSON.parse(res.text)).toEqual({ Success: false, Code: 'PAYLOAD_TOO_LARGE', Message: message, Field: field, Data: null });
   });
 
   it('files sent to an operation that takes none are ignored, whatever their size', async () => {
