@@ -140,7 +140,7 @@ async function healthUnderLoad(port: number, seconds: number): Promise<void> {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  await withBenchData(options.databaseUrl, options.scale, async () => undefined);
+  await withBenchData(options.databaseUrl, options.scale, () => Promise.resolve());
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = await startServer(options.databaseUrl, port, { LOG_LEVEL: 'silent', WORKERS: '1' });
   try {

@@ -82,7 +82,7 @@ function allLoaded(results: FileResult[]): boolean {
 }
 
 /** The arguments, 'help', or why they cannot be used. */
-function parseArguments(argv: string[]): Arguments | 'help' | string {
+function parseArguments(argv: string[]): Arguments | string {
   const positional: string[] = [];
   let dryRun = false;
   for (const arg of argv) {

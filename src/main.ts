@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     return;
   }
   refuseSqliteWorkers(settings);
-  if (cluster.isPrimary) await runPrimary(settings);
+  if (cluster.isPrimary) runPrimary(settings);
   else await runWorker(settings);
 }
 

@@ -41,14 +41,14 @@ export function bindingCompression(): BindingHandler {
 type BindingHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 function declaredLength(_req: IncomingMessage, res: ServerResponse, next: () => void): void {
-  const end: End = res.end;
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
   res.end = function (this: ServerResponse, ...args: unknown[]) {
     const [chunk, encoding] = args;
     if (!this.headersSent && !this.hasHeader('Content-Length') && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
       const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk.length;
       this.setHeader('Content-Length', String(length));
     }
-    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    return end(...args);
   } as End;
   next();
 }

@@ -68,7 +68,7 @@ export async function reportOfficers(db: Kysely<Database>, input: ReportInput, a
 export async function activityReport(db: Kysely<Database>, input: Pick<ReportInput, 'from' | 'to'> & { officers: OfficerBound }, options: ReportOptions = {}): Promise<OperationResult> {
   const filter: ReportFilter = { officers: input.officers, from: input.from, to: input.to };
   if (options.page) return reportPage(db, filter, options.page);
-  return streamedResult(db, options.streams, async (trx, end) => {
+  return streamedResult(db, options.streams, (trx, end) => {
     const summary = new SummaryCounter();
     const list = <R extends { Status: string }>(read: () => AsyncIterable<R>): StreamedJson => ({
       kind: 'rows',

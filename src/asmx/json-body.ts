@@ -34,10 +34,10 @@ export function jsonMembers(body: Buffer, contentType: string, limits: JsonLimit
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidRequestFormat(contentType);
   const values: [string, string][] = [];
-  for (const [name, value] of Object.entries(parsed)) {
+  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (typeof value === 'string') values.push(checkedField(name, value));
     else if (typeof value === 'number' || typeof value === 'boolean') values.push(checkedField(name, String(value)));
-    else if (value !== null) values.push(checkedField(name, nestedText(name, value)));
+    else if (typeof value === 'object' && value !== null) values.push(checkedField(name, nestedText(name, value)));
   }
   return values;
 }

@@ -24,7 +24,7 @@ export type StreamEnd = 'complete' | 'aborted';
 type Flushable = ServerResponse & { flush?: () => void };
 
 export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedData, message: string): Promise<StreamEnd> {
-  const out = new ChunkWriter(res as Flushable);
+  const out = new ChunkWriter(res);
   const onClose = () => {
     if (!res.writableFinished) void data.close().catch(() => undefined);
   };
@@ -56,7 +56,7 @@ export async function writeArrayEnvelope(res: ServerResponse, envelope: Readonly
   const at = keys.indexOf('Data');
   const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
   const rows = envelope.Data;
-  const out = new ChunkWriter(res as Flushable);
+  const out = new ChunkWriter(res);
   startJson(res);
   await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
   if (rows.length === 0) await out.write('[]');

@@ -71,8 +71,9 @@ function readParts(headers: IncomingHttpHeaders, body: Buffer, options: Multipar
     parser.on('filesLimit', () => collector.fail(tooManyFiles(options.limits.maxFilesPerRequest)));
     parser.on('partsLimit', () => collector.fail(tooManyFields(options.maxParts)));
     parser.on('error', () => {
-      collector.fail(invalidRequestFormat(contentType));
-      reject(collector.failure);
+      const error = invalidRequestFormat(contentType);
+      collector.fail(error);
+      reject(collector.failure ?? error);
     });
     parser.on('close', () => collector.finish(resolve, reject));
     feed(parser, body, collector, reject).catch(reject);

@@ -51,7 +51,7 @@ export function createRateLimiter(settings: RateLimitSettings, engine: Engine, l
     duration: Math.max(1, Math.round((settings.rateLimitBurst * 60) / settings.rateLimitPerMinute)),
   };
   const local = new RateLimiterMemory({ ...allowance, keyPrefix: KEY_PREFIX });
-  if (settings.rateLimitStore === 'memory') return new StoreLimiter(async () => local, local, logger, 'memory');
+  if (settings.rateLimitStore === 'memory') return new StoreLimiter(() => Promise.resolve(local), local, logger, 'memory');
   if (settings.rateLimitStore === 'redis') return redisLimiter(settings.redisUrl ?? '', allowance, local, logger);
   return new StoreLimiter(postgresStore(engine, allowance), local, logger, 'postgres');
 }
@@ -66,7 +66,7 @@ class StoreLimiter implements RateLimiter {
     private readonly local: RateLimiterMemory,
     private readonly logger: Logger,
     private readonly kind: string,
-    private readonly onClose: () => Promise<void> = async () => undefined,
+    private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async take(client: string): Promise<RateDecision> {
@@ -139,8 +139,9 @@ function redisLimiter(url: string, allowance: Allowance, local: RateLimiterMemor
   // Connection failures are reported through take() (and its throttled warning); ioredis reconnects by itself.
   client.on('error', () => undefined);
   const store = new RateLimiterRedis({ ...allowance, keyPrefix: KEY_PREFIX, storeClient: client, rejectIfRedisNotReady: true });
-  return new StoreLimiter(() => whenReady(client).then(() => store), local, logger, 'redis', async () => {
+  return new StoreLimiter(() => whenReady(client).then(() => store), local, logger, 'redis', () => {
     client.disconnect();
+    return Promise.resolve();
   });
 }
 

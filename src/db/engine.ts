@@ -98,9 +98,11 @@ function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: Worker
   return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, close: () => db.destroy() };
 }
 
+type PgTypeId = (typeof pgTypes.builtins)[keyof typeof pgTypes.builtins];
+
 /** pg hands back int8/numeric as strings and dates as Date objects; the schema wants numbers and strings. */
 const pgTypeParsers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
+  getTypeParser(oid: PgTypeId, format?: 'text' | 'binary'): (value: string) => unknown {
     switch (oid) {
       case pgTypes.builtins.INT8:
       case pgTypes.builtins.NUMERIC:
@@ -110,7 +112,7 @@ const pgTypeParsers = {
       case pgTypes.builtins.TIMESTAMPTZ:
         return (value: string) => new Date(value).toISOString();
       default:
-        return pgTypes.getTypeParser(oid, format);
+        return pgTypes.getTypeParser(oid, format) as (value: string) => unknown;
     }
   },
 };

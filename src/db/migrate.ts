@@ -2,6 +2,7 @@
  * Migrations, applied at start (and by the seed script). Kysely's migrator keeps its own lock
  * table, so several processes starting together on one PostgreSQL apply each migration once.
  */
+import { inspect } from 'node:util';
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from './engine';
 import { isUniqueViolation } from './unique-violation';
@@ -14,11 +15,11 @@ const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth, '0003_report_su
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
 
-  async getMigrations(): Promise<Record<string, Migration>> {
+  getMigrations(): Promise<Record<string, Migration>> {
     const types = this.engine.columnTypes;
-    return Object.fromEntries(
+    return Promise.resolve(Object.fromEntries(
       Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, types) }]),
-    );
+    ));
   }
 }
 
@@ -44,7 +45,7 @@ export async function migrate(engine: Engine): Promise<void> {
   const { error, results } = await migrator(engine).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : inspect(error)}`);
   }
 }
 

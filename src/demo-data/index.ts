@@ -60,7 +60,7 @@ export async function seed(engine: Engine, options: SeedOptions): Promise<SeedSu
     // The company depends on the scale alone; its history also on the period.
     const company = buildCompany(new Random(`mobileapp-demo:${scale}:masters`), scale);
     const masters = masterRows(company);
-    for (const table of Object.keys(masters) as (keyof typeof masters)[]) await writer.insert(table, masters[table] as never);
+    for (const table of Object.keys(masters) as (keyof typeof masters)[]) await writer.insert(table, masters[table]);
     const numbers = await generateTransactions(writer, company, new Random(`mobileapp-demo:${scale}:${asOf}:${fiscalYearStartMonth}:transactions`), start, asOfDay);
     // New requests and files continue the sequences (schema.ts, CountersTable).
     await setCounter(trx, 'warranty_request_no', numbers.count('warrantyRequest'));

@@ -36,7 +36,7 @@ export class RowWriter {
     const key = `${table}:${columns.join(',')}:${rows.length}`;
     let text = this.statements.get(key);
     if (text === undefined) {
-      const compiled = this.db.insertInto(table).values(rows as never).compile();
+      const compiled = this.db.insertInto(table).values(rows).compile();
       // Every row has the same columns in the same order, so the bound values line up row by row.
       if (compiled.parameters.length !== parameters.length) throw new Error(`insert into ${table}: rows differ in their columns`);
       text = compiled.sql;

@@ -93,7 +93,7 @@ function fileTransactions(engine: Engine): Scope {
         throw err;
       }
     },
-    finish: async () => undefined,
+    finish: () => Promise.resolve(),
   };
 }
 

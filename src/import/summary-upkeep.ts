@@ -22,7 +22,7 @@ export function summaryUpkeep(table: SummarisedTable, key: readonly string[]): (
     const customers = new Set<string>();
     return {
       assignedColumns: [],
-      start: async () => undefined,
+      start: () => Promise.resolve(),
       async beforeWrite(trx, rows) {
         for (const code of await affectedCustomers(trx, table, key, rows)) customers.add(code);
       },
@@ -35,7 +35,7 @@ export function summaryUpkeep(table: SummarisedTable, key: readonly string[]): (
 
 async function affectedCustomers(trx: Trx, table: SummarisedTable, key: readonly string[], rows: PendingRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const keys: Tuple[] = rows.map((row) => key.map((column) => row.values[column] as string | number | null));
+  const keys: Tuple[] = rows.map((row) => key.map((column) => row.values[column]));
   const values = (column: string) => [...new Set(rows.map((row) => row.values[column]).filter((v): v is string => typeof v === 'string'))];
   const codes: string[] = [];
   const add = async (query: Promise<{ rows: { customer_code: string }[] }>) => codes.push(...(await query).rows.map((r) => r.customer_code));

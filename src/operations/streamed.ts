@@ -58,7 +58,7 @@ export class StreamedData {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.open].map((iterator) => iterator.return?.().catch(() => undefined)));
+    await Promise.all([...this.open].map(async (iterator) => iterator.return?.().catch(() => undefined)));
     this.open.clear();
     await this.end();
   }
@@ -77,7 +77,7 @@ function openSnapshot(db: Kysely<Database>): Promise<ControlledTransaction<Datab
 export async function streamedResult(
   db: Kysely<Database>,
   streams: boolean | undefined,
-  build: (trx: Kysely<Database>, end: () => Promise<void>) => Promise<StreamedData>,
+  build: (trx: Kysely<Database>, end: () => Promise<void>) => StreamedData | Promise<StreamedData>,
 ): Promise<{ data: unknown; totals?: Record<string, number> }> {
   const trx = await openSnapshot(db);
   const end = async () => {

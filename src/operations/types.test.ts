@@ -27,7 +27,7 @@ const probe = readOperation({
     text(fields, 'ToDate');
     return { officer: officerOf(fields), from: text(fields, 'FromDate'), pageSize: fields.PageSize };
   },
-  read: async (plan) => ({ data: [plan] }),
+  read: (plan) => Promise.resolve({ data: [plan] }),
 });
 
 const write = writeOperation({
@@ -35,10 +35,10 @@ const write = writeOperation({
   params: [],
   fields: ['RequestNo'],
   acceptsFiles: false,
-  async run({ fields }) {
+  run({ fields }) {
     // @ts-expect-error a helper reading SalesOfficer cannot be handed the fields of an operation that does not declare it
     officerOf(fields);
-    return { data: { requestNo: text(fields, 'RequestNo') ?? null } };
+    return Promise.resolve({ data: { requestNo: text(fields, 'RequestNo') ?? null } });
   },
 });
 

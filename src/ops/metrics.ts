@@ -31,7 +31,7 @@ export interface AppMetrics {
   /** This app's own series (requests, database). */
   registry: Registry;
   /** Counts a request once its answer is finished or aborted. */
-  middleware(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+  middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
 export function createAppMetrics(engine: Engine): AppMetrics {

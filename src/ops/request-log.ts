@@ -14,6 +14,7 @@
  * it is echoed in the response's X-Request-Id, so a client report can be matched to the log line.
  */
 import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { lineWriter, type LineWriter, type Logger } from './logger';
 import { isOpsRequest, summarize } from './request-summary';
@@ -79,7 +80,7 @@ function writeLine(
   };
   const msg = res.writableEnded ? 'request completed' : 'request aborted';
   if (summary.error === undefined && level !== 'error') return write(level, line, msg);
-  const err = summary.error === undefined ? undefined : summary.error instanceof Error ? summary.error : new Error(String(summary.error));
+  const err = summary.error === undefined ? undefined : summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
   logger[level]({ ...withoutUndefined(line), err }, msg);
 }
 

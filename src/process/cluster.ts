@@ -24,14 +24,17 @@ const MAX_RESTART_DELAY_MS = 30_000;
 /** After SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS the workers cut their requests themselves; this covers a stuck one. */
 const WORKER_EXIT_MARGIN_MS = 5_000;
 
-export async function runPrimary(settings: Settings): Promise<void> {
+export function runPrimary(settings: Settings): void {
   const logger = createLogger(settings).child({ role: 'primary' });
   serveClusterMetrics();
   const supervisor = new Supervisor(settings, logger);
   supervisor.start();
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping the workers');
-    supervisor.stop().then((clean) => process.exit(clean ? 0 : 1));
+    supervisor.stop().then(
+      (clean) => process.exit(clean ? 0 : 1),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -43,12 +43,12 @@ export interface ResolvedFilters {
 const NO_CODES: Range<string> = {};
 
 /** The parameters parseReportFilters reads: an operation that uses it declares every one. */
-const REPORT_FILTER_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'Zones', 'States'] as const;
+type ReportFilterParam = 'SalesOfficer' | 'FromCustomer' | 'ToCustomer' | 'profitCenter' | 'FromDate' | 'ToDate' | 'FromPCat' | 'ToPCat' | 'Zones' | 'States';
 
 /** The parameters parseAreaFilters reads. */
 export type AreaFilterParam = 'FromDate' | 'ToDate' | 'Zones' | 'States';
 
-export function parseReportFilters(fields: Fields<(typeof REPORT_FILTER_PARAMS)[number]>, order: DateOrder): ReportFilterInput {
+export function parseReportFilters(fields: Fields<ReportFilterParam>, order: DateOrder): ReportFilterInput {
   return {
     salesOfficer: text(fields, 'SalesOfficer'),
     customers: codeRange(fields, 'FromCustomer', 'ToCustomer'),
@@ -122,7 +122,7 @@ export interface KeyColumns {
  * table is read through its own indexes and never joined row by row.
  */
 export function keyConditions(f: ResolvedFilters, c: KeyColumns): Expression<SqlBool>[] {
-  const ref = sql.ref;
+  const ref = (name: string) => sql.ref(name);
   const conditions: Expression<SqlBool>[] = [];
   const add = (condition: Expression<SqlBool>) => conditions.push(condition);
   if (f.salesOfficer !== undefined) add(sql<SqlBool>`${ref(c.officer)} = ${f.salesOfficer}`);

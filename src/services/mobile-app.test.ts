@@ -26,9 +26,9 @@ function recorder(options: RecorderOptions): { op: Operation; seen: OperationReq
   const seen: OperationRequest[] = [];
   const prepared: OperationRequest[] = [];
   const shape = { name: options.name ?? 'Recorded', params: ['SalesOfficer', 'FromDate'], fields: ['AsOf'], acceptsFiles: options.acceptsFiles ?? false };
-  const answer = async (request: OperationRequest) => {
+  const answer = (request: OperationRequest) => {
     seen.push(request);
-    return { data: [request.fields] };
+    return Promise.resolve({ data: [request.fields] });
   };
   const op: Operation =
     options.kind === 'write'

@@ -15,9 +15,9 @@ export function createSyncCustomersService(options: { namespace: string }): Serv
     path: `/API/${SYNC_CUSTOMERS_SERVICE_NAME}.asmx`,
     wsdlFile: `wsdl/${SYNC_CUSTOMERS_SERVICE_NAME}.wsdl`,
     operations: new Map([[helloWorld.name, helloWorld]]),
-    async invoke(name: string, _input: InvokeInput): Promise<Outcome> {
-      if (name !== helloWorld.name) throw new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`);
-      return { kind: 'string', value: 'Hello World' };
+    invoke(name: string, _input: InvokeInput): Promise<Outcome> {
+      if (name !== helloWorld.name) return Promise.reject(new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`));
+      return Promise.resolve({ kind: 'string', value: 'Hello World' });
     },
   };
 }

@@ -28,7 +28,7 @@ function io(password = ''): Captured {
     errLines,
     out: (line) => outLines.push(line),
     err: (line) => errLines.push(line),
-    readPassword: async () => password,
+    readPassword: () => Promise.resolve(password),
   };
 }
 

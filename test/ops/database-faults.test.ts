@@ -180,7 +180,7 @@ if (!missing) describe('PostgreSQL failing under a running server', () => {
     }
     expect(terminated).toBeGreaterThanOrEqual(1);
     const dropped = () => log.lines.filter((l) => l.level === 'warn' && l.msg === 'an idle database connection failed; it was dropped');
-    await until(async () => dropped().length, (n) => n >= terminated, 5000);
+    await until(() => Promise.resolve(dropped().length), (n) => n >= terminated, 5000);
     expect(dropped()).toHaveLength(terminated);
     expect((dropped()[0].err as { message: string }).message).toMatch(/terminat/);
     expect((await getAreaManagers(port)).body).toContain('"Code":"NOT_FOUND"');

@@ -36,14 +36,14 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
   let stderr = '';
   const waiters = new Set<() => void>();
   let pending = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     pending += chunk.toString('utf8');
     const parts = pending.split('\n');
     pending = parts.pop()!;
     for (const part of parts) if (part.trim()) lines.push(JSON.parse(part) as LogLine);
     for (const wake of waiters) wake();
   });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {
       fs.rmSync(cwd, { recursive: true, force: true });

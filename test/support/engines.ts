@@ -34,7 +34,7 @@ export async function freshEngine(kind: EngineKind): Promise<Engine> {
 export function temporarySqlite(options: EngineOptions = {}): Engine {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-test-'));
   const engine = openEngine(`sqlite:${path.join(dir, 'test.db')}`, { sqliteReaders: 2, ...options });
-  const close = engine.close;
+  const close = () => engine.close();
   return {
     ...engine,
     close: async () => {

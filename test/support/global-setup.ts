@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { newTestRunId } from './engines';
 
-export default async function globalSetup(): Promise<void> {
+export default function globalSetup(): void {
   // The workers inherit it: every PostgreSQL schema of this run carries it (engines.ts).
   process.env.TEST_RUN_ID = newTestRunId();
   if (!process.env.TEST_DATABASE_URL) {

@@ -12,6 +12,7 @@
  * the envelope carries exactly xmlns:xsi and xmlns:xsd. Failures are answered with the project's own
  * fault documents (faults.ts), which the library cannot write in the legacy shape.
  */
+import { inspect } from 'node:util';
 import { Router } from 'express';
 import * as soap from 'soap';
 import type { Service } from '../../services/types';
@@ -85,7 +86,7 @@ function listenVersion(version: SoapVersion, service: Service, wsdlXml: string):
       useEmptyTag: true,
       forceSoap12Headers: version === '1.2',
       callback: (error: unknown, server: soap.Server) => {
-        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+        if (error) return reject(error instanceof Error ? error : new Error(`soap.listen could not read the WSDL: ${inspect(error)}`));
         const library = server as unknown as LibraryServer;
         library.wsdl.xmlnsInEnvelope = XSI_XSD;
         resolve(library);

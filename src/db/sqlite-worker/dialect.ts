@@ -67,8 +67,8 @@ class SqliteWorkerDriver implements Driver {
     return this.pool.start();
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return new WorkerConnection(this.pool);
+  acquireConnection(): Promise<DatabaseConnection> {
+    return Promise.resolve(new WorkerConnection(this.pool));
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

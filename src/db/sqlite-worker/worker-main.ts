@@ -16,6 +16,7 @@ const settings = workerData as WorkerSettings;
 const port = parentPort!;
 
 function open(): Connection {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the driver's path is known only at run time (workerData)
   const Database = require(settings.driverPath) as typeof BetterSqlite3;
   const db = new Database(settings.file);
   db.pragma(`busy_timeout = ${Math.trunc(settings.busyTimeoutMs)}`);

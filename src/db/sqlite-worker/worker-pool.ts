@@ -110,7 +110,7 @@ export class WorkerPool {
     this.closed = true;
     await Promise.all([...this.starting]);
     const slots = [...this.readers.slots, ...this.writer.slots];
-    await Promise.all(slots.map((slot) => slot.link?.stop()));
+    await Promise.all(slots.map(async (slot) => slot.link?.stop()));
   }
 
   /** Counts for metrics and tests: workers, lent out, requests waiting. */
