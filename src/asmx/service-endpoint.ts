@@ -10,7 +10,7 @@ import type { Settings } from '../config';
 import type { Service } from '../services/types';
 import type { ServiceDescription } from './contract';
 import { documentsHandler } from './documents';
-import { handleHttpBinding } from './http-binding';
+import { handleHttpBinding } from './http';
 
 export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
   const documents = documentsHandler(service, description, settings);

@@ -1,12 +1,12 @@
 /**
- * The strict form and query decoder (src/asmx/input-text.ts) replaced URLSearchParams in the HTTP
+ * The strict form and query decoder (src/asmx/http/input-text.ts) replaced URLSearchParams in the HTTP
  * bindings: it must read every valid form exactly as URLSearchParams does, and differ only by refusing
  * what URLSearchParams would replace with U+FFFD (bytes that are not UTF-8) or characters XML forbids.
  * Property-checked with a fixed seed over arbitrary text and arbitrary bytes.
  */
 import fc from 'fast-check';
 import { AppError } from '../../src/errors';
-import { forbiddenCharacter, readFormPairs } from '../../src/asmx/input-text';
+import { forbiddenCharacter, readFormPairs } from '../../src/asmx/http/input-text';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = 2000;

@@ -7,8 +7,8 @@
  */
 import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
-import { successEnvelope } from '../../src/asmx/http-binding';
-import { SLICE_ROWS } from '../../src/asmx/json-stream';
+import { successEnvelope } from '../../src/asmx/http';
+import { SLICE_ROWS } from '../../src/asmx/http/json-stream';
 import type { EngineKind } from '../../src/db/engine';
 import type { Database } from '../../src/db/schema';
 import { getSalesSummaryRecords } from '../../src/sales/operations';

@@ -7,7 +7,7 @@
  */
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
-import { successEnvelope } from '../../src/asmx/http-binding';
+import { successEnvelope } from '../../src/asmx/http';
 import type { EngineKind } from '../../src/db/engine';
 import type { Operation } from '../../src/operations/types';
 import { getCollectionStatements } from '../../src/collections/operations';

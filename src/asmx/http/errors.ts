@@ -3,7 +3,7 @@
  * (src/protocol-texts.ts). All are answered text/plain; charset=utf-8 (plain-error.ts), 500 unless
  * a status is given.
  */
-import { HTTP_TEXT } from '../protocol-texts';
+import { HTTP_TEXT } from '../../protocol-texts';
 
 export class HttpProtocolError extends Error {
   constructor(message: string, readonly status = 500) {

@@ -12,10 +12,10 @@
  */
 import busboy from 'busboy';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Settings } from '../config';
-import { fileTooLarge, filesTooLarge, invalid, tooManyFiles } from '../errors';
-import type { UploadedFile } from '../operations/types';
-import { invalidRequestFormat } from './http-errors';
+import type { Settings } from '../../config';
+import { fileTooLarge, filesTooLarge, invalid, tooManyFiles } from '../../errors';
+import type { UploadedFile } from '../../operations/types';
+import { invalidRequestFormat } from './errors';
 import { checkedField, decodeUtf8, tooManyFields } from './input-text';
 
 export type FileLimits = Pick<Settings, 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;

@@ -9,10 +9,10 @@
  * most MAX_REQUEST_FIELDS fields, and a JSON body is nested at most MAX_JSON_DEPTH deep (json-body.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import type { Settings } from '../config';
-import type { InvokeInput, ServiceOperation } from '../services/types';
-import { readBody } from './body';
-import { invalidRequestFormat } from './http-errors';
+import type { Settings } from '../../config';
+import type { InvokeInput, ServiceOperation } from '../../services/types';
+import { readBody } from '../body';
+import { invalidRequestFormat } from './errors';
 import { readFormPairs } from './input-text';
 import { jsonMembers } from './json-body';
 import { parseMultipart } from './multipart';

@@ -8,9 +8,9 @@
  *   request."; now anything deeper than MAX_JSON_DEPTH is 400 and more than MAX_REQUEST_FIELDS members 413;
  * - names and strings, nested ones included, hold only characters XML can carry (input-text.ts).
  */
-import { invalid } from '../errors';
-import { HTTP_TEXT } from '../protocol-texts';
-import { HttpProtocolError, invalidRequestFormat } from './http-errors';
+import { invalid } from '../../errors';
+import { HTTP_TEXT } from '../../protocol-texts';
+import { HttpProtocolError, invalidRequestFormat } from './errors';
 import { checkedField, decodeUtf8, forbiddenCharacter, tooManyFields } from './input-text';
 
 export interface JsonLimits {

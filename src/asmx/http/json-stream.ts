@@ -1,7 +1,7 @@
 /**
  * Writes a streamed operation result (src/operations/streamed.ts) as the HTTP bindings' JSON
  * envelope while its rows are read, byte for byte what JSON.stringify of the whole envelope gives
- * (http-binding.ts, successEnvelope): {"Success":true,"Message":..,"Count":N,"Data":..,"Totals":..}.
+ * (index.ts, successEnvelope): {"Success":true,"Message":..,"Count":N,"Data":..,"Totals":..}.
  *
  * Rows are gathered into chunks of about CHUNK_BYTES; a chunk the socket cannot take yet waits for
  * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
@@ -11,7 +11,7 @@
  * not after the next row.
  */
 import type { ServerResponse } from 'node:http';
-import type { StreamedData, StreamedJson } from '../operations/streamed';
+import type { StreamedData, StreamedJson } from '../../operations/streamed';
 
 const CHUNK_BYTES = 64 * 1024;
 

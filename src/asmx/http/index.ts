@@ -3,21 +3,21 @@
  * Method names are case-sensitive, parameter names are not (the service object matches them).
  * Main-service operations answer the JSON result of docs/behaviour.md; HelloWorld answers <string>.
  */
-import type { BindingRequest, BindingResponse } from '../request-context/exchange';
-import type { Settings } from '../config';
-import { principalOf } from '../request-context/principal';
-import { AppError } from '../errors';
-import { StreamedData } from '../operations/streamed';
-import type { OperationResult } from '../operations/types';
-import type { Outcome, Service, ServiceOperation } from '../services/types';
-import { ClientAbortedError, isBodyError } from './body';
-import { bodyInput, queryInput } from './http-input';
+import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
+import type { Settings } from '../../config';
+import { principalOf } from '../../request-context/principal';
+import { AppError } from '../../errors';
+import { StreamedData } from '../../operations/streamed';
+import type { OperationResult } from '../../operations/types';
+import type { Outcome, Service, ServiceOperation } from '../../services/types';
+import { ClientAbortedError, isBodyError } from '../body';
+import { bodyInput, queryInput } from './input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
-import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './http-errors';
-import { sendPlainError, sendPlainServerError } from './plain-error';
-import { sendWhole } from './send';
-import { annotate, annotateUnexpected, type Binding } from '../request-context/annotation';
-import { escapeXml } from './xml-escape';
+import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
+import { sendPlainError, sendPlainServerError } from '../plain-error';
+import { sendWhole } from '../send';
+import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
+import { escapeXml } from '../xml-escape';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {

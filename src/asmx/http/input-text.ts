@@ -9,9 +9,9 @@
  * application/x-www-form-urlencoded parser except that it refuses what that parser would replace
  * (URLSearchParams turns bytes that are not UTF-8 into U+FFFD).
  */
-import { AppError, invalid } from '../errors';
-import { HTTP_TEXT } from '../protocol-texts';
-import { HttpProtocolError } from './http-errors';
+import { AppError, invalid } from '../../errors';
+import { HTTP_TEXT } from '../../protocol-texts';
+import { HttpProtocolError } from './errors';
 
 /** One character outside XML 1.0's Char production (the u flag makes a lone surrogate one match). */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
