@@ -67,16 +67,47 @@ export async function send(app: Express, binding: BindingName, operation: string
  * Success is the empty <opResponse/>; a refusal must be exactly the Client/Sender fault document
  * (soap-support.ts faultResponse) of the text it carries, which is returned.
  */
-function soapOutcome(binding: BindingName, operation: string, res: request.Response): Outcome {
+function soapOutcome(binding: 'soap11' | 'soap12', operation: string, res: request.Response): Outcome {
   if (res.status === 200 && res.text.includes(`<${operation}Response xmlns="${NS}" />`)) return { ok: true };
+  const message = clientFaultText(binding, res.text);
+  if (res.status !== 500 || message === undefined) throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
+  return { ok: false, message };
+}
+
+/** The text of a Client/Sender fault when `text` is exactly that fault document (soap-support.ts faultResponse). */
+function clientFaultText(binding: 'soap11' | 'soap12', text: string): string | undefined {
   const version: Version = binding === 'soap11' ? '1.1' : '1.2';
-  const escaped = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(res.text);
+  const escaped = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(text);
   // The inverse of the three escapes the server writes (escapeXmlText).
   const message = (escaped?.[1] ?? escaped?.[2])?.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  if (res.status !== 500 || message === undefined || res.text !== faultResponse(version, version === '1.1' ? 'Client' : 'Sender', message)) {
-    throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
+  if (message === undefined || text !== faultResponse(version, version === '1.1' ? 'Client' : 'Sender', message)) return undefined;
+  return message;
+}
+
+/** A request refused before its operation runs (the access guard's 401 and 429), normalised. */
+export interface Refusal {
+  status: number;
+  message: string;
+}
+
+/**
+ * The refusal an answer is, once its binding's own form is checked exactly: the SOAP bindings answer
+ * the Client/Sender fault document in their version's media type, the HTTP bindings text/plain with the
+ * message and CRLF. Any other form fails the test.
+ */
+export function refusal(binding: BindingName, res: request.Response): Refusal {
+  if (binding === 'soap11' || binding === 'soap12') {
+    const message = clientFaultText(binding, res.text);
+    const type = binding === 'soap11' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8';
+    if (message === undefined || res.headers['content-type'] !== type) {
+      throw new Error(`${binding}: not a refusal: HTTP ${res.status} ${res.headers['content-type']}: ${res.text}`);
+    }
+    return { status: res.status, message };
   }
-  return { ok: false, message };
+  if (res.headers['content-type'] !== 'text/plain; charset=utf-8' || !res.text.endsWith('\r\n')) {
+    throw new Error(`${binding}: not a refusal: HTTP ${res.status} ${res.headers['content-type']}: ${res.text}`);
+  }
+  return { status: res.status, message: res.text.slice(0, -2) };
 }
 
 /**

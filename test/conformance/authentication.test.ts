@@ -8,7 +8,7 @@ import { revokeKey } from '../../src/auth/credential-store';
 import { authDb } from '../../src/auth/auth-tables';
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { BINDINGS, MAIN, SYNC, basic, call, expectRefusal, giveKey, givePassword, startAuthApp } from './auth-support';
+import { BINDINGS, MAIN, SYNC, basic, call, expectRefusal, giveKey, givePassword, startAuthApp } from '../auth/auth-support';
 
 const DENIED = 'Access is denied.';
 const CHALLENGE = 'Basic realm="MobileApp", charset="UTF-8"';

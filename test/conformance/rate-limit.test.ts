@@ -15,7 +15,7 @@ import type { TestApp } from '../support/app';
 import { startTestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { insertMasterData } from '../support/fixture';
-import { BINDINGS, SYNC, basic, call, expectRefusal, givePassword } from './auth-support';
+import { BINDINGS, SYNC, basic, call, expectRefusal, givePassword } from '../auth/auth-support';
 
 async function startLimited(kind: 'sqlite' | 'postgres', env: Record<string, string>): Promise<TestApp> {
   const t = await startTestApp({
