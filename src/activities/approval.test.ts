@@ -1,9 +1,8 @@
 import type { Engine } from '../db/engine';
 import type { ActivitiesTable } from '../db/schema';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
-import { insertMasterData } from '../../test/support/fixture';
-import { fixedClock, runOperation } from '../../test/support/operation';
+import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
+import { businessFailure, fixedClock, runOperation } from '../../test/support/operation';
 import { activityApprovalRejection } from './operations';
 import { ACTIVITIES, activityObject, insertActivityData, insertPending } from './test-fixture';
 
@@ -13,12 +12,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
   let engine: Engine;
   let sequence = 0;
 
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await insertActivityData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   /** A new PENDING activity of its own for a test that changes one. */
   async function addPending(officer = 'SO01', customer = 'C001'): Promise<ActivitiesTable> {
@@ -27,14 +21,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
 
   const run = (fields: Record<string, string>, now = NOW) => runOperation(activityApprovalRejection, engine, fields, { clock: fixedClock(now) });
 
-  async function failure(fields: Record<string, string>): Promise<AppError> {
-    const error = await run(fields).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    if (error instanceof AppError) return error;
-    throw new Error(`expected a business failure, got ${String(error)}`);
-  }
+  const failure = (fields: Record<string, string>) => businessFailure(run(fields));
 
   const stored = (no: string) => engine.db.selectFrom('activities').selectAll().where('activity_no', '=', no).executeTakeFirstOrThrow();
 

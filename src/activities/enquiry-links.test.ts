@@ -1,9 +1,8 @@
 import type { Engine } from '../db/engine';
 import type { EnquiriesTable } from '../db/schema';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
-import { insertMasterData } from '../../test/support/fixture';
-import { fixedClock, runOperation } from '../../test/support/operation';
+import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
+import { businessFailure, fixedClock, runOperation } from '../../test/support/operation';
 import { updateActivityNoAndOrderToCustInEnquiryMst as operation } from './operations';
 import { ENQUIRIES, insertActivityData, pending } from './test-fixture';
 
@@ -27,12 +26,7 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
   let engine: Engine;
   let sequence = 0;
 
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await insertActivityData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   /** A new unlinked enquiry of C001 (SO01) for a test that changes one. */
   async function addEnquiry(): Promise<EnquiriesTable> {
@@ -52,14 +46,7 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
 
   const run = (fields: Record<string, string>, now = NOW) => runOperation(operation, engine, fields, { clock: fixedClock(now) });
 
-  async function failure(fields: Record<string, string>): Promise<AppError> {
-    const error = await run(fields).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    if (error instanceof AppError) return error;
-    throw new Error(`expected a business failure, got ${String(error)}`);
-  }
+  const failure = (fields: Record<string, string>) => businessFailure(run(fields));
 
   const stored = (no: string) => engine.db.selectFrom('enquiries').selectAll().where('enquiry_no', '=', no).executeTakeFirstOrThrow();
 

@@ -1,9 +1,7 @@
 import type { Engine } from '../db/engine';
 import type { ActivitiesTable, EnquiriesTable } from '../db/schema';
-import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
-import { insertMasterData } from '../../test/support/fixture';
-import { fixedClock, runOperation } from '../../test/support/operation';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
+import { businessFailure as failure, fixedClock, runOperation } from '../../test/support/operation';
 import type { Operation } from '../operations/types';
 import { activityApprovalRejection, updateActivityNoAndOrderToCustInEnquiryMst } from './operations';
 import { insertActivityData, insertPending } from './test-fixture';
@@ -11,25 +9,11 @@ import { principal, seesOfficer } from '../users/test-fixture';
 
 const clock = fixedClock('2026-06-15T10:00:00.000Z');
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof AppError) return error;
-  throw new Error(`expected a business failure, got ${String(error)}`);
-}
-
 describe.each(ENGINES)('activity writes with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
   let sequence = 0;
 
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await insertActivityData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   const runAs = (operation: Operation, id: string, fields: Record<string, string>) => runOperation(operation, engine, fields, { clock, principal: principal(id) });
 

@@ -1,9 +1,8 @@
 import type { Engine } from '../db/engine';
 import type { ActivitiesTable, ComplaintsTable } from '../db/schema';
-import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
-import { CUSTOMERS, PRODUCTS, insertMasterData } from '../../test/support/fixture';
-import { runOperation } from '../../test/support/operation';
+import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
+import { CUSTOMERS, PRODUCTS } from '../../test/support/fixture';
+import { businessFailure, runOperation } from '../../test/support/operation';
 import { activityReportAndComplaints } from './operations';
 import { ACTIVITIES, COMPLAINTS, activityObject, insertActivityData } from './test-fixture';
 import { principal, seesOfficer } from '../users/test-fixture';
@@ -36,18 +35,24 @@ function expectedReport(keepOfficer: (officer: string) => boolean, from = '0000-
   const complaints = COMPLAINTS.filter((k) => keepOfficer(k.sales_officer_id) && k.complaint_date >= from && k.complaint_date <= to)
     .sort(newestFirst<ComplaintsTable>((k) => k.complaint_date, (k) => k.complaint_no))
     .map(complaintObject);
-  const count = (rows: { Status: string }[], status: string) => rows.filter((r) => r.Status === status).length;
+  // The rows of the fixture tallied by status, independently of the report's own counting.
+  const tally = (rows: { Status: string }[]) => {
+    const byStatus = new Map<string, number>();
+    for (const { Status } of rows) byStatus.set(Status, (byStatus.get(Status) ?? 0) + 1);
+    return (status: string) => byStatus.get(status) ?? 0;
+  };
+  const [activity, complaint] = [tally(activities), tally(complaints)];
   return {
     Activities: activities,
     Complaints: complaints,
     Summary: {
       ActivityCount: activities.length,
-      PendingActivities: count(activities, 'PENDING'),
-      ApprovedActivities: count(activities, 'APPROVED'),
-      RejectedActivities: count(activities, 'REJECTED'),
+      PendingActivities: activity('PENDING'),
+      ApprovedActivities: activity('APPROVED'),
+      RejectedActivities: activity('REJECTED'),
       ComplaintCount: complaints.length,
-      OpenComplaints: count(complaints, 'OPEN'),
-      ResolvedComplaints: count(complaints, 'RESOLVED'),
+      OpenComplaints: complaint('OPEN'),
+      ResolvedComplaints: complaint('RESOLVED'),
     },
   };
 }
@@ -57,24 +62,11 @@ const only = (...ids: string[]) => (officer: string) => ids.includes(officer);
 
 describe.each(ENGINES)('ActivityReportAndComplaints: %s', (kind) => {
   let engine: Engine;
-
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await insertActivityData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   const report = async (fields: Record<string, string>) => (await runOperation(activityReportAndComplaints, engine, fields)).data;
 
-  async function failure(fields: Record<string, string>): Promise<AppError> {
-    const error = await runOperation(activityReportAndComplaints, engine, fields).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    if (error instanceof AppError) return error;
-    throw new Error(`expected a business failure, got ${String(error)}`);
-  }
+  const failure = (fields: Record<string, string>) => businessFailure(runOperation(activityReportAndComplaints, engine, fields));
 
   it('lists everything, newest first, when called with no fields', async () => {
     const data = await report({});
@@ -178,12 +170,7 @@ describe.each(ENGINES)('ActivityReportAndComplaints on an empty database: %s', (
 
 describe.each(ENGINES)('ActivityReportAndComplaints with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await insertActivityData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(activityReportAndComplaints, engine, fields, { principal: principal(id) })).data;
   const seenBy = (id: string) => (officer: string) => seesOfficer(id, officer);

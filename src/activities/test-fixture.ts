@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { ActivitiesTable, ComplaintsTable, Database, EnquiriesTable } from '../db/schema';
-import { CUSTOMERS } from '../../test/support/fixture';
+import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 
 export const ACTIVITIES: ActivitiesTable[] = [
   pending('ACT001', '2026-06-01', 'VISIT', 'C001', 'SO01', 'Routine visit'),
@@ -46,7 +46,9 @@ export const ENQUIRIES: EnquiriesTable[] = [
   enquiry('ENQ003', '2026-06-04', 'C004', 'SO03', 'Valves for a project', null, 'C004'),
 ];
 
+/** The master data of test/support/fixture.ts, then the activities, complaints and enquiries above. */
 export async function insertActivityData(db: Kysely<Database>): Promise<void> {
+  await insertMasterData(db);
   await db.insertInto('activities').values(ACTIVITIES).execute();
   await db.insertInto('complaints').values(COMPLAINTS).execute();
   await db.insertInto('enquiries').values(ENQUIRIES).execute();

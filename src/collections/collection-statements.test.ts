@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import type { ReceiptsTable } from '../db/schema';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getCollectionStatements } from './operations';
@@ -44,12 +44,10 @@ const nos = (data: unknown) => (data as Row[]).map((r) => r.ReceiptNo);
 
 describe.each(ENGINES)('getCollectionStatements: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
+  suiteEngine(kind, (opened) => (engine = opened), async () => {
     await insertMasterData(engine.db);
     await engine.db.insertInto('receipts').values(RECEIPTS).execute();
   });
-  afterAll(() => engine.close());
 
   const run = (fields: Record<string, string> = {}) => runOperation(getCollectionStatements, engine, fields);
 
@@ -137,10 +135,7 @@ describe.each(ENGINES)('getCollectionStatements: %s', (kind) => {
 
 describe.each(ENGINES)('getCollectionStatements on an empty database: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened));
 
   it('answers every call with no rows and zero totals', async () => {
     expect(await runOperation(getCollectionStatements, engine)).toEqual({ data: [], totals: { Count: 0, Amount: 0 } });
@@ -150,12 +145,10 @@ describe.each(ENGINES)('getCollectionStatements on an empty database: %s', (kind
 
 describe.each(ENGINES)('getCollectionStatements with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
+  suiteEngine(kind, (opened) => (engine = opened), async () => {
     await insertMasterData(engine.db);
     await engine.db.insertInto('receipts').values(RECEIPTS).execute();
   });
-  afterAll(() => engine.close());
 
   const runAs = (id: string, fields: Record<string, string> = {}) => runOperation(getCollectionStatements, engine, fields, { principal: principal(id) });
   /** The receipt's customer is owned by an officer the user sees. */

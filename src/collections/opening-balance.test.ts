@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import type { LedgerEntriesTable } from '../db/schema';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { getOpeningBalance } from './operations';
@@ -32,17 +32,18 @@ function expected(codes: string[], month: number, year: number) {
     });
 }
 
+/** The master data, the ledger and the balances summarised from it. */
+async function insertLedger(engine: Engine): Promise<void> {
+  await insertMasterData(engine.db);
+  await engine.db.insertInto('ledger_entries').values(LEDGER).execute();
+  await rebuildSummaries(engine.db);
+}
+
 const ALL_CODES = CUSTOMERS.map((c) => c.code);
 
 describe.each(ENGINES)('getOpeningBalance: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await engine.db.insertInto('ledger_entries').values(LEDGER).execute();
-    await rebuildSummaries(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertLedger(engine));
 
   // The clock stands at 2026-06-15 unless a test says otherwise.
   const run = (fields: Record<string, string> = {}, now = '2026-06-15T10:00:00Z') => runOperation(getOpeningBalance, engine, fields, { clock: fixedClock(now) });
@@ -103,10 +104,7 @@ describe.each(ENGINES)('getOpeningBalance: %s', (kind) => {
 
 describe.each(ENGINES)('getOpeningBalance on an empty database: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened));
 
   it('answers with no rows', async () => {
     expect(await runOperation(getOpeningBalance, engine)).toEqual({ data: [] });
@@ -116,13 +114,7 @@ describe.each(ENGINES)('getOpeningBalance on an empty database: %s', (kind) => {
 
 describe.each(ENGINES)('getOpeningBalance with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await engine.db.insertInto('ledger_entries').values(LEDGER).execute();
-    await rebuildSummaries(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertLedger(engine));
 
   const runAs = (id: string, fields: Record<string, string> = {}) => runOperation(getOpeningBalance, engine, fields, { principal: principal(id) });
   /** The customers owned by officers the user sees. */

@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import type { UsersTable } from '../db/schema';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, CUSTOMER_PROFIT_CENTERS, PROFIT_CENTERS, USERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { fillAreaManagers, fillProfitCenterForCustomer } from './operations';
@@ -28,12 +28,10 @@ function managers(ids?: string[]) {
 
 describe.each(ENGINES)('lookups: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
+  suiteEngine(kind, (opened) => (engine = opened), async () => {
     await insertMasterData(engine.db);
     for (const user of EXTRA_USERS) await engine.db.insertInto('users').values(user).execute();
   });
-  afterAll(() => engine.close());
 
   describe('FillAreaManagers', () => {
     const run = (fields: Record<string, string> = {}) => runOperation(fillAreaManagers, engine, fields);
@@ -119,10 +117,7 @@ describe.each(ENGINES)('lookups: %s', (kind) => {
 
 describe.each(ENGINES)('lookups on an empty database: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened));
 
   it('answers the empty calls with empty lists', async () => {
     expect(await runOperation(fillAreaManagers, engine)).toEqual({ data: [] });
@@ -137,12 +132,10 @@ describe.each(ENGINES)('lookups on an empty database: %s', (kind) => {
 
 describe.each(ENGINES)('lookups with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
+  suiteEngine(kind, (opened) => (engine = opened), async () => {
     await insertMasterData(engine.db);
     for (const user of EXTRA_USERS) await engine.db.insertInto('users').values(user).execute();
   });
-  afterAll(() => engine.close());
 
   describe('FillAreaManagers', () => {
     const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(fillAreaManagers, engine, fields, { principal: principal(id, ALL_USERS) })).data;

@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import type { InvoicesTable, PcnDebitNotesTable, PcnInvoicesTable, PcnTable } from '../db/schema';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getPCNDebitNotes, getPCNDetails, getPCNInvoices, getPCNList } from './operations';
@@ -59,19 +59,20 @@ function expectedList(keep: (c: PcnTable) => boolean) {
     .map(chequeRow);
 }
 
+/** The master data, the invoices and the cheques with the invoices and debit notes they cover. */
+async function insertCheques(engine: Engine): Promise<void> {
+  await insertMasterData(engine.db);
+  await engine.db.insertInto('invoices').values(INVOICES).execute();
+  await engine.db.insertInto('pcn').values(CHEQUES).execute();
+  await engine.db.insertInto('pcn_invoices').values(PCN_INVOICES).execute();
+  await engine.db.insertInto('pcn_debit_notes').values(DEBIT_NOTES).execute();
+}
+
 const ids = (data: unknown) => (data as { PDCID: string }[]).map((r) => r.PDCID);
 
 describe.each(ENGINES)('PCN lookups: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await engine.db.insertInto('invoices').values(INVOICES).execute();
-    await engine.db.insertInto('pcn').values(CHEQUES).execute();
-    await engine.db.insertInto('pcn_invoices').values(PCN_INVOICES).execute();
-    await engine.db.insertInto('pcn_debit_notes').values(DEBIT_NOTES).execute();
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertCheques(engine));
 
   describe('getPCNList', () => {
     const run = (fields: Record<string, string> = {}) => runOperation(getPCNList, engine, fields);
@@ -201,10 +202,7 @@ describe.each(ENGINES)('PCN lookups: %s', (kind) => {
 
 describe.each(ENGINES)('PCN lookups on an empty database: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened));
 
   it('answers every operation with nothing', async () => {
     expect(await runOperation(getPCNList, engine)).toEqual({ data: [] });
@@ -220,15 +218,7 @@ describe.each(ENGINES)('PCN lookups on an empty database: %s', (kind) => {
 
 describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    await engine.db.insertInto('invoices').values(INVOICES).execute();
-    await engine.db.insertInto('pcn').values(CHEQUES).execute();
-    await engine.db.insertInto('pcn_invoices').values(PCN_INVOICES).execute();
-    await engine.db.insertInto('pcn_debit_notes').values(DEBIT_NOTES).execute();
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertCheques(engine));
 
   const as = (id: string) => ({ principal: principal(id) });
   /** The cheque's customer is owned by an officer the user sees. */

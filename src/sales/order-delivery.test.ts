@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, STATES, USERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getOrderVDeliverySummaryRecords, getOrderVsDeliveryOfficer } from './operations';
@@ -178,11 +178,7 @@ const MEASURE_FIELDS = ['OrderedQuantity', 'OrderedValue', 'DeliveredQuantity', 
 
 describe.each(ENGINES)('getOrderVDeliverySummaryRecords: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertTransactions(engine);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
   const run = async (fields: Record<string, string>) => {
     const result = await runOperation(getOrderVDeliverySummaryRecords, engine, fields);
@@ -249,11 +245,7 @@ describe.each(ENGINES)('getOrderVDeliverySummaryRecords: %s', (kind) => {
 
 describe.each(ENGINES)('getOrderVsDeliveryOfficer: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertTransactions(engine);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
   const run = async (fields: Record<string, string>) => {
     const result = await runOperation(getOrderVsDeliveryOfficer, engine, fields);
@@ -334,11 +326,7 @@ describe.each(ENGINES)('order/delivery reports on an empty database: %s', (kind)
 
 describe.each(ENGINES)('order/delivery reports with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertTransactions(engine);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
   const runAs = async (operation: typeof getOrderVsDeliveryOfficer, id: string, fields: Record<string, string> = {}) => {
     const result = await runOperation(operation, engine, fields, { principal: principal(id, ALL_USERS) });

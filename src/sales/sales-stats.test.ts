@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, USERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { getSalesReportStats } from './operations';
@@ -166,11 +166,7 @@ const ZM01_SCOPE = ['ZM01', ...AM01_SCOPE];
 
 describe.each(ENGINES)('getSalesReportStats: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertTransactions(engine);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
   const run = async (fields: Record<string, string>, options: Parameters<typeof runOperation>[3] = {}) => (await runOperation(getSalesReportStats, engine, fields, options)).data;
 
@@ -259,11 +255,7 @@ describe.each(ENGINES)('getSalesReportStats on an empty database: %s', (kind) =>
 
 describe.each(ENGINES)('getSalesReportStats with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertTransactions(engine);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
   const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(getSalesReportStats, engine, fields, { principal: principal(id) })).data;
 

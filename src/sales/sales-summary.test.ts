@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, STATES, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { getSalesSummaryRecords } from './operations';
@@ -61,21 +61,22 @@ function expected(keep: (invoice: Invoice, line: Line) => boolean) {
   return { data, totals };
 }
 
+/** The master data, INVOICES with their LINES, and the summaries built from them. */
+async function insertInvoices(engine: Engine): Promise<void> {
+  await insertMasterData(engine.db);
+  for (const invoice of INVOICES) {
+    const amount = LINES.filter((l) => l.invoice_no === invoice.invoice_no).reduce((s, l) => s + l.value, 0);
+    await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
+  }
+  await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
+  await rebuildSummaries(engine.db);
+}
+
 const FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
 
 describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    for (const invoice of INVOICES) {
-      const amount = LINES.filter((l) => l.invoice_no === invoice.invoice_no).reduce((s, l) => s + l.value, 0);
-      await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
-    }
-    await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
-    await rebuildSummaries(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertInvoices(engine));
 
   const run = async (fields: Record<string, string>) => {
     const result = await runOperation(getSalesSummaryRecords, engine, fields);
@@ -185,17 +186,7 @@ describe.each(ENGINES)('getSalesSummaryRecords on an empty database: %s', (kind)
 
 describe.each(ENGINES)('getSalesSummaryRecords with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-    for (const invoice of INVOICES) {
-      const amount = LINES.filter((l) => l.invoice_no === invoice.invoice_no).reduce((s, l) => s + l.value, 0);
-      await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
-    }
-    await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
-    await rebuildSummaries(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertInvoices(engine));
 
   const runAs = async (id: string, fields: Record<string, string> = {}) => {
     const result = await runOperation(getSalesSummaryRecords, engine, fields, { principal: principal(id) });

@@ -1,15 +1,11 @@
 import type { Engine } from '../db/engine';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { insertMasterData } from '../../test/support/fixture';
 import { findUser, idsBelow, isAbove, officerScope } from './hierarchy';
 
 describe.each(ENGINES)('reporting tree: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertMasterData(engine.db));
 
   it('finds a user by id or username without regard to case', async () => {
     expect((await findUser(engine.db, 'so01'))?.id).toBe('SO01');

@@ -1,17 +1,13 @@
 import type { Engine } from '../db/engine';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { USERS, insertMasterData } from '../../test/support/fixture';
 import { allowedOfficers, assertCustomerInScope, assertOfficerInScope, intersectOfficers } from './principal-scope';
 import { officersSeenBy, principal } from './test-fixture';
 
 describe.each(ENGINES)('principal scope: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => {
-    engine = await freshEngine(kind);
-    await insertMasterData(engine.db);
-  });
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened), () => insertMasterData(engine.db));
 
   it('has no bound without a principal or for the admin', async () => {
     expect(await allowedOfficers({ db: engine.db })).toBeUndefined();

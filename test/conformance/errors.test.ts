@@ -7,7 +7,7 @@
  * selects nothing) on every binding. Observed on an empty database, so each answer depends on the
  * input alone.
  */
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { MAIN_OPERATIONS } from '../support/interface-table';
 import { BINDINGS, carried, send, type Outcome } from './drivers';
@@ -54,10 +54,7 @@ test('every contract parameter of the main service is in one of the tables, and 
 
 describe.each(ENGINES)('each operation refuses what it cannot read: %s', (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ kind });
-  });
-  afterAll(() => t.close());
+  suiteApp({ kind }, (started) => (t = started));
 
   it.each(REFUSALS)('%s refuses a bad %s the same way on every binding', async (operation, param) => {
     const { value, code, message } = REFUSED[param];

@@ -5,7 +5,7 @@
  * answers NOT_FOUND for an unknown user and every area manager for none; ActivityReportAndComplaints
  * refuses an impossible date.
  */
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { BINDINGS, carried, send, type Outcome } from './drivers';
 
@@ -13,10 +13,7 @@ const UNKNOWN_USER: Outcome = { ok: false, code: 'NOT_FOUND', field: 'username',
 
 describe.each(ENGINES)('parameter conventions: %s', (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ kind });
-  });
-  afterAll(() => t.close());
+  suiteApp({ kind }, (started) => (t = started));
 
   describe.each(BINDINGS)('%s', (binding) => {
     it('matches parameter names without regard to case', async () => {

@@ -5,18 +5,14 @@
  * the database, not from the answer alone. How HTTP POST carries fields in JSON and multipart bodies,
  * and files, is in test/e2e/writes-through-bindings.test.ts.
  */
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { insertMasterData, storedWarrantyRequests, warrantyFields } from '../support/fixture';
+import { storedWarrantyRequests, warrantyFields } from '../support/fixture';
 import { BINDINGS, carried, send } from './drivers';
 
 describe.each(ENGINES)('writes: %s', (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ kind });
-    await insertMasterData(t.engine.db);
-  });
-  afterAll(() => t.close());
+  suiteApp({ kind, masterData: true }, (started) => (t = started));
 
   const stored = (clientRequestId: string) => storedWarrantyRequests(t.engine.db, clientRequestId);
 

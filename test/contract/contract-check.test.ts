@@ -16,17 +16,14 @@ import {
 import { createMobileAppService } from '../../src/services/mobile-app';
 import { mainServiceOperations } from '../../src/services/registry';
 import type { Operation } from '../../src/operations/types';
-import { freshEngine } from '../support/engines';
+import { suiteEngine } from '../support/engines';
 import type { Engine } from '../../src/db/engine';
 
 const NS = 'http://tempuri.org/';
 const mainWsdl = fs.readFileSync(path.join(__dirname, '../../wsdl/MobileAppWebService.wsdl'), 'utf8');
 
 let engine: Engine;
-beforeAll(async () => {
-  engine = await freshEngine('sqlite');
-});
-afterAll(() => engine.close());
+suiteEngine('sqlite', (opened) => (engine = opened));
 
 function mainService(operations: readonly Operation[] = mainServiceOperations) {
   const context = {

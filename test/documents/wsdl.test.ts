@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { parseXml, childrenNamed, firstChildNamed, type XmlElement } from '../../src/asmx/xml-tree';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, suiteApp, type TestApp } from '../support/app';
 import { rawRequest } from '../support/raw-http';
 import { MAIN_OPERATIONS, MAIN_PATH, SYNC_OPERATIONS, SYNC_PATH } from '../support/interface-table';
 
@@ -119,10 +119,7 @@ describe.each([
   },
 ])('WSDL, $label', ({ env, apiNs, syncNs, base }) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env });
-  });
-  afterAll(() => t.close());
+  suiteApp({ env }, (started) => (t = started));
 
   it.each(['wsdl', 'WSDL', 'Wsdl'])('?%s serves the same text/xml document', async (key) => {
     const res = await request(t.app).get(`${base}${MAIN_PATH}?${key}`).set('Host', 'h.example');

@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { insertMasterData, storedWarrantyRequests, warrantyFields } from '../support/fixture';
+import { storedWarrantyRequests, warrantyFields } from '../support/fixture';
 import { envelope, MAIN_PATH, operationElement, postSoap, type Version } from '../soap/soap-support';
 
 /** A valid 1x1 PNG: signature, IHDR, IDAT, IEND. */
@@ -34,11 +34,7 @@ function soapCall(app: Express, version: Version, operation: string, fields: Rec
 
 describe.each(ENGINES)('writes through every binding: %s', (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ kind });
-    await insertMasterData(t.engine.db);
-  });
-  afterAll(() => t.close());
+  suiteApp({ kind, masterData: true }, (started) => (t = started));
 
   const stored = (clientRequestId: string) => storedWarrantyRequests(t.engine.db, clientRequestId);
 

@@ -4,15 +4,12 @@
  */
 import zlib from 'node:zlib';
 import request from 'supertest';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, suiteApp, type TestApp } from '../support/app';
 import { rawRequest } from '../support/raw-http';
 import { MAIN_PATH, SYNC_PATH } from '../support/interface-table';
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ env: { MAX_REQUEST_BYTES: '2048', MAX_FILE_BYTES: '16', MAX_FILES_PER_REQUEST: '2', MAX_REQUEST_FILES_BYTES: '24' } });
-});
-afterAll(() => t.close());
+suiteApp({ env: { MAX_REQUEST_BYTES: '2048', MAX_FILE_BYTES: '16', MAX_FILES_PER_REQUEST: '2', MAX_REQUEST_FILES_BYTES: '24' } }, (started) => (t = started));
 
 function expectPlain500(res: request.Response, message: string): void {
   expect(res.status).toBe(500);

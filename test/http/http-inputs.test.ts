@@ -7,16 +7,13 @@
  * unknown user and all area managers for none; ActivityReportAndComplaints refuses an impossible date.
  */
 import request from 'supertest';
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { MAIN_PATH } from '../support/interface-table';
 
 describe.each(ENGINES)('HTTP inputs: %s', (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ kind });
-  });
-  afterAll(() => t.close());
+  suiteApp({ kind }, (started) => (t = started));
 
   const body = (res: request.Response) => {
     expect(res.status).toBe(200);

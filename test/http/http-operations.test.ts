@@ -5,7 +5,7 @@
  * "Every operation invoked with an empty parameter set succeeds with status 200").
  */
 import request from 'supertest';
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { MAIN_OPERATION_NAMES, MAIN_PATH, SYNC_PATH, WRITE_OPERATIONS } from '../support/interface-table';
 
@@ -39,10 +39,7 @@ function expectSuccessEnvelope(res: request.Response, operation: string): void {
 
 describe.each(SETUPS)('HTTP GET and POST, $label', ({ kind, env, base, syncNs }) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ kind, env });
-  });
-  afterAll(() => t.close());
+  suiteApp({ kind, env }, (started) => (t = started));
 
   it.each(MAIN_OPERATION_NAMES)('GET %s answers the JSON result', async (operation) => {
     expectSuccessEnvelope(await request(t.app).get(`${base}${MAIN_PATH}/${operation}`), operation);
@@ -88,10 +85,7 @@ describe.each(SETUPS)('HTTP GET and POST, $label', ({ kind, env, base, syncNs })
 
 describe('a BASE_PATH moves the services', () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { BASE_PATH: '/MobileApp/' } });
-  });
-  afterAll(() => t.close());
+  suiteApp({ env: { BASE_PATH: '/MobileApp/' } }, (started) => (t = started));
 
   it('answers nothing at the root paths', async () => {
     const res = await request(t.app).get(`${SYNC_PATH}/HelloWorld`);

@@ -11,7 +11,6 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { insertMasterData } from '../support/fixture';
 import { listen } from '../support/listen';
 import { send } from './hostile-support';
 import { MAIN_PATH, SOAP11_TYPE, SOAP12_TYPE, type Version } from '../soap/soap-support';
@@ -75,8 +74,7 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
   const nextId = (binding: string) => `chars-${binding}-${(serial += 1)}`;
 
   beforeAll(async () => {
-    t = await startTestApp({ kind });
-    await insertMasterData(t.engine.db);
+    t = await startTestApp({ kind, masterData: true });
   });
   afterAll(() => t.close());
 

@@ -11,6 +11,11 @@ import { createLogger, lineWriter } from '../../src/ops/logger';
 import { freshEngine } from '../support/engines';
 import { captureLog, MAIN, SOAP11, SOAP12, soapEnvelope, startOpsApp, SYNC, type OpsApp } from './ops-support';
 
+/** A SOAP call of `operation` with `params` (child elements) under the request id `reqId`. */
+function soapCall(app: OpsApp['app'], version: typeof SOAP11, operation: string, params: string, reqId: string) {
+  return request(app).post(MAIN).set('Content-Type', version.type).set('X-Request-Id', reqId).send(soapEnvelope(version, operation, params));
+}
+
 describe('request log', () => {
   let ops: OpsApp;
   beforeEach(async () => {
@@ -50,11 +55,7 @@ describe('request log', () => {
   });
 
   it('names the SOAP fault code and the business error code of a refused operation', async () => {
-    const soap = await request(ops.app)
-      .post(MAIN)
-      .set('Content-Type', SOAP12.type)
-      .set('X-Request-Id', 'soap-business')
-      .send(soapEnvelope(SOAP12, 'FillAreaManagers', '<username>nobody</username>'));
+    const soap = await soapCall(ops.app, SOAP12, 'FillAreaManagers', '<username>nobody</username>', 'soap-business');
     expect(soap.status).toBe(500);
     expect(await ops.log.find((l) => l.reqId === 'soap-business')).toMatchObject({
       binding: 'soap12',
@@ -126,11 +127,7 @@ describe('request log', () => {
     expect(httpLine).toMatchObject({ level: 'error', outcome: 'server_fault', binding: 'httpget', operation: 'FillAreaManagers' });
     expect((httpLine.err as { stack: string }).stack).toMatch(/\n\s+at /);
 
-    const soap = await request(ops.app)
-      .post(MAIN)
-      .set('Content-Type', SOAP11.type)
-      .set('X-Request-Id', 'broken-soap')
-      .send(soapEnvelope(SOAP11, 'FillAreaManagers', '<username>x</username>'));
+    const soap = await soapCall(ops.app, SOAP11, 'FillAreaManagers', '<username>x</username>', 'broken-soap');
     expect(soap.status).toBe(500);
     expect(soap.text).toContain('<faultcode>soap:Server</faultcode>');
     expect(soap.text).not.toMatch(/destroyed|\sat\s/);

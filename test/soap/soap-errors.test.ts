@@ -3,7 +3,7 @@
  * the real app: status, Content-Type, fault code and message, byte for byte where ASMX's bytes are
  * known (with .NET's filled-in {0}/{1}, see docs/contract.md).
  */
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, suiteApp, type TestApp } from '../support/app';
 import {
   MAIN_PATH,
   SOAP11_NS,
@@ -25,10 +25,7 @@ const pcn11 = envelope('1.1', operationElement('getPCNList', ns, { SalesOfficer:
 const pcn12 = envelope('1.2', operationElement('getPCNList', ns, { SalesOfficer: 'SO1' }));
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+suiteApp({}, (started) => (t = started));
 
 function expectFault(res: { status: number; headers: Record<string, string>; text: string }, version: '1.1' | '1.2', code: string, text: string) {
   expect(res.status).toBe(500);

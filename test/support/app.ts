@@ -9,6 +9,7 @@ import { loadSettings, type Settings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
 import type { Clock } from '../../src/operations/types';
 import { freshEngine } from './engines';
+import { insertMasterData } from './fixture';
 
 export interface TestApp {
   app: Express;
@@ -22,6 +23,8 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   settings?: Partial<Settings>;
   clock?: Clock;
+  /** The master data of fixture.ts (zones, users, customers, products ...) stored before the app answers. */
+  masterData?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -31,10 +34,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const engine = await freshEngine(options.kind ?? 'sqlite');
   try {
+    if (options.masterData) await insertMasterData(engine.db);
     const app = createApp({ settings, engine, clock: options.clock });
     return { app, engine, settings, close: () => engine.close() };
   } catch (err) {
     await engine.close();
     throw err;
   }
+}
+
+/** A test app for the enclosing describe block: started before its tests, handed to `assign`, closed after them. */
+export function suiteApp(options: TestAppOptions, assign: (app: TestApp) => void): void {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(options);
+    assign(started);
+  });
+  afterAll(() => started?.close());
 }

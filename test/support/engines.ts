@@ -30,6 +30,20 @@ export async function freshEngine(kind: EngineKind): Promise<Engine> {
   return engine;
 }
 
+/**
+ * A fresh engine of `kind` for the enclosing describe block: opened (and prepared) before its tests,
+ * handed to `assign`, and closed after them.
+ */
+export function suiteEngine(kind: EngineKind, assign: (engine: Engine) => void, prepare: () => Promise<void> = () => Promise.resolve()): void {
+  let opened: Engine | undefined;
+  beforeAll(async () => {
+    opened = await freshEngine(kind);
+    assign(opened);
+    await prepare();
+  });
+  afterAll(() => opened?.close());
+}
+
 /** A worker-thread SQLite engine on a new file that is deleted (with its WAL) when it closes. */
 export function temporarySqlite(options: EngineOptions = {}): Engine {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-test-'));

@@ -3,7 +3,9 @@
  * The fields are given with their canonical names; the service layer's case-insensitive matching is
  * covered by the binding suites.
  */
+import { inspect } from 'node:util';
 import type { Engine } from '../../src/db/engine';
+import { AppError } from '../../src/errors';
 import type { UsersTable } from '../../src/db/schema';
 import type { Clock, DomainSettings, Operation, OperationContext, OperationResult, UploadedFile } from '../../src/operations/types';
 
@@ -45,4 +47,14 @@ export function runOperation(
   options: TestContextOptions & { files?: UploadedFile[] } = {},
 ): Promise<OperationResult> {
   return operation.run({ fields, files: options.files ?? [] }, testContext(engine, options));
+}
+
+/** The business failure (AppError) a call ends in; anything else, success included, fails the test. */
+export async function businessFailure(call: Promise<unknown>): Promise<AppError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (error instanceof AppError) return error;
+  throw new Error(`expected a business failure, got ${inspect(error)}`);
 }
