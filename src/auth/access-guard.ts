@@ -44,7 +44,7 @@ export interface BindingDoor {
 }
 
 /** Node's request and response with the shared fields, so Express's serve too (request-context/exchange.ts). */
-export type AccessGuard = (req: BindingRequest, res: BindingResponse, next: () => void) => void;
+type AccessGuard = (req: BindingRequest, res: BindingResponse, next: () => void) => void;
 
 export function accessGuard(door: BindingDoor, settings: Settings, control: AccessControl): AccessGuard {
   // Neither authentication nor a rate limit (the defaults): nothing to judge, every request passes.

@@ -44,10 +44,10 @@ function stdout(): DestinationStream {
 }
 
 /** The levels a LineWriter writes: the request lines' (an error line goes through the logger, for its err). */
-export type LineLevel = 'debug' | 'info';
+type LineLevel = 'debug' | 'info';
 
 /** Flat values only: strings and numbers, undefined left out. */
-export type LineFields = Readonly<Record<string, string | number | undefined>>;
+type LineFields = Readonly<Record<string, string | number | undefined>>;
 
 export type LineWriter = (level: LineLevel, fields: LineFields, msg: string) => void;
 

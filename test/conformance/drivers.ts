@@ -85,7 +85,7 @@ function clientFaultText(binding: 'soap11' | 'soap12', text: string): string | u
 }
 
 /** A request refused before its operation runs (the access guard's 401 and 429), normalised. */
-export interface Refusal {
+interface Refusal {
   status: number;
   message: string;
 }
