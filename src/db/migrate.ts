@@ -9,8 +9,9 @@ import { isUniqueViolation } from './unique-violation';
 import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
 import * as summaries from './migrations/0003_report_summaries';
+import * as listIndexes from './migrations/0004_list_indexes';
 
-const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth, '0003_report_summaries': summaries } as const;
+const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth, '0003_report_summaries': summaries, '0004_list_indexes': listIndexes } as const;
 
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
