@@ -1,18 +1,22 @@
-/** The discovery document (?disco), shaped like the captured ASMX one (docs/contract.md, recorded: main-disco). */
+/**
+ * The discovery document (?disco), shaped like the captured ASMX one (docs/contract.md, recorded:
+ * main-disco), built with xmlbuilder2: CRLF line ends, two-space indent, a space before "/>", and the
+ * attributes (namespace declarations included) in the order ASMX writes them.
+ */
+import { create } from 'xmlbuilder2';
 import type { Service } from '../services/types';
-import { escapeXml } from './xml-escape';
+
+const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
 
 export function discoveryDocument(url: string, service: Pick<Service, 'name' | 'namespace'>): string {
-  const address = escapeXml(url);
-  const ns = escapeXml(service.namespace);
-  const soap = (n: number, binding: string) =>
-    `  <soap address="${address}" xmlns:q${n}="${ns}" binding="q${n}:${binding}" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`;
-  return [
-    '<?xml version="1.0" encoding="utf-8"?>',
-    '<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">',
-    `  <contractRef ref="${address}?wsdl" docRef="${address}" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`,
-    soap(1, `${service.name}Soap`),
-    soap(2, `${service.name}Soap12`),
-    '</discovery>',
-  ].join('\r\n');
+  const discovery = create({ version: '1.0', encoding: 'utf-8' }).ele('discovery', {
+    'xmlns:xsd': 'http://www.w3.org/2001/XMLSchema',
+    'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+    xmlns: DISCO_NS,
+  });
+  discovery.ele('contractRef', { ref: `${url}?wsdl`, docRef: url, xmlns: `${DISCO_NS}scl/` });
+  for (const [n, binding] of [[1, 'Soap'], [2, 'Soap12']] as const) {
+    discovery.ele('soap', { address: url, [`xmlns:q${n}`]: service.namespace, binding: `q${n}:${service.name}${binding}`, xmlns: `${DISCO_NS}soap/` });
+  }
+  return discovery.end({ prettyPrint: true, indent: '  ', newline: '\r\n', spaceBeforeSlash: true });
 }

@@ -41,6 +41,23 @@ describe('?disco', () => {
     expect(res.text).toContain('xmlns:q1="http://tempuri.org/"');
   });
 
+  it('is the recorded document byte for byte, with .NET line ends (docs/contract.md, recorded: main-disco)', async () => {
+    const res = await request(t.app).get(`${MAIN_PATH}?disco`).set('Host', '127.0.0.1:8090');
+    const url = 'http://127.0.0.1:8090/API/MobileAppWebService.asmx';
+    const soap = (n: number, binding: string) =>
+      `  <soap address="${url}" xmlns:q${n}="http://tempuri.org/" binding="q${n}:${binding}" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`;
+    expect(res.text).toBe(
+      [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">',
+        `  <contractRef ref="${url}?wsdl" docRef="${url}" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`,
+        soap(1, 'MobileAppWebServiceSoap'),
+        soap(2, 'MobileAppWebServiceSoap12'),
+        '</discovery>',
+      ].join('\r\n'),
+    );
+  });
+
   it('follows the namespace and the base path', async () => {
     const res = await request(custom.app).get(`/MobileApp${MAIN_PATH}?disco`).set('Host', 'h.example');
     expect(res.text).toContain(`ref="http://h.example/MobileApp${MAIN_PATH}?wsdl"`);
