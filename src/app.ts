@@ -186,23 +186,17 @@ function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: 
 function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: BindingRequest, res: BindingResponse): void {
   const { door } = claim;
   const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
-  const baseUrl = req.baseUrl;
-  const mountPath = baseUrl + pathname.slice(0, door.path.length);
-  const guarded = () => {
-    if (claim.soap) return door.soap.answerPost(req, res);
-    req.baseUrl = mountPath;
-    door.http(req, res);
-  };
   let step = 0;
   const proceed = (error?: unknown) => {
     if (isError(error)) return fail(error);
     const handler = root[step++];
     if (handler) return handler(req, res, proceed);
-    req.baseUrl = mountPath;
+    // The guard and the HTTP bindings see the service's path (as sent) as their base URL, as when mounted.
+    req.baseUrl += pathname.slice(0, door.path.length);
     door.guard(req, res, (error?: unknown) => {
-      req.baseUrl = baseUrl;
       if (isError(error)) return fail(error);
-      guarded();
+      if (claim.soap) door.soap.answerPost(req, res);
+      else door.http(req, res);
     });
   };
   try {

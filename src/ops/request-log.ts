@@ -80,12 +80,9 @@ function writeLine(
   };
   const msg = res.writableEnded ? 'request completed' : 'request aborted';
   if (summary.error === undefined && level !== 'error') return write(level, line, msg);
-  const err = summary.error === undefined ? undefined : summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
-  logger[level]({ ...withoutUndefined(line), err }, msg);
-}
-
-function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  // pino leaves out the fields that are undefined, as the line writer does.
+  const err = summary.error === undefined || summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
+  logger[level]({ ...line, err }, msg);
 }
 
 /** The path as sent, without the query string (it may carry personal data). */

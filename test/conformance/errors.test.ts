@@ -59,7 +59,7 @@ describe.each(ENGINES)('each operation refuses what it cannot read: %s', (kind) 
   it.each(REFUSALS)('%s refuses a bad %s the same way on every binding', async (operation, param) => {
     const { value, code, message } = REFUSED[param];
     const reference = await send(t.app, 'httpget', operation, { [param]: value });
-    expect(reference).toEqual({ ok: false, code, field: param, message: expect.stringContaining(message) });
+    expect(reference).toEqual({ ok: false, code, field: param, message: expect.any(String) });
     expect(reference.message?.startsWith(message)).toBe(true);
     for (const binding of BINDINGS) {
       expect(await send(t.app, binding, operation, { [param]: value })).toEqual(carried(binding, reference));

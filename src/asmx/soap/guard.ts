@@ -1,13 +1,14 @@
 /**
  * Checks a SOAP request before anything runs, in the order the legacy stack does (docs/contract.md, "SOAP";
- * docs/contract.md, "Recorded legacy answers"): media type, body, well-formed XML without DOCTYPE, envelope
+ * docs/contract.md, "Recorded legacy answers"): after the media type (the binding reads it once and
+ * refuses anything but a SOAP one with 415), the body, well-formed XML without DOCTYPE, envelope
  * namespace, Envelope and Body. Returns what routing needs, or throws a SoapFaultError / SoapHttpError.
  * Bytes that are not valid in the body's charset, characters XML forbids, and documents deeper or larger
  * than the limits are malformed input: 400 like any malformed XML (docs/operations.md, "Input limits").
  */
 import { FAULT_TEXT } from '../../protocol-texts';
 import { ENVELOPE_NS, type SoapVersion } from '../faults';
-import { parseSoapContentType, unquote } from './content-type';
+import { parseSoapContentType, unquote, type SoapContentType } from './content-type';
 import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
 import { SoapFaultError, SoapHttpError } from './rejections';
 
@@ -24,7 +25,8 @@ export interface SoapRequest {
 }
 
 export interface RawSoapRequest {
-  contentType?: string;
+  /** The request's SOAP media type, read once by the binding (a request without one is 415 before this). */
+  contentType: SoapContentType;
   soapAction?: string;
   body: Buffer;
 }
@@ -35,8 +37,7 @@ export function soapVersionOf(contentType: string | undefined): SoapVersion | un
 }
 
 export async function checkRequest(raw: RawSoapRequest, limits: XmlLimits): Promise<SoapRequest> {
-  const contentType = parseSoapContentType(raw.contentType);
-  if (!contentType) throw new SoapHttpError(415, '1.1');
+  const { contentType } = raw;
   const { version } = contentType;
   const action = version === '1.1' ? soapActionOf(raw.soapAction) : contentType.action;
   if (raw.body.length === 0) throw emptyBody(version, action);

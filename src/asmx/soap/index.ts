@@ -26,6 +26,7 @@ import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { sendWhole } from '../send';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
+import { parseSoapContentType, type SoapContentType } from './content-type';
 import { checkRequest, soapVersionOf } from './guard';
 import { checkMustUnderstand } from './must-understand';
 import { faultFor, responseObject } from './operation-outcome';
@@ -88,14 +89,15 @@ interface SoapCall {
 }
 
 async function answerSoap(req: BindingRequest, res: BindingResponse, context: SoapContext): Promise<void> {
-  const version = soapVersionOf(req.headers['content-type']);
+  const contentType = parseSoapContentType(req.headers['content-type']);
   // Without a SOAP media type the request is refused (415) as SOAP 1.1.
+  const version = contentType?.version ?? '1.1';
   annotate(res, { binding: version === '1.2' ? 'soap12' : 'soap11', service: context.service.name });
   let call: SoapCall;
   try {
-    call = await readCall(req, version, context);
+    call = await readCall(req, contentType, context);
   } catch (error) {
-    answerRefusal(res, version ?? '1.1', error);
+    answerRefusal(res, version, error);
     return;
   }
   annotate(res, { operation: call.operation });
@@ -117,11 +119,11 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
 }
 
 /** Everything that can refuse a request before its operation runs, in order. */
-async function readCall(req: BindingRequest, version: SoapVersion | undefined, context: SoapContext): Promise<SoapCall> {
-  if (!version) throw new SoapHttpError(415, '1.1');
+async function readCall(req: BindingRequest, contentType: SoapContentType | undefined, context: SoapContext): Promise<SoapCall> {
+  if (!contentType) throw new SoapHttpError(415, '1.1');
   const body = await readBody(req, context.settings.maxRequestBytes);
   const limits = { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes };
-  const request = await checkRequest({ contentType: req.headers['content-type'], soapAction: soapActionHeader(req), body }, limits);
+  const request = await checkRequest({ contentType, soapAction: soapActionHeader(req), body }, limits);
   const operation = resolveOperation(context.table, request);
   checkMustUnderstand(request.version, request.headerBlocks);
   return { operation, version: request.version, values: request.operation?.values ?? [] };

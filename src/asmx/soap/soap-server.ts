@@ -37,14 +37,10 @@ export async function startSoapEngine(service: Service, wsdlXml: string): Promis
     responseDocument(version, operation, result) {
       const output = outputs.get(operation);
       if (!output) throw new Error(`The WSDL of ${service.name} has no operation ${operation}`);
-      const empty = Object.keys(result).length === 0;
+      if (Object.keys(result).length > 0) return serialise(servers[version], output, result);
       const key = `${version} ${operation}`;
-      const known = empty ? emptyAnswers.get(key) : undefined;
-      if (known !== undefined) return known;
-      const server = servers[version];
-      const body = server.wsdl.objectToDocumentXML(output.name, result, output.alias, output.namespace);
-      const document = server._envelope(body, '', false);
-      if (empty) emptyAnswers.set(key, document);
+      let document = emptyAnswers.get(key);
+      if (document === undefined) emptyAnswers.set(key, (document = serialise(servers[version], output, result)));
       return document;
     },
   };
@@ -67,6 +63,11 @@ interface LibraryServer {
 interface LibraryBinding {
   style?: string;
   methods: Record<string, { output?: { $name: string; targetNSAlias?: string; targetNamespace?: string } } | undefined>;
+}
+
+/** The library's own serialisation: the output element of `result`, in the version's envelope. */
+function serialise(server: LibraryServer, output: OutputElement, result: Record<string, string>): string {
+  return server._envelope(server.wsdl.objectToDocumentXML(output.name, result, output.alias, output.namespace), '', false);
 }
 
 interface OutputElement {
