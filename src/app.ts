@@ -4,7 +4,8 @@
  * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
  * In front of them: response compression as Accept-Encoding asks, the request log line and the
  * request metrics (src/ops), and the operational
- * endpoints /health, /ready and /metrics at the root. Ahead of each service's bindings, the optional
+ * endpoints /health, /ready and /metrics at the root, and the OpenAPI document of the JSON bindings at
+ * <basePath>/API/openapi.json (public, like the services' documents). Ahead of each service's bindings, the optional
  * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public. The
  * bindings' requests run the same handlers in the same order, taken at the app's entry without
  * routing (enterServicesFirst below).
@@ -35,6 +36,8 @@ import { probesRouter, type ServerState } from './ops/probes';
 import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
+import { openApiDocument } from './asmx/http/openapi';
+import { sendWhole } from './asmx/send';
 
 export interface AppOptions {
   settings: Settings;
@@ -108,6 +111,8 @@ export function createApp(appOptions: AppOptions): Express {
       metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
     }),
   );
+  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service), settings.basePath));
+  app.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi));
   services.forEach(({ service, soap, guard }, i) => {
     app.use(settings.basePath + service.path, guard);
     app.use(soap);

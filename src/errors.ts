@@ -9,23 +9,19 @@
  * platform's texts and live with the protocol code in src/asmx.
  */
 
-export type ErrorCode =
-  /** A parameter has a value that cannot be understood or is out of range. */
-  | 'INVALID_PARAMETER'
-  /** A required field of a write operation is missing. */
-  | 'MISSING_PARAMETER'
-  /** A referenced record does not exist. */
-  | 'NOT_FOUND'
-  /** The record is in a state that does not allow this change. */
-  | 'INVALID_STATE'
-  /** The user may not see or do this. */
-  | 'FORBIDDEN'
-  /** The change conflicts with data already stored. */
-  | 'CONFLICT'
-  /** A file or set of files exceeds a configured limit. */
-  | 'PAYLOAD_TOO_LARGE'
-  /** A file is not of an accepted type. */
-  | 'UNSUPPORTED_MEDIA';
+/** The codes, each with what it means (the OpenAPI document lists them with these words). */
+export const ERROR_CODES = {
+  INVALID_PARAMETER: 'A parameter has a value that cannot be understood or is out of range.',
+  MISSING_PARAMETER: 'A required field of a write operation is missing.',
+  NOT_FOUND: 'A referenced record does not exist.',
+  INVALID_STATE: 'The record is in a state that does not allow this change.',
+  FORBIDDEN: 'The user may not see or do this.',
+  CONFLICT: 'The change conflicts with data already stored.',
+  PAYLOAD_TOO_LARGE: 'A file or set of files exceeds a configured limit.',
+  UNSUPPORTED_MEDIA: 'A file is not of an accepted type.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 export class AppError extends Error {
   constructor(

@@ -11,6 +11,27 @@ import { decideActivity, decisionMessage, type Action, type DecisionInput } from
 import { enquiryMessage, linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
 import { activityReport, readReportKey, reportOfficers } from './report';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
+import { field, record, recordType } from '../operations/results';
+import { ACTIVITY_TYPE, COMPLAINT_TYPE, ENQUIRY_TYPE } from './records';
+
+const ACTIVITY_REPORT_RESULT = record(
+  recordType('ActivityReport', {
+    Activities: { list: ACTIVITY_TYPE },
+    Complaints: { list: COMPLAINT_TYPE },
+    Summary: {
+      record: recordType('ActivityReportSummary', {
+        ActivityCount: field.integer,
+        PendingActivities: field.integer,
+        ApprovedActivities: field.integer,
+        RejectedActivities: field.integer,
+        ComplaintCount: field.integer,
+        OpenComplaints: field.integer,
+        ResolvedComplaints: field.integer,
+      }),
+    },
+  }),
+  { pageable: true },
+);
 
 /** Document numbers, codes and user names are short; longer input is refused before any query. */
 const MAX_KEY_LENGTH = 64;
@@ -40,7 +61,7 @@ function requiredKey<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
 
 // ---- ActivityApprovalRejection -------------------------------------------------------------------
 
-const ACTIONS: Readonly<Record<string, Action>> = {
+export const ACTIONS: Readonly<Record<string, Action>> = {
   APPROVE: 'APPROVE',
   A: 'APPROVE',
   APPROVED: 'APPROVE',
@@ -88,6 +109,7 @@ export const activityApprovalRejection = writeOperation({
   params: [],
   fields: DECISION_FIELDS,
   acceptsFiles: false,
+  returns: record(ACTIVITY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
     const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal));
@@ -102,6 +124,7 @@ export const activityReportAndComplaints = readOperation({
   params: [],
   fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate', ...PAGE_FIELDS],
   acceptsFiles: false,
+  returns: ACTIVITY_REPORT_RESULT,
   async prepare({ fields }, ctx) {
     const salesOfficer = key(fields, 'SalesOfficer');
     const username = key(fields, 'Username');
@@ -133,6 +156,7 @@ export const updateActivityNoAndOrderToCustInEnquiryMst = writeOperation({
   params: [],
   fields: ENQUIRY_LINK_FIELDS,
   acceptsFiles: false,
+  returns: record(ENQUIRY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
     const outcome = await linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields), await allowedOfficers(ctx));

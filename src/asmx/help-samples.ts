@@ -55,7 +55,7 @@ function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, 
 }
 
 function soapResponseBody(service: Service, op: ServiceOperation): string[] {
-  if (op.result === 'string') {
+  if (op.returns.kind === 'text') {
     return [`    <${op.name}Response xmlns="${service.namespace}">`, `      <${op.name}Result>string</${op.name}Result>`, `    </${op.name}Response>`];
   }
   return [`    <${op.name}Response xmlns="${service.namespace}" />`];
@@ -103,7 +103,7 @@ function formEncodedSample(op: ServiceOperation): string {
 }
 
 function httpResponse(service: Service, op: ServiceOperation): string {
-  if (op.result === 'string') {
+  if (op.returns.kind === 'text') {
     return [
       'HTTP/1.1 200 OK',
       'Content-Type: text/xml; charset=utf-8',

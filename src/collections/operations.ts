@@ -6,12 +6,39 @@ import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
 import { firstCustomerOutside, RECEIPT_FIELDS } from './repository';
 import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
+import { field, recordType, rows } from '../operations/results';
+
+const COLLECTION_STATEMENTS_RESULT = rows(
+  recordType('CollectionStatement', {
+    ReceiptNo: field.string,
+    ReceiptDate: field.date,
+    CustomerCode: field.string,
+    CustomerName: field.string,
+    PaymentMethod: field.string,
+    Reference: field.string,
+    Amount: field.money,
+  }),
+  { totals: recordType('CollectionStatementTotals', { Count: field.integer, Amount: field.money }), pageable: true },
+);
+
+const OPENING_BALANCE_RESULT = rows(
+  recordType('OpeningBalance', {
+    CustomerCode: field.string,
+    CustomerName: field.string,
+    Month: field.integer,
+    Year: field.integer,
+    OpeningBalance: field.money,
+    /** Dr or Cr. */
+    BalanceType: field.string,
+  }),
+);
 
 export const getCollectionStatements = readOperation({
   name: 'getCollectionStatements',
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
   acceptsFiles: false,
+  returns: COLLECTION_STATEMENTS_RESULT,
   async prepare({ fields }, ctx) {
     const { db, settings } = ctx;
     const { field, direction } = sort(fields, RECEIPT_FIELDS, 'ReceiptDate');
@@ -37,6 +64,7 @@ export const getOpeningBalance = readOperation({
   params: ['CustomerIds', 'Month', 'Year'],
   fields: [],
   acceptsFiles: false,
+  returns: OPENING_BALANCE_RESULT,
   async prepare({ fields }, ctx) {
     const now = ctx.clock.now();
     const query: OpeningBalanceQuery = {

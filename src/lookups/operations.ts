@@ -4,12 +4,17 @@ import { text } from '../operations/parse';
 import { areaManagersOf, areaManagerViewer } from './area-managers';
 import { profitCentersFor } from './profit-centers';
 import { allowedOfficers } from '../users/principal-scope';
+import { field, nullable, recordType, rows } from '../operations/results';
+
+const AREA_MANAGERS_RESULT = rows(recordType('AreaManager', { Id: field.string, Username: field.string, Name: field.string, ZoneCode: nullable(field.string) }));
+const PROFIT_CENTERS_RESULT = rows(recordType('ProfitCenter', { Code: field.string, Name: field.string }));
 
 export const fillAreaManagers = readOperation({
   name: 'FillAreaManagers',
   params: ['username'],
   fields: [],
   acceptsFiles: false,
+  returns: AREA_MANAGERS_RESULT,
   async prepare({ fields }, ctx) {
     // With an authenticated user, no username is that user (principal-scope.ts).
     const username = text(fields, 'username') ?? ctx.principal?.username;
@@ -23,6 +28,7 @@ export const fillProfitCenterForCustomer = readOperation({
   params: [],
   fields: ['CustomerCode'],
   acceptsFiles: false,
+  returns: PROFIT_CENTERS_RESULT,
   prepare: async ({ fields }, ctx) => ({ customerCode: text(fields, 'CustomerCode'), allowed: await allowedOfficers(ctx) }),
   read: async ({ customerCode, allowed }, ctx) => ({ data: await profitCentersFor(ctx.db, customerCode, allowed) }),
 });

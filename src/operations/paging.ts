@@ -13,7 +13,7 @@ import { positiveInteger, text, type Fields } from './parse';
 export const PAGE_FIELDS = ['PageSize', 'PageToken'] as const;
 
 /** Largest PageSize accepted, and the size of a page asked for with a PageToken but no PageSize. */
-const MAX_PAGE_SIZE = 5000;
+export const MAX_PAGE_SIZE = 5000;
 const DEFAULT_PAGE_SIZE = 1000;
 
 const TOKEN_VERSION = 1;

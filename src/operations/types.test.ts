@@ -6,6 +6,7 @@
  */
 import { createMobileAppService } from '../services/mobile-app';
 import { text, type Fields } from './parse';
+import { field, record, recordType } from './results';
 import { readOperation, writeOperation, type OperationContext } from './types';
 
 const context = {} as OperationContext;
@@ -20,6 +21,7 @@ const probe = readOperation({
   params: ['SalesOfficer', 'FromDate'],
   fields: ['PageSize'],
   acceptsFiles: false,
+  returns: record(recordType('Plan', { officer: field.string, from: field.string, pageSize: field.string })),
   prepare({ fields }) {
     // @ts-expect-error 'SalesOfficr' is not a declared name
     text(fields, 'SalesOfficr');
@@ -35,6 +37,7 @@ const write = writeOperation({
   params: [],
   fields: ['RequestNo'],
   acceptsFiles: false,
+  returns: record(recordType('Request', { requestNo: field.string })),
   run({ fields }) {
     // @ts-expect-error a helper reading SalesOfficer cannot be handed the fields of an operation that does not declare it
     officerOf(fields);

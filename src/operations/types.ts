@@ -11,6 +11,7 @@ import type { Database, UsersTable } from '../db/schema';
 import type { Engine } from '../db/engine';
 import type { DateOrder } from '../config';
 import type { Fields } from './parse';
+import type { ResultType } from './results';
 
 export interface UploadedFile {
   /** The form or multipart field the file came in. */
@@ -84,6 +85,8 @@ export interface OperationShape {
   fields: readonly string[];
   /** Whether file parts / base64 file fields are read (WarrantyRequestFiles). */
   acceptsFiles: boolean;
+  /** What its result holds, field by field (results.ts). */
+  returns: ResultType;
 }
 
 /**
@@ -146,7 +149,7 @@ export interface ReadDefinition<Plan, P extends readonly string[], F extends rea
 }
 
 export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): ReadOperation {
-  const { name, params, fields, acceptsFiles } = definition;
+  const { name, params, fields, acceptsFiles, returns } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => {
     const plan = await definition.prepare(declared(request), ctx);
     return { read: () => definition.read(plan, ctx) };
@@ -156,6 +159,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     params,
     fields,
     acceptsFiles,
+    returns,
     kind: 'read',
     prepare,
     run: async (request, ctx) => (await prepare(request, ctx)).read(),
@@ -167,6 +171,6 @@ export interface WriteDefinition<P extends readonly string[], F extends readonly
 }
 
 export function writeOperation<const P extends readonly string[], const F extends readonly string[]>(definition: WriteDefinition<P, F>): WriteOperation {
-  const { name, params, fields, acceptsFiles } = definition;
-  return { name, params, fields, acceptsFiles, kind: 'write', run: (request, ctx) => definition.run(declared(request), ctx) };
+  const { name, params, fields, acceptsFiles, returns } = definition;
+  return { name, params, fields, acceptsFiles, returns, kind: 'write', run: (request, ctx) => definition.run(declared(request), ctx) };
 }

@@ -5,9 +5,40 @@ import { oneOf, text } from '../operations/parse';
 import { checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { allowedOfficers } from '../users/principal-scope';
+import { field, nullable, record, recordType, rows } from '../operations/results';
 
-const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
-const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
+/** A cheque (post-dated or not) of a payment collection note, as the list and the details show it. */
+const CHEQUE = {
+  PDCID: field.string,
+  PCNNO: field.string,
+  PCNDate: field.date,
+  CustomerCode: field.string,
+  CustomerName: field.string,
+  PaymentType: field.string,
+  PaymentMethod: field.string,
+  ChequeNo: nullable(field.string),
+  ChequeDate: nullable(field.date),
+  BankName: nullable(field.string),
+  Amount: field.money,
+  Status: field.string,
+};
+const PCN_LIST_RESULT = rows(recordType('PCNCheque', CHEQUE), { pageable: true });
+const PCN_DETAILS_RESULT = record(
+  recordType('PCNDetails', {
+    ...CHEQUE,
+    SalesOfficer: field.string,
+    InvoiceCount: field.integer,
+    AdjustedAmount: field.money,
+    DebitNoteCount: field.integer,
+    DebitNoteAmount: field.money,
+  }),
+  { nullable: true },
+);
+const PCN_DEBIT_NOTES_RESULT = rows(recordType('PCNDebitNote', { DebitNoteNo: field.string, DebitNoteDate: field.date, Amount: field.money, Reason: field.string }));
+const PCN_INVOICES_RESULT = rows(recordType('PCNInvoice', { InvoiceNo: field.string, InvoiceDate: field.date, InvoiceAmount: field.money, AdjustedAmount: field.money }));
+
+export const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
+export const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
   CHEQUE: 'CHEQUE',
   DD: 'DD',
   NEFT: 'NEFT',
@@ -21,6 +52,7 @@ export const getPCNList = readOperation({
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
   fields: PAGE_FIELDS,
   acceptsFiles: false,
+  returns: PCN_LIST_RESULT,
   async prepare({ fields }, ctx) {
     const query: PcnListQuery = {
       salesOfficer: text(fields, 'SalesOfficer'),
@@ -42,6 +74,7 @@ export const getPCNDetails = readOperation({
   params: ['PDCID'],
   fields: [],
   acceptsFiles: false,
+  returns: PCN_DETAILS_RESULT,
   prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PDCID'), allowed: await allowedOfficers(ctx) }),
   read: async ({ number, allowed }, ctx) => ({ data: await pcnDetails(ctx.db, number, allowed) }),
 });
@@ -51,6 +84,7 @@ export const getPCNDebitNotes = readOperation({
   params: ['PCNNO'],
   fields: [],
   acceptsFiles: false,
+  returns: PCN_DEBIT_NOTES_RESULT,
   prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
   read: async ({ number, allowed }, ctx) => ({ data: await pcnDebitNoteList(ctx.db, number, allowed) }),
 });
@@ -60,6 +94,7 @@ export const getPCNInvoices = readOperation({
   params: ['PCNNO'],
   fields: [],
   acceptsFiles: false,
+  returns: PCN_INVOICES_RESULT,
   prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
   read: async ({ number, allowed }, ctx) => ({ data: await pcnInvoiceList(ctx.db, number, allowed) }),
 });

@@ -13,6 +13,48 @@ import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
 import { statsScope } from './stats-scope';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
+import { field, nullable, record, recordType, rows, type FieldType } from '../operations/results';
+
+// ---- what the reports answer (docs/results.md) ---------------------------------------------------
+
+const CUSTOMER = { CustomerCode: field.string, CustomerName: field.string, StateCode: field.string, ZoneCode: field.string };
+const SALES_MEASURES = { InvoiceCount: field.integer, Quantity: field.integer, Value: field.money };
+const DELIVERY_MEASURES: Record<string, FieldType> = {
+  OrderedQuantity: field.integer,
+  OrderedValue: field.money,
+  DeliveredQuantity: field.integer,
+  DeliveredValue: field.money,
+  PendingQuantity: field.integer,
+  PendingValue: field.money,
+  DeliveryPercent: field.decimal,
+};
+const DELIVERY_TOTALS = recordType('OrderDeliveryTotals', DELIVERY_MEASURES);
+
+const SALES_SUMMARY_RESULT = rows(recordType('SalesSummaryRecord', { ...CUSTOMER, SalesOfficer: field.string, ...SALES_MEASURES }), {
+  totals: recordType('SalesSummaryTotals', SALES_MEASURES),
+});
+const ORDER_DELIVERY_RESULT = rows(recordType('OrderDeliveryRecord', { ...CUSTOMER, ...DELIVERY_MEASURES }), { totals: DELIVERY_TOTALS });
+const OFFICER_DELIVERY_RESULT = rows(
+  recordType('OfficerDeliveryRecord', { SalesOfficer: field.string, SalesOfficerName: field.string, ManagerId: nullable(field.string), ...DELIVERY_MEASURES }),
+  { totals: DELIVERY_TOTALS },
+);
+const SALES_STATS_RESULT = record(
+  recordType('SalesReportStats', {
+    AsOf: field.date,
+    Username: nullable(field.string),
+    Role: field.string,
+    SalesMTD: field.money,
+    SalesYTD: field.money,
+    PendingOrders: field.integer,
+    PendingOrderValue: field.money,
+    CollectionsMTD: field.money,
+    Outstanding: field.money,
+    OpenWarrantyRequests: field.integer,
+    PendingActivities: field.integer,
+    Customers: field.integer,
+    SalesOfficers: field.integer,
+  }),
+);
 
 /** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
 const CUSTOMER_REPORT_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'] as const;
@@ -38,6 +80,7 @@ export const getSalesSummaryRecords = readOperation({
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
+  returns: SALES_SUMMARY_RESULT,
   prepare({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
     return customerReport(filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'), ctx);
@@ -50,6 +93,7 @@ export const getOrderVDeliverySummaryRecords = readOperation({
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
+  returns: ORDER_DELIVERY_RESULT,
   prepare({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
     return customerReport(filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'), ctx);
@@ -62,6 +106,7 @@ export const getOrderVsDeliveryOfficer = readOperation({
   params: ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States'],
   fields: [],
   acceptsFiles: false,
+  returns: OFFICER_DELIVERY_RESULT,
   async prepare({ fields }, ctx) {
     const choice: OfficerChoice = { managerId: text(fields, 'ManagerId'), salesOfficer: text(fields, 'SalesOfficer') };
     const filters = parseAreaFilters(fields, ctx.settings.dateOrder);
@@ -87,13 +132,14 @@ async function assertChoiceInScope(ctx: OperationContext, choice: OfficerChoice,
   await assertNamedOfficerInScope(ctx.db, allowed, choice.managerId, 'ManagerId');
 }
 
-const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM', AM: 'AM', SO: 'SO' };
+export const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM', AM: 'AM', SO: 'SO' };
 
 export const getSalesReportStats = readOperation({
   name: 'getSalesReportStats',
   params: ['Username', 'Role'],
   fields: ['AsOf'],
   acceptsFiles: false,
+  returns: SALES_STATS_RESULT,
   async prepare({ fields }, ctx) {
     const role = oneOf(fields, 'Role', ROLES);
     const asOf = optionalDate(fields, 'AsOf', ctx.settings.dateOrder) ?? dateOf(ctx.clock.now());

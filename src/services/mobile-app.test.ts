@@ -4,6 +4,7 @@
  * and a write operation with no input at all does nothing. The operations below record what they
  * receive; they are the input of this test, the matching under test is the real code.
  */
+import { field, recordType, rows } from '../operations/results';
 import { readOperation, type Operation, type OperationContext, type OperationRequest } from '../operations/types';
 import type { Engine } from '../db/engine';
 import { temporarySqlite } from '../../test/support/engines';
@@ -12,6 +13,8 @@ import { mainServiceOperations } from './registry';
 import { createSyncCustomersService } from './sync-customers';
 
 const context = {} as OperationContext;
+/** What the recorders answer: the fields they received. */
+const RECORDED = rows(recordType('Received', { SalesOfficer: field.string, FromDate: field.string, AsOf: field.string }));
 const afterAllClose: Engine[] = [];
 afterAll(() => Promise.all(afterAllClose.map((engine) => engine.close())));
 
@@ -25,7 +28,7 @@ interface RecorderOptions {
 function recorder(options: RecorderOptions): { op: Operation; seen: OperationRequest[]; prepared: OperationRequest[] } {
   const seen: OperationRequest[] = [];
   const prepared: OperationRequest[] = [];
-  const shape = { name: options.name ?? 'Recorded', params: ['SalesOfficer', 'FromDate'], fields: ['AsOf'], acceptsFiles: options.acceptsFiles ?? false };
+  const shape = { name: options.name ?? 'Recorded', params: ['SalesOfficer', 'FromDate'], fields: ['AsOf'], acceptsFiles: options.acceptsFiles ?? false, returns: RECORDED };
   const answer = (request: OperationRequest) => {
     seen.push(request);
     return Promise.resolve({ data: [request.fields] });
@@ -111,7 +114,8 @@ describe('MobileAppWebService service object', () => {
     expect(service.name).toBe('MobileAppWebService');
     expect(service.path).toBe('/API/MobileAppWebService.asmx');
     expect([...service.operations.keys()]).toEqual(mainServiceOperations.map((op) => op.name));
-    expect([...service.operations.values()].every((op) => op.result === 'report')).toBe(true);
+    expect([...service.operations.values()].map((op) => op.returns)).toEqual(mainServiceOperations.map((op) => op.returns));
+    expect([...service.operations.values()].filter((op) => op.returns.kind === 'text')).toEqual([]);
   });
 
   it('rejects a name it does not have', async () => {

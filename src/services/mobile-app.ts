@@ -42,7 +42,7 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
 }
 
 function describe(op: Operation): ServiceOperation {
-  return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, result: 'report' };
+  return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, returns: op.returns, write: op.kind === 'write' };
 }
 
 async function run(operation: Operation, input: InvokeInput, context: OperationContext, databaseThere: () => Promise<void>): Promise<OperationResult> {

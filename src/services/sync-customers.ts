@@ -2,11 +2,12 @@
  * The SyncCustomers service object: one operation, HelloWorld, answering "Hello World" on every
  * binding (wsdl/SyncCustomers.wsdl; docs/contract.md).
  */
+import { TEXT_RESULT } from '../operations/results';
 import type { InvokeInput, Outcome, Service, ServiceOperation } from './types';
 
 export const SYNC_CUSTOMERS_SERVICE_NAME = 'SyncCustomers';
 
-const helloWorld: ServiceOperation = { name: 'HelloWorld', params: [], fields: [], acceptsFiles: false, result: 'string' };
+const helloWorld: ServiceOperation = { name: 'HelloWorld', params: [], fields: [], acceptsFiles: false, returns: TEXT_RESULT, write: false };
 
 export function createSyncCustomersService(options: { namespace: string }): Service {
   return {

@@ -5,6 +5,7 @@
  */
 import type { UsersTable } from '../db/schema';
 import type { OperationResult, UploadedFile } from '../operations/types';
+import type { ResultType } from '../operations/results';
 
 /** One operation as the bindings see it. */
 export interface ServiceOperation {
@@ -15,10 +16,13 @@ export interface ServiceOperation {
   fields: readonly string[];
   acceptsFiles: boolean;
   /**
-   * 'report': a main-service operation; HTTP GET/POST answer its JSON envelope, SOAP the empty
-   * <opResponse/>. 'string': HelloWorld; HTTP answers <string xmlns=ns>, SOAP <opResult>.
+   * What its result holds (src/operations/results.ts). A text result is HelloWorld's: HTTP answers
+   * <string xmlns=ns>, SOAP <opResult>. The others are the main service's: HTTP GET/POST answer their
+   * JSON envelope, SOAP the empty <opResponse/>.
    */
-  result: 'report' | 'string';
+  returns: ResultType;
+  /** Whether it changes data (a write: called with no input at all it does nothing, Data null). */
+  write: boolean;
 }
 
 export type Outcome =

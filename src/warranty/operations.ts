@@ -11,6 +11,10 @@ import { listRequestFiles, storeRequestFiles } from './request-files';
 import { syncOfficers, syncWarrantyRequests } from './sync';
 import { updateTransportDetails, type TransportOutcomeKind } from './transport-details';
 import { allowedOfficers } from '../users/principal-scope';
+import { field, record, recordType, rows } from '../operations/results';
+import { SYNCED_WARRANTY_REQUEST_TYPE, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './request-view';
+
+const SYNC_PAGE_RESULT = record(recordType('WarrantySyncPage', { Requests: { list: SYNCED_WARRANTY_REQUEST_TYPE }, NextSince: field.string, HasMore: field.boolean }));
 
 /** Length bounds of the free-text and code fields, so nothing unbounded reaches the database. */
 const MAX = { code: 50, serialNo: 100, complaint: 2000, clientRequestId: 100, transporter: 200, lrNo: 100, vehicleNo: 50 } as const;
@@ -23,6 +27,7 @@ export const createWarrantyRequest = writeOperation({
   params: [],
   fields: ['CustomerCode', 'SalesOfficer', 'ProductCode', 'SerialNo', 'Complaint', 'InvoiceNo', 'PurchaseDate', 'ClientRequestId'],
   acceptsFiles: false,
+  returns: record(WARRANTY_REQUEST_TYPE),
   async run({ fields }, ctx) {
     const input = {
       customerCode: requiredText(fields, 'CustomerCode', MAX.code),
@@ -53,6 +58,7 @@ export const updateWarrantyTransportDetails = writeOperation({
   params: [],
   fields: ['RequestNo', 'Transporter', 'LRNo', 'LRDate', 'VehicleNo'],
   acceptsFiles: false,
+  returns: record(WARRANTY_REQUEST_TYPE),
   async run({ fields }, ctx) {
     const input = {
       requestNo: requiredText(fields, 'RequestNo', MAX.code).toUpperCase(),
@@ -73,6 +79,7 @@ export const warrantyRequestFiles = writeOperation({
   params: [],
   fields: FILE_FIELDS,
   acceptsFiles: true,
+  returns: rows(WARRANTY_FILE_TYPE),
   async run(request, ctx) {
     const requestNo = boundedText(request.fields, 'RequestNo', MAX.code)?.toUpperCase();
     const sendsSomething = request.files.length > 0 || text(request.fields, 'FileName') !== undefined || text(request.fields, 'FileContent') !== undefined;
@@ -94,6 +101,7 @@ export const syncWarrantyReqList = readOperation({
   params: [],
   fields: ['SalesOfficer', 'Since', 'PageSize'],
   acceptsFiles: false,
+  returns: SYNC_PAGE_RESULT,
   async prepare({ fields }, ctx) {
     const salesOfficer = boundedText(fields, 'SalesOfficer', MAX.code);
     const input = { since: sinceToken(fields, 'Since'), pageSize: positiveInteger(fields, 'PageSize', DEFAULT_SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE) };

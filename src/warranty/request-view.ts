@@ -1,4 +1,5 @@
 /** A warranty request as the app receives it (docs/behaviour.md, field names in PascalCase). */
+import { field, nullable, recordType, type FieldType } from '../operations/results';
 import type { FileMetaRow, SyncRow, WarrantyRequestRow } from './repository';
 
 export interface WarrantyRequestView {
@@ -21,6 +22,31 @@ export interface WarrantyRequestView {
   Version: number;
 }
 
+const REQUEST_FIELDS: Record<keyof WarrantyRequestView, FieldType> = {
+  RequestNo: field.string,
+  ClientRequestId: nullable(field.string),
+  CustomerCode: field.string,
+  SalesOfficer: field.string,
+  ProductCode: field.string,
+  SerialNo: field.string,
+  InvoiceNo: nullable(field.string),
+  PurchaseDate: nullable(field.date),
+  Complaint: field.string,
+  Status: field.string,
+  Transporter: nullable(field.string),
+  LRNo: nullable(field.string),
+  LRDate: nullable(field.date),
+  VehicleNo: nullable(field.string),
+  CreatedAt: field.dateTime,
+  UpdatedAt: field.dateTime,
+  Version: field.integer,
+};
+
+/** What the writes answer (docs/results.md). */
+export const WARRANTY_REQUEST_TYPE = recordType('WarrantyRequest', REQUEST_FIELDS);
+/** A request as the sync lists it: with the number of its files. */
+export const SYNCED_WARRANTY_REQUEST_TYPE = recordType('SyncedWarrantyRequest', { ...REQUEST_FIELDS, FileCount: field.integer });
+
 export interface WarrantyFileView {
   FileId: string;
   FileName: string;
@@ -29,6 +55,15 @@ export interface WarrantyFileView {
   Sha256: string;
   CreatedAt: string;
 }
+
+export const WARRANTY_FILE_TYPE = recordType('WarrantyFile', {
+  FileId: field.string,
+  FileName: field.string,
+  ContentType: field.string,
+  SizeBytes: field.integer,
+  Sha256: field.string,
+  CreatedAt: field.dateTime,
+} satisfies Record<keyof WarrantyFileView, FieldType>);
 
 export function requestView(row: WarrantyRequestRow): WarrantyRequestView {
   return {

@@ -1,13 +1,17 @@
 /**
  * Runs one operation directly (no binding) on a test database: what the operation tests use.
  * The fields are given with their canonical names; the service layer's case-insensitive matching is
- * covered by the binding suites.
+ * covered by the binding suites. Every result is checked against the operation's declaration
+ * (src/operations/results.ts): a field the code builds but does not declare, or the reverse, or a
+ * value of another type, fails the test that ran it.
  */
 import { inspect } from 'node:util';
 import type { Engine } from '../../src/db/engine';
 import { AppError } from '../../src/errors';
 import type { UsersTable } from '../../src/db/schema';
 import type { Clock, DomainSettings, Operation, OperationContext, OperationResult, UploadedFile } from '../../src/operations/types';
+import { resultMismatches } from '../../src/operations/results';
+import { NO_INPUT_MESSAGE } from '../../src/services/mobile-app';
 
 export const TEST_SETTINGS: DomainSettings = {
   dateOrder: 'DMY',
@@ -40,13 +44,22 @@ export function testContext(engine: Engine, overrides: TestContextOptions = {}):
   };
 }
 
-export function runOperation(
+export async function runOperation(
   operation: Operation,
   engine: Engine,
   fields: Record<string, string> = {},
   options: TestContextOptions & { files?: UploadedFile[] } = {},
 ): Promise<OperationResult> {
-  return operation.run({ fields, files: options.files ?? [] }, testContext(engine, options));
+  const result = await operation.run({ fields, files: options.files ?? [] }, testContext(engine, options));
+  assertDeclared(operation, result);
+  return result;
+}
+
+/** Fails when the result differs from what the operation declares it returns. */
+export function assertDeclared(operation: Operation, result: OperationResult): void {
+  const noInputWrite = operation.kind === 'write' && result.data === null && result.message === NO_INPUT_MESSAGE;
+  const problems = resultMismatches(result, operation.returns, noInputWrite);
+  if (problems.length > 0) throw new Error(`${operation.name} answered other than it declares:\n  ${problems.slice(0, 10).join('\n  ')}`);
 }
 
 /** The business failure (AppError) a call ends in; anything else, success included, fails the test. */
