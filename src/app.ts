@@ -67,9 +67,12 @@ export function createServices(options: AppOptions): Service[] {
       maxRequestFilesBytes: settings.maxRequestFilesBytes,
     },
   };
+  const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context }), createSyncCustomersService({ namespace: settings.syncNamespace })];
+  if (!settings.v2Contract) return legacy;
   return [
-    createMobileAppService({ namespace: settings.apiNamespace, context }),
-    createSyncCustomersService({ namespace: settings.syncNamespace }),
+    ...legacy,
+    createMobileAppService({ namespace: settings.apiV2Namespace, context, contract: 'v2' }),
+    createSyncCustomersService({ namespace: settings.syncV2Namespace, contract: 'v2' }),
   ];
 }
 
@@ -111,7 +114,8 @@ export function createApp(appOptions: AppOptions): Express {
       metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
     }),
   );
-  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service), settings.basePath));
+  // The JSON bindings are the legacy contract's; v2 answers XML, described by its WSDL.
+  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), settings.basePath));
   app.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi));
   services.forEach(({ service, soap, guard }, i) => {
     app.use(settings.basePath + service.path, guard);

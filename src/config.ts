@@ -19,6 +19,11 @@ export interface Settings {
   basePath: string;
   apiNamespace: string;
   syncNamespace: string;
+  /** Serve the typed v2 contract beside the legacy one (docs/v2.md): {BASE_PATH}/API/v2/<Service>.asmx. */
+  v2Contract: boolean;
+  /** The v2 services' namespaces: by default the legacy ones with v2/ appended. */
+  apiV2Namespace: string;
+  syncV2Namespace: string;
   maxRequestBytes: number;
   /** Deepest element nesting a SOAP request document may have (docs/operations.md, "Input limits"). */
   maxXmlDepth: number;
@@ -155,12 +160,12 @@ const basePath = raw.pipe(
     .transform((value) => (value === undefined ? '' : value.replace(/\/+$/, ''))),
 );
 
-const namespace = withDefault(
-  checked((value) => URL.canParse(value), (value) => `'${value}' is not an absolute URI`).pipe(
-    checked((value) => !/["'<>&\s]/.test(value), (value) => `'${value}' is not a usable namespace URI`),
-  ),
-  'http://tempuri.org/',
+const namespaceUri = checked((value) => URL.canParse(value), (value) => `'${value}' is not an absolute URI`).pipe(
+  checked((value) => !/["'<>&\s]/.test(value), (value) => `'${value}' is not a usable namespace URI`),
 );
+const namespace = withDefault(namespaceUri, 'http://tempuri.org/');
+/** Defaults to the legacy namespace with v2/ appended (settingsOf). */
+const v2Namespace = raw.pipe(namespaceUri.optional());
 
 const databaseUrl = withDefault(
   checked(
@@ -193,6 +198,9 @@ const ENVIRONMENT = z.object({
   BASE_PATH: basePath,
   API_NAMESPACE: namespace,
   SYNC_NAMESPACE: namespace,
+  V2_CONTRACT: boolean(true),
+  API_V2_NAMESPACE: v2Namespace,
+  SYNC_V2_NAMESPACE: v2Namespace,
   MAX_REQUEST_BYTES: integer(4 * MiB, 1024, 1024 * MiB),
   MAX_XML_DEPTH: integer(64, 8, 1_000),
   MAX_XML_NODES: integer(10_000, 100, 10_000_000),
@@ -244,6 +252,11 @@ export function loadSettings(env: Env = process.env): Settings {
   return settingsOf(parsed.data);
 }
 
+/** The v2 namespace derived from a legacy one: http://tempuri.org/ -> http://tempuri.org/v2/, urn:x -> urn:x/v2/. */
+function versioned(namespace: string): string {
+  return `${namespace}${namespace.endsWith('/') ? '' : '/'}v2/`;
+}
+
 /** The rules between variables, and the names the code uses. */
 function settingsOf(e: Environment): Settings {
   const onPostgres = !e.DATABASE_URL.startsWith('sqlite:');
@@ -262,6 +275,9 @@ function settingsOf(e: Environment): Settings {
     basePath: e.BASE_PATH,
     apiNamespace: e.API_NAMESPACE,
     syncNamespace: e.SYNC_NAMESPACE,
+    v2Contract: e.V2_CONTRACT,
+    apiV2Namespace: e.API_V2_NAMESPACE ?? versioned(e.API_NAMESPACE),
+    syncV2Namespace: e.SYNC_V2_NAMESPACE ?? versioned(e.SYNC_NAMESPACE),
     maxRequestBytes: e.MAX_REQUEST_BYTES,
     maxXmlDepth: e.MAX_XML_DEPTH,
     maxXmlNodes: e.MAX_XML_NODES,

@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Service } from '../services/types';
+import { contractInputs, type Service } from '../services/types';
+import { typedContractDifferences } from './contract-v2';
 import { childrenNamed, firstChildNamed, parseXml, type XmlElement } from './xml-tree';
 import { escapeXml } from './xml-escape';
 
@@ -27,6 +28,8 @@ export interface ServiceDescription {
   wsdlTemplate: string;
   /** In WSDL order. */
   operations: ContractOperation[];
+  /** The parsed document. */
+  document: XmlElement;
 }
 
 export class ContractMismatchError extends Error {
@@ -55,13 +58,17 @@ export function describeWsdl(template: string, namespace: string): ServiceDescri
   return {
     serviceName,
     targetNamespace: root.attributes.targetNamespace ?? '',
+    document: root,
     wsdlTemplate,
     operations: soapOperations(root, serviceName).map((name) => ({ name, params: schemaSequence(root, name), result: schemaSequence(root, `${name}Response`)[0] })),
   };
 }
 
-/** Every difference between the WSDL and the service object; empty when they agree. */
-export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations'>): string[] {
+/**
+ * Every difference between the WSDL and the service object; empty when they agree. A v2 WSDL lists
+ * each operation's extension fields after its parameters, and declares typed results (contract-v2.ts).
+ */
+export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract'>): string[] {
   const differences: string[] = [];
   if (description.serviceName !== service.name) {
     differences.push(`the WSDL describes service ${description.serviceName}, the implementation is ${service.name}`);
@@ -71,20 +78,21 @@ export function contractDifferences(description: ServiceDescription, service: Pi
     const implemented = service.operations.get(op.name);
     if (!implemented) {
       differences.push(`operation ${op.name} of the WSDL has no implementation`);
-    } else if (!sameList(op.params, implemented.params)) {
+    } else if (!sameList(op.params, contractInputs(implemented, service.contract))) {
       differences.push(
-        `operation ${op.name}: the WSDL lists parameters (${op.params.join(', ')}), the implementation (${implemented.params.join(', ')})`,
+        `operation ${op.name}: the WSDL lists parameters (${op.params.join(', ')}), the implementation (${contractInputs(implemented, service.contract).join(', ')})`,
       );
     }
   }
   for (const name of service.operations.keys()) {
     if (!described.has(name)) differences.push(`operation ${name} is implemented but not in the WSDL`);
   }
+  if (service.contract === 'v2' && differences.length === 0) differences.push(...typedContractDifferences(description, service));
   return differences;
 }
 
 /** The start-up check: throws ContractMismatchError naming every difference. */
-export function assertContract(description: ServiceDescription, service: Pick<Service, 'name' | 'operations'>): void {
+export function assertContract(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract'>): void {
   const differences = contractDifferences(description, service);
   if (differences.length > 0) throw new ContractMismatchError(service.name, differences);
 }

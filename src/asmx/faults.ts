@@ -38,6 +38,8 @@ export function faultCodeOf(version: SoapVersion, kind: FaultKind): string {
 export interface Fault {
   kind: FaultKind;
   message: string;
+  /** The detail element's content, an XML fragment (the v2 contract's ServiceError); empty by default. */
+  detail?: string;
 }
 
 /** Every failure that is the server's own: Server/Receiver with a fixed text. */
@@ -64,7 +66,7 @@ export function faultDocument(version: SoapVersion, fault: Fault): string {
 }
 
 function soap11Fault(fault: Fault): string {
-  const detail = fault.kind === 'mustUnderstand' ? '' : '<detail />';
+  const detail = fault.kind === 'mustUnderstand' ? '' : fault.detail ? `<detail>${fault.detail}</detail>` : '<detail />';
   return (
     `<soap:Fault><faultcode>soap:${FAULT_CODE['1.1'][fault.kind]}</faultcode>` +
     `<faultstring>${escapeXmlText(fault.message)}</faultstring>${detail}</soap:Fault>`
@@ -72,7 +74,7 @@ function soap11Fault(fault: Fault): string {
 }
 
 function soap12Fault(fault: Fault): string {
-  const detail = fault.kind === 'mustUnderstand' ? '' : '<soap:Detail />';
+  const detail = fault.kind === 'mustUnderstand' ? '' : fault.detail ? `<soap:Detail>${fault.detail}</soap:Detail>` : '<soap:Detail />';
   return (
     `<soap:Fault><soap:Code><soap:Value>soap:${FAULT_CODE['1.2'][fault.kind]}</soap:Value></soap:Code>` +
     `<soap:Reason><soap:Text xml:lang="en">${escapeXmlText(fault.message)}</soap:Text></soap:Reason>${detail}</soap:Fault>`

@@ -54,7 +54,7 @@ export function operationHelpPage(service: Service, op: ServiceOperation, ctx: S
   return page(service, `
     <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>
     <h2>${esc(op.name)}</h2>
-${parameterTable(op)}
+${parameterTable(service, op)}
 ${samples}`);
 }
 
@@ -69,10 +69,10 @@ function operationNotFoundMessage(service: Service, name: string): string {
   return `Method '${name}' was not found in service ${service.name}.`;
 }
 
-function parameterTable(op: ServiceOperation): string {
-  const names = httpNames(op);
+function parameterTable(service: Service, op: ServiceOperation): string {
+  const names = httpNames(op, service);
   if (names.length === 0) return '    <p class="intro">This operation takes no parameters.</p>';
-  const label = op.params.length > 0 ? 'Parameters (every parameter is optional)' : 'Fields (sent as extra named fields; every field is optional)';
+  const label = op.params.length > 0 || service.contract === 'v2' ? 'Parameters (every parameter is optional)' : 'Fields (sent as extra named fields; every field is optional)';
   const rows = names.map((n) => `        <tr><td>${esc(n)}</td><td>string</td></tr>`).join('\n');
   return `    <h3>${label}</h3>\n    <table>\n${rows}\n    </table>`;
 }

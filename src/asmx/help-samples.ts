@@ -2,8 +2,12 @@
  * The four sample request/response pairs of an operation's help page (SOAP 1.1, SOAP 1.2, HTTP GET,
  * HTTP POST), as the legacy .NET help page shows them, with "string" as every placeholder value.
  * The HTTP samples show this service's answers: the JSON result (docs/behaviour.md) or HelloWorld's <string>.
+ * A v2 service's samples show its typed answers (docs/v2.md), placeholders named after the XML
+ * Schema types and a list shown with two items, as .NET's pages show them.
  */
-import type { Service, ServiceOperation } from '../services/types';
+import { isScalar, type FieldType, type RecordType, type ResultType } from '../operations/results';
+import { contractInputs, type Service, type ServiceOperation } from '../services/types';
+import { v2ResultTypeName, XSD_TYPE } from './typed-xml';
 
 export interface SampleContext {
   host: string;
@@ -25,8 +29,12 @@ export function operationSamples(service: Service, op: ServiceOperation, ctx: Sa
   return [soapSample(service, op, ctx, '1.1'), soapSample(service, op, ctx, '1.2'), httpGetSample(service, op, ctx), httpPostSample(service, op, ctx)];
 }
 
-/** HTTP samples list the contract parameters, or the extra fields of an operation that has none. */
-export function httpNames(op: ServiceOperation): readonly string[] {
+/**
+ * HTTP samples list the contract parameters, or the extra fields of an operation that has none; a v2
+ * service's list both (its WSDL does).
+ */
+export function httpNames(op: ServiceOperation, service: Pick<Service, 'contract'>): readonly string[] {
+  if (service.contract === 'v2') return contractInputs(op, 'v2');
   return op.params.length > 0 ? op.params : op.fields;
 }
 
@@ -39,7 +47,7 @@ function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, 
     'Content-Length: length',
     ...(is11 ? [`SOAPAction: "${service.namespace}${op.name}"`] : []),
   ];
-  const args = op.params.map((p) => `      <${p}>string</${p}>`);
+  const args = contractInputs(op, service.contract).map((p) => `      <${p}>string</${p}>`);
   const requestBody = envelope(is11 ? SOAP11_NS : SOAP12_NS, is11 ? 'soap' : 'soap12', [
     `    <${op.name} xmlns="${service.namespace}">`,
     ...args,
@@ -58,7 +66,35 @@ function soapResponseBody(service: Service, op: ServiceOperation): string[] {
   if (op.returns.kind === 'text') {
     return [`    <${op.name}Response xmlns="${service.namespace}">`, `      <${op.name}Result>string</${op.name}Result>`, `    </${op.name}Response>`];
   }
+  if (service.contract === 'v2') {
+    return [`    <${op.name}Response xmlns="${service.namespace}">`, ...typedSample(`${op.name}Result`, op.returns, '      '), `    </${op.name}Response>`];
+  }
   return [`    <${op.name}Response xmlns="${service.namespace}" />`];
+}
+
+/** The typed result element of the v2 contract with placeholders (typed-xml.ts writes the real one). */
+function typedSample(name: string, returns: Exclude<ResultType, { kind: 'text' }>, indent: string, attributes = ''): string[] {
+  const lines = [`${indent}<${name}${attributes}>`, `${indent}  <Message>string</Message>`];
+  if (returns.kind === 'rows') {
+    lines.push(`${indent}  <Count>int</Count>`, ...fieldSample('Data', { list: returns.row }, `${indent}  `));
+    if (returns.totals) lines.push(...fieldSample('Totals', { record: returns.totals }, `${indent}  `));
+  } else {
+    lines.push(...fieldSample('Data', { record: returns.type }, `${indent}  `));
+  }
+  if (returns.pageable) lines.push(`${indent}  <NextPageToken>string</NextPageToken>`);
+  return [...lines, `${indent}</${name}>`];
+}
+
+function fieldSample(name: string, type: FieldType, indent: string): string[] {
+  if (isScalar(type)) return [`${indent}<${name}>${XSD_TYPE[type.kind]}</${name}>`];
+  if ('record' in type) return recordSample(name, type.record, indent);
+  const item = recordSample(type.list.name, type.list, `${indent}  `);
+  return [`${indent}<${name}>`, ...item, ...item, `${indent}</${name}>`];
+}
+
+function recordSample(name: string, type: RecordType, indent: string): string[] {
+  const fields = Object.entries(type.fields).flatMap(([field, fieldType]) => fieldSample(field, fieldType, `${indent}  `));
+  return [`${indent}<${name}>`, ...fields, `${indent}</${name}>`];
 }
 
 function envelope(ns: string, prefix: string, body: string[]): string {
@@ -73,7 +109,7 @@ function envelope(ns: string, prefix: string, body: string[]): string {
 }
 
 function httpGetSample(service: Service, op: ServiceOperation, ctx: SampleContext): Sample {
-  const query = formEncodedSample(op);
+  const query = formEncodedSample(service, op);
   return {
     title: 'HTTP GET',
     intro: 'The following is a sample HTTP GET request and response. The placeholders shown need to be replaced with actual values.',
@@ -92,14 +128,14 @@ function httpPostSample(service: Service, op: ServiceOperation, ctx: SampleConte
       'Content-Type: application/x-www-form-urlencoded',
       'Content-Length: length',
       '',
-      formEncodedSample(op),
+      formEncodedSample(service, op),
     ].join('\n'),
     response: httpResponse(service, op),
   };
 }
 
-function formEncodedSample(op: ServiceOperation): string {
-  return httpNames(op).map((name) => `${name}=string`).join('&');
+function formEncodedSample(service: Service, op: ServiceOperation): string {
+  return httpNames(op, service).map((name) => `${name}=string`).join('&');
 }
 
 function httpResponse(service: Service, op: ServiceOperation): string {
@@ -112,6 +148,11 @@ function httpResponse(service: Service, op: ServiceOperation): string {
       '<?xml version="1.0" encoding="utf-8"?>',
       `<string xmlns="${service.namespace}">string</string>`,
     ].join('\n');
+  }
+  if (service.contract === 'v2') {
+    const root = v2ResultTypeName(op.name);
+    const ns = ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${service.namespace}"`;
+    return ['HTTP/1.1 200 OK', 'Content-Type: text/xml; charset=utf-8', 'Content-Length: length', '', '<?xml version="1.0" encoding="utf-8"?>', ...typedSample(root, op.returns, '', ns)].join('\n');
   }
   return [
     'HTTP/1.1 200 OK',

@@ -11,6 +11,8 @@ export interface XmlElement {
   /** Attributes by local name (the WSDL uses no prefixed attributes that matter here). */
   attributes: Record<string, string>;
   children: XmlElement[];
+  /** The namespace prefixes in scope ('' for the default namespace), to resolve QName values. */
+  scope: Readonly<Record<string, string>>;
 }
 
 export function parseXml(text: string): XmlElement {
@@ -21,7 +23,9 @@ export function parseXml(text: string): XmlElement {
     throw new Error('a DOCTYPE is not allowed');
   });
   parser.on('opentag', (tag) => {
-    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes: {}, children: [] };
+    const parentScope = stack.length > 0 ? stack[stack.length - 1].scope : {};
+    const scope = Object.keys(tag.ns).length > 0 ? { ...parentScope, ...tag.ns } : parentScope;
+    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes: {}, children: [], scope };
     for (const attribute of Object.values(tag.attributes)) {
       if (attribute.prefix !== 'xmlns' && attribute.name !== 'xmlns') element.attributes[attribute.local] = attribute.value;
     }
@@ -35,6 +39,13 @@ export function parseXml(text: string): XmlElement {
   parser.write(text).close();
   if (!root) throw new Error('the document has no root element');
   return root;
+}
+
+/** A QName attribute value (s:int, tns:Row) as the namespace URI and local name it stands for. */
+export function resolveQName(element: XmlElement, qname: string): { uri: string; local: string } {
+  const colon = qname.indexOf(':');
+  const prefix = colon < 0 ? '' : qname.slice(0, colon);
+  return { uri: element.scope[prefix] ?? '', local: qname.slice(colon + 1) };
 }
 
 export function childrenNamed(parent: XmlElement, uri: string, local: string): XmlElement[] {

@@ -2,7 +2,7 @@
  * The command line of `npm run contract-check -- <base-url> [options]` (scripts/contract-check.ts),
  * parsed into CheckOptions. Kept apart from the script so it can be tested without a process.
  */
-import { DEFAULT_NAMESPACE } from './runner';
+import { DEFAULT_NAMESPACE, DEFAULT_V2_NAMESPACE } from './runner';
 import type { CheckOptions } from './types';
 
 export const USAGE = [
@@ -12,6 +12,7 @@ export const USAGE = [
   '  --sync-namespace <ns>      the SyncCustomers namespace (default http://tempuri.org/)',
   '  --base-path </Prefix>      a prefix before /API/... (default none)',
   '  --no-extensions            legacy mode: leave out the checks only this project satisfies',
+  '  --v2                       check the typed v2 contract at /API/v2/ instead (namespaces default to http://tempuri.org/v2/)',
   '  --json                     print the report as JSON',
   'exit code: 0 every check passed, 1 a check failed, 2 bad arguments or no server at the address',
 ].join('\n');
@@ -24,7 +25,7 @@ export interface CliArguments {
 }
 
 export function parseArguments(argv: readonly string[]): CliArguments {
-  const options: CheckOptions = { baseUrl: '', apiNamespace: DEFAULT_NAMESPACE, syncNamespace: DEFAULT_NAMESPACE, basePath: '', includeExtensions: true };
+  const options: CheckOptions = { baseUrl: '', apiNamespace: '', syncNamespace: '', basePath: '', includeExtensions: true, contract: 'legacy' };
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = splitFlag(argv[i]);
@@ -42,12 +43,16 @@ export function parseArguments(argv: readonly string[]): CliArguments {
       case '--base-path': options.basePath = basePath(value()); break;
       case '--no-extensions': noValue(); options.includeExtensions = false; break;
       case '--json': noValue(); json = true; break;
+      case '--v2': noValue(); options.contract = 'v2'; break;
       default:
         if (flag.startsWith('--') || options.baseUrl !== '') throw new UsageError(`unknown argument '${argv[i]}'`);
         options.baseUrl = baseUrl(argv[i]);
     }
   }
   if (options.baseUrl === '') throw new UsageError('the base URL is missing');
+  const fallback = options.contract === 'v2' ? DEFAULT_V2_NAMESPACE : DEFAULT_NAMESPACE;
+  options.apiNamespace ||= fallback;
+  options.syncNamespace ||= fallback;
   return { options, json };
 }
 

@@ -20,8 +20,8 @@ export interface ContractService {
   operations: readonly ContractOperation[];
 }
 
-function contractService(name: ServiceTarget['name']): ContractService {
-  const description = loadServiceDescription({ wsdlFile: `wsdl/${name}.wsdl`, namespace: 'http://tempuri.org/' });
+function contractService(name: ServiceTarget['name'], folder = ''): ContractService {
+  const description = loadServiceDescription({ wsdlFile: `wsdl/${folder}${name}.wsdl`, namespace: 'http://tempuri.org/' });
   return { name, operations: description.operations.map((op) => ({ name: op.name, params: op.params, returnsString: op.result !== undefined })) };
 }
 
@@ -33,3 +33,6 @@ export const CONTRACT_SERVICES: readonly ContractService[] = [MAIN_SERVICE, SYNC
 
 /** The HelloWorld answer of every binding (docs/contract.md). */
 export const HELLO_WORLD = 'Hello World';
+
+/** The typed v2 contract's services (wsdl/v2/, docs/v2.md), for `contract-check --v2`. */
+export const V2_SERVICES: readonly ContractService[] = [contractService('MobileAppWebService', 'v2/'), contractService('SyncCustomers', 'v2/')];

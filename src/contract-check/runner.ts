@@ -3,12 +3,14 @@
  * connections), and collects a result per check. A check that throws anything is a failure with
  * the message; the run itself never throws for a server's answer.
  */
-import { CONTRACT_CHECKS } from './checks';
+import { CONTRACT_CHECKS, V2_CHECKS } from './checks';
 import { sendRequest, type HttpExchange } from './http-client';
 import type { Check, CheckContext, CheckOptions, CheckReport, CheckResult, ServiceTarget } from './types';
 import { parseXmlDocument, type XmlNode } from './xml';
 
 export const DEFAULT_NAMESPACE = 'http://tempuri.org/';
+/** The v2 services' default namespace (the server's API_V2_NAMESPACE and SYNC_V2_NAMESPACE). */
+export const DEFAULT_V2_NAMESPACE = 'http://tempuri.org/v2/';
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 export interface RunOptions {
@@ -19,7 +21,7 @@ export interface RunOptions {
 }
 
 export async function runContractChecks(options: CheckOptions, run: RunOptions = {}): Promise<CheckReport> {
-  const all = run.checks ?? CONTRACT_CHECKS;
+  const all = run.checks ?? (options.contract === 'v2' ? V2_CHECKS : CONTRACT_CHECKS);
   assertUniqueIds(all);
   const selected = all.filter((check) => options.includeExtensions || !check.extension);
   const ctx = createContext(options);
@@ -49,7 +51,7 @@ export function createContext(options: CheckOptions): CheckContext {
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const wsdlCache = new Map<string, Promise<XmlNode>>();
   const service = (name: ServiceTarget['name']): ServiceTarget => {
-    const path = `${options.basePath}/API/${name}.asmx`;
+    const path = `${options.basePath}/API/${options.contract === 'v2' ? 'v2/' : ''}${name}.asmx`;
     const namespace = name === 'SyncCustomers' ? options.syncNamespace : options.apiNamespace;
     return { name, namespace, path, url: baseUrl + path };
   };

@@ -21,6 +21,8 @@ export interface CheckOptions {
   basePath: string;
   /** Run the checks only this project's extensions satisfy (false for the legacy ASMX server). */
   includeExtensions: boolean;
+  /** Which contract to check: the legacy paths, or the typed v2 contract at /API/v2/ (docs/v2.md). */
+  contract: 'legacy' | 'v2';
   /** Milliseconds one request may take (default 15000). */
   timeoutMs?: number;
 }
@@ -29,7 +31,7 @@ export interface CheckOptions {
 export interface ServiceTarget {
   name: 'MobileAppWebService' | 'SyncCustomers';
   namespace: string;
-  /** basePath + /API/<name>.asmx */
+  /** basePath + /API/<name>.asmx (/API/v2/<name>.asmx when the v2 contract is checked) */
   path: string;
   /** baseUrl + path */
   url: string;

@@ -7,7 +7,7 @@ import { mainServiceOperations } from './registry';
 import type { Operation, OperationContext, OperationResult } from '../operations/types';
 import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';
-import type { InvokeInput, Outcome, Service, ServiceOperation } from './types';
+import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
 
@@ -16,6 +16,8 @@ export const NO_INPUT_MESSAGE = 'No input was given: nothing was changed.';
 
 export interface MobileAppServiceOptions {
   namespace: string;
+  /** The legacy contract by default. */
+  contract?: ContractVersion;
   context: OperationContext;
   /** The registry by default; tests pass a modified table to prove the start-up check. */
   operations?: readonly Operation[];
@@ -30,8 +32,8 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
   return {
     name: MOBILE_APP_SERVICE_NAME,
     namespace: options.namespace,
-    path: `/API/${MOBILE_APP_SERVICE_NAME}.asmx`,
-    wsdlFile: `wsdl/${MOBILE_APP_SERVICE_NAME}.wsdl`,
+    contract: options.contract ?? 'legacy',
+    ...serviceLocation(MOBILE_APP_SERVICE_NAME, options.contract ?? 'legacy'),
     operations,
     async invoke(name: string, input: InvokeInput): Promise<Outcome> {
       const operation = implementations.get(name);

@@ -25,6 +25,17 @@ export interface ServiceOperation {
   write: boolean;
 }
 
+/** Where a service of this name and contract is and what describes it. */
+export function serviceLocation(name: string, contract: ContractVersion): Pick<Service, 'path' | 'wsdlFile'> {
+  const folder = contract === 'v2' ? 'v2/' : '';
+  return { path: `/API/${folder}${name}.asmx`, wsdlFile: `wsdl/${folder}${name}.wsdl` };
+}
+
+/** The names a request of this contract carries, in the WSDL's order: v2 lists the extension fields too. */
+export function contractInputs(op: ServiceOperation, contract: ContractVersion): readonly string[] {
+  return contract === 'v2' ? [...op.params, ...op.fields] : op.params;
+}
+
 export type Outcome =
   | { kind: 'report'; result: OperationResult }
   | { kind: 'string'; value: string };
@@ -49,13 +60,20 @@ export interface InvokeInput {
   resultDiscarded?: boolean;
 }
 
+/**
+ * Which contract a service object stands for: the legacy one (empty SOAP responses, JSON over HTTP)
+ * or the typed v2 one beside it (docs/v2.md: typed SOAP responses and XML over HTTP).
+ */
+export type ContractVersion = 'legacy' | 'v2';
+
 export interface Service {
   /** WSDL service name: MobileAppWebService or SyncCustomers. */
   name: string;
   namespace: string;
-  /** Path under the base path, e.g. /API/MobileAppWebService.asmx */
+  contract: ContractVersion;
+  /** Path under the base path, e.g. /API/MobileAppWebService.asmx, /API/v2/MobileAppWebService.asmx */
   path: string;
-  /** wsdl/<name>.wsdl */
+  /** wsdl/<name>.wsdl, wsdl/v2/<name>.wsdl */
   wsdlFile: string;
   operations: ReadonlyMap<string, ServiceOperation>;
   /**

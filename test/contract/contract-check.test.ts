@@ -20,25 +20,33 @@ import { suiteEngine } from '../support/engines';
 import type { Engine } from '../../src/db/engine';
 
 const NS = 'http://tempuri.org/';
+const V2_NS = 'http://tempuri.org/v2/';
 const mainWsdl = fs.readFileSync(path.join(__dirname, '../../wsdl/MobileAppWebService.wsdl'), 'utf8');
+const v2Wsdl = fs.readFileSync(path.join(__dirname, '../../wsdl/v2/MobileAppWebService.wsdl'), 'utf8');
 
 let engine: Engine;
 suiteEngine('sqlite', (opened) => (engine = opened));
 
-function mainService(operations: readonly Operation[] = mainServiceOperations) {
+function mainService(operations: readonly Operation[] = mainServiceOperations, contract: 'legacy' | 'v2' = 'legacy') {
   const context = {
     db: engine.db,
     engine,
     clock: { now: () => new Date() },
     settings: { dateOrder: 'DMY' as const, fiscalYearStartMonth: 4, maxFileBytes: 1, maxFilesPerRequest: 1, maxRequestFilesBytes: 1 },
   };
-  return createMobileAppService({ namespace: NS, context, operations });
+  return createMobileAppService({ namespace: contract === 'v2' ? V2_NS : NS, context, operations, contract });
 }
 
 describe('contract check', () => {
-  it('passes for both real services and their WSDL files', () => {
+  it('passes for both real services and their WSDL files, legacy and v2', () => {
     const services = createServices({ settings: loadSettings({}), engine });
-    expect(services.map((s) => s.name)).toEqual(['MobileAppWebService', 'SyncCustomers']);
+    expect(services.map((s) => `${s.contract} ${s.name} ${s.path} ${s.wsdlFile}`)).toEqual([
+      'legacy MobileAppWebService /API/MobileAppWebService.asmx wsdl/MobileAppWebService.wsdl',
+      'legacy SyncCustomers /API/SyncCustomers.asmx wsdl/SyncCustomers.wsdl',
+      'v2 MobileAppWebService /API/v2/MobileAppWebService.asmx wsdl/v2/MobileAppWebService.wsdl',
+      'v2 SyncCustomers /API/v2/SyncCustomers.asmx wsdl/v2/SyncCustomers.wsdl',
+    ]);
+    expect(createServices({ settings: loadSettings({ V2_CONTRACT: 'false' }), engine }).map((s) => s.contract)).toEqual(['legacy', 'legacy']);
     for (const service of services) {
       const description = loadServiceDescription(service);
       expect(contractDifferences(description, service)).toEqual([]);
@@ -113,6 +121,40 @@ describe('contract check', () => {
     expect(message).toContain('MobileAppWebService');
     expect(message).toContain('operation FillAreaManagers of the WSDL has no implementation');
     expect(message).toContain('operation getSomethingNew is implemented but not in the WSDL');
+  });
+
+  describe('the v2 WSDL against the result declarations (contract-v2.ts)', () => {
+    const v2 = (wsdl: string, operations?: readonly Operation[]) => contractDifferences(describeWsdl(wsdl, V2_NS), mainService(operations, 'v2'));
+
+    it('agrees as written, and lists each operation\'s extension fields after its parameters', () => {
+      expect(v2(v2Wsdl)).toEqual([]);
+      expect(describeWsdl(v2Wsdl, V2_NS).operations.find((op) => op.name === 'getPCNList')?.params).toEqual(['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod', 'PageSize', 'PageToken']);
+    });
+
+    it('names a field whose type, nullability or place differs, and a field only one side has', () => {
+      const drifted = v2Wsdl
+        .replace('name="ChequeNo" nillable="true" type="s:string"', 'name="ChequeNo" type="s:string"')
+        .replace('name="InvoiceCount" type="s:int" />\n          <s:element minOccurs="1" maxOccurs="1" name="Quantity"', 'name="InvoiceCount" type="s:long" />\n          <s:element minOccurs="1" maxOccurs="1" name="Quantity"')
+        .replace('<s:element minOccurs="1" maxOccurs="1" name="Reason" type="s:string" />\n', '');
+      expect(drifted).not.toBe(v2Wsdl);
+      expect(v2(drifted)).toEqual([
+        'complexType SalesSummaryRecord, element 6: the WSDL declares InvoiceCount: long, the operations answer InvoiceCount: int',
+        'complexType PCNCheque, element 8: the WSDL declares ChequeNo: string, the operations answer ChequeNo: string (nillable)',
+        'complexType PCNDebitNote, element 4: the WSDL declares nothing, the operations answer Reason: string',
+      ]);
+    });
+
+    it('names a result element or type that is missing, and an operation without the ServiceError fault', () => {
+      const drifted = v2Wsdl
+        .replace('<s:element name="GetPCNInvoicesResult" nillable="true" type="tns:GetPCNInvoicesResult" />', '')
+        .replace(/(<wsdl:operation name="getPCNList">\n      <wsdl:input message="tns:getPCNListSoapIn" \/>\n      <wsdl:output message="tns:getPCNListSoapOut" \/>\n)      <wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" \/>\n/, '$1');
+      expect(v2(drifted)).toEqual(['the schema has no element GetPCNInvoicesResult (the HTTP GET/POST answer of getPCNInvoices)', 'operation getPCNList declares no ServiceError fault']);
+    });
+
+    it('refuses to start the app on a difference', () => {
+      const service = mainService(undefined, 'v2');
+      expect(() => assertContract(describeWsdl(v2Wsdl.replace('type="s:date"', 'type="s:string"'), V2_NS), service)).toThrow(ContractMismatchError);
+    });
   });
 
   it('createApp builds for the real services (the server starts only when the check passes)', () => {

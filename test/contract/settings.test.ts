@@ -18,6 +18,14 @@ describe('settings', () => {
     });
   });
 
+  it('the v2 namespaces follow the legacy ones unless set', () => {
+    expect(loadSettings({ API_NAMESPACE: 'https://api.example.com/mobile/', SYNC_NAMESPACE: 'urn:example:sync' })).toMatchObject({
+      apiV2Namespace: 'https://api.example.com/mobile/v2/',
+      syncV2Namespace: 'urn:example:sync/v2/',
+    });
+    expect(loadSettings({ API_V2_NAMESPACE: 'urn:typed', V2_CONTRACT: 'off' })).toMatchObject({ apiV2Namespace: 'urn:typed', syncV2Namespace: 'http://tempuri.org/v2/', v2Contract: false });
+  });
+
   it('a base path loses its trailing slash; "/" means the root', () => {
     expect(loadSettings({ BASE_PATH: '/MobileApp/' }).basePath).toBe('/MobileApp');
     expect(loadSettings({ BASE_PATH: '/' }).basePath).toBe('');
@@ -60,6 +68,8 @@ describe('settings', () => {
     [{ BASE_PATH: 'MobileApp' }, "BASE_PATH: 'MobileApp' is not a path (expected something like /MobileApp)"],
     [{ API_NAMESPACE: 'not a uri' }, "API_NAMESPACE: 'not a uri' is not an absolute URI"],
     [{ SYNC_NAMESPACE: 'http://x/"><y' }, `SYNC_NAMESPACE: 'http://x/"><y' is not a usable namespace URI`],
+    [{ API_V2_NAMESPACE: 'v2' }, "API_V2_NAMESPACE: 'v2' is not an absolute URI"],
+    [{ V2_CONTRACT: 'sometimes' }, "V2_CONTRACT: 'sometimes' is not a boolean (use true or false)"],
     [{ MAX_REQUEST_BYTES: '10' }, 'MAX_REQUEST_BYTES: 10 is out of range (1024..1073741824)'],
     [{ TRUST_PROXY: 'maybe' }, "TRUST_PROXY: 'maybe' is not a boolean (use true or false)"],
     [{ DATABASE_URL: 'mysql://x' }, "DATABASE_URL: 'mysql://x' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)"],
@@ -89,6 +99,9 @@ describe('settings', () => {
       basePath: '',
       apiNamespace: 'http://tempuri.org/',
       syncNamespace: 'http://tempuri.org/',
+      v2Contract: true,
+      apiV2Namespace: 'http://tempuri.org/v2/',
+      syncV2Namespace: 'http://tempuri.org/v2/',
       maxRequestBytes: 4194304,
       maxXmlDepth: 64,
       maxXmlNodes: 10000,

@@ -17,6 +17,7 @@ import { seed } from '../../src/demo-data';
 import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { MAIN_OPERATION_NAMES, MAIN_PATH, SYNC_PATH } from '../support/interface-table';
+import { demoDataCalls } from '../support/operation-inputs';
 
 type Doc = {
   paths: Record<string, Record<'get' | 'post', { operationId: string; parameters?: Array<{ name: string }>; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
@@ -67,46 +68,8 @@ describe.each(ENGINES)('the OpenAPI document: %s', (kind) => {
     expect(doc.paths[`${SYNC_PATH}/HelloWorld`].get.responses['200'].content).toEqual({ 'text/xml': { schema: { type: 'string' } } });
   });
 
-  /** Inputs per operation that reach rows, objects, nulls, pages and failures on the demo data. */
-  async function inputs(): Promise<Record<string, Array<Record<string, string>>>> {
-    const db = t.engine.db;
-    const cheque = await db.selectFrom('pcn').select(['pdc_id', 'pcn_no']).orderBy('pdc_id').executeTakeFirstOrThrow();
-    const withDebitNote = await db.selectFrom('pcn_debit_notes').select('pcn_no').orderBy('pcn_no').executeTakeFirstOrThrow();
-    const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
-    const manager = await db.selectFrom('users').select('id').where('role', '=', 'ZM').orderBy('id').executeTakeFirstOrThrow();
-    const customer = await db.selectFrom('customers').select(['code', 'sales_officer_id']).where('sales_officer_id', '=', officer.id).orderBy('code').executeTakeFirstOrThrow();
-    const request = await db.selectFrom('warranty_requests').select('request_no').orderBy('request_no').executeTakeFirstOrThrow();
-    const pending = await db.selectFrom('activities').select('activity_no').where('status', '=', 'PENDING').orderBy('activity_no').executeTakeFirstOrThrow();
-    const enquiry = await db.selectFrom('enquiries').select(['enquiry_no', 'customer_code']).orderBy('enquiry_no').executeTakeFirstOrThrow();
-    const product = await db.selectFrom('products').select('code').orderBy('code').executeTakeFirstOrThrow();
-    type Fields = Record<string, string>;
-    const bad: Fields = { FromDate: '31/02/2026' };
-    const reports: Fields[] = [{}, { FromDate: '2026-04-01', ToDate: '2026-04-30' }, { SalesOfficer: officer.id }, { FromCustomer: 'ZZZZ' }, bad];
-    return {
-      getSalesSummaryRecords: reports,
-      getOrderVDeliverySummaryRecords: [...reports, { SortBy: 'DeliveryPercent', SortDirection: 'DESC' }],
-      getOrderVsDeliveryOfficer: [{}, { ManagerId: manager.id }, { SalesOfficer: 'NOBODY' }, bad],
-      getSalesReportStats: [{}, { Username: officer.id }, { Username: 'nobody' }],
-      getCollectionStatements: [{}, { FromCustomer: customer.code }, { PageSize: '3' }, { FromCustomer: 'ZZZZ' }, bad],
-      getOpeningBalance: [{}, { CustomerIds: customer.code }, { CustomerIds: 'NONE' }, { Month: '13' }],
-      getPCNList: [{}, { SalesOfficer: officer.id }, { PageSize: '2' }, { Customer: 'NONE' }, { PaymentType: 'X' }],
-      getPCNDetails: [{ PDCID: cheque.pdc_id }, { PDCID: 'NONE' }, {}],
-      getPCNDebitNotes: [{ PCNNO: withDebitNote.pcn_no }, {}],
-      getPCNInvoices: [{ PCNNO: cheque.pcn_no }, {}],
-      FillAreaManagers: [{}, { username: manager.id }, { username: 'nobody' }],
-      FillProfitCenterForCustomer: [{}, { CustomerCode: customer.code }],
-      ActivityReportAndComplaints: [{}, { SalesOfficer: officer.id }, { SalesOfficer: officer.id, PageSize: '2' }, bad],
-      SyncWarrantyReqList: [{}, { SalesOfficer: officer.id, PageSize: '3' }],
-      CreateWarrantyRequest: [{}, { CustomerCode: customer.code, SalesOfficer: customer.sales_officer_id, ProductCode: product.code, SerialNo: 'SN-OPENAPI-1', Complaint: 'Hums' }, { CustomerCode: customer.code }],
-      UpdateWarrantyTransportDetails: [{}, { RequestNo: 'NONE', Transporter: 'X', LRNo: '1', LRDate: '2026-05-01' }],
-      WarrantyRequestFiles: [{}, { RequestNo: request.request_no }],
-      ActivityApprovalRejection: [{}, { ActivityNo: pending.activity_no, Action: 'APPROVE', ApprovedBy: 'ADM001' }, { ActivityNo: pending.activity_no, Action: 'MAYBE' }],
-      UpdateActivityNoAndOrderToCustInEnquiryMst: [{}, { EnquiryNo: enquiry.enquiry_no, OrderToCustomer: enquiry.customer_code }],
-    };
-  }
-
   it('validates every answer of every operation over GET and POST', async () => {
-    const table = await inputs();
+    const table = await demoDataCalls(t.engine.db);
     expect(Object.keys(table).sort()).toEqual([...MAIN_OPERATION_NAMES].sort());
     const seen = { rows: 0, empty: 0, object: 0, nullData: 0, paged: 0, failure: 0 };
     for (const [operation, calls] of Object.entries(table)) {

@@ -48,15 +48,20 @@ function phpHasSoap(): boolean {
   return spawnSync('php', ['-r', 'exit(class_exists("SoapClient") ? 0 : 1);'], { stdio: 'ignore' }).status === 0;
 }
 
-export function detectClients(): Availability {
-  const available: InteropClient[] = [npmSoapClient('1.1'), npmSoapClient('1.2')];
+/** The clients of one kind this machine has: npm soap always, zeep and PHP when installed. */
+function detect<C>(make: { npm: (version: '1.1' | '1.2') => C; zeep: (python: string) => C; php: (version: '1.1' | '1.2') => C }, zeepBindings: string): { available: C[]; leftOut: string[] } {
+  const available: C[] = [make.npm('1.1'), make.npm('1.2')];
   const leftOut: string[] = [];
   const python = findZeepPython();
-  if (python) available.push(zeepClient(python));
-  else leftOut.push('python3-zeep (SOAP 1.1, SOAP 1.2, HttpGet, HttpPost) because no python3 on this machine can import zeep (apt-get install python3-zeep)');
-  if (phpHasSoap()) available.push(phpClient('1.1'), phpClient('1.2'));
-  else leftOut.push("PHP SoapClient (SOAP_1_1, SOAP_1_2) because php with the soap extension is not installed (apt-get install php-cli php-soap)");
+  if (python) available.push(make.zeep(python));
+  else leftOut.push(`python3-zeep (${zeepBindings}) because no python3 on this machine can import zeep (apt-get install python3-zeep)`);
+  if (phpHasSoap()) available.push(make.php('1.1'), make.php('1.2'));
+  else leftOut.push('PHP SoapClient (SOAP_1_1, SOAP_1_2) because php with the soap extension is not installed (apt-get install php-cli php-soap)');
   return { available, leftOut };
+}
+
+export function detectClients(): Availability {
+  return detect({ npm: npmSoapClient, zeep: zeepClient, php: phpClient }, 'SOAP 1.1, SOAP 1.2, HttpGet, HttpPost');
 }
 
 function runJson(command: string, args: string[]): Promise<unknown> {
@@ -150,19 +155,21 @@ function unwrap(operation: string, result: unknown): unknown {
 type Callback = (error: unknown, result: unknown) => void;
 type PortMethod = (args: Record<string, string>, callback: Callback) => void;
 
+/** The npm soap client's proxy of one service, built from its ?wsdl, on the SOAP port of `version`. */
+async function npmPort(serviceRoot: string, service: string, version: '1.1' | '1.2'): Promise<Record<string, PortMethod>> {
+  const client = await soap.createClientAsync(`${serviceRoot}/${service}.asmx?wsdl`, version === '1.2' ? { forceSoap12Headers: true } : {});
+  return (client as unknown as Record<string, Record<string, Record<string, PortMethod>>>)[service][`${service}${version === '1.1' ? 'Soap' : 'Soap12'}`];
+}
+
 function npmSoapClient(version: '1.1' | '1.2'): InteropClient {
   const binding: ClientBinding = version === '1.1' ? 'soap11' : 'soap12';
-  const suffix = version === '1.1' ? 'Soap' : 'Soap12';
   return {
     name: `npm soap ${version}`,
     bindings: [binding],
     async run(serviceRoot, calls) {
-      const options = version === '1.2' ? { forceSoap12Headers: true } : {};
-      const sync = await soap.createClientAsync(`${serviceRoot}/SyncCustomers.asmx?wsdl`, options);
-      const main = await soap.createClientAsync(`${serviceRoot}/MobileAppWebService.asmx?wsdl`, options);
-      const port = (client: soap.Client, service: string) => (client as unknown as Record<string, Record<string, Record<string, PortMethod>>>)[service][`${service}${suffix}`];
-      const records = [await npmCall(binding, port(sync, 'SyncCustomers'), 'HelloWorld', {})];
-      for (const call of calls) records.push(await npmCall(binding, port(main, 'MobileAppWebService'), call.operation, call.args));
+      const main = await npmPort(serviceRoot, 'MobileAppWebService', version);
+      const records = [await npmCall(binding, await npmPort(serviceRoot, 'SyncCustomers', version), 'HelloWorld', {})];
+      for (const call of calls) records.push(await npmCall(binding, main, call.operation, call.args));
       return records;
     },
   };
@@ -191,4 +198,78 @@ function npmFault(error: unknown): { code: string; message: string } {
   if (fault.faultcode !== undefined) return { code: String(fault.faultcode), message: String(fault.faultstring) };
   const text = fault.Reason?.Text;
   return { code: String(fault.Code?.Value), message: String(typeof text === 'object' ? text.$value : text) };
+}
+
+// ---- the typed v2 contract (docs/v2.md) -------------------------------------------------------------
+
+/** One call of a v2 client: its typed result as the client deserialised it, or its fault. */
+export interface TypedCallRecord {
+  binding: ClientBinding;
+  operation: string;
+  args: Record<string, string>;
+  ok: boolean;
+  /** The <opResult> as the client's own objects, made plain (JSON). */
+  result?: unknown;
+  /** detail: the ServiceError's Code, Field and Message as the client read them. */
+  fault?: { code: string; message: string; detail?: unknown };
+}
+
+export interface TypedClient {
+  name: string;
+  bindings: readonly ClientBinding[];
+  /** serviceRoot: http://127.0.0.1:<port>/API/v2 */
+  run(serviceRoot: string, calls: readonly MainCall[]): Promise<TypedCallRecord[]>;
+}
+
+export function detectTypedClients(): { available: TypedClient[]; leftOut: string[] } {
+  return detect({ npm: npmTypedClient, zeep: zeepTypedClient, php: phpTypedClient }, 'v2: SOAP 1.1, SOAP 1.2, HttpGet');
+}
+
+function zeepTypedClient(python: string): TypedClient {
+  return {
+    name: 'python3-zeep',
+    bindings: ['soap11', 'soap12', 'httpget'],
+    async run(serviceRoot, calls) {
+      const records = (await runJson(python, [path.join(CLIENTS_DIR, 'zeep_v2_client.py'), serviceRoot, JSON.stringify(calls)])) as Array<Omit<TypedCallRecord, 'binding'> & { port: ZeepRecord['port'] }>;
+      return records.map(({ port, ...record }) => ({ ...record, binding: ZEEP_PORTS[port] }));
+    },
+  };
+}
+
+function phpTypedClient(version: '1.1' | '1.2'): TypedClient {
+  const binding: ClientBinding = version === '1.1' ? 'soap11' : 'soap12';
+  return {
+    name: `PHP SoapClient SOAP_${version.replace('.', '_')}`,
+    bindings: [binding],
+    async run(serviceRoot, calls) {
+      const records = (await runJson('php', [path.join(CLIENTS_DIR, 'php_v2_client.php'), serviceRoot, version, JSON.stringify(calls)])) as Array<Omit<TypedCallRecord, 'binding'>>;
+      return records.map((record) => ({ ...record, binding }));
+    },
+  };
+}
+
+function npmTypedClient(version: '1.1' | '1.2'): TypedClient {
+  const binding: ClientBinding = version === '1.1' ? 'soap11' : 'soap12';
+  return {
+    name: `npm soap ${version}`,
+    bindings: [binding],
+    async run(serviceRoot, calls) {
+      const port = await npmPort(serviceRoot, 'MobileAppWebService', version);
+      const records: TypedCallRecord[] = [];
+      for (const call of calls) {
+        records.push(
+          await new Promise<TypedCallRecord>((resolve) => {
+            port[call.operation](call.args, (error, result) => {
+              const base = { binding, operation: call.operation, args: call.args };
+              if (!error) return resolve({ ...base, ok: true, result: (result as Record<string, unknown> | null)?.[`${call.operation}Result`] ?? null });
+              const fault = npmFault(error);
+              const body = (error as { root?: { Envelope?: { Body?: { Fault?: { detail?: { ServiceError?: unknown }; Detail?: { ServiceError?: unknown } } } } } }).root?.Envelope?.Body?.Fault;
+              resolve({ ...base, ok: false, fault: { ...fault, detail: body?.detail?.ServiceError ?? body?.Detail?.ServiceError } });
+            });
+          }),
+        );
+      }
+      return records;
+    },
+  };
 }

@@ -14,6 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { CONTRACT_SERVICES } from '../../src/contract-check/interface';
 import { listenTestApp, type ListeningApp } from '../support/listen';
+import { seed } from '../../src/demo-data';
+import { escapeXmlText } from '../../src/asmx/xml-escape';
+import { demoDataCalls, nameCustomerNonAscii } from '../support/operation-inputs';
 
 const WSDL_XSD = path.join(__dirname, '..', 'schemas', 'wsdl.xsd');
 
@@ -108,4 +111,78 @@ describe.each(SETTINGS)('served WSDL documents against the published schemas: $l
     expect(result.ok).toBe(false);
     expect(result.output).toContain('fails to validate');
   });
+});
+
+/**
+ * The typed v2 contract (docs/v2.md): both v2 documents are valid WSDL 1.1, their schema compiles,
+ * and the real answers of every call of every operation on demo data (the HTTP GET document, and the
+ * <opResponse> of the SOAP 1.2 envelope) validate against it, so what the server writes is what the
+ * WSDL promises to every client generated from it.
+ */
+describe('the v2 WSDL documents and the answers they describe', () => {
+  let server: ListeningApp;
+  let dir: string;
+  const V2_NS = 'http://tempuri.org/v2/';
+  const write = (file: string, text: string) => {
+    const full = path.join(dir, file);
+    fs.writeFileSync(full, text);
+    return full;
+  };
+
+  beforeAll(async () => {
+    server = await listenTestApp({ clock: { now: () => new Date('2026-05-15T10:00:00Z') } });
+    await seed(server.engine, { scale: 0.03, asOf: '2026-05-15' });
+    await nameCustomerNonAscii(server.engine.db);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsdl-v2-'));
+  }, 120_000);
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await server.stop();
+  });
+
+  it.each([['MobileAppWebService'], ['SyncCustomers']])('v2 %s?wsdl is valid against the WSDL 1.1 schema and its schema compiles', async (name) => {
+    const wsdl = await (await fetch(`${server.baseUrl}/API/v2/${name}.asmx?wsdl`)).text();
+    const result = xmllint(WSDL_XSD, [write(`v2-${name}.wsdl`, wsdl)]);
+    expect(result.output).toContain('validates');
+    expect(result.ok).toBe(true);
+    const compiled = xmllint(write(`v2-${name}.xsd`, extractSchema(wsdl, V2_NS)), [write(`v2-${name}-hello.xml`, requestElement(name === 'SyncCustomers' ? 'HelloWorld' : 'getPCNList', [], V2_NS))]);
+    expect(compiled.output).not.toContain('error');
+    expect(compiled.ok).toBe(true);
+  });
+
+  it('every answer of every operation validates against the v2 schema, over HTTP GET and SOAP 1.2', async () => {
+    const wsdl = await (await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx?wsdl`)).text();
+    const schema = write('v2-main.xsd', extractSchema(wsdl, V2_NS));
+    const calls = await demoDataCalls(server.engine.db);
+    const answers: string[] = [];
+    for (const [operation, list] of Object.entries(calls)) {
+      for (const [i, fields] of list.entries()) {
+        const query = new URLSearchParams(fields).toString();
+        const get = await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx/${operation}?${query}`);
+        if (get.status !== 200) continue; // a business failure: its ServiceError is checked below
+        answers.push(write(`${operation}-${i}-get.xml`, await get.text()));
+        const args = Object.entries(fields).map(([k, v]) => `<${k}>${escapeXmlText(v)}</${k}>`).join('');
+        const soap = await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+          body: `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><${operation} xmlns="${V2_NS}">${args}</${operation}></soap:Body></soap:Envelope>`,
+        });
+        const envelope = await soap.text();
+        const body = envelope.slice(envelope.indexOf('<soap:Body>') + '<soap:Body>'.length, envelope.indexOf('</soap:Body>'));
+        // The response element as a document of its own, with the prefixes the envelope declared.
+        answers.push(write(`${operation}-${i}-soap.xml`, body.replace(/^<(\w+) xmlns=/, '<$1 xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns=')));
+      }
+    }
+    const failure = await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx/getPCNList?PaymentType=X`);
+    expect(failure.status).toBe(500);
+    answers.push(write('failure.xml', await failure.text()));
+    expect(answers.length).toBeGreaterThan(60);
+    const result = xmllint(schema, answers);
+    expect(result.output).not.toContain('fails to validate');
+    expect(result.ok).toBe(true);
+    // And an answer off the schema fails: a money value with an exponent.
+    const broken = write('broken.xml', fs.readFileSync(answers[0], 'utf8').replace(/<Value>[^<]*<\/Value>/, '<Value>1e3</Value>'));
+    expect(fs.readFileSync(broken, 'utf8')).toContain('<Value>1e3</Value>');
+    expect(xmllint(schema, [broken]).ok).toBe(false);
+  }, 120_000);
 });

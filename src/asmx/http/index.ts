@@ -18,6 +18,8 @@ import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendWhole } from '../send';
 import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
+import { ChunkWriter } from '../chunk-writer';
+import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
@@ -26,10 +28,37 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     const op = resolveOperation(service, req.method, rest);
     annotate(res, { operation: op.name });
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
-    await sendOutcome(res, service, await service.invoke(op.name, { ...input, principal: principalOf(res), streams: true }));
+    const outcome = await service.invoke(op.name, { ...input, principal: principalOf(res), streams: true });
+    if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result);
+    await sendOutcome(res, service, outcome);
   } catch (err) {
+    if (service.contract === 'v2' && err instanceof AppError) return sendTypedFailure(res, service, err);
     sendFailure(res, err);
   }
+}
+
+/**
+ * The v2 contract's HTTP GET/POST answer (docs/v2.md): the result element as the WSDL's HttpGet and
+ * HttpPost bindings declare it, the document's root, ASMX style.
+ */
+async function sendTypedOutcome(res: BindingResponse, service: Service, op: ServiceOperation, result: OperationResult): Promise<void> {
+  annotate(res, { outcome: 'success' });
+  const end = await sendTypedAnswer(res, new ChunkWriter(res), {
+    service,
+    status: 200,
+    contentType: 'text/xml; charset=utf-8',
+    root: (stream) => writeTypedResult(stream, service.namespace, v2ResultTypeName(op.name), op.returns, result, true),
+  });
+  if (end === 'aborted') annotate(res, { outcome: 'aborted' });
+}
+
+/**
+ * A business failure of the v2 contract over HTTP GET/POST: status 500, as ASMX answers an
+ * operation's exception there, with the ServiceError document (Code, Field, Message) the WSDL declares.
+ */
+function sendTypedFailure(res: BindingResponse, service: Service, error: AppError): void {
+  annotate(res, { outcome: 'business_error', faultCode: error.code });
+  sendWhole(res, 500, 'text/xml; charset=utf-8', `<?xml version="1.0" encoding="utf-8"?>${serviceErrorXml(service.namespace, error)}`);
 }
 
 function bindingOf(method: string): Binding {

@@ -12,16 +12,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { StreamedData, StreamedJson } from '../../operations/streamed';
-
-const CHUNK_BYTES = 64 * 1024;
+import { ChunkWriter, type StreamEnd } from '../chunk-writer';
 
 /** Rows of an in-memory array stringified at once: a slice is a millisecond or two of work. */
 export const SLICE_ROWS = 1000;
-
-export type StreamEnd = 'complete' | 'aborted';
-
-/** A response that compression (the middleware) may have given a flush(). */
-type Flushable = ServerResponse & { flush?: () => void };
 
 export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedData, message: string): Promise<StreamEnd> {
   const out = new ChunkWriter(res);
@@ -98,67 +92,5 @@ async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJso
       }
       return out.write(separator === '{' ? '{}' : '}');
     }
-  }
-}
-
-/** Gathers text into chunks and writes them with backpressure; does nothing once the client is gone. */
-class ChunkWriter {
-  aborted = false;
-  private pending: string[] = [];
-  private size = 0;
-  /** Resolves the wait for 'drain' under way, if any. */
-  private wake: (() => void) | undefined;
-
-  constructor(private readonly res: Flushable) {
-    // One listener each for the whole answer: compression moves 'drain' listeners onto its own
-    // stream, where removing them again is not possible.
-    const wake = () => this.wake?.();
-    res.on('drain', wake).on('close', () => {
-      // A close before the last byte went out: the client hung up.
-      if (!res.writableFinished) this.aborted = true;
-      wake();
-    });
-  }
-
-  async write(text: string): Promise<void> {
-    if (this.aborted) return;
-    this.pending.push(text);
-    this.size += text.length;
-    if (this.size >= CHUNK_BYTES) await this.send();
-  }
-
-  /** Sends what is gathered and pushes it through the compressor, if any. */
-  flush(): void {
-    void this.send();
-    this.res.flush?.();
-  }
-
-  async end(): Promise<StreamEnd> {
-    await this.send();
-    if (this.aborted) return 'aborted';
-    await new Promise<void>((resolve) => {
-      // compression's end() takes no callback: wait for 'finish' (or 'close' when the client left).
-      this.res.once('finish', resolve).once('close', resolve);
-      this.res.end();
-    });
-    return this.aborted ? 'aborted' : 'complete';
-  }
-
-  private async send(): Promise<void> {
-    if (this.pending.length === 0 || this.aborted) return;
-    const chunk = this.pending.join('');
-    this.pending = [];
-    this.size = 0;
-    if (!this.res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        this.wake = () => {
-          this.wake = undefined;
-          resolve();
-        };
-      });
-    }
-    // Between chunks other requests get their turn. Waiting for 'drain' alone does not give it:
-    // when the socket takes the bytes at once, 'drain' comes on the next tick, in the same turn.
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -20,7 +20,7 @@ import { Router } from 'express';
 import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
 import { principalOf } from '../../request-context/principal';
-import type { Service } from '../../services/types';
+import type { Outcome, Service } from '../../services/types';
 import type { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { sendWhole } from '../send';
@@ -31,7 +31,7 @@ import { checkRequest, soapVersionOf } from './guard';
 import { checkMustUnderstand } from './must-understand';
 import { faultFor, responseObject } from './operation-outcome';
 import { SoapFaultError, SoapHttpError } from './rejections';
-import { sendFault, sendRejection, sendResponse, sendStatus } from './respond';
+import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
 import { resolveOperation, type OperationTable } from './route';
 import { startSoapEngine, type SoapEngine } from './soap-server';
 
@@ -101,20 +101,29 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
     return;
   }
   annotate(res, { operation: call.operation });
+  const { service } = context;
+  // The legacy contract answers no data, so a read is only checked; v2 answers it typed (docs/v2.md).
+  const typed = service.contract === 'v2';
   let document: string;
+  let outcome: Outcome;
   try {
     const engine = await context.engine;
-    const input = { values: call.values, files: [], principal: principalOf(res), resultDiscarded: true };
-    const outcome = await context.service.invoke(call.operation, input);
-    document = engine.responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
+    const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true } : { resultDiscarded: true }) };
+    outcome = await service.invoke(call.operation, input);
+    document = typed && outcome.kind === 'report' ? '' : engine.responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
-    const fault = faultFor(error);
+    const fault = faultFor(error, service);
     if (fault.kind === 'server') annotateUnexpected(res, error);
     else annotate(res, { outcome: 'business_error', errorCode: (error as AppError).code });
     sendFault(res, call.version, fault);
     return;
   }
   annotate(res, { outcome: 'success' });
+  if (outcome.kind === 'report' && typed) {
+    const op = service.operations.get(call.operation)!;
+    if ((await sendTypedResponse(res, call.version, service, op, outcome.result)) === 'aborted') annotate(res, { outcome: 'aborted' });
+    return;
+  }
   sendResponse(res, call.version, document);
 }
 

@@ -4,8 +4,9 @@
  */
 import { AppError } from '../../errors';
 import { UNEXPECTED_FAULT, type Fault } from '../faults';
-import { replaceNonXmlChars } from '../xml-escape';
-import type { Outcome } from '../../services/types';
+import { cdataProof } from '../library-rows';
+import type { Outcome, Service } from '../../services/types';
+import { serviceErrorXml } from '../typed-xml';
 
 /**
  * 'report' (every main-service operation): {} becomes the empty <opResponse xmlns="ns" />.
@@ -17,23 +18,12 @@ export function responseObject(operation: string, outcome: Outcome): Record<stri
 }
 
 /**
- * The npm soap library copies a string that starts with "<![CDATA[" and ends with "]]>" into the
- * document unescaped (docs/contract.md, "What the npm soap library does not do by itself"). Such a string
- * is handed over as a real CDATA section holding exactly its text, with every "]]>" inside split across
- * two sections, so nothing in it can close the section or open markup. Any other string is escaped by
- * the library itself.
- */
-export function cdataProof(value: string): string {
-  const clean = replaceNonXmlChars(value);
-  if (!(clean.startsWith('<![CDATA[') && clean.endsWith(']]>'))) return clean;
-  return `<![CDATA[${clean.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
-}
-
-/**
  * AppError (a business failure) is the client's to fix: Client/Sender with its message. Anything else
  * is the server's: Server/Receiver with a fixed text, never the error's own message or stack.
  */
-export function faultFor(error: unknown): Fault {
-  if (error instanceof AppError) return { kind: 'client', message: error.message };
-  return UNEXPECTED_FAULT;
+export function faultFor(error: unknown, service: Pick<Service, 'contract' | 'namespace'>): Fault {
+  if (!(error instanceof AppError)) return UNEXPECTED_FAULT;
+  // The v2 contract declares the fault's detail, so generated clients read Code and Field too (docs/v2.md).
+  if (service.contract === 'v2') return { kind: 'client', message: error.message, detail: serviceErrorXml(service.namespace, error) };
+  return { kind: 'client', message: error.message };
 }

@@ -5,7 +5,11 @@
  * carried.
  */
 import type { BindingResponse } from '../../request-context/exchange';
-import { SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
+import { ENVELOPE_NS, SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
+import type { OperationResult } from '../../operations/types';
+import type { Service, ServiceOperation } from '../../services/types';
+import { ChunkWriter, type StreamEnd } from '../chunk-writer';
+import { declareSchemaPrefixes, sendTypedAnswer, writeTypedResult } from '../typed-xml';
 import { annotate } from '../../request-context/annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
 import { sendWhole } from '../send';
@@ -13,6 +17,27 @@ import { sendWhole } from '../send';
 /** 200 with the Cache-Control the legacy stack sends with a successful response. */
 export function sendResponse(res: BindingResponse, version: SoapVersion, document: string): void {
   send(res, 200, version, document, 'private, max-age=0');
+}
+
+/**
+ * The v2 contract's typed response (docs/v2.md): `<opResponse><opResult>` with the result as the
+ * WSDL declares it, written while it is built (typed-xml.ts), so a large list streams.
+ */
+export function sendTypedResponse(res: BindingResponse, version: SoapVersion, service: Service, op: ServiceOperation, result: OperationResult): Promise<StreamEnd> {
+  const ns = service.namespace;
+  return sendTypedAnswer(res, new ChunkWriter(res), {
+    service,
+    status: 200,
+    contentType: SOAP_CONTENT_TYPE[version],
+    cacheControl: 'private, max-age=0',
+    root: async (stream) => {
+      stream.xml.ele(ENVELOPE_NS[version], 'soap:Envelope');
+      declareSchemaPrefixes(stream.xml);
+      stream.xml.ele(ENVELOPE_NS[version], 'soap:Body').ele(ns, `${op.name}Response`);
+      await writeTypedResult(stream, ns, `${op.name}Result`, op.returns, result);
+      stream.xml.up().up().up();
+    },
+  });
 }
 
 /** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts). */

@@ -6,6 +6,7 @@ import { httpProtocolChecks } from './http-protocol';
 import { soapCallChecks } from './soap-calls';
 import { soapEnvelopeChecks } from './soap-envelope';
 import { soapRoutingChecks } from './soap-routing';
+import { typedCallChecks } from './typed-calls';
 
 export const CONTRACT_CHECKS: readonly Check[] = [
   ...documentChecks,
@@ -15,3 +16,6 @@ export const CONTRACT_CHECKS: readonly Check[] = [
   ...httpCallChecks,
   ...httpProtocolChecks,
 ];
+
+/** The checks of the typed v2 contract (`contract-check --v2`, docs/v2.md). */
+export const V2_CHECKS: readonly Check[] = typedCallChecks;
