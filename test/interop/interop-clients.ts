@@ -39,9 +39,9 @@ export interface Availability {
 
 const CLIENTS_DIR = path.join(__dirname, 'clients');
 
-/** The first python3 that can import zeep (a pyenv shim may come before the system python3). */
-function findZeepPython(): string | undefined {
-  return ['python3', '/usr/bin/python3'].find((python) => spawnSync(python, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0);
+/** The first python3 that can import `module` (a pyenv shim may come before the system python3). */
+function findPython(module: string): string | undefined {
+  return ['python3', '/usr/bin/python3'].find((python) => spawnSync(python, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0);
 }
 
 function phpHasSoap(): boolean {
@@ -52,7 +52,7 @@ function phpHasSoap(): boolean {
 function detect<C>(make: { npm: (version: '1.1' | '1.2') => C; zeep: (python: string) => C; php: (version: '1.1' | '1.2') => C }, zeepBindings: string): { available: C[]; leftOut: string[] } {
   const available: C[] = [make.npm('1.1'), make.npm('1.2')];
   const leftOut: string[] = [];
-  const python = findZeepPython();
+  const python = findPython('zeep');
   if (python) available.push(make.zeep(python));
   else leftOut.push(`python3-zeep (${zeepBindings}) because no python3 on this machine can import zeep (apt-get install python3-zeep)`);
   if (phpHasSoap()) available.push(make.php('1.1'), make.php('1.2'));
@@ -222,7 +222,22 @@ export interface TypedClient {
 }
 
 export function detectTypedClients(): { available: TypedClient[]; leftOut: string[] } {
-  return detect({ npm: npmTypedClient, zeep: zeepTypedClient, php: phpTypedClient }, 'v2: SOAP 1.1, SOAP 1.2, HttpGet');
+  const clients = detect({ npm: npmTypedClient, zeep: zeepTypedClient, php: phpTypedClient }, 'v2: SOAP 1.1, SOAP 1.2, HttpGet');
+  const suds = findPython('suds');
+  if (suds) clients.available.push(sudsTypedClient(suds));
+  else clients.leftOut.push('python3-suds (v2: SOAP 1.1) because no python3 on this machine can import suds (apt-get install python3-suds)');
+  return clients;
+}
+
+function sudsTypedClient(python: string): TypedClient {
+  return {
+    name: 'python3-suds',
+    bindings: ['soap11'],
+    async run(serviceRoot, calls) {
+      const records = (await runJson(python, [path.join(CLIENTS_DIR, 'suds_v2_client.py'), serviceRoot, JSON.stringify(calls)])) as Array<Omit<TypedCallRecord, 'binding'> & { port: 'Soap' }>;
+      return records.map(({ port, ...record }) => ({ ...record, binding: ZEEP_PORTS[port] }));
+    },
+  };
 }
 
 function zeepTypedClient(python: string): TypedClient {

@@ -1,7 +1,8 @@
 /**
  * Real clients other people wrote, generated from the served v2 ?wsdl (docs/v2.md), against the real
- * server on demo data: python3-zeep (SOAP 1.1, SOAP 1.2, HttpGet), PHP's SoapClient (SOAP_1_1,
- * SOAP_1_2) and the npm soap client (1.1, and 1.2 with forceSoap12Headers) call every operation
+ * server on demo data: python3-zeep (SOAP 1.1, SOAP 1.2, HttpGet), python3-suds (SOAP 1.1, the only
+ * version it speaks), PHP's SoapClient (SOAP_1_1, SOAP_1_2) and the npm soap client (1.1, and 1.2 with
+ * forceSoap12Headers) call every operation
  * (test/support/operation-inputs.ts) and receive typed data equal, field by field, to the legacy HTTP
  * GET JSON of the same call: money, dates, timestamps, empty lists, nulls and a non-ASCII customer
  * name included. A business error reaches each client as a fault carrying its code. A client this
