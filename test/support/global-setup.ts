@@ -3,6 +3,7 @@
  * a machine without PostgreSQL is never mistaken for a run that covered it.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { newTestRunId } from './engines';
 
 export default function globalSetup(): void {
@@ -17,5 +18,9 @@ export default function globalSetup(): void {
   // jest.config.js leaves the suite out on the same test.
   if (spawnSync('xmllint', ['--version'], { stdio: 'ignore' }).status !== 0) {
     process.stdout.write('[left out] test/interop/wsdl-schema.test.ts (WSDL schema validation): xmllint is not installed (apt-get install libxml2-utils)\n');
+  }
+  const gsoap = ['wsdl2h', 'soapcpp2'].every((tool) => spawnSync(tool, ['-h'], { stdio: 'ignore' }).status !== null) && existsSync('/usr/include/stdsoap2.h');
+  if (!gsoap || spawnSync('g++', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    process.stdout.write('[left out] test/interop/interop-gsoap.test.ts (a gSOAP C++ client of the v2 contract): gSOAP or g++ is not installed (apt-get install gsoap libgsoap-dev g++)\n');
   }
 }
