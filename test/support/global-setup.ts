@@ -23,4 +23,7 @@ export default function globalSetup(): void {
   if (!gsoap || spawnSync('g++', ['--version'], { stdio: 'ignore' }).status !== 0) {
     process.stdout.write('[left out] test/interop/interop-gsoap.test.ts (a gSOAP C++ client of the v2 contract): gSOAP or g++ is not installed (apt-get install gsoap libgsoap-dev g++)\n');
   }
+  if (!existsSync('/usr/share/java/jaxws-tools.jar') || spawnSync('javac', ['-version'], { stdio: 'ignore' }).status !== 0) {
+    process.stdout.write('[left out] test/interop/interop-jaxws.test.ts (a JAX-WS client of the v2 contract): javac or libjaxws-java is not installed (apt-get install libjaxws-java)\n');
+  }
 }
