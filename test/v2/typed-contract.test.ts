@@ -109,6 +109,18 @@ describe.each(ENGINES)('the v2 contract: %s', (kind) => {
     expect(none.text).toBe(`<?xml version="1.0" encoding="utf-8"?><GetPCNDetailsResult xmlns="${V2_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><Message></Message></GetPCNDetailsResult>`);
   });
 
+  it('answers protocol errors as the legacy paths do, in its own namespace', async () => {
+    const soapUnknown = (path: string, ns: string) =>
+      request(t.app).post(path).set('Content-Type', 'text/xml; charset=utf-8').set('SOAPAction', `"${ns}NoSuchOp"`).send(soapEnvelope('1.1', 'NoSuchOp', {}).split(V2_NS).join(ns));
+    const legacy = await soapUnknown('/API/MobileAppWebService.asmx', 'http://tempuri.org/');
+    const typed = await soapUnknown(V2_PATH, V2_NS);
+    expect(typed.status).toBe(legacy.status);
+    expect(typed.text).toBe(legacy.text.split('http://tempuri.org/NoSuchOp').join(`${V2_NS}NoSuchOp`));
+    const httpLegacy = await request(t.app).get('/API/MobileAppWebService.asmx/NoSuchOp');
+    const httpTyped = await request(t.app).get(`${V2_PATH}/NoSuchOp`);
+    expect([httpTyped.status, httpTyped.headers['content-type'], httpTyped.text]).toEqual([httpLegacy.status, httpLegacy.headers['content-type'], httpLegacy.text]);
+  });
+
   it('serves its WSDL, discovery document, help page and operation pages', async () => {
     const wsdl = await request(t.app).get(`${V2_PATH}?wsdl`).set('Host', 'api.example.com');
     expect(wsdl.status).toBe(200);
