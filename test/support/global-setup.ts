@@ -2,8 +2,7 @@
  * Runs once before the suites. It says which suites the run leaves out and why, so a green run on
  * a machine without PostgreSQL is never mistaken for a run that covered it.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { leftOutSuites } from './optional-suites';
 import { newTestRunId } from './engines';
 
 export default function globalSetup(): void {
@@ -15,15 +14,6 @@ export default function globalSetup(): void {
         '(.ci/run sets it to postgres://postgres@127.0.0.1:5432/test). Only SQLite is tested in this run.\n',
     );
   }
-  // jest.config.js leaves the suite out on the same test.
-  if (spawnSync('xmllint', ['--version'], { stdio: 'ignore' }).status !== 0) {
-    process.stdout.write('[left out] test/interop/wsdl-schema.test.ts (WSDL schema validation): xmllint is not installed (apt-get install libxml2-utils)\n');
-  }
-  const gsoap = ['wsdl2h', 'soapcpp2'].every((tool) => spawnSync(tool, ['-h'], { stdio: 'ignore' }).status !== null) && existsSync('/usr/include/stdsoap2.h');
-  if (!gsoap || spawnSync('g++', ['--version'], { stdio: 'ignore' }).status !== 0) {
-    process.stdout.write('[left out] test/interop/interop-gsoap.test.ts (a gSOAP C++ client of the v2 contract): gSOAP or g++ is not installed (apt-get install gsoap libgsoap-dev g++)\n');
-  }
-  if (!existsSync('/usr/share/java/jaxws-tools.jar') || spawnSync('javac', ['-version'], { stdio: 'ignore' }).status !== 0) {
-    process.stdout.write('[left out] test/interop/interop-jaxws.test.ts (a JAX-WS client of the v2 contract): javac or libjaxws-java is not installed (apt-get install libjaxws-java)\n');
-  }
+  // jest.config.js leaves these out on the same checks.
+  for (const suite of leftOutSuites()) process.stdout.write(`[left out] ${suite.file} (${suite.what}): ${suite.missing}\n`);
 }
