@@ -1,6 +1,7 @@
 /**
- * A client compiled from the served v2 ?wsdl (docs/v2.md) by a code generator of another platform
- * (gSOAP's wsdl2h and soapcpp2, JAX-WS's wsimport), then run against the real server on demo data. The
+ * A client built from the served v2 ?wsdl (docs/v2.md) by the tooling of another platform (gSOAP's
+ * wsdl2h and soapcpp2, JAX-WS's wsimport, .NET's wsdl, SOAP::Lite's stub), then run against the real
+ * server on demo data. The
  * client program (test/interop/clients/) makes the same calls on every platform: a page of the PCN
  * list, a cheque's details, a PCN's invoices, and an invalid month; it prints, one JSON object per line,
  * what its generated types deserialised. The suite checks the typed data against the legacy HTTP GET

@@ -36,6 +36,12 @@ const OPTIONAL_SUITES = [
     available: () => ['wsdl', 'mcs', 'mono'].every((tool) => runs(tool, ['--version'])),
     missing: 'Mono is not installed (apt-get install mono-devel libmono-system-web-services4.0-cil)',
   },
+  {
+    file: 'test/interop/interop-soaplite.test.ts',
+    what: 'Perl SOAP::Lite against the v2 contract',
+    available: () => succeeds('perl', ['-MSOAP::Lite', '-MJSON::PP', '-e', '1']),
+    missing: 'SOAP::Lite is not installed (apt-get install libsoap-lite-perl)',
+  },
 ];
 
 /** The suites this machine cannot run, each checked once per call. */
