@@ -171,6 +171,19 @@ describe.each(ENGINES)('a client that hangs up during a large list: %s', (kind: 
     expect(next.status).toBe(200);
   });
 
+  it('streams the typed v2 answer the same way, and stops it the same way (docs/v2.md)', async () => {
+    const v2 = '/API/v2/MobileAppWebService.asmx/getCollectionStatements';
+    const whole = await getRaw(t.port, v2);
+    expect(whole.headers['transfer-encoding']).toBe('chunked');
+    expect(whole.body.toString('utf8')).toContain(`<Count>${ROWS}</Count>`);
+    expect(whole.body.toString('utf8').split('<CollectionStatement>').length - 1).toBe(ROWS);
+    const received = await hangUpAfter(t.port, v2, 64 * 1024, 'hang-up-v2');
+    expect(received).toBeLessThan(whole.body.length / 4);
+    await eventually(() => busyConnections(t.engine) === 0, 2000, 'the connection being freed');
+    const line = await t.log.find((l) => l.reqId === 'hang-up-v2');
+    expect(line).toMatchObject({ operation: 'getCollectionStatements', binding: 'httpget', outcome: 'aborted', msg: 'request aborted' });
+  });
+
   it('does the same while compressing: a gzip client that hangs up frees the connection and is logged as aborted', async () => {
     const gzip = { 'Accept-Encoding': 'gzip' };
     const whole = (await getRaw(t.port, `${MAIN_PATH}/getCollectionStatements`, gzip)).body.length;

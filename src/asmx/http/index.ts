@@ -43,13 +43,20 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
  */
 async function sendTypedOutcome(res: BindingResponse, service: Service, op: ServiceOperation, result: OperationResult): Promise<void> {
   annotate(res, { outcome: 'success' });
-  const end = await sendTypedAnswer(res, new ChunkWriter(res), {
-    service,
-    status: 200,
-    contentType: 'text/xml; charset=utf-8',
-    root: (stream) => writeTypedResult(stream, service.namespace, v2ResultTypeName(op.name), op.returns, result, true),
-  });
-  if (end === 'aborted') annotate(res, { outcome: 'aborted' });
+  try {
+    const end = await sendTypedAnswer(res, new ChunkWriter(res), {
+      service,
+      status: 200,
+      contentType: 'text/xml; charset=utf-8',
+      root: (stream) => writeTypedResult(stream, service.namespace, v2ResultTypeName(op.name), op.returns, result, true),
+    });
+    if (end === 'aborted') annotate(res, { outcome: 'aborted' });
+  } catch (err) {
+    // After the first bytes the answer cannot become an error any more: sendTypedAnswer has cut the
+    // connection; the failure is logged (as for a streamed JSON list).
+    if (!res.headersSent) throw err;
+    annotateUnexpected(res, err);
+  }
 }
 
 /**
