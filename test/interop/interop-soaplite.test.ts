@@ -11,5 +11,6 @@ import { describeCompiledClient } from './compiled-client';
 
 describeCompiledClient('Perl SOAP::Lite with a stub from the v2 WSDL', {
   faultCode: 'soap:Client',
+  everyCall: true,
   build: () => Promise.resolve({ command: 'perl', args: [path.join(__dirname, 'clients', 'soaplite_v2_client.pl')] }),
 });
