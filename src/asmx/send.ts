@@ -3,14 +3,42 @@
  * to one end() as a string, so that Node writes the headers and the body in one socket write (a Buffer
  * would go as a second chunk). The bindings' whole answers (SOAP responses and faults, JSON, plain
  * errors) all go out through it; a HEAD request gets the headers alone.
+ *
+ * The answers of one turn of the event loop are written together, at its end (setImmediate, after the
+ * poll phase has read every request that arrived): under load a burst of requests is answered in one
+ * batch of writes instead of a write between each read. Measured on SOAP HelloWorld under
+ * `wrk -c50` (docs/operations.md, "Request path"): 84 µs of CPU per request instead of 137-146, the
+ * same gain that requests waiting together on one database check had shown. The answer's headers are
+ * set at once; an answer is sent once, a second call for the same response is ignored.
  */
 import type { ServerResponse } from 'node:http';
 
+type Pending = [res: ServerResponse, body: string | undefined];
+
+let batch: Pending[] = [];
+const answered = new WeakSet<ServerResponse>();
+
+function writeBatch(): void {
+  const due = batch;
+  batch = [];
+  for (const [res, body] of due) {
+    if (body === undefined) res.end();
+    else res.end(body, 'utf8');
+  }
+}
+
 export function sendWhole(res: ServerResponse, status: number, contentType: string, body: string, cacheControl?: string): void {
+  if (answered.has(res) || res.headersSent) return;
+  answered.add(res);
   res.statusCode = status;
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
   if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
-  if (res.req.method === 'HEAD') res.end();
-  else res.end(body, 'utf8');
+  if (batch.length === 0) setImmediate(writeBatch);
+  batch.push([res, res.req.method === 'HEAD' ? undefined : body]);
+}
+
+/** Whether an answer was given to this response (sent, or due at the end of this turn). */
+export function isAnswered(res: ServerResponse): boolean {
+  return answered.has(res) || res.headersSent;
 }
