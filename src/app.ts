@@ -18,6 +18,7 @@ import type { Engine } from './db/engine';
 import { systemClock, type Clock, type OperationContext } from './operations/types';
 import type { Service } from './services/types';
 import { createMobileAppService } from './services/mobile-app';
+import { AnswerCache } from './services/answer-cache';
 import { createSyncCustomersService } from './services/sync-customers';
 import { accessGuard, type AccessControl } from './auth/access-guard';
 import { bindingDoor } from './asmx/access-refusals';
@@ -53,7 +54,15 @@ export interface AppOptions {
   clusterMetrics?: boolean;
 }
 
-export function createServices(options: AppOptions): Service[] {
+/** The largest answer the answer cache keeps (a quarter of ANSWER_CACHE_MB when that is smaller). */
+const MAX_KEPT_ANSWER_BYTES = 16 * 1024 * 1024;
+
+function answerCacheOf(settings: Settings): AnswerCache {
+  return new AnswerCache({ maxBytes: settings.answerCacheBytes, maxEntryBytes: Math.min(MAX_KEPT_ANSWER_BYTES, settings.answerCacheBytes / 4) });
+}
+
+/** `answers`: where the main service keeps whole answers of reads (one cache for the legacy and v2 services). */
+export function createServices(options: AppOptions, answers: AnswerCache = answerCacheOf(options.settings)): Service[] {
   const { settings, engine } = options;
   const context: OperationContext = {
     db: engine.db,
@@ -67,11 +76,11 @@ export function createServices(options: AppOptions): Service[] {
       maxRequestFilesBytes: settings.maxRequestFilesBytes,
     },
   };
-  const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context }), createSyncCustomersService({ namespace: settings.syncNamespace })];
+  const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context, answers }), createSyncCustomersService({ namespace: settings.syncNamespace })];
   if (!settings.v2Contract) return legacy;
   return [
     ...legacy,
-    createMobileAppService({ namespace: settings.apiV2Namespace, context, contract: 'v2' }),
+    createMobileAppService({ namespace: settings.apiV2Namespace, context, contract: 'v2', answers }),
     createSyncCustomersService({ namespace: settings.syncV2Namespace, contract: 'v2' }),
   ];
 }
@@ -86,13 +95,14 @@ export function createApp(appOptions: AppOptions): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   const { settings, engine, logger } = options;
-  const metrics = createAppMetrics(engine);
+  const answers = answerCacheOf(settings);
+  const metrics = createAppMetrics(engine, answers);
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
   const compression = [responseCompression()].flat();
   const log = requestLogger(logger);
   const access = createAccessControl(options);
   closers.set(app, async () => access.limiter?.close());
-  const services = createServices(options).map((service) => {
+  const services = createServices(options, answers).map((service) => {
     const description = checkedDescription(service);
     return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
   });

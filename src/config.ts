@@ -48,6 +48,8 @@ export interface Settings {
   logLevel: string;
   /** Fill an empty SQLite database with demo data at start (docs/behaviour.md, "Demo data"). */
   seedDemoData: boolean;
+  /** Bytes of whole read answers kept per process (docs/operations.md, "Answer cache"); 0 keeps none. */
+  answerCacheBytes: number;
   /** Server processes on this host (node:cluster sharing the port); more than one needs PostgreSQL. */
   workers: number;
   /** How long open requests may take to finish after SIGTERM/SIGINT before they are cut. */
@@ -215,6 +217,7 @@ const ENVIRONMENT = z.object({
   MAX_REQUEST_FILES_BYTES: integer(20 * MiB, 1, 100 * 1024 * MiB),
   LOG_LEVEL: withDefault(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info'),
   SEED_DEMO_DATA: boolean(true),
+  ANSWER_CACHE_MB: integer(64, 0, 64 * 1024),
   WORKERS: integer(1, 1, 64),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   REQUEST_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
@@ -292,6 +295,7 @@ function settingsOf(e: Environment): Settings {
     maxRequestFilesBytes: e.MAX_REQUEST_FILES_BYTES,
     logLevel: e.LOG_LEVEL,
     seedDemoData: e.SEED_DEMO_DATA,
+    answerCacheBytes: e.ANSWER_CACHE_MB * MiB,
     workers: e.WORKERS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -20,6 +20,7 @@ import { SqliteWorkerDialect } from './sqlite-worker/dialect';
 import type { WorkerPool } from './sqlite-worker/worker-pool';
 import { createPool, type PoolErrorReporter } from './pg-pool';
 import type { Database } from './schema';
+import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -45,6 +46,8 @@ export interface Engine {
   pool?: Pool;
   /** SQLite's worker threads (sqlite-worker/worker-pool.ts); absent in process and for PostgreSQL. */
   sqliteWorkers?: WorkerPool;
+  /** What names the committed data (data-version.ts); absent where nothing can see other writers (':memory:'). */
+  dataVersion?: DataVersion;
   close(): Promise<void>;
 }
 
@@ -82,7 +85,7 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  return sqliteEngine(file, new Kysely<Database>({ dialect }), dialect.pool);
+  return sqliteEngine(file, new Kysely<Database>({ dialect }), dialect.pool, sqliteDataVersion(file));
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -94,8 +97,12 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
 }
 
-function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool): Engine {
-  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, close: () => db.destroy() };
+function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
+  const close = async () => {
+    dataVersion?.close();
+    await db.destroy();
+  };
+  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, dataVersion, close };
 }
 
 type PgTypeId = (typeof pgTypes.builtins)[keyof typeof pgTypes.builtins];
@@ -150,6 +157,7 @@ function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engin
     describe: url.toString() + (schema ? ` (schema ${schema})` : ''),
     schema: schema ?? undefined,
     pool,
+    dataVersion: postgresDataVersion(pool),
     close: () => db.destroy(),
   };
 }

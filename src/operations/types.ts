@@ -103,6 +103,13 @@ export interface ReadOperation extends OperationShape {
 }
 
 export interface PreparedRead {
+  /**
+   * What the answer depends on besides the data: the operation and its plan (the checked input with
+   * every default resolved: the month "now" stands for, the caller's scope, paging), as text; equal
+   * keys read from equal data give equal answers (the answer cache, src/services/answer-cache.ts).
+   * Undefined when the plan holds anything but plain data, which the cache then leaves alone.
+   */
+  key: string | undefined;
   read(): Promise<OperationResult>;
 }
 
@@ -152,7 +159,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
   const { name, params, fields, acceptsFiles, returns } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => {
     const plan = await definition.prepare(declared(request), ctx);
-    return { read: () => definition.read(plan, ctx) };
+    return { key: planKey(name, plan), read: () => definition.read(plan, ctx) };
   };
   return {
     name,
@@ -164,6 +171,23 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     prepare,
     run: async (request, ctx) => (await prepare(request, ctx)).read(),
   };
+}
+
+/**
+ * The plan as JSON under the operation's name, or undefined if it holds anything JSON would not
+ * render faithfully (a Map, a Set, a class instance, a function: their contents would not be in the key).
+ */
+export function planKey(name: string, plan: unknown): string | undefined {
+  let plain = true;
+  const text = JSON.stringify(plan, (_key, value: unknown) => {
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') plain = false;
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) plain = false;
+    }
+    return value;
+  });
+  return plain ? `${name}\n${text ?? ''}` : undefined;
 }
 
 export interface WriteDefinition<P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {

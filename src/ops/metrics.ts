@@ -34,7 +34,15 @@ export interface AppMetrics {
   middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
-export function createAppMetrics(engine: Engine): AppMetrics {
+/** What the answer cache (src/services/answer-cache.ts) tells about itself. */
+export interface AnswerCacheCounts {
+  readonly hits: number;
+  readonly misses: number;
+  /** Bytes held now. */
+  readonly size: number;
+}
+
+export function createAppMetrics(engine: Engine, answers?: AnswerCacheCounts): AppMetrics {
   const registry = new Registry();
   const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
   const duration = new Histogram({
@@ -45,6 +53,7 @@ export function createAppMetrics(engine: Engine): AppMetrics {
     registers: [registry],
   });
   registerDatabaseGauges(registry, engine);
+  if (answers) registerAnswerCacheSeries(registry, answers);
   // One pair of series per label set, looked up by a joined key instead of prom-client hashing the labels twice per request.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
   const seriesOf = (labels: Record<(typeof LABELS)[number], string>) => {
@@ -99,6 +108,29 @@ function registerDatabaseGauges(registry: Registry, engine: Engine): void {
     registers: [registry],
     collect() {
       this.set({ engine: engine.kind }, pool ? pool.waitingCount : 0);
+    },
+  });
+}
+
+/** The answer cache (docs/operations.md, "Answer cache"): its lookups, and what it holds. */
+function registerAnswerCacheSeries(registry: Registry, answers: AnswerCacheCounts): void {
+  new Counter({
+    name: 'asmx_answer_cache_lookups_total',
+    help: 'Reads that looked for a kept answer: hit (answered from the cache) or miss (the query ran).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ result: 'hit' }, answers.hits);
+      this.inc({ result: 'miss' }, answers.misses);
+    },
+  });
+  new Gauge({
+    name: 'asmx_answer_cache_bytes',
+    help: 'Bytes of the answers the answer cache holds.',
+    registers: [registry],
+    collect() {
+      this.set(answers.size);
     },
   });
 }

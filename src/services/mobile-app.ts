@@ -8,6 +8,7 @@ import type { Operation, OperationContext, OperationResult } from '../operations
 import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
+import type { AnswerCache } from './answer-cache';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
 
@@ -21,6 +22,8 @@ export interface MobileAppServiceOptions {
   context: OperationContext;
   /** The registry by default; tests pass a modified table to prove the start-up check. */
   operations?: readonly Operation[];
+  /** Where whole answers of reads are kept (answer-cache.ts); none by default. */
+  answers?: AnswerCache;
 }
 
 export function createMobileAppService(options: MobileAppServiceOptions): Service {
@@ -38,7 +41,7 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
     async invoke(name: string, input: InvokeInput): Promise<Outcome> {
       const operation = implementations.get(name);
       if (!operation) throw new Error(`${name} is not an operation of ${MOBILE_APP_SERVICE_NAME}`);
-      return { kind: 'report', result: await run(operation, input, options.context, databaseThere) };
+      return run(operation, input, options, databaseThere);
     },
   };
 }
@@ -47,14 +50,28 @@ function describe(op: Operation): ServiceOperation {
   return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, returns: op.returns, write: op.kind === 'write' };
 }
 
-async function run(operation: Operation, input: InvokeInput, context: OperationContext, databaseThere: () => Promise<void>): Promise<OperationResult> {
+async function run(operation: Operation, input: InvokeInput, options: MobileAppServiceOptions, databaseThere: () => Promise<void>): Promise<Outcome> {
   const request = buildRequest(operation, input.values, input.files);
-  if (operation.kind === 'write' && carriesNoInput(request)) return { data: null, message: NO_INPUT_MESSAGE };
-  const ctx: OperationContext = { ...context, streams: true, ...(input.principal ? { principal: input.principal } : {}) };
-  if (operation.kind === 'write') return delivered(await operation.run(request, ctx), input);
+  if (operation.kind === 'write' && carriesNoInput(request)) return report({ data: null, message: NO_INPUT_MESSAGE });
+  const ctx: OperationContext = { ...options.context, streams: true, ...(input.principal ? { principal: input.principal } : {}) };
+  if (operation.kind === 'write') return report(await delivered(await operation.run(request, ctx), input));
   const prepared = await operation.prepare(request, ctx);
-  if (input.resultDiscarded) return discarded(databaseThere);
-  return delivered(await prepared.read(), input);
+  if (input.resultDiscarded) return report(await discarded(databaseThere));
+  const answers = options.answers;
+  const kept = answers?.enabled && input.answerForm !== undefined && prepared.key !== undefined ? ctx.engine.dataVersion : undefined;
+  if (answers === undefined || kept === undefined) return report(await delivered(await prepared.read(), input));
+  // The version is read before the query: an answer is kept under the data it may have been read from or older (answer-cache.ts).
+  const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
+  const version = await kept.read();
+  const body = answers.get(key, version);
+  if (body !== undefined) return { kind: 'kept', body };
+  const result = await delivered(await prepared.read(), input);
+  // A list read from a cursor while it is written is never kept: it can be of any size.
+  return result.data instanceof StreamedData ? report(result) : { kind: 'report', result, keeper: answers.keeper(key, version) };
+}
+
+function report(result: OperationResult): Outcome {
+  return { kind: 'report', result };
 }
 
 /**

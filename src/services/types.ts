@@ -6,6 +6,7 @@
 import type { UsersTable } from '../db/schema';
 import type { OperationResult, UploadedFile } from '../operations/types';
 import type { ResultType } from '../operations/results';
+import type { AnswerKeeper } from './answer-cache';
 
 /** One operation as the bindings see it. */
 export interface ServiceOperation {
@@ -37,7 +38,10 @@ export function contractInputs(op: Pick<ServiceOperation, 'params' | 'fields'>, 
 }
 
 export type Outcome =
-  | { kind: 'report'; result: OperationResult }
+  /** `keeper`: where to hand the encoded answer to keep it (answer-cache.ts), when it may be kept. */
+  | { kind: 'report'; result: OperationResult; keeper?: AnswerKeeper }
+  /** The answer the binding encoded for an equal request on the same data, kept (answer-cache.ts). */
+  | { kind: 'kept'; body: string }
   | { kind: 'string'; value: string };
 
 export interface InvokeInput {
@@ -58,6 +62,11 @@ export interface InvokeInput {
    * (the same business failures as a whole run) and its query is not run; a write still runs whole.
    */
   resultDiscarded?: boolean;
+  /**
+   * The binding keeps whole answers of reads in this encoding (e.g. 'json') and can send a kept one
+   * (answer-cache.ts): a read may then answer { kind: 'kept' } without running its query.
+   */
+  answerForm?: string;
 }
 
 /**

@@ -48,6 +48,7 @@ describe('settings', () => {
     ['MAX_FILES_PER_REQUEST', '-1'],
     ['MAX_REQUEST_FILES_BYTES', 'lots'],
     ['LOG_LEVEL', 'loud'],
+    ['ANSWER_CACHE_MB', '64MB'],
   ])('%s=%s is a SettingsError naming the variable', (variable, value) => {
     let thrown: unknown;
     try {
@@ -116,6 +117,7 @@ describe('settings', () => {
       maxRequestFilesBytes: 20971520,
       logLevel: 'info',
       seedDemoData: true,
+      answerCacheBytes: 64 * 1024 * 1024,
       workers: 1,
       shutdownTimeoutMs: 10000,
       requestTimeoutMs: 120000,

@@ -10,6 +10,7 @@ import { AppError } from '../../errors';
 import { StreamedData } from '../../operations/streamed';
 import type { OperationResult } from '../../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../../services/types';
+import type { AnswerKeeper } from '../../services/answer-cache';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
@@ -28,7 +29,8 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     const op = resolveOperation(service, req.method, rest);
     annotate(res, { operation: op.name });
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
-    const outcome = await service.invoke(op.name, { ...input, principal: principalOf(res), streams: true });
+    const legacyJson = service.contract === 'legacy';
+    const outcome = await service.invoke(op.name, { ...input, principal: principalOf(res), streams: true, ...(legacyJson ? { answerForm: 'json' } : {}) });
     if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result);
     await sendOutcome(res, service, outcome);
   } catch (err) {
@@ -89,15 +91,18 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
     sendWhole(res, 200, 'text/xml; charset=utf-8', xml);
     return;
   }
+  if (outcome.kind === 'kept') return sendWhole(res, 200, JSON_TYPE, outcome.body);
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
-  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, { ...successEnvelope(outcome.result), Data: data });
-  sendJson(res, successEnvelope(outcome.result));
+  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, { ...successEnvelope(outcome.result), Data: data }, outcome.keeper);
+  const body = JSON.stringify(successEnvelope(outcome.result));
+  sendWhole(res, 200, JSON_TYPE, body);
+  outcome.keeper?.keep(body);
 }
 
-/** A report of many rows: its Data written in slices (json-stream.ts). */
-async function sendLargeArray(res: BindingResponse, envelope: Record<string, unknown> & { Data: readonly unknown[] }): Promise<void> {
-  if ((await writeArrayEnvelope(res, envelope)) === 'aborted') annotate(res, { outcome: 'aborted' });
+/** A report of many rows: its Data written in slices (json-stream.ts), kept whole when it is not too large. */
+async function sendLargeArray(res: BindingResponse, envelope: Record<string, unknown> & { Data: readonly unknown[] }, keeper: AnswerKeeper | undefined): Promise<void> {
+  if ((await writeArrayEnvelope(res, envelope, keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
 }
 
 /**
@@ -152,6 +157,8 @@ function sendFailure(res: BindingResponse, err: unknown): void {
   sendPlainServerError(res);
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 function sendJson(res: BindingResponse, body: Record<string, unknown>): void {
-  sendWhole(res, 200, 'application/json; charset=utf-8', JSON.stringify(body));
+  sendWhole(res, 200, JSON_TYPE, JSON.stringify(body));
 }

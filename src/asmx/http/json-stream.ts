@@ -13,6 +13,7 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamedData, StreamedJson } from '../../operations/streamed';
 import { ChunkWriter, type StreamEnd } from '../chunk-writer';
+import type { AnswerKeeper } from '../../services/answer-cache';
 
 /** Rows of an in-memory array stringified at once: a slice is a millisecond or two of work. */
 export const SLICE_ROWS = 1000;
@@ -45,22 +46,39 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
  * slices of SLICE_ROWS rows, the event loop free between chunks, so a 5 MB report does not hold up
  * every other request while it is stringified. The bytes are those of JSON.stringify(envelope).
  */
-export async function writeArrayEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>> & { Data: readonly unknown[] }): Promise<StreamEnd> {
+export async function writeArrayEnvelope(
+  res: ServerResponse,
+  envelope: Readonly<Record<string, unknown>> & { Data: readonly unknown[] },
+  keeper?: AnswerKeeper,
+): Promise<StreamEnd> {
   const keys = Object.keys(envelope);
   const at = keys.indexOf('Data');
   const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
   const rows = envelope.Data;
   const out = new ChunkWriter(res);
+  // The parts written, for the answer cache, while they stay within what it keeps.
+  let parts: string[] | undefined = keeper === undefined ? undefined : [];
+  let length = 0;
+  const write = (text: string) => {
+    if (parts !== undefined) {
+      length += text.length;
+      if (length > (keeper?.maxLength ?? 0)) parts = undefined;
+      else parts.push(text);
+    }
+    return out.write(text);
+  };
   startJson(res);
-  await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
-  if (rows.length === 0) await out.write('[]');
+  await write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
+  if (rows.length === 0) await write('[]');
   for (let i = 0; i < rows.length && !out.aborted; i += SLICE_ROWS) {
     // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
     const slice = JSON.stringify(rows.slice(i, i + SLICE_ROWS));
-    await out.write((i === 0 ? '[' : ',') + slice.slice(1, -1));
+    await write((i === 0 ? '[' : ',') + slice.slice(1, -1));
   }
-  await out.write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
-  return out.end();
+  await write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
+  const end = await out.end();
+  if (end === 'complete' && parts !== undefined) keeper?.keep(parts.join(''));
+  return end;
 }
 
 function startJson(res: ServerResponse): void {

@@ -13,7 +13,7 @@ import { serviceErrorXml } from '../typed-xml';
  * 'string' (HelloWorld): <opResponse><opResult>text</opResult></opResponse>.
  */
 export function responseObject(operation: string, outcome: Outcome): Record<string, string> {
-  if (outcome.kind === 'report') return {};
+  if (outcome.kind !== 'string') return {};
   return { [`${operation}Result`]: cdataProof(outcome.value) };
 }
 

@@ -1,0 +1,173 @@
+/**
+ * The answer cache (docs/operations.md, "Answer cache"), through the real app on both engines: an equal
+ * read on unchanged data is answered from it with the same bytes, and nothing it keeps is ever served
+ * once the data changed, whoever wrote (a write through the service, another connection, another
+ * process), nor to a caller of another scope, nor for another month than the one "now" stood for.
+ */
+import SqliteDatabase from 'better-sqlite3';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { PcnTable } from '../../src/db/schema';
+import { hashPassword } from '../../src/auth/password-hash';
+import { storePassword } from '../../src/auth/credential-store';
+import { startTestApp, type TestApp } from '../support/app';
+import { ENGINES } from '../support/engines';
+import { insertMasterData, warrantyFields } from '../support/fixture';
+import { MAIN_PATH } from '../support/interface-table';
+
+const CHEQUES: PcnTable[] = [
+  { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
+  { pdc_id: 'PDC002', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C003', sales_officer_id: 'SO02', payment_type: 'ADVANCE', payment_method: 'UPI', cheque_no: null, cheque_date: null, bank_name: null, amount: 100000, status: 'RECEIVED' },
+  { pdc_id: 'PDC003', pcn_no: 'PCN003', pcn_date: '2026-03-07', customer_code: 'C004', sales_officer_id: 'SO03', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 800000, status: 'CLEARED' },
+];
+
+const PCN_LIST = `${MAIN_PATH}/getPCNList`;
+
+/** The cache's lookups so far, from /metrics. */
+async function lookups(t: TestApp): Promise<{ hit: number; miss: number }> {
+  const text = (await request(t.app).get('/metrics')).text;
+  const count = (result: string) => Number(new RegExp(`^asmx_answer_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { hit: count('hit'), miss: count('miss') };
+}
+
+/** One GET: its body, and whether the cache answered it. */
+async function get(t: TestApp, path: string, headers: Record<string, string> = {}): Promise<{ body: string; hit: boolean }> {
+  const before = await lookups(t);
+  const res = await request(t.app).get(path).set(headers);
+  expect(res.status).toBe(200);
+  const after = await lookups(t);
+  expect(after.hit + after.miss).toBe(before.hit + before.miss + 1);
+  return { body: res.text, hit: after.hit === before.hit + 1 };
+}
+
+const ids = (body: string) => (JSON.parse(body) as { Data: { PDCID: string }[] }).Data.map((row) => row.PDCID);
+
+/** A change to a cheque committed by a connection of its own, as another process (an import, a manual fix) would. */
+async function renameBankElsewhere(t: TestApp, pdcId: string, bank: string): Promise<void> {
+  if (t.engine.kind === 'sqlite') {
+    const other = new SqliteDatabase(t.engine.describe.slice('sqlite:'.length));
+    try {
+      other.pragma('busy_timeout = 5000');
+      other.prepare('update pcn set bank_name = ? where pdc_id = ?').run(bank, pdcId);
+    } finally {
+      other.close();
+    }
+    return;
+  }
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${t.engine.schema}` });
+  await client.connect();
+  try {
+    await client.query('update pcn set bank_name = $1 where pdc_id = $2', [bank, pdcId]);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.each(ENGINES)('answer cache: %s', (kind) => {
+  let t: TestApp;
+  let now = new Date('2026-03-20T10:00:00Z');
+  beforeAll(async () => {
+    t = await startTestApp({ kind, masterData: true, clock: { now: () => now } });
+    await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
+  });
+  afterAll(() => t.close());
+
+  it('answers an equal read on unchanged data from the cache, byte for byte, whatever the spelling of the request', async () => {
+    const first = await get(t, `${PCN_LIST}?SalesOfficer=SO01`);
+    expect(first.hit).toBe(false);
+    expect(ids(first.body)).toEqual(['PDC001']);
+    const again = await get(t, `${PCN_LIST}?SalesOfficer=SO01`);
+    expect(again).toEqual({ body: first.body, hit: true });
+    // Other names' case, an unknown name, another binding: the same checked request, the same answer.
+    expect(await get(t, `${PCN_LIST}?salesofficer=SO01&Unknown=1`)).toEqual({ body: first.body, hit: true });
+    const posted = await request(t.app).post(PCN_LIST).type('form').send({ SALESOFFICER: 'SO01' });
+    expect(posted.text).toBe(first.body);
+    // Another filter is another answer.
+    const other = await get(t, `${PCN_LIST}?SalesOfficer=SO02`);
+    expect(other.hit).toBe(false);
+    expect(ids(other.body)).toEqual(['PDC002']);
+  });
+
+  it('never serves a kept answer after a write through the service', async () => {
+    const path = `${MAIN_PATH}/SyncWarrantyReqList?SalesOfficer=SO01`;
+    const before = await get(t, path);
+    expect((await get(t, path)).hit).toBe(true);
+    const created = await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-1'));
+    expect(created.body).toMatchObject({ Success: true });
+    const after = await get(t, path);
+    expect(after.hit).toBe(false);
+    expect(after.body).not.toBe(before.body);
+    expect(after.body).toContain('SN-cache-1');
+  });
+
+  it('never serves a kept answer after a commit by another connection or process', async () => {
+    const path = `${PCN_LIST}?Customer=C004`;
+    expect(JSON.parse((await get(t, path)).body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: null }] });
+    expect((await get(t, path)).hit).toBe(true);
+    await renameBankElsewhere(t, 'PDC003', 'Canara Bank');
+    const after = await get(t, path);
+    expect(after.hit).toBe(false);
+    expect(JSON.parse(after.body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: 'Canara Bank' }] });
+  });
+
+  it('keeps the answer of the month "now" stands for under that month: the next month is read anew', async () => {
+    const path = `${MAIN_PATH}/getOpeningBalance?CustomerIds=C001`;
+    const march = await get(t, path);
+    expect(JSON.parse(march.body)).toMatchObject({ Data: [{ CustomerCode: 'C001', Month: 3, Year: 2026 }] });
+    expect((await get(t, path)).hit).toBe(true);
+    // The explicit month "now" stood for is the same checked request.
+    expect(await get(t, `${path}&Month=3&Year=2026`)).toEqual({ body: march.body, hit: true });
+    now = new Date('2026-04-02T08:00:00Z');
+    const april = await get(t, path);
+    expect(april.hit).toBe(false);
+    expect(JSON.parse(april.body)).toMatchObject({ Data: [{ CustomerCode: 'C001', Month: 4, Year: 2026 }] });
+  });
+
+  it('keeps failures out: a refused read is checked every time', async () => {
+    const res = await request(t.app).get(`${PCN_LIST}?PaymentType=LATER`);
+    expect(res.body).toMatchObject({ Success: false, Code: 'INVALID_PARAMETER', Field: 'PaymentType' });
+    const { hit, miss } = await lookups(t);
+    await request(t.app).get(`${PCN_LIST}?PaymentType=LATER`);
+    expect(await lookups(t)).toEqual({ hit, miss });
+  });
+});
+
+describe.each(ENGINES)('answer cache with authentication: %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ kind, env: { AUTH_MODE: 'basic' } });
+    await insertMasterData(t.engine.db);
+    await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
+    for (const [id, password] of [['AM01', 'area-secret'], ['SO01', 'officer-secret']]) {
+      await storePassword(t.engine.db, id, await hashPassword(password), new Date().toISOString());
+    }
+  });
+  afterAll(() => t.close());
+
+  const as = (username: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
+
+  it("gives each caller the answer of their own scope: a manager's kept list never reaches an officer", async () => {
+    const manager = await get(t, PCN_LIST, as('am.north', 'area-secret'));
+    expect(ids(manager.body)).toEqual(['PDC002', 'PDC001']);
+    expect((await get(t, PCN_LIST, as('am.north', 'area-secret'))).hit).toBe(true);
+    const officer = await get(t, PCN_LIST, as('so.one', 'officer-secret'));
+    expect(officer.hit).toBe(false);
+    expect(ids(officer.body)).toEqual(['PDC001']);
+  });
+});
+
+describe('answer cache turned off (ANSWER_CACHE_MB=0)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ANSWER_CACHE_MB: '0' }, masterData: true });
+    await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
+  });
+  afterAll(() => t.close());
+
+  it('reads every request anew', async () => {
+    const first = await request(t.app).get(`${PCN_LIST}?SalesOfficer=SO01`);
+    const second = await request(t.app).get(`${PCN_LIST}?SalesOfficer=SO01`);
+    expect(second.text).toBe(first.text);
+    expect(await lookups(t)).toEqual({ hit: 0, miss: 0 });
+  });
+});
