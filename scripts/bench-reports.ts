@@ -1,7 +1,9 @@
 /**
  * The report battery of docs/summaries.md: each aggregated report under a dozen filter mixes, against
  * the real server in its own process, one request at a time, printing p50/p99 per call, the server's
- * peak memory and the latency of /health polled every 50 ms meanwhile. Not part of the test suite.
+ * peak memory and the latency of /health polled every 50 ms meanwhile. Twice: with the answer cache off,
+ * so that every call runs its query, then with the default settings, where the first call of a mix runs
+ * its query and the equal calls after it are answered from the cache. Not part of the test suite.
  *
  *   npm run build && node dist/scripts/bench-reports.js [--database URL] [--repeat N] [--port P]
  *
@@ -133,41 +135,76 @@ function get(port: number, target: string): Promise<{ status: number; bytes: num
   });
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
-  const codes = await prepare(options.database);
-  const server = await startServer(options.database, options.port);
-  const health: number[] = [];
+interface Pass {
+  /** Per mix: the times of the calls after the first, and the first call's. */
+  calls: Map<string, { first: number; times: number[]; bytes: number }>;
+  health: number[];
+  peakMb: number;
+}
+
+/**
+ * One server, every mix `repeat + 1` times in a row, /health polled every 50 ms meanwhile. With the
+ * answer cache off every call runs its query; with it on (the default) the first call of a mix does
+ * and the others are answered from the cache (docs/operations.md, "Answer cache").
+ */
+async function runPass(options: Options, codes: Codes, answerCache: boolean): Promise<Pass> {
+  const server = await startServer(options.database, options.port, answerCache ? {} : { ANSWER_CACHE_MB: '0' });
+  const pass: Pass = { calls: new Map(), health: [], peakMb: 0 };
   let polling = true;
   const poller = (async () => {
     while (polling) {
-      health.push((await get(options.port, '/health')).ms);
+      pass.health.push((await get(options.port, '/health')).ms);
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
   try {
-    process.stdout.write(`${options.database}, ${options.repeat} calls per mix, one at a time\n`);
-    process.stdout.write(`${'report'.padEnd(33)} ${'filter mix'.padEnd(32)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'bytes'.padStart(10)}\n`);
     for (const [op, list] of Object.entries(mixes(codes))) {
       for (const [label, query] of list) {
         const target = `/API/MobileAppWebService.asmx/${op}?${new URLSearchParams(query).toString()}`;
         const times: number[] = [];
+        let first = 0;
         let bytes = 0;
         for (let i = 0; i < options.repeat + 1; i++) {
           const r = await get(options.port, target);
           if (r.status !== 200) throw new Error(`${target}: HTTP ${r.status}`);
-          if (i > 0) times.push(r.ms); // the first call warms up
+          if (i === 0) first = r.ms;
+          else times.push(r.ms);
           bytes = r.bytes;
         }
-        process.stdout.write(`${op.padEnd(33)} ${label.padEnd(32)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 99).toFixed(1).padStart(8)} ${String(bytes).padStart(10)}\n`);
+        pass.calls.set(`${op}\n${label}`, { first, times, bytes });
       }
     }
   } finally {
     polling = false;
     await poller;
-    process.stdout.write(`/health while the reports ran: ${health.length} polls, p50 ${percentile(health, 50).toFixed(1)} ms, p99 ${percentile(health, 99).toFixed(1)} ms, max ${percentile(health, 100).toFixed(1)} ms\n`);
-    process.stdout.write(`server peak memory: ${procStatusMb(server.pid ?? 0, 'VmHWM').toFixed(0)} MB\n`);
+    pass.peakMb = procStatusMb(server.pid ?? 0, 'VmHWM');
     await stopServer(server);
+  }
+  return pass;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const codes = await prepare(options.database);
+  // The queries (the first call of each mix warms up), then the same calls as the server answers them by default.
+  const queries = await runPass(options, codes, false);
+  const cached = await runPass(options, codes, true);
+  const ms = (value: number) => value.toFixed(1).padStart(8);
+  process.stdout.write(`${options.database}, ${options.repeat} calls per mix after a first one, one at a time\n`);
+  process.stdout.write(`query: answer cache off, every call runs its query; first and kept: the default, the first call and the calls after it\n`);
+  process.stdout.write(`${'report'.padEnd(33)} ${'filter mix'.padEnd(32)} ${'query p50'.padStart(9)} ${'p99'.padStart(8)} ${'first'.padStart(8)} ${'kept p50'.padStart(8)} ${'p99'.padStart(8)} ${'bytes'.padStart(10)}\n`);
+  for (const [op, list] of Object.entries(mixes(codes))) {
+    for (const [label] of list) {
+      const query = queries.calls.get(`${op}\n${label}`)!;
+      const kept = cached.calls.get(`${op}\n${label}`)!;
+      process.stdout.write(
+        `${op.padEnd(33)} ${label.padEnd(32)} ${ms(percentile(query.times, 50)).padStart(9)} ${ms(percentile(query.times, 99))} ${ms(kept.first)} ${ms(percentile(kept.times, 50))} ${ms(percentile(kept.times, 99))} ${String(query.bytes).padStart(10)}\n`,
+      );
+    }
+  }
+  for (const [name, pass] of [['queries', queries], ['default (answer cache on)', cached]] as const) {
+    const { health } = pass;
+    process.stdout.write(`${name}: /health ${health.length} polls, p50 ${percentile(health, 50).toFixed(1)} ms, p99 ${percentile(health, 99).toFixed(1)} ms, max ${percentile(health, 100).toFixed(1)} ms; server peak memory ${pass.peakMb.toFixed(0)} MB\n`);
   }
 }
 
