@@ -10,6 +10,7 @@
  * when it compresses. Streamed answers (written piece by piece) are compressed as they go.
  */
 import compression from 'compression';
+import Negotiator from 'negotiator';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
@@ -51,4 +52,21 @@ function declaredLength(_req: IncomingMessage, res: ServerResponse, next: () => 
     return end(...args);
   } as End;
   next();
+}
+
+/** What the middleware offers and prefers (compression 1.8: br first, then gzip, on a Node with brotli). */
+const OFFERED = ['br', 'gzip', 'deflate', 'identity'];
+const PREFERRED = ['br', 'gzip'];
+
+/** Below this the middleware sends an answer as it is (its default threshold). */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * The content coding the middleware would give an answer to this request, when it is br or gzip: what
+ * an answer compressed beforehand (a kept answer, src/services/answer-cache.ts) may be sent in.
+ */
+export function negotiatedCoding(req: Pick<IncomingMessage, 'headers'>): 'br' | 'gzip' | undefined {
+  if (req.headers['accept-encoding'] === undefined) return undefined;
+  const coding = new Negotiator(req).encoding(OFFERED, { preferred: PREFERRED });
+  return coding === 'br' || coding === 'gzip' ? coding : undefined;
 }

@@ -13,7 +13,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-type Pending = [res: ServerResponse, body: string | undefined];
+type Pending = [res: ServerResponse, body: string | Buffer | undefined];
 
 let batch: Pending[] = [];
 const answered = new WeakSet<ServerResponse>();
@@ -23,7 +23,8 @@ function writeBatch(): void {
   batch = [];
   for (const [res, body] of due) {
     if (body === undefined) res.end();
-    else res.end(body, 'utf8');
+    else if (typeof body === 'string') res.end(body, 'utf8');
+    else res.end(body);
   }
 }
 
@@ -34,6 +35,26 @@ export function sendWhole(res: ServerResponse, status: number, contentType: stri
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
   if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
+  due(res, body);
+}
+
+/**
+ * An answer compressed beforehand (a kept answer's gzip or br form, src/services/answer-cache.ts), with
+ * the headers the response compression gives a compressed answer; the compression middleware leaves an
+ * answer that already has a Content-Encoding as it is.
+ */
+export function sendCompressed(res: ServerResponse, status: number, contentType: string, coding: string, body: Buffer): void {
+  if (answered.has(res) || res.headersSent) return;
+  answered.add(res);
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Encoding', coding);
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Content-Length', String(body.length));
+  due(res, body);
+}
+
+function due(res: ServerResponse, body: string | Buffer): void {
   if (batch.length === 0) setImmediate(writeBatch);
   batch.push([res, res.req.method === 'HEAD' ? undefined : body]);
 }

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { AnswerCache } from './answer-cache';
 import { planKey } from '../operations/types';
 
@@ -5,7 +6,7 @@ describe('AnswerCache', () => {
   it('answers a key only under the data version it was kept for', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 500 });
     cache.put('a', '7', 'answer at 7');
-    expect(cache.get('a', '7')).toBe('answer at 7');
+    expect(cache.get('a', '7')?.body).toBe('answer at 7');
     expect(cache.get('a', '8')).toBeUndefined();
     // An answer of an older version is dropped at once, not kept beside the new one.
     expect(cache.get('a', '7')).toBeUndefined();
@@ -28,13 +29,38 @@ describe('AnswerCache', () => {
     const cache = new AnswerCache({ maxBytes: 100, maxEntryBytes: 8 });
     cache.put('ascii', 'v', '12345678');
     cache.put('too-large', 'v', 'ü'.repeat(5)); // 10 bytes in 5 characters
-    expect(cache.get('ascii', 'v')).toBe('12345678');
+    expect(cache.get('ascii', 'v')?.body).toBe('12345678');
     expect(cache.get('too-large', 'v')).toBeUndefined();
     const keeper = cache.keeper('k', 'v');
     expect(keeper.maxLength).toBe(8);
     keeper.keep('kept');
-    expect(cache.get('k', 'v')).toBe('kept');
+    expect(cache.get('k', 'v')?.body).toBe('kept');
     expect(cache.size).toBe(12);
+  });
+
+  it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
+    const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
+    const body = JSON.stringify({ Data: Array.from({ length: 200 }, (_, i) => ({ Row: i, Name: 'Agarwal Traders' })) });
+    cache.put('a', 'v', body);
+    const kept = cache.get('a', 'v')!;
+    expect(kept.compressed('gzip')).toBeUndefined();
+    expect(kept.compressed('br')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const gzip = kept.compressed('gzip')!;
+    const br = kept.compressed('br')!;
+    expect(zlib.gunzipSync(gzip).toString('utf8')).toBe(body);
+    expect(zlib.brotliDecompressSync(br).toString('utf8')).toBe(body);
+    expect(cache.size).toBe(body.length + gzip.length + br.length);
+  });
+
+  it('keeps no compressed form of an answer dropped or replaced meanwhile', async () => {
+    const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
+    cache.put('a', 'v', 'x'.repeat(5000));
+    expect(cache.get('a', 'v')!.compressed('gzip')).toBeUndefined();
+    cache.put('a', 'w', 'y'.repeat(5000));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(cache.size).toBe(5000);
+    expect(cache.get('a', 'w')!.compressed('gzip')).toBeUndefined();
   });
 
   it('keeps nothing when off (maxBytes 0)', () => {

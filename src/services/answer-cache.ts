@@ -12,7 +12,12 @@
  *
  * Bounded: at most `maxBytes` in all (least recently used first out), `maxEntryBytes` per answer;
  * lists streamed from a cursor are never kept (they can be any size).
+ *
+ * A kept answer also keeps its gzip and br forms once a client has asked for them: compressed once, in
+ * the background (zlib on libuv's thread pool), with the response compression's own settings, then sent
+ * as they are instead of being compressed again for every request (src/response-compression.ts).
  */
+import zlib from 'node:zlib';
 
 export interface AnswerCacheOptions {
   /** The bytes of all kept answers together; 0 turns the cache off. */
@@ -21,11 +26,31 @@ export interface AnswerCacheOptions {
   maxEntryBytes: number;
 }
 
+export type ContentCoding = 'br' | 'gzip';
+
 interface Entry {
   version: string;
   body: string;
+  /** Of the body and its compressed forms. */
   bytes: number;
+  compressed: Partial<Record<ContentCoding, Buffer | 'pending'>>;
 }
+
+/** A kept answer as a binding sends it. */
+export interface KeptAnswer {
+  body: string;
+  /**
+   * The body in this content coding, when it was compressed already; otherwise undefined, and it is
+   * compressed in the background for the requests that follow.
+   */
+  compressed(coding: ContentCoding): Buffer | undefined;
+}
+
+/** The response compression's settings (compression's defaults: zlib's gzip level, brotli quality 4). */
+const COMPRESS: Record<ContentCoding, (body: string, done: (error: Error | null, result: Buffer) => void) => void> = {
+  gzip: (body, done) => zlib.gzip(body, done),
+  br: (body, done) => zlib.brotliCompress(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, done),
+};
 
 /** Where a binding hands the answer it encoded, to be kept (service types.ts, Outcome). */
 export interface AnswerKeeper {
@@ -47,7 +72,7 @@ export class AnswerCache {
   }
 
   /** The answer kept under this key for this data version, if any. */
-  get(key: string, version: string): string | undefined {
+  get(key: string, version: string): KeptAnswer | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.version !== version) {
       if (entry !== undefined) this.remove(key, entry);
@@ -58,7 +83,22 @@ export class AnswerCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.hits += 1;
-    return entry.body;
+    return { body: entry.body, compressed: (coding) => this.compressed(key, entry, coding) };
+  }
+
+  private compressed(key: string, entry: Entry, coding: ContentCoding): Buffer | undefined {
+    const form = entry.compressed[coding];
+    if (form !== undefined) return form === 'pending' ? undefined : form;
+    entry.compressed[coding] = 'pending';
+    COMPRESS[coding](entry.body, (error, result) => {
+      // Kept only if the answer still is (not replaced, not dropped) and there is room.
+      if (error !== null || this.entries.get(key) !== entry) return;
+      entry.compressed[coding] = result;
+      entry.bytes += result.length;
+      this.bytes += result.length;
+      this.trim();
+    });
+    return undefined;
   }
 
   /** A keeper for the answer about to be encoded under this key and version. */
@@ -74,8 +114,13 @@ export class AnswerCache {
     if (!this.enabled || bytes > this.options.maxEntryBytes || bytes > this.options.maxBytes) return;
     const old = this.entries.get(key);
     if (old !== undefined) this.remove(key, old);
-    this.entries.set(key, { version, body, bytes });
+    this.entries.set(key, { version, body, bytes, compressed: {} });
     this.bytes += bytes;
+    this.trim();
+  }
+
+  /** Drops the least recently used answers until the rest fit. */
+  private trim(): void {
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
       this.remove(oldest, entry);

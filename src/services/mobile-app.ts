@@ -63,8 +63,8 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   // The version is read before the query: an answer is kept under the data it may have been read from or older (answer-cache.ts).
   const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
   const version = await kept.read();
-  const body = answers.get(key, version);
-  if (body !== undefined) return { kind: 'kept', body };
+  const answer = answers.get(key, version);
+  if (answer !== undefined) return { kind: 'kept', answer };
   const result = await delivered(await prepared.read(), input);
   // A list read from a cursor while it is written is never kept: it can be of any size.
   return result.data instanceof StreamedData ? report(result) : { kind: 'report', result, keeper: answers.keeper(key, version) };

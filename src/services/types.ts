@@ -6,7 +6,7 @@
 import type { UsersTable } from '../db/schema';
 import type { OperationResult, UploadedFile } from '../operations/types';
 import type { ResultType } from '../operations/results';
-import type { AnswerKeeper } from './answer-cache';
+import type { AnswerKeeper, KeptAnswer } from './answer-cache';
 
 /** One operation as the bindings see it. */
 export interface ServiceOperation {
@@ -41,7 +41,7 @@ export type Outcome =
   /** `keeper`: where to hand the encoded answer to keep it (answer-cache.ts), when it may be kept. */
   | { kind: 'report'; result: OperationResult; keeper?: AnswerKeeper }
   /** The answer the binding encoded for an equal request on the same data, kept (answer-cache.ts). */
-  | { kind: 'kept'; body: string }
+  | { kind: 'kept'; answer: KeptAnswer }
   | { kind: 'string'; value: string };
 
 export interface InvokeInput {

@@ -96,4 +96,35 @@ describe.each(ENGINES)('large reports: %s', (kind: EngineKind) => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzip.body).equals(identity.body)).toBe(true);
   });
+
+  it('sends a kept answer in the gzip or br form kept beside it, made once in the background: declared length, Vary, the same bytes once inflated', async () => {
+    const path = `${MAIN_PATH}/getSalesSummaryRecords?SortBy=Value&SortDirection=DESC`;
+    const identity = await getRaw(t.port, path); // read, and kept (docs/operations.md, "Answer cache")
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    const inflate = { gzip: zlib.gunzipSync, br: zlib.brotliDecompressSync };
+    for (const coding of ['gzip', 'br'] as const) {
+      // The first asks for the form: compressed as it is sent (chunked, no declared length), and once more in the background.
+      const first = await getRaw(t.port, path, { 'Accept-Encoding': coding });
+      expect(first.headers['content-encoding']).toBe(coding);
+      expect(first.headers['content-length']).toBeUndefined();
+      expect(inflate[coding](first.body).equals(identity.body)).toBe(true);
+      let kept = first;
+      for (let tries = 0; kept.headers['content-length'] === undefined && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        kept = await getRaw(t.port, path, { 'Accept-Encoding': `${coding}, identity;q=0.5` });
+      }
+      expect(kept.headers['content-encoding']).toBe(coding);
+      expect(kept.headers['content-length']).toBe(String(kept.body.length));
+      expect(kept.headers.vary).toBe('Accept-Encoding');
+      expect(inflate[coding](kept.body).equals(identity.body)).toBe(true);
+    }
+    // Both kept, the request's preference still decides; refusing both, or not asking, gets the answer as it is.
+    expect((await getRaw(t.port, path, { 'Accept-Encoding': 'gzip;q=1, br;q=0.5' })).headers['content-encoding']).toBe('gzip');
+    expect((await getRaw(t.port, path, { 'Accept-Encoding': 'gzip, br' })).headers['content-encoding']).toBe('br');
+    for (const headers of [{ 'Accept-Encoding': 'gzip;q=0, br;q=0' }, {}]) {
+      const plain = await getRaw(t.port, path, headers);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.equals(identity.body)).toBe(true);
+    }
+  });
 });

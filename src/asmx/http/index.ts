@@ -10,13 +10,14 @@ import { AppError } from '../../errors';
 import { StreamedData } from '../../operations/streamed';
 import type { OperationResult } from '../../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../../services/types';
-import type { AnswerKeeper } from '../../services/answer-cache';
+import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
+import { COMPRESSION_THRESHOLD, negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
-import { sendWhole } from '../send';
+import { sendCompressed, sendWhole } from '../send';
 import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
 import { ChunkWriter } from '../chunk-writer';
@@ -91,13 +92,22 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
     sendWhole(res, 200, 'text/xml; charset=utf-8', xml);
     return;
   }
-  if (outcome.kind === 'kept') return sendWhole(res, 200, JSON_TYPE, outcome.body);
+  if (outcome.kind === 'kept') return sendKept(res, outcome.answer);
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
   if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, { ...successEnvelope(outcome.result), Data: data }, outcome.keeper);
   const body = JSON.stringify(successEnvelope(outcome.result));
   sendWhole(res, 200, JSON_TYPE, body);
   outcome.keeper?.keep(body);
+}
+
+/** A kept answer (answer-cache.ts): in its compressed form when the request asks for one and it is there. */
+function sendKept(res: BindingResponse, answer: KeptAnswer): void {
+  // As the compression middleware would: never for HEAD or a short answer.
+  const coding = res.req.method !== 'HEAD' && answer.body.length >= COMPRESSION_THRESHOLD ? negotiatedCoding(res.req) : undefined;
+  const compressed = coding === undefined ? undefined : answer.compressed(coding);
+  if (coding !== undefined && compressed !== undefined) return sendCompressed(res, 200, JSON_TYPE, coding, compressed);
+  sendWhole(res, 200, JSON_TYPE, answer.body);
 }
 
 /** A report of many rows: its Data written in slices (json-stream.ts), kept whole when it is not too large. */
