@@ -50,10 +50,20 @@ interface Locals {
   asmx?: RequestAnnotation;
 }
 
+/** Every field present from the start: the annotations of all requests share one object shape. */
+class Annotation implements RequestAnnotation {
+  binding?: Binding = undefined;
+  service?: string = undefined;
+  operation?: string = undefined;
+  outcome?: RequestOutcome = undefined;
+  faultCode?: string = undefined;
+  errorCode?: string = undefined;
+  error?: unknown = undefined;
+}
+
 export function annotate(res: BindingResponse, annotation: RequestAnnotation): void {
   const locals = res.locals as Locals;
-  if (locals.asmx) Object.assign(locals.asmx, annotation);
-  else locals.asmx = { ...annotation };
+  Object.assign((locals.asmx ??= new Annotation()), annotation);
 }
 
 export function annotationOf(res: { locals?: unknown }): RequestAnnotation {

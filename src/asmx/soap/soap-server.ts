@@ -30,20 +30,32 @@ export async function startSoapEngine(service: Service, wsdlXml: string): Promis
   const [soap11, soap12] = await Promise.all([listenVersion('1.1', service, wsdlXml), listenVersion('1.2', service, wsdlXml)]);
   const servers: Record<SoapVersion, LibraryServer> = { '1.1': soap11, '1.2': soap12 };
   const outputs = outputElements(soap11, service.name);
-  // The answer to an empty result (every report operation's) depends only on the version and the
-  // operation: one per pair, written once.
-  const emptyAnswers = new Map<string, string>();
+  // The same result always has the same document: the empty result of every report operation, and
+  // HelloWorld's constant text. Such short results are serialised once per version and operation.
+  const documents = new Map<string, string>();
   return {
     responseDocument(version, operation, result) {
       const output = outputs.get(operation);
       if (!output) throw new Error(`The WSDL of ${service.name} has no operation ${operation}`);
-      if (Object.keys(result).length > 0) return serialise(servers[version], output, result);
-      const key = `${version} ${operation}`;
-      let document = emptyAnswers.get(key);
-      if (document === undefined) emptyAnswers.set(key, (document = serialise(servers[version], output, result)));
+      const key = documentKey(version, operation, result);
+      let document = key === undefined ? undefined : documents.get(key);
+      if (document === undefined) {
+        document = serialise(servers[version], output, result);
+        if (key !== undefined && documents.size < MAX_KEPT_DOCUMENTS) documents.set(key, document);
+      }
       return document;
     },
   };
+}
+
+/** Documents kept per service: every operation's empty answer in both versions, and a few short results. */
+const MAX_KEPT_DOCUMENTS = 256;
+const MAX_KEPT_RESULT_CHARS = 256;
+
+/** The key a result's document is kept under, or undefined for a result too long to keep. */
+function documentKey(version: SoapVersion, operation: string, result: Record<string, string>): string | undefined {
+  const text = JSON.stringify(result);
+  return text.length > MAX_KEPT_RESULT_CHARS ? undefined : `${version} ${operation} ${text}`;
 }
 
 /**
