@@ -24,15 +24,27 @@ export interface DataVersion {
 export function sqliteDataVersion(file: string): DataVersion | undefined {
   if (file === ':memory:' || file === '') return undefined;
   let connection: SqliteDatabase.Database | undefined;
+  let statement: SqliteDatabase.Statement<[], number> | undefined;
   return {
     read() {
       // Opened at the first read: by then the server's writer thread has created and migrated the file.
-      connection ??= new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-      return String(connection.pragma('data_version', { simple: true }));
+      // The statement is prepared once (connection.pragma() would prepare it again at every read).
+      if (statement === undefined) {
+        const opened = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+        try {
+          statement = opened.prepare<[], number>('pragma data_version').pluck();
+        } catch (error) {
+          opened.close();
+          throw error;
+        }
+        connection = opened;
+      }
+      return String(statement.get());
     },
     close() {
       connection?.close();
       connection = undefined;
+      statement = undefined;
     },
   };
 }

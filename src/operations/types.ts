@@ -109,7 +109,7 @@ export interface PreparedRead {
    * keys read from equal data give equal answers (the answer cache, src/services/answer-cache.ts).
    * Undefined when the plan holds anything but plain data, which the cache then leaves alone.
    */
-  key: string | undefined;
+  readonly key: string | undefined;
   read(): Promise<OperationResult>;
 }
 
@@ -159,7 +159,15 @@ export function readOperation<Plan, const P extends readonly string[], const F e
   const { name, params, fields, acceptsFiles, returns } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => {
     const plan = await definition.prepare(declared(request), ctx);
-    return { key: planKey(name, plan), read: () => definition.read(plan, ctx) };
+    // Written only when asked for (a read whose answer is never kept, or not read at all, skips it).
+    let key: { text: string | undefined } | undefined;
+    return {
+      get key() {
+        key ??= { text: planKey(name, plan) };
+        return key.text;
+      },
+      read: () => definition.read(plan, ctx),
+    };
   };
   return {
     name,

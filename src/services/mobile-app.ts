@@ -87,16 +87,31 @@ async function discarded(databaseThere: () => Promise<void>): Promise<OperationR
 /**
  * One trivial statement, shared by the requests that ask while it runs (under load one statement
  * answers many requests instead of one each); a request arriving after it has ended starts another.
+ * On a SQLite file, a look at the file from this thread comes first: its data version (the answer
+ * cache's, src/db/data-version.ts), a few microseconds, no trip to a worker thread busy with reports.
+ * Only when that look fails (the file not created yet, or unreadable) is the statement sent.
  */
 function databaseCheck(context: OperationContext): () => Promise<void> {
   let running: Promise<void> | undefined;
-  return () =>
+  const statement = () =>
     (running ??= sql`select 1`
       .execute(context.db)
       .then(() => undefined)
       .finally(() => {
         running = undefined;
       }));
+  return async () => {
+    const { engine } = context;
+    if (engine.kind === 'sqlite' && engine.dataVersion) {
+      try {
+        await engine.dataVersion.read();
+        return;
+      } catch {
+        // The statement below tells why, or creates the file.
+      }
+    }
+    await statement();
+  };
 }
 
 function delivered(result: OperationResult, input: InvokeInput): Promise<OperationResult> | OperationResult {
