@@ -58,15 +58,16 @@ function declaredLength(_req: IncomingMessage, res: ServerResponse, next: () => 
 const OFFERED = ['br', 'gzip', 'deflate', 'identity'];
 const PREFERRED = ['br', 'gzip'];
 
-/** Below this the middleware sends an answer as it is (its default threshold). */
-export const COMPRESSION_THRESHOLD = 1024;
+/** Below this many bytes the middleware sends an answer as it is (its default threshold). */
+const COMPRESSION_THRESHOLD = 1024;
 
 /**
- * The content coding the middleware would give an answer to this request, when it is br or gzip: what
- * an answer compressed beforehand (a kept answer, src/services/answer-cache.ts) may be sent in.
+ * The content coding the middleware would give this request's answer of `bytes` bytes, when it is br
+ * or gzip: what an answer compressed beforehand (a kept answer, src/services/answer-cache.ts) may be
+ * sent in. Never for HEAD or an answer under the threshold, as the middleware.
  */
-export function negotiatedCoding(req: Pick<IncomingMessage, 'headers'>): 'br' | 'gzip' | undefined {
-  if (req.headers['accept-encoding'] === undefined) return undefined;
+export function negotiatedCoding(req: Pick<IncomingMessage, 'headers' | 'method'>, bytes: number): 'br' | 'gzip' | undefined {
+  if (req.method === 'HEAD' || bytes < COMPRESSION_THRESHOLD || req.headers['accept-encoding'] === undefined) return undefined;
   const coding = new Negotiator(req).encoding(OFFERED, { preferred: PREFERRED });
   return coding === 'br' || coding === 'gzip' ? coding : undefined;
 }

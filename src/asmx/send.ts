@@ -29,11 +29,7 @@ function writeBatch(): void {
 }
 
 export function sendWhole(res: ServerResponse, status: number, contentType: string, body: string, cacheControl?: string): void {
-  if (answered.has(res) || res.headersSent) return;
-  answered.add(res);
-  res.statusCode = status;
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', String(Buffer.byteLength(body, 'utf8')));
+  if (!begin(res, status, contentType, Buffer.byteLength(body, 'utf8'))) return;
   if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
   due(res, body);
 }
@@ -44,14 +40,20 @@ export function sendWhole(res: ServerResponse, status: number, contentType: stri
  * answer that already has a Content-Encoding as it is.
  */
 export function sendCompressed(res: ServerResponse, status: number, contentType: string, coding: string, body: Buffer): void {
-  if (answered.has(res) || res.headersSent) return;
+  if (!begin(res, status, contentType, body.length)) return;
+  res.setHeader('Content-Encoding', coding);
+  res.setHeader('Vary', 'Accept-Encoding');
+  due(res, body);
+}
+
+/** Claims the response for this answer and sets its head; false when it was answered already. */
+function begin(res: ServerResponse, status: number, contentType: string, length: number): boolean {
+  if (answered.has(res) || res.headersSent) return false;
   answered.add(res);
   res.statusCode = status;
   res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Encoding', coding);
-  res.setHeader('Vary', 'Accept-Encoding');
-  res.setHeader('Content-Length', String(body.length));
-  due(res, body);
+  res.setHeader('Content-Length', String(length));
+  return true;
 }
 
 function due(res: ServerResponse, body: string | Buffer): void {

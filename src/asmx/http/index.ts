@@ -11,7 +11,7 @@ import { StreamedData } from '../../operations/streamed';
 import type { OperationResult } from '../../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../../services/types';
 import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
-import { COMPRESSION_THRESHOLD, negotiatedCoding } from '../../response-compression';
+import { negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
@@ -96,15 +96,15 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
   if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, { ...successEnvelope(outcome.result), Data: data }, outcome.keeper);
-  const body = JSON.stringify(successEnvelope(outcome.result));
-  sendWhole(res, 200, JSON_TYPE, body);
+  // Sent first: `keeper?.keep(sendJson(...))` would skip the send itself when nothing keeps the answer.
+  const body = sendJson(res, successEnvelope(outcome.result));
   outcome.keeper?.keep(body);
 }
 
 /** A kept answer (answer-cache.ts): in its compressed form when the request asks for one and it is there. */
 function sendKept(res: BindingResponse, answer: KeptAnswer): void {
-  // As the compression middleware would: never for HEAD or a short answer.
-  const coding = res.req.method !== 'HEAD' && answer.body.length >= COMPRESSION_THRESHOLD ? negotiatedCoding(res.req) : undefined;
+  // The body's length in UTF-16 units is a lower bound of its bytes, enough for the threshold.
+  const coding = negotiatedCoding(res.req, answer.body.length);
   const compressed = coding === undefined ? undefined : answer.compressed(coding);
   if (coding !== undefined && compressed !== undefined) return sendCompressed(res, 200, JSON_TYPE, coding, compressed);
   sendWhole(res, 200, JSON_TYPE, answer.body);
@@ -152,7 +152,8 @@ function failureEnvelope(error: AppError): Record<string, unknown> {
 function sendFailure(res: BindingResponse, err: unknown): void {
   if (err instanceof AppError) {
     annotate(res, { outcome: 'business_error', faultCode: err.code });
-    return sendJson(res, failureEnvelope(err));
+    sendJson(res, failureEnvelope(err));
+    return;
   }
   if (err instanceof HttpProtocolError) {
     annotate(res, { outcome: 'protocol_error' });
@@ -169,6 +170,9 @@ function sendFailure(res: BindingResponse, err: unknown): void {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function sendJson(res: BindingResponse, body: Record<string, unknown>): void {
-  sendWhole(res, 200, JSON_TYPE, JSON.stringify(body));
+/** Sends the envelope as JSON; returns the text sent. */
+function sendJson(res: BindingResponse, envelope: Record<string, unknown>): string {
+  const body = JSON.stringify(envelope);
+  sendWhole(res, 200, JSON_TYPE, body);
+  return body;
 }
