@@ -7,7 +7,7 @@
 import { field, recordType, rows } from '../operations/results';
 import { readOperation, type Operation, type OperationContext, type OperationRequest } from '../operations/types';
 import type { Engine } from '../db/engine';
-import { temporarySqlite } from '../../test/support/engines';
+import { freshEngine, temporarySqlite } from '../../test/support/engines';
 import { createMobileAppService, NO_INPUT_MESSAGE } from './mobile-app';
 import { mainServiceOperations } from './registry';
 import { createSyncCustomersService } from './sync-customers';
@@ -107,6 +107,26 @@ describe('MobileAppWebService service object', () => {
     expect(write.seen).toEqual([{ fields: { SalesOfficer: 'SO1' }, files: [] }]);
     await service.invoke('Recorded', { values: [['SalesOfficer', 'SO2']], files: [] });
     expect(read.seen).toEqual([{ fields: { SalesOfficer: 'SO2' }, files: [] }]);
+  });
+
+  it('asks the database once for the discarded reads of one turn of the event loop, and again in a later turn', async () => {
+    const read = recorder({});
+    const engine = await freshEngine('sqlite');
+    afterAllClose.push(engine);
+    // The engine's own data version, its reads counted.
+    const version = engine.dataVersion!;
+    let looks = 0;
+    const counted = { ...engine, dataVersion: { read: () => ((looks += 1), version.read()), close: () => version.close() } };
+    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context: { ...context, db: engine.db, engine: counted }, operations: [read.op] });
+    const discardedRead = () => service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
+    // As the requests of one turn arrive: each in its own callback, the microtasks of one run before the next.
+    const answers = await Promise.all(Array.from({ length: 10 }, () => new Promise((resolve) => setImmediate(() => resolve(discardedRead())))));
+    expect(answers).toEqual(Array.from({ length: 10 }, () => ({ kind: 'report', result: { data: null } })));
+    expect(looks).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await discardedRead();
+    expect(looks).toBe(2);
+    expect(read.seen).toEqual([]);
   });
 
   it('describes every registry operation for the bindings', () => {

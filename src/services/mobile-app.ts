@@ -85,22 +85,17 @@ async function discarded(databaseThere: () => Promise<void>): Promise<OperationR
 }
 
 /**
- * One trivial statement, shared by the requests that ask while it runs (under load one statement
- * answers many requests instead of one each); a request arriving after it has ended starts another.
- * On a SQLite file, a look at the file from this thread comes first: its data version (the answer
- * cache's, src/db/data-version.ts), a few microseconds, no trip to a worker thread busy with reports.
- * Only when that look fails (the file not created yet, or unreadable) is the statement sent.
+ * Whether the database is there, asked once for the requests that ask at the same moment: one look
+ * answers every request that asks while it runs and for the rest of that turn of the event loop
+ * (under load, a turn reads many requests; one look answers them all); a request of a later turn
+ * starts another. On a SQLite file the look is at the file from this thread: its data version (the
+ * answer cache's, src/db/data-version.ts), a few microseconds, no trip to a worker thread busy with
+ * reports; only when that fails (the file not created yet, or unreadable) is a trivial statement
+ * sent, as on PostgreSQL.
  */
 function databaseCheck(context: OperationContext): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const statement = () =>
-    (running ??= sql`select 1`
-      .execute(context.db)
-      .then(() => undefined)
-      .finally(() => {
-        running = undefined;
-      }));
-  return async () => {
+  let shared: Promise<void> | undefined;
+  const look = async () => {
     const { engine } = context;
     if (engine.kind === 'sqlite' && engine.dataVersion) {
       try {
@@ -110,8 +105,12 @@ function databaseCheck(context: OperationContext): () => Promise<void> {
         // The statement below tells why, or creates the file.
       }
     }
-    await statement();
+    await sql`select 1`.execute(context.db);
   };
+  const forget = () => {
+    shared = undefined;
+  };
+  return () => (shared ??= look().finally(() => setImmediate(forget)));
 }
 
 function delivered(result: OperationResult, input: InvokeInput): Promise<OperationResult> | OperationResult {
