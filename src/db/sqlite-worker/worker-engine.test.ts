@@ -6,6 +6,7 @@
  * replaced while the query that was on it fails. Real worker threads on a real file throughout.
  */
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openEngine, type Engine } from '../engine';
 import { temporarySqlite } from '../../../test/support/engines';
@@ -125,6 +126,37 @@ describe('SQLite on worker threads', () => {
     expect(await read(sql`select 1 as n, 2 as n`)).toEqual([{ n: 2 }]);
   });
 
+  it('hands over text and integers exactly as better-sqlite3 reads them in-process, in order: odd characters, integers past 2^53', async () => {
+    await sql`create table texts (id integer primary key, t text, n integer)`.execute(engine.db);
+    const texts = ['', 'Zoë 𝄞 \u2028\u2029', '"quoted" \\ back/slash', '\u0001\u001f\u007f\t\r\n', '{"looks":["like", "json"]}', '😀', 'null', null];
+    const numbers = [0, -1, 9007199254740991, 9007199254740993n, -9223372036854775808n, 9223372036854775807n, 42, null];
+    for (let i = 0; i < texts.length; i++) await sql`insert into texts (id, t, n) values (${i + 1}, ${texts[i]}, ${numbers[i]})`.execute(engine.db);
+    const query = 'select id, t, n, t || \'!\' as shout, length(t) as len from texts where id > ? order by id desc';
+    const inProcess = new Database(engine.describe.slice('sqlite:'.length), { readonly: true });
+    try {
+      const expected = inProcess.prepare(query).all(0);
+      // Several times, so that every reader thread has it prepared.
+      for (let i = 0; i < 4; i++) {
+        const { rows } = await sql.raw<Record<string, unknown>>(query.replace('?', '0')).execute(engine.db);
+        expect(rows).toEqual(expected);
+        expect(rows.map((r) => r.id)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+        expect(Object.keys(rows[0])).toEqual(['id', 't', 'n', 'shout', 'len']);
+      }
+    } finally {
+      inProcess.close();
+    }
+    // A value written by SQLite's JSON functions stays text, as in-process.
+    const { rows } = await sql<{ j: string }>`select json_object('a', 1) as j`.execute(engine.db);
+    expect(rows).toEqual([{ j: '{"a":1}' }]);
+  });
+
+  it('runs a write that returns rows exactly once (RETURNING)', async () => {
+    const before = (await sql<{ n: number }>`select n from counter where id = 1`.execute(engine.db)).rows[0].n;
+    const { rows } = await sql<{ n: number }>`update counter set n = n + 1 where id = 1 returning n`.execute(engine.db);
+    expect(rows).toEqual([{ n: before + 1 }]);
+    expect((await sql<{ n: number }>`select n from counter where id = 1`.execute(engine.db)).rows).toEqual([{ n: before + 1 }]);
+  });
+
   it('runs its worker threads below the event loop\'s priority (nice WORKER_NICE; the main thread stays at 0)', async () => {
     await sql`select 1`.execute(engine.db);
     const niceOf = (tid: string) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
@@ -148,6 +180,14 @@ describe('SQLite on worker threads', () => {
       expect(rows).toEqual([{ id: 2, content: Buffer.from([1, 2]) }]);
       expect(Buffer.isBuffer(rows[0].content)).toBe(true);
     }
+    // Text and integers only (rows SQLite can write as JSON), then a column more: `*` grows.
+    await sql`create table widen (id integer primary key, label text)`.execute(engine.db);
+    await sql`insert into widen (id, label) values (1, 'one')`.execute(engine.db);
+    const readWiden = () => sql<Record<string, unknown>>`select * from widen`.execute(engine.db);
+    for (let i = 0; i < 4; i++) expect((await readWiden()).rows).toEqual([{ id: 1, label: 'one' }]);
+    await sql`alter table widen add column note text`.execute(engine.db);
+    await sql`update widen set note = 'new'`.execute(engine.db);
+    for (let i = 0; i < 4; i++) expect((await readWiden()).rows).toEqual([{ id: 1, label: 'one', note: 'new' }]);
   });
 
   it('hands over a result larger than EXEC_PART_ROWS whole and in order, blobs as Buffers in every part', async () => {
