@@ -64,11 +64,18 @@ export function lineWriter(logger: Logger): LineWriter {
   const stream = internals[pino.symbols.streamSym] as DestinationStream;
   const bindings = internals[pino.symbols.chindingsSym] as string;
   const time = internals[pino.symbols.timeSym] as () => string;
+  // The same few keys on every line: each written as JSON once.
+  const keyTexts = new Map<string, string>();
+  const keyText = (key: string) => {
+    let text = keyTexts.get(key);
+    if (text === undefined) keyTexts.set(key, (text = `,${JSON.stringify(key)}:`));
+    return text;
+  };
   return (level, fields, msg) => {
     let line = `{"level":"${level}"${time()}${bindings}`;
-    for (const key of Object.keys(fields)) {
+    for (const key in fields) {
       const value = fields[key];
-      if (value !== undefined) line += `,${JSON.stringify(key)}:${typeof value === 'number' ? String(value) : JSON.stringify(value)}`;
+      if (value !== undefined) line += keyText(key) + (typeof value === 'number' ? String(value) : JSON.stringify(value));
     }
     stream.write(`${line},"msg":${JSON.stringify(msg)}}\n`);
   };
