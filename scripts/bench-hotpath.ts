@@ -222,6 +222,8 @@ function wrk(port: number, row: Row, options: Options, dir: string): Measure {
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const out = run.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  // A server that answers nothing is a failed run, not a row of zeros.
+  if (!(rps > 0)) throw new Error(`${row.label}: no answers in ${options.duration} s\n${out}`);
   const p50 = millis(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '');
   const p99 = millis(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '');
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
