@@ -34,6 +34,11 @@ export function sendWhole(res: ServerResponse, status: number, contentType: stri
   due(res, body);
 }
 
+/** sendWhole of a body whose UTF-8 length is known already (a kept answer): not counted again. */
+export function sendCounted(res: ServerResponse, status: number, contentType: string, body: string, bytes: number): void {
+  if (begin(res, status, contentType, bytes)) due(res, body);
+}
+
 /**
  * An answer compressed beforehand (a kept answer's gzip or br form, src/services/answer-cache.ts), with
  * the headers the response compression gives a compressed answer; the compression middleware leaves an

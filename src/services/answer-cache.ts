@@ -31,6 +31,8 @@ export type ContentCoding = 'br' | 'gzip';
 interface Entry {
   version: string;
   body: string;
+  /** The body's UTF-8 length. */
+  bodyBytes: number;
   /** Of the body and its compressed forms. */
   bytes: number;
   compressed: Partial<Record<ContentCoding, Buffer | 'pending'>>;
@@ -39,6 +41,8 @@ interface Entry {
 /** A kept answer as a binding sends it. */
 export interface KeptAnswer {
   body: string;
+  /** The body's UTF-8 length, counted once when it was kept. */
+  bytes: number;
   /**
    * The body in this content coding, when it was compressed already; otherwise undefined, and it is
    * compressed in the background for the requests that follow.
@@ -83,7 +87,7 @@ export class AnswerCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.hits += 1;
-    return { body: entry.body, compressed: (coding) => this.compressed(key, entry, coding) };
+    return { body: entry.body, bytes: entry.bodyBytes, compressed: (coding) => this.compressed(key, entry, coding) };
   }
 
   private compressed(key: string, entry: Entry, coding: ContentCoding): Buffer | undefined {
@@ -114,7 +118,7 @@ export class AnswerCache {
     if (!this.enabled || bytes > this.options.maxEntryBytes || bytes > this.options.maxBytes) return;
     const old = this.entries.get(key);
     if (old !== undefined) this.remove(key, old);
-    this.entries.set(key, { version, body, bytes, compressed: {} });
+    this.entries.set(key, { version, body, bodyBytes: bytes, bytes, compressed: {} });
     this.bytes += bytes;
     this.trim();
   }

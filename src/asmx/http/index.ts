@@ -17,7 +17,7 @@ import { bodyInput, queryInput } from './input';
 import { SLICE_ROWS, writeArrayEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
-import { sendCompressed, sendWhole } from '../send';
+import { sendCompressed, sendCounted, sendWhole } from '../send';
 import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
 import { ChunkWriter } from '../chunk-writer';
@@ -103,11 +103,12 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
 
 /** A kept answer (answer-cache.ts): in its compressed form when the request asks for one and it is there. */
 function sendKept(res: BindingResponse, answer: KeptAnswer): void {
-  // The body's length in UTF-16 units is a lower bound of its bytes, enough for the threshold.
+  // The threshold is checked on the length in UTF-16 units, a lower bound of the bytes: an answer of
+  // fewer than 1,024 units goes as it is even where its bytes reach the middleware's threshold.
   const coding = negotiatedCoding(res.req, answer.body.length);
   const compressed = coding === undefined ? undefined : answer.compressed(coding);
   if (coding !== undefined && compressed !== undefined) return sendCompressed(res, 200, JSON_TYPE, coding, compressed);
-  sendWhole(res, 200, JSON_TYPE, answer.body);
+  sendCounted(res, 200, JSON_TYPE, answer.body, answer.bytes);
 }
 
 /** A report of many rows: its Data written in slices (json-stream.ts), kept whole when it is not too large. */

@@ -180,7 +180,7 @@ describe('SQLite on worker threads', () => {
       expect(rows).toEqual([{ id: 2, content: Buffer.from([1, 2]) }]);
       expect(Buffer.isBuffer(rows[0].content)).toBe(true);
     }
-    // Text and integers only (rows SQLite can write as JSON), then a column more: `*` grows.
+    // A prepared `select *` after another connection adds a column: `*` grows.
     await sql`create table widen (id integer primary key, label text)`.execute(engine.db);
     await sql`insert into widen (id, label) values (1, 'one')`.execute(engine.db);
     const readWiden = () => sql<Record<string, unknown>>`select * from widen`.execute(engine.db);
