@@ -14,11 +14,16 @@
  *
  * Rows travel as their column names once and each row as an array of values (RowBatch), not as
  * objects: better-sqlite3 builds a row object several times slower than the row's array, and the
- * structured clone of objects costs more again. When every value is a string, null or a number that
- * JSON writes exactly, the arrays go as one JSON text (serialising it and JSON.parse on the main
- * thread cost about half of a structured clone); otherwise (a blob, a non-finite number, -0) as
- * arrays by structured clone, blobs arriving as Uint8Array and turned back into Buffers. The main
- * thread builds the row objects (worker-link.ts), all of one shape.
+ * structured clone of objects costs more again. A whole result (at most EXEC_PART_ROWS rows) whose
+ * every value is a string, null or a number that JSON writes exactly goes as one JSON text: for the
+ * short lists that come again and again (an officer's PCNs) JSON.parse on the main thread costs about
+ * three quarters of a structured clone. The parts of a longer result and a cursor's batches go as
+ * arrays by structured clone, and so does a result with a blob, a non-finite number or -0 (blobs
+ * arrive as Uint8Array and are turned back into Buffers): JSON.parse internalizes every short string
+ * value in V8's string table, which a list of millions of distinct codes and dates grows by tens of MB
+ * until the next full collection, and for distinct rows a structured clone is the cheaper of the two
+ * (docs/operations.md, "SQLite on worker threads"). The main thread builds the row objects
+ * (worker-link.ts), all of one shape.
  */
 /** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
 export const EXEC_PART_ROWS = 1000;
@@ -58,7 +63,7 @@ export interface WorkerFailure {
   name: string;
 }
 
-/** A result's rows: `json` is the JSON text of the value arrays, else `values` holds them. */
+/** A result's rows: `json` is the JSON text of the value arrays (a whole result only), else `values` holds them. */
 export interface RowBatch {
   columns: string[];
   json?: string;

@@ -73,11 +73,11 @@ class Session {
     if (statement.reader) {
       const rows = statement.all(bindable(params)) as Row[];
       const columns = columnNames(statement);
-      if (rows.length <= settings.partRows) return { rows: rowBatch(columns, rows) };
+      if (rows.length <= settings.partRows) return { rows: wholeResult(columns, rows) };
       // The rest waits as this connection's cursor; the main thread asks for it with `next`.
       this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
       this.cursorColumns = columns;
-      return { rows: rowBatch(columns, rows.slice(0, settings.partRows)), done: false };
+      return { rows: { columns, values: rows.slice(0, settings.partRows) }, done: false };
     }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
@@ -120,11 +120,11 @@ class Session {
       const step = cursor.next();
       if (step.done) {
         this.cursor = undefined;
-        return { rows: rowBatch(columns, rows), done: true };
+        return { rows: { columns, values: rows }, done: true };
       }
       rows.push(step.value);
     }
-    return { rows: rowBatch(columns, rows), done: false };
+    return { rows: { columns, values: rows }, done: false };
   }
 
   private closeCursor(): void {
@@ -138,8 +138,8 @@ function columnNames(statement: BetterSqlite3.Statement): string[] {
   return statement.columns().map((c) => c.name);
 }
 
-/** The rows as JSON text when JSON holds every value exactly, else as they are (protocol.ts). */
-function rowBatch(columns: string[], rows: Row[]): RowBatch {
+/** A whole result's rows as JSON text when JSON holds every value exactly, else as they are (protocol.ts). */
+function wholeResult(columns: string[], rows: Row[]): RowBatch {
   for (const row of rows) {
     for (const value of row) if (!exactInJson(value)) return { columns, values: rows };
   }
