@@ -97,7 +97,7 @@ export async function writeTypedResult(stream: XmlStream, ns: string, name: stri
   const data = result.data;
   if (data instanceof StreamedData) {
     try {
-      if (data.count !== undefined) scalar(xml, ns, 'Count', 'integer', data.count);
+      if (data.count !== undefined) scalar(xml, ns, 'Count', 'integer', await data.count());
       await writeStreamed(stream, ns, 'Data', dataType(returns), data, data.body);
       if (data.totals && returns.kind === 'rows' && returns.totals) record(stream, ns, 'Totals', returns.totals, data.totals());
     } finally {

@@ -45,11 +45,10 @@ export async function collectionStatements(db: Kysely<Database>, q: CollectionSt
   const filter: ReceiptFilter = { officerId, customerCode, fromDate: q.dates.from, toDate: q.dates.to, customerOfficers: q.allowed };
   if (q.page) return page(db, unknown ? undefined : filter, q, q.page);
   if (unknown) return { data: [], totals: new Totals().result() };
-  return streamedResult(db, q.streams, async (trx, end) => {
-    const count = await countReceipts(trx, filter);
+  return streamedResult(db, q.streams, (trx, end) => {
     const totals = new Totals();
     const rows = () => mapRows(receiptsQuery(trx, filter, q.sortBy, q.direction).stream(STREAM_BATCH_ROWS), (r) => totals.add(toRow(r), r));
-    return new StreamedData({ kind: 'rows', rows }, count, () => totals.result(), end);
+    return new StreamedData({ kind: 'rows', rows }, () => countReceipts(trx, filter), () => totals.result(), end);
   });
 }
 

@@ -45,10 +45,9 @@ export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<Op
   if (q.page) return chequePage(db, filter, q.page);
   const first = await repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
   if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
-  return streamedResult(db, q.streams, async (trx, end) => {
-    const count = await repo.countCheques(trx, filter);
+  return streamedResult(db, q.streams, (trx, end) => {
     const rows = () => mapRows(repo.chequesQuery(trx, filter).stream(STREAM_BATCH_ROWS), chequeRow);
-    return new StreamedData({ kind: 'rows', rows }, count, undefined, end);
+    return new StreamedData({ kind: 'rows', rows }, () => repo.countCheques(trx, filter), undefined, end);
   });
 }
 

@@ -56,6 +56,32 @@ export function getRaw(port: number, path: string, headers: http.OutgoingHttpHea
   });
 }
 
+/** A GET read as it arrives: the text received so far, the first chunk, and the whole body. */
+export interface PartsAnswer {
+  received(): string;
+  first: Promise<string>;
+  whole: Promise<string>;
+}
+
+export function getInParts(port: number, path: string): PartsAnswer {
+  const chunks: Buffer[] = [];
+  let firstChunk!: (text: string) => void;
+  const first = new Promise<string>((resolve) => (firstChunk = resolve));
+  const whole = new Promise<string>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          if (chunks.length === 1) firstChunk(chunk.toString('utf8'));
+        });
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+  return { received: () => Buffer.concat(chunks).toString('utf8'), first, whole };
+}
+
 /** Sends a GET, reads until `bytes` have arrived, then destroys the socket; resolves with what it read. */
 export function hangUpAfter(port: number, path: string, bytes: number, requestId: string, headers: http.OutgoingHttpHeaders = {}): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -18,7 +18,7 @@ import { ENGINES } from '../support/engines';
 import { MAIN_PATH } from '../support/interface-table';
 import { runOperation } from '../support/operation';
 import { insertListFixture, receiptRows } from './list-fixture';
-import { busyConnections, eventually, getRaw, hangUpAfter, startStreamApp, type StreamApp } from './stream-support';
+import { busyConnections, eventually, getInParts, getRaw, hangUpAfter, startStreamApp, type PartsAnswer, type StreamApp } from './stream-support';
 
 const CASES: ReadonlyArray<readonly [Operation, Record<string, string>]> = [
   [getCollectionStatements, {}],
@@ -106,6 +106,27 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
       expect(soap.body.toString('utf8')).toContain('<getPCNListResponse xmlns="http://tempuri.org/" />');
     });
   });
+
+  if (kind === 'postgres') {
+    // SQLite's readers cannot be held up (WAL); a PostgreSQL table lock holds the count where it is.
+    it('sends its first bytes before the rows are counted: a count held up by a lock does not hold them up', async () => {
+      const expected = JSON.stringify(successEnvelope(await runOperation(getCollectionStatements, t.engine, {})));
+      const lock = await t.engine.db.startTransaction().execute();
+      let answer: PartsAnswer | undefined;
+      try {
+        await sql`lock table receipts in access exclusive mode`.execute(lock);
+        answer = getInParts(t.port, `${MAIN_PATH}/getCollectionStatements`);
+        const waited = new Promise<string>((resolve) => setTimeout(() => resolve('nothing within 5 s'), 5000));
+        expect(await Promise.race([answer.first, waited])).toBe('{"Success":true,"Message":""');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(answer.received()).toBe('{"Success":true,"Message":""');
+      } finally {
+        await lock.rollback().execute();
+      }
+      expect(await answer.whole).toBe(expected);
+      await eventually(() => busyConnections(t.engine) === 0, 2000, 'the connection being freed');
+    });
+  }
 
   it('answers SOAP without reading the list, and lets go of the snapshot at once', async () => {
     const envelope = '<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><getCollectionStatements xmlns="http://tempuri.org/" /></soap12:Body></soap12:Envelope>';

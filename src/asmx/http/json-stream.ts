@@ -5,8 +5,9 @@
  *
  * Rows are gathered into chunks of about CHUNK_BYTES; a chunk the socket cannot take yet waits for
  * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
- * size of the answer). The first chunk (the envelope's head) is flushed at once, through compression
- * too, so the client has its first byte before the first row is read. A client that hangs up stops
+ * size of the answer). The envelope's head up to Message is flushed at once, through compression
+ * too, so the client has its first byte before the rows are counted and read; a failure after it
+ * (the count's, a row's) cuts the connection (index.ts, sendStreamed). A client that hangs up stops
  * the cursor at once and ends the snapshot: the answer's close() is called from the 'close' event,
  * not after the next row.
  */
@@ -26,9 +27,10 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
   res.once('close', onClose);
   try {
     startJson(res);
-    const count = data.count === undefined ? '' : `,"Count":${data.count}`;
-    await out.write(`{"Success":true,"Message":${JSON.stringify(message)}${count},"Data":`);
+    await out.write(`{"Success":true,"Message":${JSON.stringify(message)}`);
     out.flush();
+    const count = data.count === undefined ? '' : `,"Count":${await data.count()}`;
+    await out.write(`${count},"Data":`);
     await writeJson(out, data, data.body);
     const totals = data.totals ? `,"Totals":${JSON.stringify(data.totals())}` : '';
     await out.write(`${totals}}`);
