@@ -1,7 +1,7 @@
 /**
  * The report battery of docs/summaries.md: each aggregated report under a dozen filter mixes, against
  * the real server in its own process, one request at a time, printing p50/p99 per call, the server's
- * peak memory and the latency of /health polled every 50 ms meanwhile. Twice: with the answer cache off,
+ * peak memory and the latency of /health polled every 50 ms meanwhile (from a process of its own). Twice: with the answer cache off,
  * so that every call runs its query, then with the default settings, where the first call of a mix runs
  * its query and the equal calls after it are answered from the cache. Not part of the test suite.
  *
@@ -12,7 +12,7 @@
  * taskset is there. The codes the mixes use are read from the database itself.
  */
 import http from 'node:http';
-import { percentile, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
+import { percentile, probeHealth, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 interface Options {
   database: string;
@@ -150,13 +150,7 @@ interface Pass {
 async function runPass(options: Options, codes: Codes, answerCache: boolean): Promise<Pass> {
   const server = await startServer(options.database, options.port, answerCache ? {} : { ANSWER_CACHE_MB: '0' });
   const pass: Pass = { calls: new Map(), health: [], peakMb: 0 };
-  let polling = true;
-  const poller = (async () => {
-    while (polling) {
-      pass.health.push((await get(options.port, '/health')).ms);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
+  const prober = probeHealth(options.port, 50);
   try {
     for (const [op, list] of Object.entries(mixes(codes))) {
       for (const [label, query] of list) {
@@ -175,8 +169,7 @@ async function runPass(options: Options, codes: Codes, answerCache: boolean): Pr
       }
     }
   } finally {
-    polling = false;
-    await poller;
+    pass.health = await prober.stop();
     pass.peakMb = procStatusMb(server.pid ?? 0, 'VmHWM');
     await stopServer(server);
   }

@@ -3,7 +3,7 @@
  * a server process pinned to core 1 with the load generator on core 0 (when taskset is there), and
  * the figures read from /proc and from latencies. Not part of the test suite.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -72,6 +72,26 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * Polls /health every `everyMs` from a process of its own (health-prober.ts) until stop(), which
+ * resolves with the latencies in ms. A probe sent from the process that also takes in megabytes of
+ * answers would time that process's busy event loop too (p99 25 to 59 ms where the server's own was
+ * 12 to 13 ms); a liveness probe is a process of its own as well. It runs on this process's core.
+ */
+export function probeHealth(port: number, everyMs: number): { stop(): Promise<number[]> } {
+  const prober = fork(path.join(__dirname, 'health-prober.js'), [String(port), String(everyMs)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const latencies = new Promise<number[]>((resolve, reject) => {
+    prober.once('message', (values) => resolve(values as number[]));
+    prober.once('exit', (code) => reject(new Error(`the /health prober exited (${code})`)));
+  });
+  return {
+    stop() {
+      prober.send('stop');
+      return latencies;
+    },
+  };
 }
 
 /** A field of /proc/<pid>/status in MB (VmRSS, VmHWM); taskset execs the server in its own process. */

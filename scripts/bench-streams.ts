@@ -9,16 +9,15 @@
  *                (measured first, so the peak is theirs)
  *   first byte   time to the first byte of each large list, unfiltered (median of 5)
  *   hang-up      the server's CPU time spent after a client hangs up 100 ms into a list
- *   /health      p50/p99 latency of /health, probed every 20 ms while two clients (another process)
- *                pull lists nonstop
+ *   /health      p50/p99 latency of /health, probed every 20 ms (from a process of its own) while two
+ *                clients pull lists nonstop
  *
  * Linux only (it reads /proc/<pid>). It prints one line per figure; speed goals are judged on its
  * output, never in the test suite.
  */
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { percentile, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
+import { percentile, probeHealth, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const LISTS = ['getCollectionStatements', 'ActivityReportAndComplaints', 'getPCNList'];
@@ -119,34 +118,9 @@ async function hangUpCost(port: number, pid: number): Promise<void> {
   console.log(`hang-up      CPU after the client left (100 ms into getCollectionStatements): median ${fmt(median(costs))} (${costs.map((c) => c.toFixed(0)).join(', ')} ms; clock ticks of 10 ms)`);
 }
 
-/**
- * /health probed from this process while a child process (on the same core as this one) pulls lists
- * nonstop: receiving 90 MB answers keeps a process's own event loop busy, and a probe sent from that
- * process would time its client's delays as well as the server's. A liveness probe is a process of
- * its own too.
- */
 async function healthUnderLoad(port: number, seconds: number): Promise<void> {
-  const puller = fork(__filename, ['--pull', String(port)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const pulled = new Promise<number>((resolve, reject) => {
-    puller.once('message', (lists) => resolve(Number(lists)));
-    puller.once('exit', (code) => reject(new Error(`the list puller exited (${code})`)));
-  });
-  await sleep(200);
-  const probes: number[] = [];
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    probes.push((await get(port, '/health')).totalMs);
-    await sleep(20);
-  }
-  puller.send('stop');
-  const lists = await pulled;
-  console.log(`/health      while lists stream nonstop (${lists} lists in ${seconds} s): p50 ${fmt(percentile(probes, 50))}, p99 ${fmt(percentile(probes, 99))}, max ${fmt(Math.max(...probes))} (${probes.length} probes)`);
-}
-
-/** The puller child: two clients taking lists one after another until told to stop; reports how many. */
-async function pullLists(port: number): Promise<void> {
+  const prober = probeHealth(port, 20);
   let running = true;
-  process.once('message', () => (running = false));
   const pullers = [0, 1].map(async (i) => {
     let lists = 0;
     while (running) {
@@ -155,8 +129,11 @@ async function pullLists(port: number): Promise<void> {
     }
     return lists;
   });
-  const lists = (await Promise.all(pullers)).reduce((a, b) => a + b, 0);
-  process.send!(lists, () => process.exit(0));
+  await sleep(seconds * 1000);
+  const probes = await prober.stop();
+  running = false;
+  const pulled = (await Promise.all(pullers)).reduce((a, b) => a + b, 0);
+  console.log(`/health      while lists stream nonstop (${pulled} lists in ${seconds} s): p50 ${fmt(percentile(probes, 50))}, p99 ${fmt(percentile(probes, 99))}, max ${fmt(Math.max(...probes))} (${probes.length} probes)`);
 }
 
 async function main(): Promise<void> {
@@ -176,8 +153,7 @@ async function main(): Promise<void> {
   }
 }
 
-const pull = process.argv.indexOf('--pull');
-(pull >= 0 ? pullLists(Number(process.argv[pull + 1])) : main()).catch((err: unknown) => {
+main().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });
