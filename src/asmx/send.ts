@@ -29,14 +29,14 @@ function writeBatch(): void {
 }
 
 export function sendWhole(res: ServerResponse, status: number, contentType: string, body: string, cacheControl?: string): void {
-  if (!begin(res, status, contentType, Buffer.byteLength(body, 'utf8'))) return;
-  if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
-  due(res, body);
+  sendCounted(res, status, contentType, body, Buffer.byteLength(body, 'utf8'), cacheControl);
 }
 
 /** sendWhole of a body whose UTF-8 length is known already (a kept answer): not counted again. */
-export function sendCounted(res: ServerResponse, status: number, contentType: string, body: string, bytes: number): void {
-  if (begin(res, status, contentType, bytes)) due(res, body);
+export function sendCounted(res: ServerResponse, status: number, contentType: string, body: string, bytes: number, cacheControl?: string): void {
+  if (!begin(res, status, contentType, bytes)) return;
+  if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
+  due(res, body);
 }
 
 /**
