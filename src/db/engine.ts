@@ -20,7 +20,8 @@ import { SqliteWorkerDialect } from './sqlite-worker/dialect';
 import type { WorkerPool } from './sqlite-worker/worker-pool';
 import { createPool, type PoolErrorReporter } from './pg-pool';
 import type { Database } from './schema';
-import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version';
+import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './table-versions';
+import { noticingTablesRead } from './tables-read';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -46,7 +47,7 @@ export interface Engine {
   pool?: Pool;
   /** SQLite's worker threads (sqlite-worker/worker-pool.ts); absent in process and for PostgreSQL. */
   sqliteWorkers?: WorkerPool;
-  /** What names the committed data (data-version.ts); absent where nothing can see other writers (':memory:'). */
+  /** The tables' versions (table-versions.ts); absent where nothing can see other writers (':memory:'). */
   dataVersion?: DataVersion;
   close(): Promise<void>;
 }
@@ -85,7 +86,7 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  return sqliteEngine(file, new Kysely<Database>({ dialect }), dialect.pool, sqliteDataVersion(file));
+  return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect) }), dialect.pool, sqliteDataVersion(file));
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -94,7 +95,7 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
+  return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(new SqliteDialect({ database })) }));
 }
 
 function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
@@ -147,7 +148,7 @@ function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engin
   const timeouts = { connectTimeoutMs: options.connectTimeoutMs ?? 5000, acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000, statementTimeoutMs: options.statementTimeoutMs ?? 0 };
   // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
   const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const db = new Kysely<Database>({ dialect: noticingTablesRead(new PostgresDialect({ pool, cursor: Cursor })) });
   url.password = url.password ? '***' : '';
   return {
     kind: 'postgres',

@@ -1,48 +1,64 @@
 import zlib from 'node:zlib';
-import { AnswerCache } from './answer-cache';
+import { AnswerCache, dependencies } from './answer-cache';
 import { planKey } from '../operations/types';
 
+/** One table at one version, for the tests of what the cache holds. */
+const V = [['t', 'v']] as const;
+const VERSIONS = new Map([['t', 'v']]);
+
 describe('AnswerCache', () => {
-  it('answers a key only under the data version it was kept for', () => {
+  it('answers a key only while the tables it was read from keep their versions', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 500 });
-    cache.put('a', '7', 'answer at 7');
-    expect(cache.get('a', '7')?.body).toBe('answer at 7');
-    expect(cache.get('a', '8')).toBeUndefined();
+    const at7 = new Map([['invoices', '7'], ['customers', 'c1'], ['activities', 'a1']]);
+    cache.put('a', [['invoices', '7'], ['customers', 'c1']], 'answer at 7');
+    expect(cache.get('a', at7)?.body).toBe('answer at 7');
+    // Another table written: still the same answer.
+    expect(cache.get('a', new Map([...at7, ['activities', 'a2']]))?.body).toBe('answer at 7');
+    expect(cache.get('a', new Map([...at7, ['invoices', '8']]))).toBeUndefined();
     // An answer of an older version is dropped at once, not kept beside the new one.
-    expect(cache.get('a', '7')).toBeUndefined();
-    expect({ hits: cache.hits, misses: cache.misses, size: cache.size, count: cache.count }).toEqual({ hits: 1, misses: 2, size: 0, count: 0 });
+    expect(cache.get('a', at7)).toBeUndefined();
+    expect({ hits: cache.hits, misses: cache.misses, size: cache.size, count: cache.count }).toEqual({ hits: 2, misses: 2, size: 0, count: 0 });
+  });
+
+  it('depends on the tables among the words of the statements read, and keeps nothing read from a table without a version', () => {
+    const versions = new Map([['invoices', 'i1'], ['customers', 'c1'], ['api_keys', null]]);
+    const words = (text: string) => new Set(text.split(' '));
+    expect(dependencies(versions, words('select code from customers join invoices on x'))).toEqual([['customers', 'c1'], ['invoices', 'i1']]);
+    expect(dependencies(versions, words('select key from api_keys join customers'))).toBeUndefined();
+    // A read that named no table at all is not kept: nothing tells when its answer would change.
+    expect(dependencies(versions, words('select 1'))).toBeUndefined();
   });
 
   it('holds at most maxBytes, dropping the least recently used answers first', () => {
     const cache = new AnswerCache({ maxBytes: 30, maxEntryBytes: 30 });
-    cache.put('a', 'v', 'x'.repeat(10));
-    cache.put('b', 'v', 'y'.repeat(10));
-    cache.put('c', 'v', 'z'.repeat(10));
-    expect(cache.get('a', 'v')).toBeDefined(); // a is now the most recently used
-    cache.put('d', 'v', 'w'.repeat(10));
-    expect(cache.get('b', 'v')).toBeUndefined();
-    expect(['a', 'c', 'd'].map((key) => cache.get(key, 'v') !== undefined)).toEqual([true, true, true]);
+    cache.put('a', V, 'x'.repeat(10));
+    cache.put('b', V, 'y'.repeat(10));
+    cache.put('c', V, 'z'.repeat(10));
+    expect(cache.get('a', VERSIONS)).toBeDefined(); // a is now the most recently used
+    cache.put('d', V, 'w'.repeat(10));
+    expect(cache.get('b', VERSIONS)).toBeUndefined();
+    expect(['a', 'c', 'd'].map((key) => cache.get(key, VERSIONS) !== undefined)).toEqual([true, true, true]);
     expect(cache.size).toBe(30);
   });
 
   it('counts bytes in UTF-8 and never keeps an answer larger than maxEntryBytes', () => {
     const cache = new AnswerCache({ maxBytes: 100, maxEntryBytes: 8 });
-    cache.put('ascii', 'v', '12345678');
-    cache.put('too-large', 'v', 'ü'.repeat(5)); // 10 bytes in 5 characters
-    expect(cache.get('ascii', 'v')?.body).toBe('12345678');
-    expect(cache.get('too-large', 'v')).toBeUndefined();
-    const keeper = cache.keeper('k', 'v');
+    cache.put('ascii', V, '12345678');
+    cache.put('too-large', V, 'ü'.repeat(5)); // 10 bytes in 5 characters
+    expect(cache.get('ascii', VERSIONS)?.body).toBe('12345678');
+    expect(cache.get('too-large', VERSIONS)).toBeUndefined();
+    const keeper = cache.keeper('k', V);
     expect(keeper.maxLength).toBe(8);
     keeper.keep('kept');
-    expect(cache.get('k', 'v')?.body).toBe('kept');
+    expect(cache.get('k', VERSIONS)?.body).toBe('kept');
     expect(cache.size).toBe(12);
   });
 
   it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
     const body = JSON.stringify({ Data: Array.from({ length: 200 }, (_, i) => ({ Row: i, Name: 'Agarwal Traders' })) });
-    cache.put('a', 'v', body);
-    const kept = cache.get('a', 'v')!;
+    cache.put('a', V, body);
+    const kept = cache.get('a', VERSIONS)!;
     expect(kept.compressed('gzip')).toBeUndefined();
     expect(kept.compressed('br')).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -55,18 +71,18 @@ describe('AnswerCache', () => {
 
   it('keeps no compressed form of an answer dropped or replaced meanwhile', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
-    cache.put('a', 'v', 'x'.repeat(5000));
-    expect(cache.get('a', 'v')!.compressed('gzip')).toBeUndefined();
-    cache.put('a', 'w', 'y'.repeat(5000));
+    cache.put('a', V, 'x'.repeat(5000));
+    expect(cache.get('a', VERSIONS)!.compressed('gzip')).toBeUndefined();
+    cache.put('a', [['t', 'w']], 'y'.repeat(5000));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(cache.size).toBe(5000);
-    expect(cache.get('a', 'w')!.compressed('gzip')).toBeUndefined();
+    expect(cache.get('a', new Map([['t', 'w']]))!.compressed('gzip')).toBeUndefined();
   });
 
   it('keeps nothing when off (maxBytes 0)', () => {
     const cache = new AnswerCache({ maxBytes: 0, maxEntryBytes: 0 });
     expect(cache.enabled).toBe(false);
-    cache.put('a', 'v', '');
+    cache.put('a', V, '');
     expect(cache.count).toBe(0);
   });
 });

@@ -4,11 +4,13 @@
  *
  * A read's answer is a function of its prepared plan (the checked parameters with every default
  * resolved: the month "now" stands for, the caller's scope; operations/types.ts, PreparedRead.key),
- * of the binding's encoding, and of the data. The data is named by the engine's data version
- * (db/data-version.ts), read before the query runs: an answer is kept under the version read before
- * it, so an answer read after a commit but kept under the version before it is never served once that
- * commit is seen, and a request that starts after a commit always sees a new version. Nothing goes
- * stale, whichever connection or process wrote; there is no time-to-live to tune.
+ * of the binding's encoding, and of the rows of the tables it read. Those are named by the tables'
+ * versions (db/table-versions.ts), read before the read runs, and kept for the tables its statements
+ * named (db/tables-read.ts): an answer read after a commit but kept under the versions before it is
+ * never served once that commit is seen, and a request that starts after a commit to a table it reads
+ * always sees a new version. A write to other tables (a warranty request, an activity) leaves the
+ * answer kept. Nothing goes stale, whichever connection or process wrote; there is no time-to-live to
+ * tune.
  *
  * Bounded: at most `maxBytes` in all (least recently used first out), `maxEntryBytes` per answer;
  * lists streamed from a cursor are never kept (they can be any size).
@@ -18,6 +20,7 @@
  * as they are instead of being compressed again for every request (src/response-compression.ts).
  */
 import zlib from 'node:zlib';
+import type { TableVersions } from '../db/table-versions';
 
 export interface AnswerCacheOptions {
   /** The bytes of all kept answers together; 0 turns the cache off. */
@@ -28,8 +31,31 @@ export interface AnswerCacheOptions {
 
 export type ContentCoding = 'br' | 'gzip';
 
+/** The tables an answer was read from, each with its version then. */
+export type Dependencies = readonly (readonly [table: string, version: string])[];
+
+/**
+ * What an answer read by statements of these words (db/tables-read.ts) depends on: the versions of the
+ * tables among the words. Undefined when it cannot be kept: it read a table that has no version, or
+ * none at all (a read of nothing is not one this cache can tell apart from one it failed to follow).
+ */
+export function dependencies(versions: TableVersions, words: ReadonlySet<string>): Dependencies | undefined {
+  const depends: (readonly [string, string])[] = [];
+  for (const word of words) {
+    const version = versions.get(word);
+    if (version === undefined) continue;
+    if (version === null) return undefined;
+    depends.push([word, version]);
+  }
+  return depends.length === 0 ? undefined : depends;
+}
+
+function unchanged(depends: Dependencies, versions: TableVersions): boolean {
+  return depends.every(([table, version]) => versions.get(table) === version);
+}
+
 interface Entry {
-  version: string;
+  depends: Dependencies;
   body: string;
   /** The body's UTF-8 length. */
   bodyBytes: number;
@@ -75,10 +101,10 @@ export class AnswerCache {
     return this.options.maxBytes > 0;
   }
 
-  /** The answer kept under this key for this data version, if any. */
-  get(key: string, version: string): KeptAnswer | undefined {
+  /** The answer kept under this key, if the tables it was read from are still at these versions. */
+  get(key: string, versions: TableVersions): KeptAnswer | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined || entry.version !== version) {
+    if (entry === undefined || !unchanged(entry.depends, versions)) {
       if (entry !== undefined) this.remove(key, entry);
       this.misses += 1;
       return undefined;
@@ -105,20 +131,20 @@ export class AnswerCache {
     return undefined;
   }
 
-  /** A keeper for the answer about to be encoded under this key and version. */
-  keeper(key: string, version: string): AnswerKeeper {
+  /** A keeper for the answer about to be encoded under this key, read from these tables. */
+  keeper(key: string, depends: Dependencies): AnswerKeeper {
     return {
       maxLength: this.options.maxEntryBytes,
-      keep: (body) => this.put(key, version, body),
+      keep: (body) => this.put(key, depends, body),
     };
   }
 
-  put(key: string, version: string, body: string): void {
+  put(key: string, depends: Dependencies, body: string): void {
     const bytes = Buffer.byteLength(body, 'utf8');
     if (!this.enabled || bytes > this.options.maxEntryBytes || bytes > this.options.maxBytes) return;
     const old = this.entries.get(key);
     if (old !== undefined) this.remove(key, old);
-    this.entries.set(key, { version, body, bodyBytes: bytes, bytes, compressed: {} });
+    this.entries.set(key, { depends, body, bodyBytes: bytes, bytes, compressed: {} });
     this.bytes += bytes;
     this.trim();
   }

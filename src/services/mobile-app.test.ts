@@ -113,7 +113,7 @@ describe('MobileAppWebService service object', () => {
     const read = recorder({});
     const engine = await freshEngine('sqlite');
     afterAllClose.push(engine);
-    // The engine's own data version, its reads counted.
+    // The engine's own table versions, their reads counted.
     const version = engine.dataVersion!;
     let looks = 0;
     const counted = { ...engine, dataVersion: { read: () => ((looks += 1), version.read()), close: () => version.close() } };

@@ -8,7 +8,8 @@ import type { Operation, OperationContext, OperationResult } from '../operations
 import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
-import type { AnswerCache } from './answer-cache';
+import { dependencies, type AnswerCache } from './answer-cache';
+import { withTablesRead } from '../db/tables-read';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
 
@@ -55,20 +56,32 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   if (operation.kind === 'write' && carriesNoInput(request)) return report({ data: null, message: NO_INPUT_MESSAGE });
   const ctx: OperationContext = { ...options.context, streams: true, ...(input.principal ? { principal: input.principal } : {}) };
   if (operation.kind === 'write') return report(await delivered(await operation.run(request, ctx), input));
-  const prepared = await operation.prepare(request, ctx);
-  if (input.resultDiscarded) return report(await discarded(databaseThere));
   const answers = options.answers;
-  const kept = answers?.enabled && input.answerForm !== undefined && prepared.key !== undefined ? ctx.engine.dataVersion : undefined;
-  if (answers === undefined || kept === undefined) return report(await delivered(await prepared.read(), input));
-  // The version is read before the query: an answer is kept under the data it may have been read from or older (answer-cache.ts).
-  const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
-  const version = await kept.read();
-  const answer = answers.get(key, version);
-  if (answer !== undefined) return { kind: 'kept', answer };
-  const result = await delivered(await prepared.read(), input);
+  const versions = answers?.enabled && input.answerForm !== undefined && !input.resultDiscarded ? ctx.engine.dataVersion : undefined;
+  if (answers === undefined || versions === undefined) {
+    const prepared = await operation.prepare(request, ctx);
+    if (input.resultDiscarded) return report(await discarded(databaseThere));
+    return report(await delivered(await prepared.read(), input));
+  }
+  // The versions are read before the read runs, its checks too: an answer is kept under versions of the
+  // data it was read from or older (answer-cache.ts).
+  const before = await versions.read();
+  const { result: outcome, words } = await withTablesRead(async (): Promise<KeptOrRead> => {
+    const prepared = await operation.prepare(request, ctx);
+    if (prepared.key === undefined) return { kind: 'report', result: await delivered(await prepared.read(), input) };
+    const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
+    const answer = answers.get(key, before);
+    if (answer !== undefined) return { kind: 'kept', answer };
+    return { kind: 'report', result: await delivered(await prepared.read(), input), key };
+  });
+  if (outcome.kind === 'kept' || outcome.key === undefined) return outcome;
   // A list read from a cursor while it is written is never kept: it can be of any size.
-  return result.data instanceof StreamedData ? report(result) : { kind: 'report', result, keeper: answers.keeper(key, version) };
+  const depends = outcome.result.data instanceof StreamedData ? undefined : dependencies(before, words);
+  return depends === undefined ? report(outcome.result) : { kind: 'report', result: outcome.result, keeper: answers.keeper(outcome.key, depends) };
 }
+
+/** A read answered from the cache, or read, with the key it may be kept under. */
+type KeptOrRead = Extract<Outcome, { kind: 'kept' }> | { kind: 'report'; result: OperationResult; key?: string };
 
 function report(result: OperationResult): Outcome {
   return { kind: 'report', result };
@@ -88,8 +101,8 @@ async function discarded(databaseThere: () => Promise<void>): Promise<OperationR
  * Whether the database is there, asked once for the requests that ask at the same moment: one look
  * answers every request that asks while it runs and for the rest of that turn of the event loop
  * (under load, a turn reads many requests; one look answers them all); a request of a later turn
- * starts another. On a SQLite file the look is at the file from this thread: its data version (the
- * answer cache's, src/db/data-version.ts), a few microseconds, no trip to a worker thread busy with
+ * starts another. On a SQLite file the look is at the file from this thread: its tables' versions (the
+ * answer cache's, src/db/table-versions.ts), a few microseconds, no trip to a worker thread busy with
  * reports; only when that fails (the file not created yet, or unreadable) is a trivial statement
  * sent, as on PostgreSQL.
  */

@@ -42,22 +42,28 @@ async function get(t: TestApp, path: string, headers: Record<string, string> = {
 
 const ids = (body: string) => (JSON.parse(body) as { Data: { PDCID: string }[] }).Data.map((row) => row.PDCID);
 
-/** A change to a cheque committed by a connection of its own, as another process (an import, a manual fix) would. */
-async function renameBankElsewhere(t: TestApp, pdcId: string, bank: string): Promise<void> {
+/**
+ * A statement committed by a connection of its own, as another process (an import, a manual fix) would:
+ * `?` for each parameter, `{table}` for each table. On PostgreSQL the session keeps the default
+ * search_path and names the table with its schema, as a fix typed into psql would.
+ */
+async function commitElsewhere(t: TestApp, statement: string, params: unknown[]): Promise<void> {
   if (t.engine.kind === 'sqlite') {
     const other = new SqliteDatabase(t.engine.describe.slice('sqlite:'.length));
     try {
       other.pragma('busy_timeout = 5000');
-      other.prepare('update pcn set bank_name = ? where pdc_id = ?').run(bank, pdcId);
+      other.prepare(statement.replace(/\{(\w+)\}/g, '$1')).run(...params);
     } finally {
       other.close();
     }
     return;
   }
-  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${t.engine.schema}` });
+  let n = 0;
+  const text = statement.replace(/\{(\w+)\}/g, `"${t.engine.schema}".$1`).replace(/\?/g, () => `$${++n}`);
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query('update pcn set bank_name = $1 where pdc_id = $2', [bank, pdcId]);
+    await client.query(text, params);
   } finally {
     await client.end();
   }
@@ -104,10 +110,37 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     const path = `${PCN_LIST}?Customer=C004`;
     expect(JSON.parse((await get(t, path)).body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: null }] });
     expect((await get(t, path)).hit).toBe(true);
-    await renameBankElsewhere(t, 'PDC003', 'Canara Bank');
+    await commitElsewhere(t, 'update {pcn} set bank_name = ? where pdc_id = ?', ['Canara Bank', 'PDC003']);
     const after = await get(t, path);
     expect(after.hit).toBe(false);
     expect(JSON.parse(after.body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: 'Canara Bank' }] });
+  });
+
+  it('keeps an answer across writes to tables it was not read from, and forgets it at a write to any it was', async () => {
+    const path = `${PCN_LIST}?Customer=C001`;
+    const first = await get(t, path);
+    expect(JSON.parse(first.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal Traders' }] });
+    // A warranty request written through the service: the cheques did not change.
+    expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-2'))).body).toMatchObject({ Success: true });
+    expect(await get(t, path)).toEqual({ body: first.body, hit: true });
+    // The customer's name comes from a table joined to the cheques: renamed elsewhere, read anew.
+    await commitElsewhere(t, 'update {customers} set name = ? where code = ?', ['Agarwal & Sons', 'C001']);
+    const renamed = await get(t, path);
+    expect(renamed.hit).toBe(false);
+    expect(JSON.parse(renamed.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal & Sons' }] });
+    expect((await get(t, path)).hit).toBe(true);
+  });
+
+  it('versions every table but the credentials and the migrator\'s own, and a commit anywhere changes the written table\'s version alone', async () => {
+    const versions = await t.engine.dataVersion!.read();
+    const unversioned = [...versions].filter(([, version]) => version === null).map(([table]) => table).sort();
+    expect(unversioned).toEqual(['api_keys', 'kysely_migration', 'kysely_migration_lock', 'table_versions', 'user_passwords']);
+    await commitElsewhere(t, 'delete from {complaints} where complaint_no = ?', ['none such']);
+    await commitElsewhere(t, 'update {zones} set name = name', []);
+    const after = await t.engine.dataVersion!.read();
+    const changed = [...after].filter(([table, version]) => versions.get(table) !== version).map(([table]) => table);
+    // A statement that changed no row changes no version on SQLite (row triggers), and does on PostgreSQL (statement triggers).
+    expect(changed.sort()).toEqual(kind === 'sqlite' ? ['zones'] : ['complaints', 'zones']);
   });
 
   it('keeps the answer of the month "now" stands for under that month: the next month is read anew', async () => {

@@ -1,0 +1,65 @@
+/**
+ * A version per table, changed by the database itself in the transaction of every write to the
+ * table, whoever writes (the server, an import, a manual SQL fix): the answer cache keeps an answer
+ * under the versions of the tables it was read from (docs/operations.md, "Answer cache"), so a
+ * warranty request no longer makes every sales report run its query again.
+ *
+ * A version is a random token, not a counter: a database restored from a backup under a running
+ * server never comes to repeat a version that a kept answer carries for other rows.
+ *
+ * - SQLite has row triggers only: each changed row writes its table's version, a 64-bit random()
+ *   integer, in a one-page table (about 1 microsecond a row here; a text token cost 1.7, a counter
+ *   0.4, but a counter can come back to an old value after a restore).
+ * - PostgreSQL: one statement trigger per table (TRUNCATE too). The version row stays locked until
+ *   the writing transaction ends, so two transactions writing the same table commit one after the
+ *   other; they did already wherever the server writes (a counter, a warranty request's files).
+ *
+ * The tables without a version are listed in UNVERSIONED_TABLES (db/table-versions.ts): their rows
+ * change on every request (rate limits) or hold credentials no answer is read from.
+ */
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+
+/** Every table of the schema at this migration, but the credentials (0002). */
+const TABLES = [
+  'zones', 'states', 'profit_centers', 'product_categories', 'products', 'users', 'customers',
+  'customer_profit_centers', 'orders', 'order_lines', 'invoices', 'invoice_lines', 'receipts',
+  'ledger_entries', 'pcn', 'pcn_invoices', 'pcn_debit_notes', 'enquiries', 'activities', 'complaints',
+  'warranty_requests', 'warranty_files', 'counters', 'sales_period_totals', 'sales_period_categories',
+  'sales_period_category_sets', 'sales_category_sets', 'order_period_totals', 'order_period_categories',
+  'order_delivery_events', 'open_order_balances', 'open_order_deliveries', 'ledger_month_balances',
+  'receipt_period_totals', 'summary_facts',
+] as const;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  await db.schema.createTable('table_versions')
+    .addColumn('table_name', 'text', (c) => c.primaryKey())
+    .addColumn('version', postgres ? 'text' : 'integer', (c) => c.notNull())
+    .execute();
+  const token = postgres ? sql`gen_random_uuid()::text` : sql`random()`;
+  for (const table of TABLES) {
+    await sql`insert into table_versions (table_name, version) values (${table}, ${token})`.execute(db);
+  }
+  if (postgres) {
+    // The schema is the written table's own, so a manual fix from a session of another search_path
+    // changes the right version.
+    await sql`
+      create function bump_table_version() returns trigger language plpgsql as $$
+      begin
+        execute format('update %I.table_versions set version = gen_random_uuid()::text where table_name = %L', TG_TABLE_SCHEMA, TG_TABLE_NAME);
+        return null;
+      end
+      $$`.execute(db);
+    for (const table of TABLES) {
+      await sql`create trigger ${sql.id(`${table}_version`)} after insert or update or delete or truncate on ${sql.table(table)}
+        for each statement execute function bump_table_version()`.execute(db);
+    }
+    return;
+  }
+  for (const table of TABLES) {
+    for (const event of ['insert', 'update', 'delete'] as const) {
+      await sql`create trigger ${sql.id(`${table}_version_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+        begin update table_versions set version = random() where table_name = ${sql.lit(table)}; end`.execute(db);
+    }
+  }
+}

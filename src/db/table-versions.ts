@@ -1,0 +1,90 @@
+/**
+ * The versions of the tables as the data stands (migration 0005): the database changes a table's
+ * version in the transaction of every write to it, whoever writes. Read before a query, they tell the
+ * answer cache (src/services/answer-cache.ts) which data an answer was read from
+ * (docs/operations.md, "Answer cache").
+ *
+ * Every table of the schema is listed, those without a version (credentials, rate limits) with null:
+ * an answer read from one of those is never kept.
+ *
+ * - SQLite: read by a connection of this thread that never writes. `PRAGMA data_version` (a look at
+ *   the WAL index, a few microseconds, no query) changes whenever another connection commits to the
+ *   file, the server's own worker threads, an import or a manual fix from another process alike; the
+ *   versions are read again only then. A private in-memory database has no other connection to see
+ *   it: no versions, nothing cached.
+ * - PostgreSQL: one round trip, a read of the one-page version table.
+ */
+import SqliteDatabase from 'better-sqlite3';
+import type { Pool } from 'pg';
+
+/** Table name to version; null for a table that has none. */
+export type TableVersions = ReadonlyMap<string, string | null>;
+
+export interface DataVersion {
+  read(): TableVersions | Promise<TableVersions>;
+  close(): void;
+}
+
+interface VersionRow {
+  table_name: string;
+  /** A random integer on SQLite, a UUID on PostgreSQL (migration 0005). */
+  version: string | number | bigint | null;
+}
+
+function versionMap(rows: readonly VersionRow[]): TableVersions {
+  return new Map(rows.map((row) => [row.table_name, row.version === null ? null : String(row.version)]));
+}
+
+export function sqliteDataVersion(file: string): DataVersion | undefined {
+  if (file === ':memory:' || file === '') return undefined;
+  let reader: { connection: SqliteDatabase.Database; dataVersion: SqliteDatabase.Statement<[], number>; tables: SqliteDatabase.Statement<[], VersionRow> } | undefined;
+  let seen: { dataVersion: number; versions: TableVersions } | undefined;
+  const open = () => {
+    const connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+    try {
+      // Prepared once (connection.pragma() would prepare it again at every read).
+      return {
+        connection,
+        dataVersion: connection.prepare<[], number>('pragma data_version').pluck(),
+        tables: connection.prepare<[], VersionRow>(`
+          select m.name as table_name, v.version
+          from sqlite_master m left join table_versions v on v.table_name = m.name
+          where m.type = 'table'`).safeIntegers(),
+      };
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  };
+  return {
+    read() {
+      // Opened at the first read: by then the server's writer thread has created and migrated the file.
+      reader ??= open();
+      // data_version first, then the versions: a commit between the two leaves versions newer than the
+      // name they are kept under, and the next read, seeing another name, reads them again. The
+      // other order could keep older versions under the newer name, and serve answers gone stale.
+      const now = reader.dataVersion.get();
+      if (now === undefined) throw new Error('pragma data_version gave no value');
+      if (seen?.dataVersion !== now) seen = { dataVersion: now, versions: versionMap(reader.tables.all()) };
+      return seen.versions;
+    },
+    close() {
+      reader?.connection.close();
+      reader = undefined;
+      seen = undefined;
+    },
+  };
+}
+
+export function postgresDataVersion(pool: Pool): DataVersion {
+  return {
+    async read() {
+      const result = await pool.query<VersionRow>(`
+        select c.relname as table_name, v.version
+        from pg_class c left join table_versions v on v.table_name = c.relname
+        where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f')`);
+      return versionMap(result.rows);
+    },
+    close() {},
+  };
+}
