@@ -22,6 +22,7 @@ import { createPool, type PoolErrorReporter } from './pg-pool';
 import type { Database } from './schema';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './table-versions';
 import { noticingTablesRead } from './tables-read';
+import { StatementResults } from './statement-results';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -49,11 +50,13 @@ export interface Engine {
   sqliteWorkers?: WorkerPool;
   /** The tables' versions (table-versions.ts); absent where nothing can see other writers (':memory:'). */
   dataVersion?: DataVersion;
+  /** The kept results of small reads (statement-results.ts), when there are any. */
+  statementResults?: StatementResults;
   close(): Promise<void>;
 }
 
 /** Options of the engines; each takes the ones that concern it. */
-export type EngineOptions = PostgresOptions & SqliteOptions;
+export type EngineOptions = PostgresOptions & SqliteOptions & CommonOptions;
 
 export function openEngine(databaseUrl: string, options: EngineOptions = {}): Engine {
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length), options);
@@ -75,6 +78,16 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
+/** What both engines take. */
+export interface CommonOptions {
+  /** Bytes of the small reads' results kept (statement-results.ts); default 0, none. */
+  statementResultsBytes?: number;
+}
+
+function statementResults(options: CommonOptions): StatementResults | undefined {
+  return (options.statementResultsBytes ?? 0) > 0 ? new StatementResults(options.statementResultsBytes ?? 0) : undefined;
+}
+
 const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', money: 'bigint', binary: 'blob' };
 
 function openSqlite(file: string, options: EngineOptions): Engine {
@@ -86,7 +99,8 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect) }), dialect.pool, sqliteDataVersion(file));
+  const results = statementResults(options);
+  return { ...sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect, results) }), dialect.pool, sqliteDataVersion(file)), statementResults: results };
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -137,7 +151,7 @@ export interface PostgresOptions {
   onPoolError?: PoolErrorReporter;
 }
 
-function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engine {
+function openPostgres(databaseUrl: string, options: PostgresOptions & CommonOptions = {}): Engine {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
@@ -148,7 +162,8 @@ function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engin
   const timeouts = { connectTimeoutMs: options.connectTimeoutMs ?? 5000, acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000, statementTimeoutMs: options.statementTimeoutMs ?? 0 };
   // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
   const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: noticingTablesRead(new PostgresDialect({ pool, cursor: Cursor })) });
+  const results = statementResults(options);
+  const db = new Kysely<Database>({ dialect: noticingTablesRead(new PostgresDialect({ pool, cursor: Cursor }), results) });
   url.password = url.password ? '***' : '';
   return {
     kind: 'postgres',
@@ -159,6 +174,7 @@ function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engin
     schema: schema ?? undefined,
     pool,
     dataVersion: postgresDataVersion(pool),
+    statementResults: results,
     close: () => db.destroy(),
   };
 }

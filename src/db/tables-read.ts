@@ -1,99 +1,115 @@
 /**
- * Which tables a piece of work read: every statement sent to the database while it runs (whatever
- * built it: Kysely's builders, raw `sql`, a compiled query, a cursor) is noticed at the driver, and the
- * words of its SQL are taken as the names it may have read. That over-counts (columns, aliases and
- * keywords are words too, and they name no table), which only makes an answer depend on more than it
- * needs; it never misses a table, because SQL cannot read a table without writing its name.
+ * Which tables a read read: every statement sent to the database while it runs (whatever built it:
+ * Kysely's builders, raw `sql`, a compiled query, a cursor) is noticed at the driver, and the words of
+ * its SQL are taken as the names it may have read (table-versions.ts, sqlWords). That over-counts,
+ * which only makes an answer depend on more than it needs; it never misses a table.
  *
- * The answer cache (src/services/answer-cache.ts) keeps an answer under the versions of those tables
- * (table-versions.ts). The work is followed through its async calls (AsyncLocalStorage), so requests
- * running at the same time each notice their own statements.
+ * The answer cache (src/services/answer-cache.ts) keeps an answer under the versions of those tables.
+ * The read is followed through its async calls (AsyncLocalStorage), so requests running at the same
+ * time each notice their own statements. A read that took the tables' versions before it began also
+ * has its small SELECTs outside transactions answered from kept rows where their tables are unchanged
+ * (statement-results.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import { isSelect, type StatementResults } from './statement-results';
+import { sqlWords, type TableVersions } from './table-versions';
 
-const noticing = new AsyncLocalStorage<Set<string>>();
+interface Read {
+  words: Set<string>;
+  /** The versions taken before the read began. */
+  versions: TableVersions;
+}
 
-const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+const reading = new AsyncLocalStorage<Read>();
 
-/** Runs the work and gives the words of every statement it sent, lower case. */
-export async function withTablesRead<T>(work: () => Promise<T>): Promise<{ result: T; words: ReadonlySet<string> }> {
+/** Runs a read that took these versions before it began, and gives the words of every statement it sent, lower case. */
+export async function withTablesRead<T>(versions: TableVersions, work: () => Promise<T>): Promise<{ result: T; words: ReadonlySet<string> }> {
   const words = new Set<string>();
-  const result = await noticing.run(words, work);
+  const result = await reading.run({ words, versions }, work);
   return { result, words };
 }
 
-function notice(query: CompiledQuery): void {
-  const words = noticing.getStore();
-  if (words === undefined) return;
-  for (const [word] of query.sql.matchAll(WORD)) words.add(word.toLowerCase());
-}
-
-/** The dialect with its statements noticed; everything else is the dialect's own. */
-export function noticingTablesRead(dialect: Dialect): Dialect {
+/** The dialect with its statements noticed, and small reads kept in `results` when given; everything else is the dialect's own. */
+export function noticingTablesRead(dialect: Dialect, results?: StatementResults): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new NoticingDriver(dialect.createDriver()),
+    createDriver: () => new NoticingDriver(dialect.createDriver(), results),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };
 }
 
-/** The driver's own connection behind each connection handed out. */
-const own = new WeakMap<DatabaseConnection, DatabaseConnection>();
+/** A connection handed out: the driver's own behind it, and whether a transaction is open on it. */
+class NoticingConnection implements DatabaseConnection {
+  inTransaction = false;
 
-function unwrap(connection: DatabaseConnection): DatabaseConnection {
-  const inner = own.get(connection);
-  if (inner === undefined) throw new Error('a connection this driver did not hand out');
-  return inner;
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly results: StatementResults | undefined,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const read = reading.getStore();
+    if (read === undefined) return this.inner.executeQuery<R>(query);
+    sqlWords(query.sql, read.words);
+    if (this.results === undefined || this.inTransaction || !isSelect(query)) return this.inner.executeQuery<R>(query);
+    const rows = await this.results.read(query, read.versions, async () => (await this.inner.executeQuery<Record<string, unknown>>(query)).rows);
+    return { rows: rows as R[] };
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    const read = reading.getStore();
+    if (read !== undefined) sqlWords(query.sql, read.words);
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+function own(connection: DatabaseConnection): DatabaseConnection {
+  if (!(connection instanceof NoticingConnection)) throw new Error('a connection this driver did not hand out');
+  return connection.inner;
 }
 
 class NoticingDriver implements Driver {
-  constructor(private readonly driver: Driver) {}
+  constructor(
+    private readonly driver: Driver,
+    private readonly results: StatementResults | undefined,
+  ) {}
 
   init(): Promise<void> {
     return this.driver.init();
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const inner = await this.driver.acquireConnection();
-    const connection: DatabaseConnection = {
-      executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-        notice(query);
-        return inner.executeQuery<R>(query);
-      },
-      streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-        notice(query);
-        return inner.streamQuery<R>(query, chunkSize);
-      },
-    };
-    own.set(connection, inner);
-    return connection;
+    return new NoticingConnection(await this.driver.acquireConnection(), this.results);
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.driver.beginTransaction(unwrap(connection), settings);
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.driver.beginTransaction(own(connection), settings);
+    (connection as NoticingConnection).inTransaction = true;
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.driver.commitTransaction(unwrap(connection));
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as NoticingConnection).inTransaction = false;
+    await this.driver.commitTransaction(own(connection));
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.driver.rollbackTransaction(unwrap(connection));
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as NoticingConnection).inTransaction = false;
+    await this.driver.rollbackTransaction(own(connection));
   }
 
   // Both engines' drivers have savepoints (the import puts each file under one).
   savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.savepoints().savepoint(unwrap(connection), name, compile);
+    return this.savepoints().savepoint(own(connection), name, compile);
   }
 
   rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.savepoints().rollbackToSavepoint(unwrap(connection), name, compile);
+    return this.savepoints().rollbackToSavepoint(own(connection), name, compile);
   }
 
   releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.savepoints().releaseSavepoint(unwrap(connection), name, compile);
+    return this.savepoints().releaseSavepoint(own(connection), name, compile);
   }
 
   private savepoints(): Required<Pick<Driver, 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint'>> {
@@ -103,7 +119,8 @@ class NoticingDriver implements Driver {
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.driver.releaseConnection(unwrap(connection));
+    (connection as NoticingConnection).inTransaction = false;
+    return this.driver.releaseConnection(own(connection));
   }
 
   destroy(): Promise<void> {

@@ -34,15 +34,15 @@ export interface AppMetrics {
   middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
-/** What the answer cache (src/services/answer-cache.ts) tells about itself. */
-export interface AnswerCacheCounts {
+/** What a cache (the answer cache, the statement results) tells about itself. */
+export interface CacheCounts {
   readonly hits: number;
   readonly misses: number;
   /** Bytes held now. */
   readonly size: number;
 }
 
-export function createAppMetrics(engine: Engine, answers?: AnswerCacheCounts): AppMetrics {
+export function createAppMetrics(engine: Engine, answers?: CacheCounts): AppMetrics {
   const registry = new Registry();
   const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
   const duration = new Histogram({
@@ -53,7 +53,12 @@ export function createAppMetrics(engine: Engine, answers?: AnswerCacheCounts): A
     registers: [registry],
   });
   registerDatabaseGauges(registry, engine);
-  if (answers) registerAnswerCacheSeries(registry, answers);
+  if (answers) {
+    registerCacheSeries(registry, 'asmx_answer_cache', 'Reads that looked for a kept answer: hit (answered from the cache) or miss (the query ran).', 'Bytes of the answers the answer cache holds.', answers);
+  }
+  if (engine.statementResults) {
+    registerCacheSeries(registry, 'asmx_statement_results', 'Small reads outside transactions that looked for kept rows: hit (the database not asked) or miss.', 'Bytes (estimated) of the rows kept for small reads.', engine.statementResults);
+  }
   // One pair of series per label set, looked up by a joined key instead of prom-client hashing the labels twice per request.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
   const seriesOf = (labels: Record<(typeof LABELS)[number], string>) => {
@@ -112,25 +117,28 @@ function registerDatabaseGauges(registry: Registry, engine: Engine): void {
   });
 }
 
-/** The answer cache (docs/operations.md, "Answer cache"): its lookups, and what it holds. */
-function registerAnswerCacheSeries(registry: Registry, answers: AnswerCacheCounts): void {
+/**
+ * A cache's lookups and the bytes it holds: the answer cache (docs/operations.md, "Answer cache") and
+ * the statement results ("Statement results").
+ */
+function registerCacheSeries(registry: Registry, prefix: string, looked: string, held: string, cache: CacheCounts): void {
   new Counter({
-    name: 'asmx_answer_cache_lookups_total',
-    help: 'Reads that looked for a kept answer: hit (answered from the cache) or miss (the query ran).',
+    name: `${prefix}_lookups_total`,
+    help: looked,
     labelNames: ['result'],
     registers: [registry],
     collect() {
       this.reset();
-      this.inc({ result: 'hit' }, answers.hits);
-      this.inc({ result: 'miss' }, answers.misses);
+      this.inc({ result: 'hit' }, cache.hits);
+      this.inc({ result: 'miss' }, cache.misses);
     },
   });
   new Gauge({
-    name: 'asmx_answer_cache_bytes',
-    help: 'Bytes of the answers the answer cache holds.',
+    name: `${prefix}_bytes`,
+    help: held,
     registers: [registry],
     collect() {
-      this.set(answers.size);
+      this.set(cache.size);
     },
   });
 }

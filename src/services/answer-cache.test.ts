@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
-import { AnswerCache, dependencies } from './answer-cache';
+import { AnswerCache } from './answer-cache';
+import { dependencies } from '../db/table-versions';
 import { planKey } from '../operations/types';
 
 /** One table at one version, for the tests of what the cache holds. */

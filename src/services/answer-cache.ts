@@ -20,7 +20,7 @@
  * as they are instead of being compressed again for every request (src/response-compression.ts).
  */
 import zlib from 'node:zlib';
-import type { TableVersions } from '../db/table-versions';
+import { unchanged, type Dependencies, type TableVersions } from '../db/table-versions';
 
 export interface AnswerCacheOptions {
   /** The bytes of all kept answers together; 0 turns the cache off. */
@@ -30,29 +30,6 @@ export interface AnswerCacheOptions {
 }
 
 export type ContentCoding = 'br' | 'gzip';
-
-/** The tables an answer was read from, each with its version then. */
-export type Dependencies = readonly (readonly [table: string, version: string])[];
-
-/**
- * What an answer read by statements of these words (db/tables-read.ts) depends on: the versions of the
- * tables among the words. Undefined when it cannot be kept: it read a table that has no version, or
- * none at all (a read of nothing is not one this cache can tell apart from one it failed to follow).
- */
-export function dependencies(versions: TableVersions, words: ReadonlySet<string>): Dependencies | undefined {
-  const depends: (readonly [string, string])[] = [];
-  for (const word of words) {
-    const version = versions.get(word);
-    if (version === undefined) continue;
-    if (version === null) return undefined;
-    depends.push([word, version]);
-  }
-  return depends.length === 0 ? undefined : depends;
-}
-
-function unchanged(depends: Dependencies, versions: TableVersions): boolean {
-  return depends.every(([table, version]) => versions.get(table) === version);
-}
 
 interface Entry {
   depends: Dependencies;

@@ -8,8 +8,9 @@ import type { Operation, OperationContext, OperationResult } from '../operations
 import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
-import { dependencies, type AnswerCache } from './answer-cache';
+import type { AnswerCache } from './answer-cache';
 import { withTablesRead } from '../db/tables-read';
+import { dependencies } from '../db/table-versions';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
 
@@ -66,7 +67,7 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   // The versions are read before the read runs, its checks too: an answer is kept under versions of the
   // data it was read from or older (answer-cache.ts).
   const before = await versions.read();
-  const { result: outcome, words } = await withTablesRead(async (): Promise<KeptOrRead> => {
+  const { result: outcome, words } = await withTablesRead(before, async (): Promise<KeptOrRead> => {
     const prepared = await operation.prepare(request, ctx);
     if (prepared.key === undefined) return { kind: 'report', result: await delivered(await prepared.read(), input) };
     const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;

@@ -1,0 +1,93 @@
+/**
+ * The kept results of small reads (statement-results.ts) on both engines, as a read of the server
+ * makes them: inside withTablesRead with the versions taken before it. A SELECT of unchanged tables
+ * is answered from kept rows, each caller with rows of its own; a commit to a table the statement
+ * names, from any connection, makes it read again, a commit to another table does not; statements
+ * inside transactions, large results, tables without a version and reads without versions are never
+ * kept.
+ */
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { Client } from 'pg';
+import type { Engine } from './engine';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
+import { withTablesRead } from './tables-read';
+
+describe.each(ENGINES)('statement results: %s', (kind) => {
+  let engine: Engine;
+  suiteEngine(kind, (opened) => (engine = opened), async () => {
+    await engine.db.insertInto('zones').values([{ code: 'N', name: 'North' }, { code: 'S', name: 'South' }]).execute();
+  });
+
+  /** The work as a read of the server makes it: the versions first. */
+  async function asRead<T>(work: () => Promise<T>): Promise<T> {
+    return (await withTablesRead(await engine.dataVersion!.read(), work)).result;
+  }
+  const counts = () => ({ hits: engine.statementResults!.hits, misses: engine.statementResults!.misses });
+  const zones = () => asRead(() => engine.db.selectFrom('zones').select(['code', 'name']).orderBy('code').execute());
+
+  /** A commit by a connection of its own, as another process (an import, a manual fix) would make it. */
+  async function commitElsewhere(statement: string, params: unknown[]): Promise<void> {
+    if (kind === 'sqlite') {
+      const other = new Database(engine.describe.slice('sqlite:'.length));
+      try {
+        other.pragma('busy_timeout = 5000');
+        other.prepare(statement).run(...params);
+      } finally {
+        other.close();
+      }
+      return;
+    }
+    let n = 0;
+    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${engine.schema}` });
+    await client.connect();
+    try {
+      await client.query(statement.replace(/\?/g, () => `$${++n}`), params);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('answers an equal read of unchanged tables from the kept rows, each caller with rows of its own', async () => {
+    const first = await zones();
+    const before = counts();
+    const second = await zones();
+    expect(second).toEqual(first);
+    expect(counts()).toEqual({ hits: before.hits + 1, misses: before.misses });
+    second[0].name = 'changed by the caller';
+    expect(await zones()).toEqual(first);
+  });
+
+  it('keeps the rows across a commit to another table, and reads again after one to a table the statement names', async () => {
+    await zones();
+    await commitElsewhere('insert into states (code, name, zone_code) values (?, ?, ?)', ['DL', 'Delhi', 'N']);
+    const before = counts();
+    await zones();
+    expect(counts().hits).toBe(before.hits + 1);
+    await commitElsewhere('update zones set name = ? where code = ?', ['Northern', 'N']);
+    const after = counts();
+    expect(await zones()).toEqual([{ code: 'N', name: 'Northern' }, { code: 'S', name: 'South' }]);
+    expect(counts()).toEqual({ hits: after.hits, misses: after.misses + 1 });
+  });
+
+  it('keeps nothing read inside a transaction, over 1,000 rows, from a table without a version, or without versions', async () => {
+    await sql`create table scratch (n integer)`.execute(engine.db);
+    const before = counts();
+    await asRead(() =>
+      engine.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('zones').selectAll().execute();
+        await trx.selectFrom('zones').selectAll().execute();
+      }),
+    );
+    await engine.db.selectFrom('zones').selectAll().execute();
+    // Looked up none of those times.
+    expect(counts()).toEqual(before);
+    const many = sql<{ x: number }>`select c.x from (with recursive c(x) as (select 1 union all select x + 1 from c where x < 1001) select x from c) c, zones where zones.code = 'N'`;
+    const scratch = sql`select n from scratch`;
+    for (let i = 0; i < 2; i++) {
+      expect((await asRead(() => many.execute(engine.db))).rows).toHaveLength(1001);
+      await asRead(() => scratch.execute(engine.db));
+    }
+    expect(counts()).toEqual({ hits: before.hits, misses: before.misses + 4 });
+  });
+});
