@@ -100,7 +100,7 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?:
       select t.customer_code, sum(t.invoice_count) as invoice_count, sum(t.quantity) as quantity, sum(t.value) as value_minor
       from sales_period_totals t
       where ${inSpans(spans, s, 't')} and ${all(summaryKeyConditions(filters, 't'))}
-      group by t.customer_code
+      group by ${s.groupKey(sql.ref('t.customer_code'))}
       having sum(t.invoice_count) > 0`;
   } else {
     const sets = await categorySetsWithAny(db, filters.categories);
@@ -192,7 +192,7 @@ async function deliveriesGrouped(db: Db, filters: ResolvedFilters, group: 'custo
       sum(m.delivered_quantity) as delivered_quantity, sum(m.delivered_value) as delivered_value,
       sum(m.ordered_quantity) - sum(m.capped_quantity) as pending_quantity, sum(m.ordered_value) - sum(m.capped_value) as pending_value
     from (${parts}) m
-    group by ${sql.ref(`m.${group}`)}`;
+    group by ${s.groupKey(sql.ref(`m.${group}`))}`;
 }
 
 /** The earliest order date whose deliveries can fall after `to`: lagDays before it, never before `from`. */

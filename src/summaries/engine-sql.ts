@@ -18,6 +18,14 @@ export interface SummarySql {
   sortedSet(column: RawBuilder<unknown>): RawBuilder<string>;
   /** A text expression compared by its bytes (code point order) in ORDER BY, whatever the locale. */
   byCodePoint(text: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
+   * A column to GROUP BY that no index may serve. Summed per customer, SQLite would otherwise read a
+   * summary table whole in its customer index's order to spare itself a sort, when the rows of the
+   * date range are a fraction of it (an odd range: 480 ms instead of 210 here); the unary + keeps
+   * the term off the indexes, so the primary key picks the range's rows and the groups are sorted
+   * after. PostgreSQL plans by its statistics.
+   */
+  groupKey(column: RawBuilder<unknown>): RawBuilder<unknown>;
 }
 
 const sqlite: SummarySql = {
@@ -27,6 +35,7 @@ const sqlite: SummarySql = {
   daysBetween: (from, to) => sql<number>`cast(julianday(${to}) - julianday(${from}) as integer)`,
   sortedSet: (c) => sql<string>`',' || group_concat(distinct ${c} order by ${c}) || ','`,
   byCodePoint: (t) => t,
+  groupKey: (c) => sql`+${c}`,
 };
 
 const postgres: SummarySql = {
@@ -36,6 +45,7 @@ const postgres: SummarySql = {
   daysBetween: (from, to) => sql<number>`(${to} - ${from})`,
   sortedSet: (c) => sql<string>`',' || string_agg(distinct ${c}, ',' order by ${c}) || ','`,
   byCodePoint: (t) => sql`${t} collate "C"`,
+  groupKey: (c) => c,
 };
 
 /** The spellings for the engine behind `db` (a Kysely instance or transaction). */
