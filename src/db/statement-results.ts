@@ -12,14 +12,13 @@
  * MAX_ROWS rows are kept; each caller gets rows of its own (callers convert values in place).
  */
 import { RawNode, SelectQueryNode, type CompiledQuery } from 'kysely';
-import { dependencies, sqlWords, unchanged, type Dependencies, type TableVersions } from './table-versions';
+import { dependencies, sqlWords, type TableVersions } from './table-versions';
+import { VersionedLru, type Kept } from './versioned-lru';
 
 type Row = Record<string, unknown>;
 
-interface Entry {
-  depends: Dependencies;
+interface Entry extends Kept {
   rows: readonly Row[];
-  bytes: number;
 }
 
 /** The largest result kept, in rows and in (estimated) bytes. */
@@ -33,13 +32,12 @@ export function isSelect(compiled: CompiledQuery): boolean {
 }
 
 export class StatementResults {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  hits = 0;
-  misses = 0;
+  private readonly kept: VersionedLru<Entry>;
 
   /** maxBytes: of all kept results together (estimated). */
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.kept = new VersionedLru(maxBytes);
+  }
 
   /**
    * The statement's result: its kept rows, copied, while the tables it names keep the versions they
@@ -48,23 +46,24 @@ export class StatementResults {
   async read(compiled: CompiledQuery, versions: TableVersions, run: () => Promise<Row[]>): Promise<Row[]> {
     const key = keyOf(compiled);
     if (key === undefined) return run();
-    const entry = this.entries.get(key);
-    if (entry !== undefined && unchanged(entry.depends, versions)) {
-      // Most recently used last: Map keeps insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.hits += 1;
-      return entry.rows.map((row) => ({ ...row }));
-    }
-    if (entry !== undefined) this.remove(key, entry);
-    this.misses += 1;
+    const entry = this.kept.get(key, versions);
+    if (entry !== undefined) return entry.rows.map((row) => ({ ...row }));
     const rows = await run();
     this.keep(key, compiled.sql, versions, rows);
     return rows;
   }
 
+  get hits(): number {
+    return this.kept.hits;
+  }
+
+  get misses(): number {
+    return this.kept.misses;
+  }
+
+  /** Bytes (estimated) kept now. */
   get size(): number {
-    return this.bytes;
+    return this.kept.size;
   }
 
   /** Keeps rows that are few and plain, read from versioned tables. */
@@ -73,21 +72,9 @@ export class StatementResults {
     const depends = dependencies(versions, sqlWords(sql));
     if (depends === undefined) return;
     const bytes = estimatedBytes(key, rows);
-    if (bytes === undefined || bytes > MAX_ENTRY_BYTES || bytes > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) this.remove(key, old);
+    if (bytes === undefined || bytes > MAX_ENTRY_BYTES) return;
     // Copies: the caller converts its own rows in place.
-    this.entries.set(key, { depends, rows: rows.map((row) => ({ ...row })), bytes });
-    this.bytes += bytes;
-    for (const [oldest, kept] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.remove(oldest, kept);
-    }
-  }
-
-  private remove(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    this.kept.put(key, { depends, rows: rows.map((row) => ({ ...row })), bytes });
   }
 }
 

@@ -20,7 +20,8 @@
  * as they are instead of being compressed again for every request (src/response-compression.ts).
  */
 import zlib from 'node:zlib';
-import { unchanged, type Dependencies, type TableVersions } from '../db/table-versions';
+import type { Dependencies, TableVersions } from '../db/table-versions';
+import { VersionedLru, type Kept } from '../db/versioned-lru';
 
 export interface AnswerCacheOptions {
   /** The bytes of all kept answers together; 0 turns the cache off. */
@@ -31,13 +32,11 @@ export interface AnswerCacheOptions {
 
 export type ContentCoding = 'br' | 'gzip';
 
-interface Entry {
-  depends: Dependencies;
+/** `bytes`: of the body and its compressed forms. */
+interface Entry extends Kept {
   body: string;
   /** The body's UTF-8 length. */
   bodyBytes: number;
-  /** Of the body and its compressed forms. */
-  bytes: number;
   compressed: Partial<Record<ContentCoding, Buffer | 'pending'>>;
 }
 
@@ -67,12 +66,11 @@ export interface AnswerKeeper {
 }
 
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  hits = 0;
-  misses = 0;
+  private readonly kept: VersionedLru<Entry>;
 
-  constructor(private readonly options: AnswerCacheOptions) {}
+  constructor(private readonly options: AnswerCacheOptions) {
+    this.kept = new VersionedLru(options.maxBytes);
+  }
 
   get enabled(): boolean {
     return this.options.maxBytes > 0;
@@ -80,16 +78,8 @@ export class AnswerCache {
 
   /** The answer kept under this key, if the tables it was read from are still at these versions. */
   get(key: string, versions: TableVersions): KeptAnswer | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || !unchanged(entry.depends, versions)) {
-      if (entry !== undefined) this.remove(key, entry);
-      this.misses += 1;
-      return undefined;
-    }
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.hits += 1;
+    const entry = this.kept.get(key, versions);
+    if (entry === undefined) return undefined;
     return { body: entry.body, bytes: entry.bodyBytes, compressed: (coding) => this.compressed(key, entry, coding) };
   }
 
@@ -99,11 +89,9 @@ export class AnswerCache {
     entry.compressed[coding] = 'pending';
     COMPRESS[coding](entry.body, (error, result) => {
       // Kept only if the answer still is (not replaced, not dropped) and there is room.
-      if (error !== null || this.entries.get(key) !== entry) return;
+      if (error !== null || !this.kept.holds(key, entry)) return;
       entry.compressed[coding] = result;
-      entry.bytes += result.length;
-      this.bytes += result.length;
-      this.trim();
+      this.kept.grow(entry, result.length);
     });
     return undefined;
   }
@@ -118,33 +106,24 @@ export class AnswerCache {
 
   put(key: string, depends: Dependencies, body: string): void {
     const bytes = Buffer.byteLength(body, 'utf8');
-    if (!this.enabled || bytes > this.options.maxEntryBytes || bytes > this.options.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) this.remove(key, old);
-    this.entries.set(key, { depends, body, bodyBytes: bytes, bytes, compressed: {} });
-    this.bytes += bytes;
-    this.trim();
+    if (!this.enabled || bytes > this.options.maxEntryBytes) return;
+    this.kept.put(key, { depends, body, bodyBytes: bytes, bytes, compressed: {} });
   }
 
-  /** Drops the least recently used answers until the rest fit. */
-  private trim(): void {
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
-      this.remove(oldest, entry);
-    }
+  get hits(): number {
+    return this.kept.hits;
+  }
+
+  get misses(): number {
+    return this.kept.misses;
   }
 
   /** Bytes kept now. */
   get size(): number {
-    return this.bytes;
+    return this.kept.size;
   }
 
   get count(): number {
-    return this.entries.size;
-  }
-
-  private remove(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    return this.kept.count;
   }
 }
