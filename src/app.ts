@@ -96,7 +96,7 @@ export function createApp(appOptions: AppOptions): Express {
   app.disable('etag');
   const { settings, engine, logger } = options;
   const answers = answerCacheOf(settings);
-  const metrics = createAppMetrics(engine, answers);
+  const metrics = createAppMetrics(engine, answers.counts);
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
   const compression = [responseCompression()].flat();
   const log = requestLogger(logger);

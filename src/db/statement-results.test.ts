@@ -6,11 +6,9 @@
  * inside transactions, large results, tables without a version and reads without versions are never
  * kept.
  */
-import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { Client } from 'pg';
 import type { Engine } from './engine';
-import { ENGINES, suiteEngine } from '../../test/support/engines';
+import { commitElsewhere, ENGINES, suiteEngine } from '../../test/support/engines';
 import { withTablesRead } from './tables-read';
 
 describe.each(ENGINES)('statement results: %s', (kind) => {
@@ -23,30 +21,8 @@ describe.each(ENGINES)('statement results: %s', (kind) => {
   async function asRead<T>(work: () => Promise<T>): Promise<T> {
     return (await withTablesRead(await engine.dataVersion!.read(), work)).result;
   }
-  const counts = () => ({ hits: engine.statementResults!.hits, misses: engine.statementResults!.misses });
+  const counts = () => ({ hits: engine.statementResults!.counts.hits, misses: engine.statementResults!.counts.misses });
   const zones = () => asRead(() => engine.db.selectFrom('zones').select(['code', 'name']).orderBy('code').execute());
-
-  /** A commit by a connection of its own, as another process (an import, a manual fix) would make it. */
-  async function commitElsewhere(statement: string, params: unknown[]): Promise<void> {
-    if (kind === 'sqlite') {
-      const other = new Database(engine.describe.slice('sqlite:'.length));
-      try {
-        other.pragma('busy_timeout = 5000');
-        other.prepare(statement).run(...params);
-      } finally {
-        other.close();
-      }
-      return;
-    }
-    let n = 0;
-    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${engine.schema}` });
-    await client.connect();
-    try {
-      await client.query(statement.replace(/\?/g, () => `$${++n}`), params);
-    } finally {
-      await client.end();
-    }
-  }
 
   it('answers an equal read of unchanged tables from the kept rows, each caller with rows of its own', async () => {
     const first = await zones();
@@ -60,11 +36,11 @@ describe.each(ENGINES)('statement results: %s', (kind) => {
 
   it('keeps the rows across a commit to another table, and reads again after one to a table the statement names', async () => {
     await zones();
-    await commitElsewhere('insert into states (code, name, zone_code) values (?, ?, ?)', ['DL', 'Delhi', 'N']);
+    await commitElsewhere(engine, 'insert into {states} (code, name, zone_code) values (?, ?, ?)', ['DL', 'Delhi', 'N']);
     const before = counts();
     await zones();
     expect(counts().hits).toBe(before.hits + 1);
-    await commitElsewhere('update zones set name = ? where code = ?', ['Northern', 'N']);
+    await commitElsewhere(engine, 'update {zones} set name = ? where code = ?', ['Northern', 'N']);
     const after = counts();
     expect(await zones()).toEqual([{ code: 'N', name: 'Northern' }, { code: 'S', name: 'South' }]);
     expect(counts()).toEqual({ hits: after.hits, misses: after.misses + 1 });

@@ -13,7 +13,7 @@
  */
 import { RawNode, SelectQueryNode, type CompiledQuery } from 'kysely';
 import { dependencies, sqlWords, type TableVersions } from './table-versions';
-import { VersionedLru, type Kept } from './versioned-lru';
+import { VersionedLru, type CacheCounts, type Kept } from './versioned-lru';
 
 type Row = Record<string, unknown>;
 
@@ -25,7 +25,10 @@ interface Entry extends Kept {
 const MAX_ROWS = 1000;
 const MAX_ENTRY_BYTES = 256 * 1024;
 
-/** Whether a statement only reads: a SELECT built with Kysely, or raw SQL that is a plain SELECT. */
+/**
+ * Whether a statement only reads: a SELECT built with Kysely, or raw SQL that is a plain SELECT (a raw
+ * WITH may hide a write). The SQLite dialect sends these to its readers.
+ */
 export function isSelect(compiled: CompiledQuery): boolean {
   if (SelectQueryNode.is(compiled.query)) return true;
   return RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql);
@@ -33,10 +36,13 @@ export function isSelect(compiled: CompiledQuery): boolean {
 
 export class StatementResults {
   private readonly kept: VersionedLru<Entry>;
+  /** Its lookups and what it holds (bytes estimated). */
+  readonly counts: CacheCounts;
 
   /** maxBytes: of all kept results together (estimated). */
   constructor(maxBytes: number) {
     this.kept = new VersionedLru(maxBytes);
+    this.counts = this.kept;
   }
 
   /**
@@ -51,19 +57,6 @@ export class StatementResults {
     const rows = await run();
     this.keep(key, compiled.sql, versions, rows);
     return rows;
-  }
-
-  get hits(): number {
-    return this.kept.hits;
-  }
-
-  get misses(): number {
-    return this.kept.misses;
-  }
-
-  /** Bytes (estimated) kept now. */
-  get size(): number {
-    return this.kept.size;
   }
 
   /** Keeps rows that are few and plain, read from versioned tables. */

@@ -12,7 +12,17 @@ export interface Kept {
   bytes: number;
 }
 
-export class VersionedLru<E extends Kept> {
+/** What a cache tells about itself (the /metrics series, the tests). */
+export interface CacheCounts {
+  readonly hits: number;
+  readonly misses: number;
+  /** Bytes kept now. */
+  readonly size: number;
+  /** Entries kept now. */
+  readonly count: number;
+}
+
+export class VersionedLru<E extends Kept> implements CacheCounts {
   private readonly entries = new Map<string, E>();
   private total = 0;
   hits = 0;

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Engine } from '../db/engine';
+import type { CacheCounts } from '../db/versioned-lru';
 import { isOpsRequest, summarize } from './request-summary';
 
 const LABELS = ['service', 'operation', 'binding', 'outcome'] as const;
@@ -34,14 +35,6 @@ export interface AppMetrics {
   middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
-/** What a cache (the answer cache, the statement results) tells about itself. */
-export interface CacheCounts {
-  readonly hits: number;
-  readonly misses: number;
-  /** Bytes held now. */
-  readonly size: number;
-}
-
 export function createAppMetrics(engine: Engine, answers?: CacheCounts): AppMetrics {
   const registry = new Registry();
   const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
@@ -57,7 +50,7 @@ export function createAppMetrics(engine: Engine, answers?: CacheCounts): AppMetr
     registerCacheSeries(registry, 'asmx_answer_cache', 'Reads that looked for a kept answer: hit (answered from the cache) or miss (the query ran).', 'Bytes of the answers the answer cache holds.', answers);
   }
   if (engine.statementResults) {
-    registerCacheSeries(registry, 'asmx_statement_results', 'Small reads outside transactions that looked for kept rows: hit (the database not asked) or miss.', 'Bytes (estimated) of the rows kept for small reads.', engine.statementResults);
+    registerCacheSeries(registry, 'asmx_statement_results', 'Small reads outside transactions that looked for kept rows: hit (the database not asked) or miss.', 'Bytes (estimated) of the rows kept for small reads.', engine.statementResults.counts);
   }
   // One pair of series per label set, looked up by a joined key instead of prom-client hashing the labels twice per request.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();

@@ -18,7 +18,7 @@ describe('AnswerCache', () => {
     expect(cache.get('a', new Map([...at7, ['invoices', '8']]))).toBeUndefined();
     // An answer of an older version is dropped at once, not kept beside the new one.
     expect(cache.get('a', at7)).toBeUndefined();
-    expect({ hits: cache.hits, misses: cache.misses, size: cache.size, count: cache.count }).toEqual({ hits: 2, misses: 2, size: 0, count: 0 });
+    expect({ hits: cache.counts.hits, misses: cache.counts.misses, size: cache.counts.size, count: cache.counts.count }).toEqual({ hits: 2, misses: 2, size: 0, count: 0 });
   });
 
   it('depends on the tables among the words of the statements read, and keeps nothing read from a table without a version', () => {
@@ -39,7 +39,7 @@ describe('AnswerCache', () => {
     cache.put('d', V, 'w'.repeat(10));
     expect(cache.get('b', VERSIONS)).toBeUndefined();
     expect(['a', 'c', 'd'].map((key) => cache.get(key, VERSIONS) !== undefined)).toEqual([true, true, true]);
-    expect(cache.size).toBe(30);
+    expect(cache.counts.size).toBe(30);
   });
 
   it('counts bytes in UTF-8 and never keeps an answer larger than maxEntryBytes', () => {
@@ -52,7 +52,7 @@ describe('AnswerCache', () => {
     expect(keeper.maxLength).toBe(8);
     keeper.keep('kept');
     expect(cache.get('k', VERSIONS)?.body).toBe('kept');
-    expect(cache.size).toBe(12);
+    expect(cache.counts.size).toBe(12);
   });
 
   it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
@@ -67,7 +67,7 @@ describe('AnswerCache', () => {
     const br = kept.compressed('br')!;
     expect(zlib.gunzipSync(gzip).toString('utf8')).toBe(body);
     expect(zlib.brotliDecompressSync(br).toString('utf8')).toBe(body);
-    expect(cache.size).toBe(body.length + gzip.length + br.length);
+    expect(cache.counts.size).toBe(body.length + gzip.length + br.length);
   });
 
   it('keeps no compressed form of an answer dropped or replaced meanwhile', async () => {
@@ -76,7 +76,7 @@ describe('AnswerCache', () => {
     expect(cache.get('a', VERSIONS)!.compressed('gzip')).toBeUndefined();
     cache.put('a', [['t', 'w']], 'y'.repeat(5000));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(cache.size).toBe(5000);
+    expect(cache.counts.size).toBe(5000);
     expect(cache.get('a', new Map([['t', 'w']]))!.compressed('gzip')).toBeUndefined();
   });
 
@@ -84,7 +84,7 @@ describe('AnswerCache', () => {
     const cache = new AnswerCache({ maxBytes: 0, maxEntryBytes: 0 });
     expect(cache.enabled).toBe(false);
     cache.put('a', V, '');
-    expect(cache.count).toBe(0);
+    expect(cache.counts.count).toBe(0);
   });
 });
 

@@ -21,7 +21,7 @@
  */
 import zlib from 'node:zlib';
 import type { Dependencies, TableVersions } from '../db/table-versions';
-import { VersionedLru, type Kept } from '../db/versioned-lru';
+import { VersionedLru, type CacheCounts, type Kept } from '../db/versioned-lru';
 
 export interface AnswerCacheOptions {
   /** The bytes of all kept answers together; 0 turns the cache off. */
@@ -67,9 +67,12 @@ export interface AnswerKeeper {
 
 export class AnswerCache {
   private readonly kept: VersionedLru<Entry>;
+  /** Its lookups and what it holds. */
+  readonly counts: CacheCounts;
 
   constructor(private readonly options: AnswerCacheOptions) {
     this.kept = new VersionedLru(options.maxBytes);
+    this.counts = this.kept;
   }
 
   get enabled(): boolean {
@@ -110,20 +113,4 @@ export class AnswerCache {
     this.kept.put(key, { depends, body, bodyBytes: bytes, bytes, compressed: {} });
   }
 
-  get hits(): number {
-    return this.kept.hits;
-  }
-
-  get misses(): number {
-    return this.kept.misses;
-  }
-
-  /** Bytes kept now. */
-  get size(): number {
-    return this.kept.size;
-  }
-
-  get count(): number {
-    return this.kept.count;
-  }
 }

@@ -4,14 +4,12 @@
  * once the data changed, whoever wrote (a write through the service, another connection, another
  * process), nor to a caller of another scope, nor for another month than the one "now" stood for.
  */
-import SqliteDatabase from 'better-sqlite3';
-import { Client } from 'pg';
 import request from 'supertest';
 import type { PcnTable } from '../../src/db/schema';
 import { hashPassword } from '../../src/auth/password-hash';
 import { storePassword } from '../../src/auth/credential-store';
 import { startTestApp, type TestApp } from '../support/app';
-import { ENGINES } from '../support/engines';
+import { commitElsewhere, ENGINES } from '../support/engines';
 import { insertMasterData, warrantyFields } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
 
@@ -41,33 +39,6 @@ async function get(t: TestApp, path: string, headers: Record<string, string> = {
 }
 
 const ids = (body: string) => (JSON.parse(body) as { Data: { PDCID: string }[] }).Data.map((row) => row.PDCID);
-
-/**
- * A statement committed by a connection of its own, as another process (an import, a manual fix) would:
- * `?` for each parameter, `{table}` for each table. On PostgreSQL the session keeps the default
- * search_path and names the table with its schema, as a fix typed into psql would.
- */
-async function commitElsewhere(t: TestApp, statement: string, params: unknown[]): Promise<void> {
-  if (t.engine.kind === 'sqlite') {
-    const other = new SqliteDatabase(t.engine.describe.slice('sqlite:'.length));
-    try {
-      other.pragma('busy_timeout = 5000');
-      other.prepare(statement.replace(/\{(\w+)\}/g, '$1')).run(...params);
-    } finally {
-      other.close();
-    }
-    return;
-  }
-  let n = 0;
-  const text = statement.replace(/\{(\w+)\}/g, `"${t.engine.schema}".$1`).replace(/\?/g, () => `$${++n}`);
-  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.each(ENGINES)('answer cache: %s', (kind) => {
   let t: TestApp;
@@ -110,7 +81,7 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     const path = `${PCN_LIST}?Customer=C004`;
     expect(JSON.parse((await get(t, path)).body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: null }] });
     expect((await get(t, path)).hit).toBe(true);
-    await commitElsewhere(t, 'update {pcn} set bank_name = ? where pdc_id = ?', ['Canara Bank', 'PDC003']);
+    await commitElsewhere(t.engine, 'update {pcn} set bank_name = ? where pdc_id = ?', ['Canara Bank', 'PDC003']);
     const after = await get(t, path);
     expect(after.hit).toBe(false);
     expect(JSON.parse(after.body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: 'Canara Bank' }] });
@@ -124,7 +95,7 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-2'))).body).toMatchObject({ Success: true });
     expect(await get(t, path)).toEqual({ body: first.body, hit: true });
     // The customer's name comes from a table joined to the cheques: renamed elsewhere, read anew.
-    await commitElsewhere(t, 'update {customers} set name = ? where code = ?', ['Agarwal & Sons', 'C001']);
+    await commitElsewhere(t.engine, 'update {customers} set name = ? where code = ?', ['Agarwal & Sons', 'C001']);
     const renamed = await get(t, path);
     expect(renamed.hit).toBe(false);
     expect(JSON.parse(renamed.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal & Sons' }] });
@@ -134,7 +105,7 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
   it("reads again, after a warranty request, only the dashboard's statements that name a table it wrote", async () => {
     const path = `${MAIN_PATH}/getSalesReportStats`;
     const before = JSON.parse((await get(t, path)).body) as { Data: { OpenWarrantyRequests: number } };
-    const results = t.engine.statementResults!;
+    const results = t.engine.statementResults!.counts;
     expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-3'))).body).toMatchObject({ Success: true });
     const [hits, misses] = [results.hits, results.misses];
     const after = await get(t, path);
@@ -149,8 +120,8 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     const versions = await t.engine.dataVersion!.read();
     const unversioned = [...versions].filter(([, version]) => version === null).map(([table]) => table).sort();
     expect(unversioned).toEqual(['api_keys', 'kysely_migration', 'kysely_migration_lock', 'table_versions', 'user_passwords']);
-    await commitElsewhere(t, 'delete from {complaints} where complaint_no = ?', ['none such']);
-    await commitElsewhere(t, 'update {zones} set name = name', []);
+    await commitElsewhere(t.engine, 'delete from {complaints} where complaint_no = ?', ['none such']);
+    await commitElsewhere(t.engine, 'update {zones} set name = name', []);
     const after = await t.engine.dataVersion!.read();
     const changed = [...after].filter(([table, version]) => versions.get(table) !== version).map(([table]) => table);
     // A statement that changed no row changes no version on SQLite (row triggers), and does on PostgreSQL (statement triggers).

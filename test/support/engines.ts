@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'pg';
+import Database from 'better-sqlite3';
+import { Client, Pool } from 'pg';
 import { openEngine, type Engine, type EngineKind, type EngineOptions } from '../../src/db/engine';
 import { migrate } from '../../src/db/migrate';
 
@@ -62,6 +63,33 @@ export function temporarySqlite(options: EngineOptions = {}): Engine {
       }
     },
   };
+}
+
+/**
+ * A statement committed by a connection of its own, as another process (an import, a manual fix) would:
+ * `?` for each parameter, `{table}` for each table. On PostgreSQL the session keeps the default
+ * search_path and names the table with its schema, as a fix typed into psql would.
+ */
+export async function commitElsewhere(engine: Engine, statement: string, params: unknown[]): Promise<void> {
+  if (engine.kind === 'sqlite') {
+    const other = new Database(engine.describe.slice('sqlite:'.length));
+    try {
+      other.pragma('busy_timeout = 5000');
+      other.prepare(statement.replace(/\{(\w+)\}/g, '$1')).run(...params);
+    } finally {
+      other.close();
+    }
+    return;
+  }
+  let n = 0;
+  const text = statement.replace(/\{(\w+)\}/g, `"${engine.schema}".$1`).replace(/\?/g, () => `$${++n}`);
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text, params);
+  } finally {
+    await client.end();
+  }
 }
 
 function withSchema(databaseUrl: string): string {

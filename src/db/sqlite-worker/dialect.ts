@@ -3,7 +3,8 @@
  * never blocks the server's event loop. Everything above it (queries, migrations, transactions,
  * savepoints, streams) works unchanged through Kysely:
  *
- * - a query outside a transaction runs on a reader when it is a SELECT (isRead), else on the
+ * - a query outside a transaction runs on a reader when it is a SELECT (isSelect, statement-results.ts;
+ *   a raw WITH may hide a write, so it goes to the writer, and readers are query_only), else on the
  *   writer, each worker lent for that one query;
  * - a transaction holds one worker from BEGIN to COMMIT/ROLLBACK: the writer with BEGIN IMMEDIATE
  *   (the write lock is taken at once, so two writers never deadlock upgrading a read lock), or, with
@@ -14,7 +15,6 @@
  */
 import {
   CompiledQuery,
-  RawNode,
   SelectQueryNode,
   SqliteAdapter,
   SqliteIntrospector,
@@ -32,6 +32,7 @@ import {
 import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
 import type { WorkerLink } from './worker-link';
 import { EXEC_PART_ROWS } from './protocol';
+import { isSelect } from '../statement-results';
 
 /** Rows per batch a cursor sends when the caller does not say (Kysely's stream() default is 100). */
 const DEFAULT_BATCH_ROWS = 500;
@@ -102,16 +103,6 @@ class SqliteWorkerDriver implements Driver {
   destroy(): Promise<void> {
     return this.pool.close();
   }
-}
-
-/**
- * Whether a query only reads: a SELECT built with Kysely, or raw SQL that is a plain SELECT (a raw
- * WITH may hide a write, so it goes to the writer). Readers are query_only: a misrouted write fails
- * loudly instead of writing outside the writer.
- */
-function isRead(compiled: CompiledQuery): boolean {
-  if (SelectQueryNode.is(compiled.query)) return true;
-  return RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql);
 }
 
 function quoted(identifier: string): string {
@@ -207,7 +198,7 @@ class WorkerConnection implements DatabaseConnection {
   }
 
   private groupFor(compiled: CompiledQuery): SlotGroup {
-    return isRead(compiled) ? this.pool.readGroup : this.pool.writer;
+    return isSelect(compiled) ? this.pool.readGroup : this.pool.writer;
   }
 
   /** Borrows a worker of the group; a worker that died is replaced before it is lent again. */
