@@ -90,7 +90,7 @@ export function createServices(options: AppOptions, answers: AnswerCache = answe
  * server refuses to start), so an app that exists always serves what its WSDL promises.
  */
 export function createApp(appOptions: AppOptions): Express {
-  const options = { ...appOptions, logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) };
+  const options = Object.assign({}, appOptions, { logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

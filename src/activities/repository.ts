@@ -160,9 +160,9 @@ export async function linkEnquiry(db: Db, enquiryNo: string, links: EnquiryLinks
   const result = await db
     .updateTable('enquiries')
     .set({
+      updated_at: updatedAt,
       ...(activityNo !== undefined ? { activity_no: activityNo } : {}),
       ...(orderToCustomer !== undefined ? { order_to_customer: orderToCustomer } : {}),
-      updated_at: updatedAt,
     })
     .where('enquiry_no', '=', enquiryNo)
     .where((eb) => {

@@ -50,7 +50,7 @@ export function createRateLimiter(settings: RateLimitSettings, engine: Engine, l
     points: settings.rateLimitBurst,
     duration: Math.max(1, Math.round((settings.rateLimitBurst * 60) / settings.rateLimitPerMinute)),
   };
-  const local = new RateLimiterMemory({ ...allowance, keyPrefix: KEY_PREFIX });
+  const local = new RateLimiterMemory(Object.assign({}, allowance, { keyPrefix: KEY_PREFIX }));
   if (settings.rateLimitStore === 'memory') return new StoreLimiter(() => Promise.resolve(local), local, logger, 'memory');
   if (settings.rateLimitStore === 'redis') return redisLimiter(settings.redisUrl ?? '', allowance, local, logger);
   return new StoreLimiter(postgresStore(engine, allowance), local, logger, 'postgres');
@@ -127,7 +127,7 @@ function postgresStore(engine: Engine, allowance: Allowance): () => Promise<Rate
     new Promise((resolve, reject) => {
       if (!engine.pool) return reject(new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database'));
       const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-        { ...allowance, keyPrefix: KEY_PREFIX, storeClient: engine.pool, storeType: 'pool', tableName: TABLE, schemaName: engine.schema, clearExpiredByTimeout: true },
+        Object.assign({}, allowance, { keyPrefix: KEY_PREFIX, storeClient: engine.pool, storeType: 'pool', tableName: TABLE, schemaName: engine.schema, clearExpiredByTimeout: true }),
         (error?: Error) => (error ? reject(error) : resolve(limiter)),
       );
     });
@@ -138,7 +138,7 @@ function redisLimiter(url: string, allowance: Allowance, local: RateLimiterMemor
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   // Connection failures are reported through take() (and its throttled warning); ioredis reconnects by itself.
   client.on('error', () => undefined);
-  const store = new RateLimiterRedis({ ...allowance, keyPrefix: KEY_PREFIX, storeClient: client, rejectIfRedisNotReady: true });
+  const store = new RateLimiterRedis(Object.assign({}, allowance, { keyPrefix: KEY_PREFIX, storeClient: client, rejectIfRedisNotReady: true }));
   return new StoreLimiter(() => whenReady(client).then(() => store), local, logger, 'redis', () => {
     client.disconnect();
     return Promise.resolve();

@@ -100,7 +100,7 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
   const results = statementResults(options);
-  return { ...sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect, results) }), dialect.pool, sqliteDataVersion(file)), statementResults: results };
+  return Object.assign({}, sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect, results) }), dialect.pool, sqliteDataVersion(file)), { statementResults: results });
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {

@@ -57,15 +57,14 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
 }
 
 async function importFile(scope: Scope, file: ImportFile, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
-  const base = { file: file.name, table: file.spec.table };
   const reject = (line: number, column: string, reason: string) => listener.reject({ file: file.name, line, column, reason });
   try {
     const load = await scope.run((trx) => loadFile(trx, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject }));
     const { read, inserted, updated, rejected } = load;
-    return { ...base, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
+    return { file: file.name, table: file.spec.table, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
   } catch (err) {
     // Rolled back: nothing of the file is stored, whatever had been counted before the failure.
-    return { ...base, status: 'failed', read: 0, inserted: 0, updated: 0, rejected: 0, error: describe(err) };
+    return { file: file.name, table: file.spec.table, status: 'failed', read: 0, inserted: 0, updated: 0, rejected: 0, error: describe(err) };
   }
 }
 

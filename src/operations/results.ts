@@ -65,7 +65,7 @@ export const field = {
 } as const;
 
 export function nullable(type: ScalarField): ScalarField {
-  return { ...type, nullable: true };
+  return Object.assign({}, type, { nullable: true });
 }
 
 export function recordType(name: string, fields: Record<string, FieldType>): RecordType {

@@ -82,7 +82,7 @@ function writeLine(
   if (summary.error === undefined && level !== 'error') return write(level, line, msg);
   // pino leaves out the fields that are undefined, as the line writer does.
   const err = summary.error === undefined || summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
-  logger[level]({ ...line, err }, msg);
+  logger[level](Object.assign({}, line, { err }), msg);
 }
 
 /** The path as sent, without the query string (it may carry personal data). */

@@ -24,14 +24,16 @@ const CHEQUE = {
 };
 const PCN_LIST_RESULT = rows(recordType('PCNCheque', CHEQUE), { pageable: true });
 const PCN_DETAILS_RESULT = record(
-  recordType('PCNDetails', {
-    ...CHEQUE,
-    SalesOfficer: field.string,
-    InvoiceCount: field.integer,
-    AdjustedAmount: field.money,
-    DebitNoteCount: field.integer,
-    DebitNoteAmount: field.money,
-  }),
+  recordType(
+    'PCNDetails',
+    Object.assign({}, CHEQUE, {
+      SalesOfficer: field.string,
+      InvoiceCount: field.integer,
+      AdjustedAmount: field.money,
+      DebitNoteCount: field.integer,
+      DebitNoteAmount: field.money,
+    }),
+  ),
   { nullable: true },
 );
 const PCN_DEBIT_NOTES_RESULT = rows(recordType('PCNDebitNote', { DebitNoteNo: field.string, DebitNoteDate: field.date, Amount: field.money, Reason: field.string }));

@@ -41,7 +41,7 @@ export interface PcnListQuery {
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const codes = await filterCodes(db, q);
   if (codes === undefined) return q.page ? { data: [], nextPageToken: null } : { data: [] };
-  const filter: repo.ChequeFilter = { ...codes, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
+  const filter: repo.ChequeFilter = Object.assign({}, codes, { paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed });
   if (q.page) return chequePage(db, filter, q.page);
   const first = await repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
   if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
@@ -92,14 +92,13 @@ export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined
   const cheque = await repo.chequeById(db, documentNumberSpellings(pdcId), allowed);
   if (!cheque) return null;
   const [invoices, debitNotes] = await Promise.all([repo.invoiceTotals(db, cheque.pcn_no), repo.debitNoteTotals(db, cheque.pcn_no)]);
-  return {
-    ...chequeRow(cheque),
+  return Object.assign(chequeRow(cheque), {
     SalesOfficer: cheque.sales_officer_id,
     InvoiceCount: invoices.count,
     AdjustedAmount: amount(invoices.amount),
     DebitNoteCount: debitNotes.count,
     DebitNoteAmount: amount(debitNotes.amount),
-  };
+  });
 }
 
 /**

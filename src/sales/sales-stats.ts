@@ -57,8 +57,7 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period): Pro
     activeCustomers(db, officers),
     activeSalesOfficers(db, officers),
   ]);
-  return {
-    ...head,
+  return Object.assign({}, head, {
     SalesMTD: amount(sales.mtd),
     SalesYTD: amount(sales.ytd),
     PendingOrders: pending.orders,
@@ -69,7 +68,7 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period): Pro
     PendingActivities: activities,
     Customers: customers,
     SalesOfficers: salesOfficers,
-  };
+  });
 }
 
 const ZERO = {

@@ -38,13 +38,13 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
     name: MOBILE_APP_SERVICE_NAME,
     namespace: options.namespace,
     contract: options.contract ?? 'legacy',
-    ...serviceLocation(MOBILE_APP_SERVICE_NAME, options.contract ?? 'legacy'),
     operations,
     async invoke(name: string, input: InvokeInput): Promise<Outcome> {
       const operation = implementations.get(name);
       if (!operation) throw new Error(`${name} is not an operation of ${MOBILE_APP_SERVICE_NAME}`);
       return run(operation, input, options, databaseThere);
     },
+    ...serviceLocation(MOBILE_APP_SERVICE_NAME, options.contract ?? 'legacy'),
   };
 }
 
@@ -55,7 +55,8 @@ function describe(op: Operation): ServiceOperation {
 async function run(operation: Operation, input: InvokeInput, options: MobileAppServiceOptions, databaseThere: () => Promise<void>): Promise<Outcome> {
   const request = buildRequest(operation, input.values, input.files);
   if (operation.kind === 'write' && carriesNoInput(request)) return report({ data: null, message: NO_INPUT_MESSAGE });
-  const ctx: OperationContext = { ...options.context, streams: true, ...(input.principal ? { principal: input.principal } : {}) };
+  const { db, engine, clock, settings } = options.context;
+  const ctx: OperationContext = { db, engine, clock, settings, principal: input.principal, streams: true };
   if (operation.kind === 'write') return report(await delivered(await operation.run(request, ctx), input));
   const answers = options.answers;
   const versions = answers?.enabled && input.answerForm !== undefined && !input.resultDiscarded ? ctx.engine.dataVersion : undefined;
@@ -135,5 +136,5 @@ function delivered(result: OperationResult, input: InvokeInput): Promise<Operati
 async function unread(result: OperationResult): Promise<OperationResult> {
   if (!(result.data instanceof StreamedData)) return result;
   await result.data.close();
-  return { ...result, data: null };
+  return Object.assign({}, result, { data: null });
 }

@@ -14,11 +14,11 @@ export function createSyncCustomersService(options: { namespace: string; contrac
     name: SYNC_CUSTOMERS_SERVICE_NAME,
     namespace: options.namespace,
     contract: options.contract ?? 'legacy',
-    ...serviceLocation(SYNC_CUSTOMERS_SERVICE_NAME, options.contract ?? 'legacy'),
     operations: new Map([[helloWorld.name, helloWorld]]),
     invoke(name: string, _input: InvokeInput): Promise<Outcome> {
       if (name !== helloWorld.name) return Promise.reject(new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`));
       return Promise.resolve({ kind: 'string', value: 'Hello World' });
     },
+    ...serviceLocation(SYNC_CUSTOMERS_SERVICE_NAME, options.contract ?? 'legacy'),
   };
 }

@@ -72,13 +72,14 @@ export interface RowChange {
 export async function dispatchRequest(db: Kysely<Database>, requestNo: string, readVersion: number, details: TransportDetails, change: RowChange): Promise<boolean> {
   const result = await db
     .updateTable('warranty_requests')
-    .set((eb) => ({
-      ...details,
-      status: 'DISPATCHED' as const,
-      version: eb('version', '+', 1),
-      change_seq: change.changeSeq,
-      updated_at: change.updatedAt,
-    }))
+    .set((eb) =>
+      Object.assign({}, details, {
+        status: 'DISPATCHED' as const,
+        version: eb('version', '+', 1),
+        change_seq: change.changeSeq,
+        updated_at: change.updatedAt,
+      }),
+    )
     .where('request_no', '=', requestNo)
     .where('status', 'in', ['SUBMITTED', 'DISPATCHED'])
     .where('version', '=', readVersion)
@@ -122,5 +123,5 @@ export async function changedSince(db: Kysely<Database>, since: number, officerI
     .where('r.change_seq', '>', since);
   if (officerIds !== undefined) query = query.where('r.sales_officer_id', 'in', officerIds);
   const rows = await query.orderBy('r.change_seq').limit(limit).execute();
-  return rows.map((row) => ({ ...row, file_count: Number(row.file_count ?? 0) }));
+  return rows.map((row) => Object.assign(row, { file_count: Number(row.file_count ?? 0) }));
 }

@@ -31,7 +31,13 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     annotate(res, { operation: op.name });
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
     const legacyJson = service.contract === 'legacy';
-    const outcome = await service.invoke(op.name, { ...input, principal: principalOf(res), streams: true, ...(legacyJson ? { answerForm: 'json' } : {}) });
+    const outcome = await service.invoke(op.name, {
+      values: input.values,
+      files: input.files,
+      principal: principalOf(res),
+      streams: true,
+      answerForm: legacyJson ? 'json' : undefined,
+    });
     if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result);
     await sendOutcome(res, service, outcome);
   } catch (err) {
@@ -95,7 +101,7 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
   if (outcome.kind === 'kept') return sendKept(res, outcome.answer);
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
-  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, { ...successEnvelope(outcome.result), Data: data }, outcome.keeper);
+  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, Object.assign(successEnvelope(outcome.result), { Data: data }), outcome.keeper);
   // Sent first: `keeper?.keep(sendJson(...))` would skip the send itself when nothing keeps the answer.
   const body = sendJson(res, successEnvelope(outcome.result));
   outcome.keeper?.keep(body);
@@ -136,14 +142,13 @@ async function sendStreamed(res: BindingResponse, data: StreamedData, message: s
  * NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
  */
 export function successEnvelope(result: OperationResult): Record<string, unknown> {
-  return {
-    Success: true,
-    Message: result.message ?? '',
-    ...(Array.isArray(result.data) ? { Count: result.data.length } : {}),
-    Data: result.data ?? null,
-    ...(result.totals ? { Totals: result.totals } : {}),
-    ...(result.nextPageToken !== undefined ? { NextPageToken: result.nextPageToken } : {}),
-  };
+  // Built member by member, in the order the answer lists them (docs/operations.md, "Hidden classes").
+  const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
+  if (Array.isArray(result.data)) envelope.Count = result.data.length;
+  envelope.Data = result.data ?? null;
+  if (result.totals) envelope.Totals = result.totals;
+  if (result.nextPageToken !== undefined) envelope.NextPageToken = result.nextPageToken;
+  return envelope;
 }
 
 function failureEnvelope(error: AppError): Record<string, unknown> {

@@ -249,9 +249,9 @@ class Collector {
   private openSectionChild(tag: SaxesTagNS): void {
     if (this.section === 'header') {
       const attributes = Object.values(tag.attributes).map((a) => ({ local: a.local, ns: a.uri, value: a.value }));
-      this.headerBlocks.push({ ...qname(tag), attributes });
+      this.headerBlocks.push({ name: tag.name, local: tag.local, ns: tag.uri, attributes });
     } else if (this.section === 'body' && !this.operation) {
-      this.operation = { ...qname(tag), values: [] };
+      this.operation = { name: tag.name, local: tag.local, ns: tag.uri, values: [] };
       this.inOperation = true;
     }
   }
