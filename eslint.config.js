@@ -3,7 +3,7 @@
  * - typescript-eslint's recommended type-aware rules, with the options below and their reasons;
  * - the layer rule of docs/architecture.md ("Layers"): each folder of src/ may import only the layers
  *   below it;
- * - no member after a spread in an object literal of the server's code (docs/operations.md, "Hidden classes").
+ * - no member after a spread in an object literal of the server's code (docs/operations.md, "Garbage on the request path").
  */
 const tseslint = require('typescript-eslint');
 
@@ -48,7 +48,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    // docs/operations.md, "Hidden classes": on Node 20 a literal that names a member after a spread
+    // docs/operations.md, "Garbage on the request path": on Node 20 a literal that names a member after a spread
     // ({ ...row, FileCount: n }) is given a hidden class of its own on every evaluation, which keeps
     // young objects alive until a full collection. The documents built once at start and the
     // command-line tools are left free.
@@ -59,7 +59,7 @@ module.exports = tseslint.config(
         'error',
         {
           selector: 'ObjectExpression > SpreadElement ~ Property',
-          message: 'A member after a spread gives every object a hidden class of its own (docs/operations.md, "Hidden classes"): name the members, put the spread last, or use Object.assign.',
+          message: 'A member after a spread gives every object a hidden class of its own (docs/operations.md, "Garbage on the request path"): name the members, put the spread last, or use Object.assign.',
         },
       ],
     },

@@ -25,6 +25,7 @@ import { migrate } from './db/migrate';
 import { seedIfEmpty } from './demo-data';
 import { waitForDatabase } from './process/database-wait';
 import { createLogger, type Logger } from './ops/logger';
+import { InFlight } from './in-flight';
 import type { ServerState } from './ops/probes';
 
 export interface StopOutcome {
@@ -147,15 +148,16 @@ function listen(app: http.RequestListener, settings: Settings): Promise<Server> 
 /**
  * The responses not yet finished. Once the server stops, each one whose headers are still to be
  * written (and any request that arrives on a kept-alive connection) answers with Connection: close,
- * so a client or load balancer does not reuse a connection about to go away.
+ * so a client or load balancer does not reuse a connection about to go away. Kept in an InFlight, not
+ * a Set (docs/operations.md, "Garbage on the request path").
  */
-function trackOpenResponses(server: Server, state: ServerState): Set<ServerResponse> {
-  const open = new Set<ServerResponse>();
+function trackOpenResponses(server: Server, state: ServerState): InFlight<ServerResponse> {
+  const open = new InFlight<ServerResponse>();
   // Ahead of the app, which may answer before a later listener runs.
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     if (state.stopping) res.shouldKeepAlive = false;
-    open.add(res);
-    res.once('close', () => open.delete(res));
+    const id = open.add(res);
+    res.once('close', () => open.take(id));
   });
   return open;
 }
@@ -171,9 +173,9 @@ interface StopTimings {
 }
 
 /** release: what closes after the last connection (the app's rate-limit store, the database). */
-async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: Set<ServerResponse>, timings: StopTimings): Promise<StopOutcome> {
+async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: InFlight<ServerResponse>, timings: StopTimings): Promise<StopOutcome> {
   state.stopping = true;
-  for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+  for (const res of open.values()) if (!res.headersSent) res.shouldKeepAlive = false;
   await new Promise((resolve) => setTimeout(resolve, timings.drainMs));
   // The poll phase before setImmediate's callback accepts every connection the kernel completed
   // meanwhile (they would be reset if the listener closed with them still queued).

@@ -142,7 +142,7 @@ async function sendStreamed(res: BindingResponse, data: StreamedData, message: s
  * NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
  */
 export function successEnvelope(result: OperationResult): Record<string, unknown> {
-  // Built member by member, in the order the answer lists them (docs/operations.md, "Hidden classes").
+  // Built member by member, in the order the answer lists them (docs/operations.md, "Garbage on the request path").
   const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
   if (Array.isArray(result.data)) envelope.Count = result.data.length;
   envelope.Data = result.data ?? null;

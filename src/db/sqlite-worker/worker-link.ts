@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
 import { startWorker } from './worker-script';
+import { InFlight } from '../../in-flight';
 
 /** A worker's answer with its rows as objects (an empty list for a statement without rows). */
 export type Answer = Omit<Extract<WorkerResponse, { ok: true }>, 'rows'> & { rows: Record<string, unknown>[] };
@@ -28,8 +29,8 @@ interface Waiter {
 }
 
 export class WorkerLink {
-  private nextId = 1;
-  private readonly waiting = new Map<number, Waiter>();
+  /** The requests sent and not yet answered, by their id (an InFlight, not a Map: docs/operations.md, "Garbage on the request path"). */
+  private readonly waiting = new InFlight<Waiter>();
   private gone: string | undefined;
   private stopping = false;
   private readonly exited: Promise<void>;
@@ -61,10 +62,9 @@ export class WorkerLink {
 
   request(request: LinkRequest): Promise<Answer> {
     if (this.gone !== undefined) return Promise.reject(new WorkerGoneError(this.gone));
-    const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      // The id first: a literal that adds members after a spread gets a hidden class of its own (docs/operations.md, "Hidden classes").
+      const id = this.waiting.add({ resolve, reject });
+      // The id first: a literal that adds members after a spread gets a hidden class of its own (docs/operations.md, "Garbage on the request path").
       this.worker.postMessage({ id, ...request });
     });
   }
@@ -89,9 +89,8 @@ export class WorkerLink {
   }
 
   private settle(message: WorkerResponse): void {
-    const waiter = this.waiting.get(message.id);
+    const waiter = this.waiting.take(message.id);
     if (!waiter) return;
-    this.waiting.delete(message.id);
     if (message.ok) waiter.resolve({ id: message.id, ok: true, rows: message.rows ? rowObjects(message.rows) : [], numAffectedRows: message.numAffectedRows, insertId: message.insertId, done: message.done });
     else waiter.reject(toError(message.error));
   }
@@ -100,8 +99,7 @@ export class WorkerLink {
     if (this.gone !== undefined) return;
     this.gone = reason;
     const error = new WorkerGoneError(reason);
-    for (const waiter of this.waiting.values()) waiter.reject(error);
-    this.waiting.clear();
+    for (const waiter of this.waiting.takeAll()) waiter.reject(error);
     if (!this.stopping) this.onDeath(this);
   }
 }
