@@ -15,8 +15,10 @@
  *                                                       [--port P] [--rows soap,http] [--match TEXT] [--profile DIR]
  *
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
- * server runs with its default settings and LOG_LEVEL=info (its log lines go to /dev/null). --profile
- * writes a V8 CPU profile of this server (node --cpu-prof) into DIR.
+ * server runs with its default settings and LOG_LEVEL=info (its log lines go to a file of the run,
+ * with node --trace-gc's lines: the second table gives, per row, the collections of the server's main
+ * thread while it was measured; docs/operations.md, "Garbage on the request path"). --profile writes a
+ * V8 CPU profile of this server (node --cpu-prof) into DIR.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,6 +63,31 @@ interface Measure {
   p99: number;
   /** Non-2xx answers and socket errors (timeouts included). */
   errors: number;
+  /** The server's main thread's collections during the measured run, when its output was kept. */
+  gc?: Collections;
+}
+
+interface Collections {
+  scavenges: number[];
+  fullCollections: number[];
+}
+
+/** Pauses (ms) in node --trace-gc lines, of the isolate with the most scavenges (the main thread; the SQLite workers are isolates too). */
+function collectionsOf(text: string): Collections {
+  const byIsolate = new Map<string, Collections>();
+  for (const m of text.matchAll(/\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (Scavenge|Mark-Compact)[^,\n]*, ([\d.]+) \/ [\d.]+ ms/g)) {
+    let isolate = byIsolate.get(m[1]);
+    if (!isolate) byIsolate.set(m[1], (isolate = { scavenges: [], fullCollections: [] }));
+    (m[2] === 'Scavenge' ? isolate.scavenges : isolate.fullCollections).push(Number(m[3]));
+  }
+  const isolates = [...byIsolate.values()].sort((a, b) => b.scavenges.length - a.scavenges.length);
+  return isolates[0] ?? { scavenges: [], fullCollections: [] };
+}
+
+function gcLine(label: string, gc: Collections): string {
+  const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+  const max = (xs: number[]) => (xs.length === 0 ? NaN : Math.max(...xs));
+  return `| ${label} | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
 }
 
 /** What this server answered to a row over HTTP, for the Express peer to answer alike. */
@@ -241,17 +268,20 @@ async function measureServer(
   options: Options,
   dir: string,
   before?: () => Promise<void>,
+  output?: string,
 ): Promise<Map<string, Measure>> {
   const results = new Map<string, Measure>();
   if (rows.length === 0) return results;
-  const child = spawnPinned(args, env);
+  const child = spawnPinned(args, env, output);
   try {
     await waitUntilAnswers(port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', child, (status) => status > 0 && status < 500);
     await before?.();
     for (const row of rows) {
       // A short warm-up, then the measured run.
       wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
+      const from = output === undefined ? 0 : fs.statSync(output).size;
       const measure = wrk(port, row, options, dir);
+      if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
       results.set(row.label, measure);
       process.stderr.write(`${label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
     }
@@ -259,6 +289,18 @@ async function measureServer(
     await stopServer(child);
   }
   return results;
+}
+
+/** The text of `file` from byte `from` on. */
+function readFrom(file: string, from: number): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const bytes = Buffer.alloc(fs.fstatSync(fd).size - from);
+    fs.readSync(fd, bytes, 0, bytes.length, from);
+    return bytes.toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function fmt(ms: number): string {
@@ -282,7 +324,8 @@ async function main(): Promise<void> {
   const main = path.join(__dirname, '..', 'src', 'main.js');
 
   const serverEnv = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_MS: '0' };
-  const serverArgs = options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile, main] : [main];
+  const serverArgs = ['--trace-gc', ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []), main];
+  const output = path.join(dir, 'server.out');
   const recordedFile = path.join(dir, 'recorded.json');
   const record = async () => {
     const recorded: Recorded[] = [];
@@ -293,10 +336,10 @@ async function main(): Promise<void> {
     }
     fs.writeFileSync(recordedFile, JSON.stringify(recorded));
   };
-  const ours = await measureServer('this server', serverArgs, serverEnv, options.port, rows, options, dir, record);
+  const ours = await measureServer('this server', serverArgs, serverEnv, options.port, rows, options, dir, record, output);
   // The reads whose answers the answer cache keeps, measured again without it: what a first request after a write costs.
   const keptRows = rows.filter((r) => r.group === 'http' && r.label.includes('getPCNList'));
-  const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir);
+  const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir, undefined, output);
   const peerPort = options.port + 1;
   const soapRows = rows.filter((r) => r.group === 'soap');
   const httpRowsList = rows.filter((r) => r.group === 'http');
@@ -321,6 +364,13 @@ async function main(): Promise<void> {
   lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
   process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  const gcLines = ['| this server, collections while measured | scavenges | mean | max | full collections | max |', '|---|---|---|---|---|---|'];
+  for (const row of rows) {
+    gcLines.push(gcLine(row.label, ours.get(row.label)!.gc!));
+    const cold = uncached.get(row.label);
+    if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold.gc!));
+  }
+  process.stdout.write(`\n${gcLines.join('\n')}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

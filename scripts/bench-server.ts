@@ -25,9 +25,9 @@ export function withBenchData<T>(database: string, scale: number, work: (engine:
   });
 }
 
-/** Runs node with `args` on core 1 (this process moves to core 0), its standard output dropped. */
-export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const stdio: ['ignore', number, 'inherit'] = ['ignore', fs.openSync('/dev/null', 'w'), 'inherit'];
+/** Runs node with `args` on core 1 (this process moves to core 0), its standard output dropped or written to `stdoutFile`. */
+export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, stdoutFile = '/dev/null'): ChildProcess {
+  const stdio: ['ignore', number, 'inherit'] = ['ignore', fs.openSync(stdoutFile, 'w'), 'inherit'];
   if (!PINNED) return spawn(process.execPath, args, { env, stdio });
   spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
   return spawn('taskset', ['-c', '1', process.execPath, ...args], { env, stdio });
