@@ -2,6 +2,13 @@
  * Results kept under the versions of the tables they were read from (table-versions.ts), within a
  * budget of bytes, the least recently used first out: what the answer cache
  * (src/services/answer-cache.ts) and the statement results (statement-results.ts) both keep.
+ *
+ * Least recently used as the CLOCK algorithm approximates it: a hit only marks its entry used, and
+ * when room is needed the oldest entries are passed in order, one marked used losing its mark and
+ * going to the back (a second chance), the first one not marked going out. A hit that moved its entry
+ * to the back of the Map itself (delete, then set) changed a long-lived Map at every request, with
+ * the request's own key: young objects kept alive until a full collection (docs/operations.md,
+ * "Garbage on the request path").
  */
 import { unchanged, type Dependencies, type TableVersions } from './table-versions';
 
@@ -22,8 +29,14 @@ export interface CacheCounts {
   readonly count: number;
 }
 
+interface Slot<E> {
+  entry: E;
+  /** Used since it was kept or last given its second chance. */
+  used: boolean;
+}
+
 export class VersionedLru<E extends Kept> implements CacheCounts {
-  private readonly entries = new Map<string, E>();
+  private readonly entries = new Map<string, Slot<E>>();
   private total = 0;
   hits = 0;
   misses = 0;
@@ -32,32 +45,30 @@ export class VersionedLru<E extends Kept> implements CacheCounts {
 
   /** The entry under this key while its tables keep these versions; an entry gone stale is dropped. */
   get(key: string, versions: TableVersions): E | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || !unchanged(entry.depends, versions)) {
-      if (entry !== undefined) this.remove(key, entry);
+    const slot = this.entries.get(key);
+    if (slot === undefined || !unchanged(slot.entry.depends, versions)) {
+      if (slot !== undefined) this.remove(key, slot.entry);
       this.misses += 1;
       return undefined;
     }
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    slot.used = true;
     this.hits += 1;
-    return entry;
+    return slot.entry;
   }
 
   /** Whether this very entry is still the one kept under the key (not replaced, not dropped). */
   holds(key: string, entry: E): boolean {
-    return this.entries.get(key) === entry;
+    return this.entries.get(key)?.entry === entry;
   }
 
   /** Keeps the entry under the key, in place of any before it, when it fits the budget at all. */
   put(key: string, entry: E): void {
     if (entry.bytes > this.maxBytes) return;
     const old = this.entries.get(key);
-    if (old !== undefined) this.remove(key, old);
-    this.entries.set(key, entry);
+    if (old !== undefined) this.remove(key, old.entry);
+    this.entries.set(key, { entry, used: false });
     this.total += entry.bytes;
-    this.trim();
+    this.trim(key);
   }
 
   /** A kept entry came to hold more (the answer cache's compressed forms). */
@@ -76,11 +87,23 @@ export class VersionedLru<E extends Kept> implements CacheCounts {
     return this.entries.size;
   }
 
-  /** Drops the least recently used entries until the rest fit. */
-  private trim(): void {
-    for (const [oldest, entry] of this.entries) {
+  /**
+   * Drops the least recently used entries until the rest fit (in the CLOCK order above). `justPut`, the
+   * entry being put, counts as used: it goes out only after every other entry has had its chance.
+   */
+  private trim(justPut?: string): void {
+    let spare = justPut;
+    // Map keeps insertion order, and its iteration also visits what is set again behind it.
+    for (const [oldest, slot] of this.entries) {
       if (this.total <= this.maxBytes) break;
-      this.remove(oldest, entry);
+      if (slot.used || oldest === spare) {
+        slot.used = false;
+        if (oldest === spare) spare = undefined;
+        this.entries.delete(oldest);
+        this.entries.set(oldest, slot);
+      } else {
+        this.remove(oldest, slot.entry);
+      }
     }
   }
 
