@@ -32,8 +32,8 @@ export function sendWhole(res: ServerResponse, status: number, contentType: stri
   sendCounted(res, status, contentType, body, Buffer.byteLength(body, 'utf8'), cacheControl);
 }
 
-/** sendWhole of a body whose UTF-8 length is known already (a kept answer): not counted again. */
-export function sendCounted(res: ServerResponse, status: number, contentType: string, body: string, bytes: number, cacheControl?: string): void {
+/** sendWhole of a body whose UTF-8 length is known already (a kept answer, its bytes): not counted again. */
+export function sendCounted(res: ServerResponse, status: number, contentType: string, body: string | Buffer, bytes: number, cacheControl?: string): void {
   if (!begin(res, status, contentType, bytes)) return;
   if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
   due(res, body);

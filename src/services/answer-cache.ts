@@ -34,17 +34,18 @@ export type ContentCoding = 'br' | 'gzip';
 
 /** `bytes`: of the body and its compressed forms. */
 interface Entry extends Kept {
-  body: string;
-  /** The body's UTF-8 length. */
-  bodyBytes: number;
+  body: Buffer;
   compressed: Partial<Record<ContentCoding, Buffer | 'pending'>>;
 }
 
-/** A kept answer as a binding sends it. */
+/**
+ * A kept answer as a binding sends it. Its body is kept as UTF-8 bytes, encoded once: a text would be
+ * encoded again for every request that takes it, and for a large answer Node first joins the head and
+ * the text into one more string of that size, a young object per request (docs/operations.md, "Garbage
+ * on the request path").
+ */
 export interface KeptAnswer {
-  body: string;
-  /** The body's UTF-8 length, counted once when it was kept. */
-  bytes: number;
+  body: Buffer;
   /**
    * The body in this content coding, when it was compressed already; otherwise undefined, and it is
    * compressed in the background for the requests that follow.
@@ -53,7 +54,7 @@ export interface KeptAnswer {
 }
 
 /** The response compression's settings (compression's defaults: zlib's gzip level, brotli quality 4). */
-const COMPRESS: Record<ContentCoding, (body: string, done: (error: Error | null, result: Buffer) => void) => void> = {
+const COMPRESS: Record<ContentCoding, (body: Buffer, done: (error: Error | null, result: Buffer) => void) => void> = {
   gzip: (body, done) => zlib.gzip(body, done),
   br: (body, done) => zlib.brotliCompress(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, done),
 };
@@ -83,7 +84,7 @@ export class AnswerCache {
   get(key: string, versions: TableVersions): KeptAnswer | undefined {
     const entry = this.kept.get(key, versions);
     if (entry === undefined) return undefined;
-    return { body: entry.body, bytes: entry.bodyBytes, compressed: (coding) => this.compressed(key, entry, coding) };
+    return { body: entry.body, compressed: (coding) => this.compressed(key, entry, coding) };
   }
 
   private compressed(key: string, entry: Entry, coding: ContentCoding): Buffer | undefined {
@@ -107,10 +108,10 @@ export class AnswerCache {
     };
   }
 
-  put(key: string, depends: Dependencies, body: string): void {
-    const bytes = Buffer.byteLength(body, 'utf8');
-    if (!this.enabled || bytes > this.options.maxEntryBytes) return;
-    this.kept.put(key, { depends, body, bodyBytes: bytes, bytes, compressed: {} });
+  put(key: string, depends: Dependencies, text: string): void {
+    if (!this.enabled || Buffer.byteLength(text, 'utf8') > this.options.maxEntryBytes) return;
+    const body = Buffer.from(text, 'utf8');
+    this.kept.put(key, { depends, body, bytes: body.length, compressed: {} });
   }
 
 }

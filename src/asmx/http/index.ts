@@ -109,12 +109,10 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
 
 /** A kept answer (answer-cache.ts): in its compressed form when the request asks for one and it is there. */
 function sendKept(res: BindingResponse, answer: KeptAnswer): void {
-  // The threshold is checked on the length in UTF-16 units, a lower bound of the bytes: an answer of
-  // fewer than 1,024 units goes as it is even where its bytes reach the middleware's threshold.
   const coding = negotiatedCoding(res.req, answer.body.length);
   const compressed = coding === undefined ? undefined : answer.compressed(coding);
   if (coding !== undefined && compressed !== undefined) return sendCompressed(res, 200, JSON_TYPE, coding, compressed);
-  sendCounted(res, 200, JSON_TYPE, answer.body, answer.bytes);
+  sendCounted(res, 200, JSON_TYPE, answer.body, answer.body.length);
 }
 
 /** A report of many rows: its Data written in slices (json-stream.ts), kept whole when it is not too large. */
