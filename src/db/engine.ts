@@ -100,7 +100,7 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
   const results = statementResults(options);
-  return Object.assign({}, sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect, results) }), dialect.pool, sqliteDataVersion(file)), { statementResults: results });
+  return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect, results) }), dialect.pool, sqliteDataVersion(file), results);
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -112,12 +112,12 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(new SqliteDialect({ database })) }));
 }
 
-function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
+function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion, statementResults?: StatementResults): Engine {
   const close = async () => {
     dataVersion?.close();
     await db.destroy();
   };
-  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, dataVersion, close };
+  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, dataVersion, statementResults, close };
 }
 
 type PgTypeId = (typeof pgTypes.builtins)[keyof typeof pgTypes.builtins];

@@ -35,7 +35,9 @@ export type ContentCoding = 'br' | 'gzip';
 /** `bytes`: of the body and its compressed forms. */
 interface Entry extends Kept {
   body: Buffer;
-  compressed: Partial<Record<ContentCoding, Buffer | 'pending'>>;
+  forms: Partial<Record<ContentCoding, Buffer | 'pending'>>;
+  /** What get() gives, made once when the answer is kept. */
+  answer: KeptAnswer;
 }
 
 /**
@@ -82,19 +84,17 @@ export class AnswerCache {
 
   /** The answer kept under this key, if the tables it was read from are still at these versions. */
   get(key: string, versions: TableVersions): KeptAnswer | undefined {
-    const entry = this.kept.get(key, versions);
-    if (entry === undefined) return undefined;
-    return { body: entry.body, compressed: (coding) => this.compressed(key, entry, coding) };
+    return this.kept.get(key, versions)?.answer;
   }
 
   private compressed(key: string, entry: Entry, coding: ContentCoding): Buffer | undefined {
-    const form = entry.compressed[coding];
+    const form = entry.forms[coding];
     if (form !== undefined) return form === 'pending' ? undefined : form;
-    entry.compressed[coding] = 'pending';
+    entry.forms[coding] = 'pending';
     COMPRESS[coding](entry.body, (error, result) => {
       // Kept only if the answer still is (not replaced, not dropped) and there is room.
       if (error !== null || !this.kept.holds(key, entry)) return;
-      entry.compressed[coding] = result;
+      entry.forms[coding] = result;
       this.kept.grow(entry, result.length);
     });
     return undefined;
@@ -109,9 +109,11 @@ export class AnswerCache {
   }
 
   put(key: string, depends: Dependencies, text: string): void {
-    if (!this.enabled || Buffer.byteLength(text, 'utf8') > this.options.maxEntryBytes) return;
+    if (!this.enabled) return;
     const body = Buffer.from(text, 'utf8');
-    this.kept.put(key, { depends, body, bytes: body.length, compressed: {} });
+    if (body.length > this.options.maxEntryBytes) return;
+    const entry: Entry = { depends, body, bytes: body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(key, entry, coding) } };
+    this.kept.put(key, entry);
   }
 
 }
