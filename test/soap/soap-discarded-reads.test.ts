@@ -49,7 +49,9 @@ describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
         expect(res.text).toBe(emptyResponse(binding === 'soap11' ? '1.1' : '1.2', operation, NS));
       }
       const http = call(app.app, 'httpget', MAIN, operation, values);
-      if (failure === 'a cut stream') await expect(http).rejects.toThrow('aborted');
+      // Cut after the head was written: the client sees the answer aborted, or, when the cut came
+      // before the head left the socket's buffer, the connection hung up without one. Never a whole answer.
+      if (failure === 'a cut stream') await expect(http).rejects.toThrow(/^(aborted|socket hang up)$/);
       else expect((await http).status).toBe(500);
     });
 
