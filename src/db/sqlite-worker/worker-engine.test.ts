@@ -124,6 +124,18 @@ describe('SQLite on worker threads', () => {
     expect(Buffer.isBuffer(odd[0].bytes)).toBe(true);
     // A name given twice keeps the last value, as in-process.
     expect(await read(sql`select 1 as n, 2 as n`)).toEqual([{ n: 2 }]);
+    // Names that are not identifiers are property names and nothing else, as in-process.
+    const names = 'select 1 as "__proto__", 2 as "a"" }; x", 3 as "constructor", 4 as "\u2028", 5 as ""';
+    const inProcess = new Database(':memory:');
+    try {
+      const expected = inProcess.prepare(names).all();
+      const { rows } = await sql.raw<Record<string, unknown>>(names).execute(engine.db);
+      expect(rows).toEqual(expected);
+      expect(Object.keys(rows[0])).toEqual(Object.keys(expected[0] as object));
+      expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+    } finally {
+      inProcess.close();
+    }
   });
 
   it('hands over text and integers exactly as better-sqlite3 reads them in-process, in order: odd characters, integers past 2^53', async () => {

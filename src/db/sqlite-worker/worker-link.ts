@@ -128,20 +128,45 @@ function toError(failure: WorkerFailure): Error {
 
 /**
  * The rows as better-sqlite3 gives them in-process: an object per row, its columns in order (a name
- * that comes twice keeps the last value). Every row gets its properties in the same order, so they
- * share one shape.
+ * that comes twice keeps the last value).
  */
 function rowObjects(batch: RowBatch): Record<string, unknown>[] {
   const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
-  const { columns } = batch;
+  const make = rowMaker(batch.columns);
   const rows = new Array<Record<string, unknown>>(arrays.length);
   for (let r = 0; r < arrays.length; r++) {
     const values = arrays[r];
-    const row: Record<string, unknown> = {};
-    for (let c = 0; c < columns.length; c++) row[columns[c]] = batch.json === undefined ? asBuffer(values[c]) : values[c];
-    rows[r] = row;
+    if (batch.json === undefined) for (let c = 0; c < values.length; c++) values[c] = asBuffer(values[c]);
+    rows[r] = make(values);
   }
   return rows;
+}
+
+type RowMaker = (values: readonly unknown[]) => Record<string, unknown>;
+
+/** Row makers kept, one per column list met (the queries of the code: a few hundred at most). */
+const ROW_MAKERS_KEPT = 1024;
+const rowMakers = new Map<string, RowMaker>();
+
+/**
+ * A function that makes the row object of these columns from its values as one object literal,
+ * `{ "code": v[0], "name": v[1], ... }`. Such an object is made in one step with every column in its
+ * own slot: an empty object given its columns one by one has room for four, the others go to a
+ * second allocation, and building it was five to ten times slower (30,000 rows of eight columns:
+ * 7 to 15 ms against 1 to 2.5 ms, and twice the memory). The names are written as JSON strings, so
+ * any name is a property name and nothing else; `__proto__` sets the prototype, as in-process.
+ */
+function rowMaker(columns: readonly string[]): RowMaker {
+  const key = columns.join('\u0000');
+  let make = rowMakers.get(key);
+  if (make === undefined) {
+    const members = columns.map((name, i) => `${JSON.stringify(name)}: v[${i}]`);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- made from column names written as JSON strings, never run as anything but this literal (see above)
+    make = new Function('v', `return { ${members.join(', ')} };`) as RowMaker;
+    if (rowMakers.size >= ROW_MAKERS_KEPT) rowMakers.clear();
+    rowMakers.set(key, make);
+  }
+  return make;
 }
 
 /** Blobs arrive as Uint8Array (structured clone drops the Buffer prototype); the schema's binary columns are Buffers. */
