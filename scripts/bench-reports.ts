@@ -7,19 +7,23 @@
  * a warranty request is created before each of them (not timed), as field officers do all day; it
  * writes tables no report reads, so the reports' answers stay kept. Not part of the test suite.
  *
- *   npm run build && node dist/scripts/bench-reports.js [--database URL] [--repeat N] [--port P]
+ *   npm run build && node dist/scripts/bench-reports.js [--database URL] [--repeat N] [--port P] [--profile DIR]
  *
  * --database defaults to sqlite:./data/bench-10.db; an empty database is seeded with scale-10 demo data
  * first (about two minutes). The server is pinned to core 1 (taskset), this process to core 0, when
- * taskset is there. The codes the mixes use are read from the database itself.
+ * taskset is there. The codes the mixes use are read from the database itself. --profile writes a V8
+ * CPU profile of each pass's server (node --cpu-prof) into DIR: its main thread's longest stretches
+ * of work are what /health waits behind.
  */
 import http from 'node:http';
+import path from 'node:path';
 import { percentile, probeHealth, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 interface Options {
   database: string;
   repeat: number;
   port: number;
+  profile?: string;
 }
 
 interface Codes {
@@ -44,6 +48,7 @@ function parseOptions(argv: string[]): Options {
     if (argv[i] === '--database') options.database = value;
     else if (argv[i] === '--repeat') options.repeat = Number(value);
     else if (argv[i] === '--port') options.port = Number(value);
+    else if (argv[i] === '--profile') options.profile = path.resolve(value);
     else throw new Error(`unknown option ${argv[i]}`);
   }
   return options;
@@ -176,7 +181,8 @@ async function writeWarrantyRequest(port: number, codes: Codes): Promise<void> {
  * request written before each.
  */
 async function runPass(options: Options, codes: Codes, answerCache: boolean): Promise<Pass> {
-  const server = await startServer(options.database, options.port, answerCache ? {} : { ANSWER_CACHE_MB: '0' });
+  const nodeArgs = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];
+  const server = await startServer(options.database, options.port, answerCache ? {} : { ANSWER_CACHE_MB: '0' }, nodeArgs);
   const pass: Pass = { calls: new Map(), health: [], peakMb: 0 };
   const prober = probeHealth(options.port, 50);
   try {

@@ -34,9 +34,9 @@ export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, std
 }
 
 /** This server (dist/src/main.js) on `database` and `port`, started pinned; resolves once /ready says 200. */
-export async function startServer(database: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+export async function startServer(database: string, port: number, env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = []): Promise<ChildProcess> {
   const main = path.join(__dirname, '..', 'src', 'main.js');
-  const child = spawnPinned([main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
+  const child = spawnPinned([...nodeArgs, main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
   await waitUntilAnswers(port, '/ready', child, (status) => status === 200);
   return child;
 }
