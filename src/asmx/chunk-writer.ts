@@ -2,7 +2,8 @@
  * The writer of the answers written in parts (the JSON envelope of a streamed list, json-stream.ts;
  * the v2 contract's typed XML, typed-xml.ts): text gathered into chunks of about CHUNK_BYTES, each
  * written with backpressure (a chunk the socket cannot take yet waits for 'drain'), the event loop
- * free between chunks, and nothing written once the client has gone.
+ * free between chunks, and nothing written once the client has gone. Each chunk is encoded once, to
+ * the bytes written; whoever wants the answer's bytes as well (the answer cache) is handed them.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -21,7 +22,11 @@ export class ChunkWriter {
   /** Resolves the wait for 'drain' under way, if any. */
   private wake: (() => void) | undefined;
 
-  constructor(private readonly res: Flushable) {
+  /** `written`: handed each chunk's bytes as they are written. */
+  constructor(
+    private readonly res: Flushable,
+    private readonly written?: (bytes: Buffer) => void,
+  ) {
     // One listener each for the whole answer: compression moves 'drain' listeners onto its own
     // stream, where removing them again is not possible.
     const wake = () => this.wake?.();
@@ -58,9 +63,10 @@ export class ChunkWriter {
 
   private async send(): Promise<void> {
     if (this.pending.length === 0 || this.aborted) return;
-    const chunk = this.pending.join('');
+    const chunk = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     this.size = 0;
+    this.written?.(chunk);
     if (!this.res.write(chunk)) {
       await new Promise<void>((resolve) => {
         this.wake = () => {

@@ -63,9 +63,10 @@ const COMPRESS: Record<ContentCoding, (body: Buffer, done: (error: Error | null,
 
 /** Where a binding hands the answer it encoded, to be kept (service types.ts, Outcome). */
 export interface AnswerKeeper {
-  /** Answers longer than this (in UTF-16 units, a lower bound of their bytes) are not kept. */
+  /** Answers of more bytes than this are not kept (a text's length in UTF-16 units is a lower bound of its bytes). */
   readonly maxLength: number;
-  keep(body: string): void;
+  /** The answer as text, or as its UTF-8 bytes. */
+  keep(body: string | Buffer): void;
 }
 
 export class AnswerCache {
@@ -108,9 +109,9 @@ export class AnswerCache {
     };
   }
 
-  put(key: string, depends: Dependencies, text: string): void {
+  put(key: string, depends: Dependencies, answer: string | Buffer): void {
     if (!this.enabled) return;
-    const body = Buffer.from(text, 'utf8');
+    const body = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
     if (body.length > this.options.maxEntryBytes) return;
     const entry: Entry = { depends, body, bytes: body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(key, entry, coding) } };
     this.kept.put(key, entry);

@@ -57,29 +57,26 @@ export async function writeArrayEnvelope(
   const at = keys.indexOf('Data');
   const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
   const rows = envelope.Data;
-  const out = new ChunkWriter(res);
-  // The parts written, for the answer cache, while they stay within what it keeps.
-  let parts: string[] | undefined = keeper === undefined ? undefined : [];
-  let length = 0;
-  const write = (text: string) => {
-    if (parts !== undefined) {
-      length += text.length;
-      if (length > (keeper?.maxLength ?? 0)) parts = undefined;
-      else parts.push(text);
-    }
-    return out.write(text);
-  };
+  // The bytes written, for the answer cache, while they stay within what it keeps.
+  let kept: Buffer[] | undefined = keeper === undefined ? undefined : [];
+  let keptBytes = 0;
+  const out = new ChunkWriter(res, (bytes) => {
+    if (kept === undefined) return;
+    keptBytes += bytes.length;
+    if (keptBytes > (keeper?.maxLength ?? 0)) kept = undefined;
+    else kept.push(bytes);
+  });
   startJson(res);
-  await write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
-  if (rows.length === 0) await write('[]');
+  await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
+  if (rows.length === 0) await out.write('[]');
   for (let i = 0; i < rows.length && !out.aborted; i += SLICE_ROWS) {
     // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
     const slice = JSON.stringify(rows.slice(i, i + SLICE_ROWS));
-    await write((i === 0 ? '[' : ',') + slice.slice(1, -1));
+    await out.write((i === 0 ? '[' : ',') + slice.slice(1, -1));
   }
-  await write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
+  await out.write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
   const end = await out.end();
-  if (end === 'complete' && parts !== undefined) keeper?.keep(parts.join(''));
+  if (end === 'complete' && kept !== undefined) keeper?.keep(Buffer.concat(kept, keptBytes));
   return end;
 }
 
