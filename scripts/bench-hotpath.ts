@@ -17,8 +17,10 @@
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
  * server runs with its default settings and LOG_LEVEL=info (its log lines go to a file of the run,
  * with node --trace-gc's lines: the second table gives, per row, the collections of the server's main
- * thread while it was measured; docs/operations.md, "Garbage on the request path"). --profile writes a
- * V8 CPU profile of this server (node --cpu-prof) into DIR.
+ * thread while it was measured; docs/operations.md, "Garbage on the request path"), and the CPU time
+ * the server's process (all its threads: the event loop, the SQLite workers, V8's helpers) spent per
+ * answered request, from /proc. --profile writes a V8 CPU profile of this server (node --cpu-prof)
+ * into DIR.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,6 +67,10 @@ interface Measure {
   errors: number;
   /** The server's main thread's collections during the measured run, when its output was kept. */
   gc?: Collections;
+  /** Requests answered in the measured run. */
+  requests: number;
+  /** CPU time of the server's whole process per answered request (ms), where /proc tells it. */
+  cpuPerRequest?: number;
 }
 
 interface Collections {
@@ -84,10 +90,12 @@ function collectionsOf(text: string): Collections {
   return isolates[0] ?? { scavenges: [], fullCollections: [] };
 }
 
-function gcLine(label: string, gc: Collections): string {
+function gcLine(label: string, m: Measure): string {
+  const gc = m.gc!;
   const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
   const max = (xs: number[]) => (xs.length === 0 ? NaN : Math.max(...xs));
-  return `| ${label} | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
+  const cpu = m.cpuPerRequest === undefined ? '?' : `${m.cpuPerRequest.toFixed(3)} ms`;
+  return `| ${label} | ${cpu} | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
 }
 
 /** What this server answered to a row over HTTP, for the Express peer to answer alike. */
@@ -256,7 +264,8 @@ function wrk(port: number, row: Row, options: Options, dir: string): Measure {
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
-  return { rps, p50, p99, errors: non2xx + socketErrors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  return { rps, p50, p99, errors: non2xx + socketErrors, requests };
 }
 
 async function measureServer(
@@ -280,8 +289,11 @@ async function measureServer(
       // A short warm-up, then the measured run.
       wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
       const from = output === undefined ? 0 : fs.statSync(output).size;
+      const cpuBefore = processCpuMs(child.pid);
       const measure = wrk(port, row, options, dir);
+      const cpuAfter = processCpuMs(child.pid);
       if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
+      if (cpuBefore !== undefined && cpuAfter !== undefined) measure.cpuPerRequest = (cpuAfter - cpuBefore) / measure.requests;
       results.set(row.label, measure);
       process.stderr.write(`${label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
     }
@@ -289,6 +301,25 @@ async function measureServer(
     await stopServer(child);
   }
   return results;
+}
+
+/** The clock ticks per second of /proc's times (`getconf CLK_TCK`); 100 where getconf does not say. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * CPU time (user + system, ms) of process `pid` and all its threads so far, from /proc/<pid>/stat;
+ * undefined where there is no /proc. The pinned server is started through taskset, which execs node
+ * in its own process, so the pid is the server's.
+ */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text of `file` from byte `from` on. */
@@ -364,11 +395,11 @@ async function main(): Promise<void> {
   lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
   process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  const gcLines = ['| this server, collections while measured | scavenges | mean | max | full collections | max |', '|---|---|---|---|---|---|'];
+  const gcLines = ['| this server, while measured | CPU per request | scavenges | mean | max | full collections | max |', '|---|---|---|---|---|---|---|'];
   for (const row of rows) {
-    gcLines.push(gcLine(row.label, ours.get(row.label)!.gc!));
+    gcLines.push(gcLine(row.label, ours.get(row.label)!));
     const cold = uncached.get(row.label);
-    if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold.gc!));
+    if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold));
   }
   process.stdout.write(`\n${gcLines.join('\n')}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
