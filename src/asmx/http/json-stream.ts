@@ -60,12 +60,13 @@ export async function writeArrayEnvelope(
   // The bytes written, for the answer cache, while they stay within what it keeps.
   let kept: Buffer[] | undefined = keeper === undefined ? undefined : [];
   let keptBytes = 0;
-  const out = new ChunkWriter(res, (bytes) => {
-    if (kept === undefined) return;
+  const keep = (bytes: Buffer) => {
     keptBytes += bytes.length;
     if (keptBytes > (keeper?.maxLength ?? 0)) kept = undefined;
-    else kept.push(bytes);
-  });
+    else kept?.push(bytes);
+    return kept !== undefined;
+  };
+  const out = new ChunkWriter(res, keeper === undefined ? undefined : keep);
   startJson(res);
   await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
   if (rows.length === 0) await out.write('[]');
