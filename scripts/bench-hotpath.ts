@@ -19,7 +19,7 @@
  * with node --trace-gc's lines: the second table gives, per row, the collections of the server's main
  * thread while it was measured; docs/operations.md, "Garbage on the request path"), and the CPU time
  * the server's process (all its threads: the event loop, the SQLite workers, V8's helpers) spent per
- * answered request, from /proc. --profile writes a V8 CPU profile of this server (node --cpu-prof)
+ * answered request, from /proc (Linux). --profile writes a V8 CPU profile of this server (node --cpu-prof)
  * into DIR.
  */
 import { spawnSync } from 'node:child_process';
@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { PINNED, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
+import { PINNED, procCpuMs, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -69,7 +69,7 @@ interface Measure {
   gc?: Collections;
   /** Requests answered in the measured run. */
   requests: number;
-  /** CPU time of the server's whole process per answered request (ms), where /proc tells it. */
+  /** CPU time of the server's whole process per answered request (ms), set once it was measured. */
   cpuPerRequest?: number;
 }
 
@@ -94,8 +94,7 @@ function gcLine(label: string, m: Measure): string {
   const gc = m.gc!;
   const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
   const max = (xs: number[]) => (xs.length === 0 ? NaN : Math.max(...xs));
-  const cpu = m.cpuPerRequest === undefined ? '?' : `${m.cpuPerRequest.toFixed(3)} ms`;
-  return `| ${label} | ${cpu} | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
+  return `| ${label} | ${m.cpuPerRequest!.toFixed(3)} ms | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
 }
 
 /** What this server answered to a row over HTTP, for the Express peer to answer alike. */
@@ -289,11 +288,10 @@ async function measureServer(
       // A short warm-up, then the measured run.
       wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
       const from = output === undefined ? 0 : fs.statSync(output).size;
-      const cpuBefore = processCpuMs(child.pid);
+      const cpuBefore = procCpuMs(child.pid!);
       const measure = wrk(port, row, options, dir);
-      const cpuAfter = processCpuMs(child.pid);
+      measure.cpuPerRequest = (procCpuMs(child.pid!) - cpuBefore) / measure.requests;
       if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
-      if (cpuBefore !== undefined && cpuAfter !== undefined) measure.cpuPerRequest = (cpuAfter - cpuBefore) / measure.requests;
       results.set(row.label, measure);
       process.stderr.write(`${label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
     }
@@ -301,25 +299,6 @@ async function measureServer(
     await stopServer(child);
   }
   return results;
-}
-
-/** The clock ticks per second of /proc's times (`getconf CLK_TCK`); 100 where getconf does not say. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-
-/**
- * CPU time (user + system, ms) of process `pid` and all its threads so far, from /proc/<pid>/stat;
- * undefined where there is no /proc. The pinned server is started through taskset, which execs node
- * in its own process, so the pid is the server's.
- */
-function processCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The text of `file` from byte `from` on. */

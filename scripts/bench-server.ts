@@ -100,6 +100,16 @@ export function procStatusMb(pid: number, field: string): number {
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 
+/** The clock ticks per second of /proc's times (`getconf CLK_TCK`); 100 where getconf does not say. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time (user + system, ms) of process `pid` and all its threads so far, from /proc/<pid>/stat. */
+export function procCpuMs(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
 /** The p-th percentile of the values (nearest rank). */
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

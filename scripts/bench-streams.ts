@@ -15,9 +15,8 @@
  * Linux only (it reads /proc/<pid>). It prints one line per figure; speed goals are judged on its
  * output, never in the test suite.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import { percentile, probeHealth, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
+import { percentile, probeHealth, procCpuMs, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const LISTS = ['getCollectionStatements', 'ActivityReportAndComplaints', 'getPCNList'];
@@ -76,13 +75,6 @@ function hangUp(port: number, pathAndQuery: string, afterMs: number): Promise<vo
   });
 }
 
-/** CPU time of the whole process (every thread), in ms. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100;
-}
-
 const median = (xs: number[]) => percentile(xs, 50);
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
@@ -107,13 +99,13 @@ async function hangUpCost(port: number, pid: number): Promise<void> {
   const costs = [];
   for (let i = 0; i < 3; i++) {
     await sleep(300);
-    const idle0 = cpuMs(pid);
+    const idle0 = procCpuMs(pid);
     await sleep(500);
-    const idlePerMs = (cpuMs(pid) - idle0) / 500;
+    const idlePerMs = (procCpuMs(pid) - idle0) / 500;
     await hangUp(port, `${MAIN}/getCollectionStatements`, 100);
-    const at = cpuMs(pid);
+    const at = procCpuMs(pid);
     await sleep(1500);
-    costs.push(Math.max(0, cpuMs(pid) - at - idlePerMs * 1500));
+    costs.push(Math.max(0, procCpuMs(pid) - at - idlePerMs * 1500));
   }
   console.log(`hang-up      CPU after the client left (100 ms into getCollectionStatements): median ${fmt(median(costs))} (${costs.map((c) => c.toFixed(0)).join(', ')} ms; clock ticks of 10 ms)`);
 }

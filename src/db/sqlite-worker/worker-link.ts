@@ -132,27 +132,26 @@ function toError(failure: WorkerFailure): Error {
  */
 function rowObjects(batch: RowBatch): Record<string, unknown>[] {
   const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
-  const make = rowMaker(batch.columns);
+  const Row = rowConstructor(batch.columns);
   const rows = new Array<Record<string, unknown>>(arrays.length);
   for (let r = 0; r < arrays.length; r++) {
     const values = arrays[r];
     if (batch.json === undefined) for (let c = 0; c < values.length; c++) values[c] = asBuffer(values[c]);
-    rows[r] = make(values);
+    rows[r] = new Row(values);
   }
   return rows;
 }
 
-type RowMaker = (values: readonly unknown[]) => Record<string, unknown>;
 type RowConstructor = new (values: readonly unknown[]) => Record<string, unknown>;
 
-/** Row makers kept, one per column list met (the queries of the code: a few hundred at most). */
-const ROW_MAKERS_KEPT = 1024;
-const rowMakers = new Map<string, RowMaker>();
+/** Row constructors kept, one per column list met (the queries of the code: a few hundred at most). */
+const ROW_CONSTRUCTORS_KEPT = 1024;
+const rowConstructors = new Map<string, RowConstructor>();
 
 /**
- * A function that makes the row object of these columns from its values: a constructor made once
- * per column list, `function (v) { this["code"] = v[0]; this["name"] = v[1]; ... }`, whose objects
- * are plain ones (their prototype is Object.prototype). V8 sizes the objects of a constructor to the
+ * The constructor of the row objects of these columns from their values, made once per column list:
+ * `function (v) { this["code"] = v[0]; this["name"] = v[1]; ... }`, whose objects are plain ones
+ * (their prototype is Object.prototype). V8 sizes the objects of a constructor to the
  * properties it sets, so every column has a slot in the object itself. An empty object given its
  * columns one by one has room for four, the others go to a second allocation, and building 30,000
  * rows of eight columns took five to ten times as long (7 to 15 ms against 2) and twice the memory.
@@ -162,19 +161,18 @@ const rowMakers = new Map<string, RowMaker>();
  * streaming at once peaked at 246 to 319 MB instead of 233). The names are written as JSON strings,
  * so any name is a property name and nothing else; `__proto__` sets the prototype, as in-process.
  */
-function rowMaker(columns: readonly string[]): RowMaker {
+function rowConstructor(columns: readonly string[]): RowConstructor {
   const key = columns.join('\u0000');
-  let make = rowMakers.get(key);
-  if (make === undefined) {
+  let Row = rowConstructors.get(key);
+  if (Row === undefined) {
     const body = columns.map((name, i) => `this[${JSON.stringify(name)}] = v[${i}];`).join('\n');
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- made from column names written as JSON strings, never run as anything but these assignments (see above)
-    const Row = new Function('v', body) as unknown as RowConstructor;
+    Row = new Function('v', body) as unknown as RowConstructor;
     Row.prototype = Object.prototype;
-    make = (values) => new Row(values);
-    if (rowMakers.size >= ROW_MAKERS_KEPT) rowMakers.clear();
-    rowMakers.set(key, make);
+    if (rowConstructors.size >= ROW_CONSTRUCTORS_KEPT) rowConstructors.clear();
+    rowConstructors.set(key, Row);
   }
-  return make;
+  return Row;
 }
 
 /** Blobs arrive as Uint8Array (structured clone drops the Buffer prototype); the schema's binary columns are Buffers. */
