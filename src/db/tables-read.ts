@@ -14,6 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
 import { isSelect, type StatementResults } from './statement-results';
 import { sqlWords, type TableVersions } from './table-versions';
+import { shapeOf } from './shaped-read';
 
 interface Read {
   words: Set<string>;
@@ -53,7 +54,8 @@ class NoticingConnection implements DatabaseConnection {
     const read = reading.getStore();
     if (read === undefined) return this.inner.executeQuery<R>(query);
     sqlWords(query.sql, read.words);
-    if (this.results === undefined || this.inTransaction || !isSelect(query)) return this.inner.executeQuery<R>(query);
+    // A shaped read's rows come as JSON text (shaped-read.ts), which the kept results do not hold.
+    if (this.results === undefined || this.inTransaction || !isSelect(query) || shapeOf(query) !== undefined) return this.inner.executeQuery<R>(query);
     const rows = await this.results.read(query, read.versions, async () => (await this.inner.executeQuery<Record<string, unknown>>(query)).rows);
     return { rows: rows as R[] };
   }

@@ -31,7 +31,8 @@ export interface OperationRequest {
 export interface OperationResult {
   /**
    * An array (the encoders add Count), an object, or null; or, when the context asks for streams,
-   * a StreamedData (src/operations/streamed.ts) whose rows are read while the answer is written.
+   * a StreamedData (src/operations/streamed.ts) whose rows are read while the answer is written, or
+   * a JsonRows (src/operations/json-rows.ts): an array whose rows may be JSON text already.
    */
   data: unknown;
   totals?: Record<string, number>;
@@ -69,9 +70,9 @@ export interface OperationContext {
    */
   principal?: UsersTable;
   /**
-   * The caller can take a StreamedData as result data (the service objects: the HTTP binding
-   * writes it while it is read, the SOAP bindings close it unread). Absent (direct callers, the
-   * operation tests): list operations answer plain arrays, read through the same cursor.
+   * The caller can take a StreamedData or a JsonRows as result data (the service objects: the HTTP
+   * binding writes it while it is read, the SOAP bindings close it unread). Absent (direct callers,
+   * the operation tests): list operations answer plain arrays, read through the same cursor.
    */
   streams?: boolean;
 }

@@ -2,31 +2,16 @@
 import type { PaymentMethod, PaymentType } from '../db/schema';
 import { readOperation, type Operation } from '../operations/types';
 import { oneOf, text } from '../operations/parse';
-import { checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
+import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { allowedOfficers } from '../users/principal-scope';
-import { field, nullable, record, recordType, rows } from '../operations/results';
+import { field, record, recordType, rows } from '../operations/results';
 
-/** A cheque (post-dated or not) of a payment collection note, as the list and the details show it. */
-const CHEQUE = {
-  PDCID: field.string,
-  PCNNO: field.string,
-  PCNDate: field.date,
-  CustomerCode: field.string,
-  CustomerName: field.string,
-  PaymentType: field.string,
-  PaymentMethod: field.string,
-  ChequeNo: nullable(field.string),
-  ChequeDate: nullable(field.date),
-  BankName: nullable(field.string),
-  Amount: field.money,
-  Status: field.string,
-};
-const PCN_LIST_RESULT = rows(recordType('PCNCheque', CHEQUE), { pageable: true });
+const PCN_LIST_RESULT = rows(CHEQUE, { pageable: true });
 const PCN_DETAILS_RESULT = record(
   recordType(
     'PCNDetails',
-    Object.assign({}, CHEQUE, {
+    Object.assign({}, CHEQUE.fields, {
       SalesOfficer: field.string,
       InvoiceCount: field.integer,
       AdjustedAmount: field.money,

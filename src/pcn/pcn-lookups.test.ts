@@ -3,6 +3,7 @@ import type { InvoicesTable, PcnDebitNotesTable, PcnInvoicesTable, PcnTable } fr
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
+import { expectedCheque, expectedChequeList } from '../../test/support/cheques';
 import { getPCNDebitNotes, getPCNDetails, getPCNInvoices, getPCNList } from './operations';
 import { principal, seesOfficer } from '../users/test-fixture';
 
@@ -35,29 +36,10 @@ const DEBIT_NOTES: PcnDebitNotesTable[] = [
   { debit_note_no: 'DN004', pcn_no: 'PCN003', note_date: '2026-02-21', amount: 1000, reason: 'Handling' },
 ];
 
-function chequeRow(c: PcnTable) {
-  return {
-    PDCID: c.pdc_id,
-    PCNNO: c.pcn_no,
-    PCNDate: c.pcn_date,
-    CustomerCode: c.customer_code,
-    CustomerName: CUSTOMERS.find((x) => x.code === c.customer_code)!.name,
-    PaymentType: c.payment_type,
-    PaymentMethod: c.payment_method,
-    ChequeNo: c.cheque_no,
-    ChequeDate: c.cheque_date,
-    BankName: c.bank_name,
-    Amount: c.amount / 100,
-    Status: c.status,
-  };
-}
-
-/** Expected getPCNList rows: the fixture filtered, newest first (date, then PDCID, descending). */
-function expectedList(keep: (c: PcnTable) => boolean) {
-  return CHEQUES.filter(keep)
-    .sort((a, b) => (a.pcn_date !== b.pcn_date ? (a.pcn_date < b.pcn_date ? 1 : -1) : a.pdc_id < b.pdc_id ? 1 : -1))
-    .map(chequeRow);
-}
+const customerName = (code: string) => CUSTOMERS.find((x) => x.code === code)!.name;
+const chequeRow = (c: PcnTable) => expectedCheque(c, customerName(c.customer_code));
+/** Expected getPCNList rows: the fixture filtered, newest first. */
+const expectedList = (keep: (c: PcnTable) => boolean) => expectedChequeList(CHEQUES, customerName, keep);
 
 /** The master data, the invoices and the cheques with the invoices and debit notes they cover. */
 async function insertCheques(engine: Engine): Promise<void> {

@@ -16,9 +16,45 @@ import { amount } from '../operations/money';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
 import { mapRows, SMALL_LIST_ROWS, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import { readJsonRows } from '../operations/json-rows';
+import { field, nullable, recordType, rowShape } from '../operations/results';
+import { objectRowMaker } from '../db/row-shape';
 import type { OperationResult } from '../operations/types';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+
+/** A cheque (post-dated or not) of a payment collection note, as the list and the details show it. */
+export const CHEQUE = recordType('PCNCheque', {
+  PDCID: field.string,
+  PCNNO: field.string,
+  PCNDate: field.date,
+  CustomerCode: field.string,
+  CustomerName: field.string,
+  PaymentType: field.string,
+  PaymentMethod: field.string,
+  ChequeNo: nullable(field.string),
+  ChequeDate: nullable(field.date),
+  BankName: nullable(field.string),
+  Amount: field.money,
+  Status: field.string,
+});
+
+/** A cheque of the list made from a row of repo.chequesQuery. */
+const CHEQUE_SHAPE = rowShape(CHEQUE, {
+  PDCID: 'pdc_id',
+  PCNNO: 'pcn_no',
+  PCNDate: 'pcn_date',
+  CustomerCode: 'customer_code',
+  CustomerName: 'customer_name',
+  PaymentType: 'payment_type',
+  PaymentMethod: 'payment_method',
+  ChequeNo: 'cheque_no',
+  ChequeDate: 'cheque_date',
+  BankName: 'bank_name',
+  Amount: 'amount',
+  Status: 'status',
+});
+const ChequeRow = objectRowMaker(CHEQUE_SHAPE);
 
 export interface PcnListQuery {
   salesOfficer?: string;
@@ -35,16 +71,17 @@ export interface PcnListQuery {
 
 /**
  * getPCNList: the cheques matching the filters, newest first. A list of up to SMALL_LIST_ROWS cheques
- * (an officer's, a customer's) is read whole by one statement and answered at once; a longer one is
- * streamed (counted and read in one snapshot, docs/behaviour.md "Large answers"); a page is read whole.
+ * (an officer's, a customer's) is read whole by one statement and answered at once, its rows made
+ * where they are read (JsonRows, for a caller that takes one); a longer one is streamed (counted and
+ * read in one snapshot, docs/behaviour.md "Large answers"); a page is read whole.
  */
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const codes = await filterCodes(db, q);
   if (codes === undefined) return q.page ? { data: [], nextPageToken: null } : { data: [] };
   const filter: repo.ChequeFilter = Object.assign({}, codes, { paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed });
   if (q.page) return chequePage(db, filter, q.page);
-  const first = await repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
-  if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
+  const first = await readJsonRows(db, repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1), CHEQUE_SHAPE);
+  if (first.count <= SMALL_LIST_ROWS) return { data: q.streams ? first : first.rows() };
   return streamedResult(db, q.streams, (trx, end) => {
     const rows = () => mapRows(repo.chequesQuery(trx, filter).stream(STREAM_BATCH_ROWS), chequeRow);
     return new StreamedData({ kind: 'rows', rows }, () => repo.countCheques(trx, filter), undefined, end);
@@ -136,19 +173,6 @@ function oneSpelling<R extends { pcn_no: string }>(records: R[], spellings: read
   return records.filter((r) => r.pcn_no === chosen);
 }
 
-function chequeRow(r: repo.ChequeRecord) {
-  return {
-    PDCID: r.pdc_id,
-    PCNNO: r.pcn_no,
-    PCNDate: r.pcn_date,
-    CustomerCode: r.customer_code,
-    CustomerName: r.customer_name,
-    PaymentType: r.payment_type,
-    PaymentMethod: r.payment_method,
-    ChequeNo: r.cheque_no,
-    ChequeDate: r.cheque_date,
-    BankName: r.bank_name,
-    Amount: amount(r.amount),
-    Status: r.status,
-  };
+function chequeRow(r: repo.ChequeRecord): Record<string, unknown> {
+  return new ChequeRow(r);
 }

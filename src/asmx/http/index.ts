@@ -8,6 +8,7 @@ import type { Settings } from '../../config';
 import { principalOf } from '../../request-context/principal';
 import { AppError } from '../../errors';
 import { StreamedData } from '../../operations/streamed';
+import { JsonRows } from '../../operations/json-rows';
 import type { OperationResult } from '../../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../../services/types';
 import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
@@ -143,6 +144,7 @@ export function successEnvelope(result: OperationResult): Record<string, unknown
   // Built member by member, in the order the answer lists them (docs/operations.md, "Garbage on the request path").
   const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
   if (Array.isArray(result.data)) envelope.Count = result.data.length;
+  else if (result.data instanceof JsonRows) envelope.Count = result.data.count;
   envelope.Data = result.data ?? null;
   if (result.totals) envelope.Totals = result.totals;
   if (result.nextPageToken !== undefined) envelope.NextPageToken = result.nextPageToken;
@@ -176,7 +178,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Sends the envelope as JSON; returns the text sent. */
 function sendJson(res: BindingResponse, envelope: Record<string, unknown>): string {
-  const body = JSON.stringify(envelope);
+  const body = envelopeJson(envelope);
   sendWhole(res, 200, JSON_TYPE, body);
   return body;
+}
+
+/** JSON.stringify of the envelope, with Data's text as it is when the rows are JSON already (JsonRows). */
+function envelopeJson(envelope: Record<string, unknown>): string {
+  const data = envelope.Data;
+  if (!(data instanceof JsonRows)) return JSON.stringify(envelope);
+  const members: string[] = [];
+  for (const [name, value] of Object.entries(envelope)) {
+    if (value !== undefined) members.push(`${JSON.stringify(name)}:${value === data ? data.json : JSON.stringify(value)}`);
+  }
+  return `{${members.join(',')}}`;
 }

@@ -11,7 +11,8 @@
  *   setAccessMode('read only'), a reader with a deferred BEGIN: a snapshot that stays consistent
  *   across its queries while the writer goes on;
  * - streamQuery reads a cursor (better-sqlite3 iterate) in the worker, a batch of rows per request of
- *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor.
+ *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor;
+ * - a query with a shape (../shaped-read.ts) has its answer rows made and written as JSON in the worker.
  */
 import {
   CompiledQuery,
@@ -33,6 +34,7 @@ import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from '.
 import type { WorkerLink } from './worker-link';
 import { EXEC_PART_ROWS } from './protocol';
 import { isSelect } from '../statement-results';
+import { shapeOf, type ShapedResult } from '../shaped-read';
 
 /** Rows per batch a cursor sends when the caller does not say (Kysely's stream() default is 100). */
 const DEFAULT_BATCH_ROWS = 500;
@@ -212,8 +214,12 @@ class WorkerConnection implements DatabaseConnection {
     }
   }
 
-  private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters });
+  private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
+    const shape = shapeOf(compiled);
+    const request = shape === undefined ? { op: 'exec' as const, sql: compiled.sql, params: compiled.parameters } : { op: 'exec' as const, sql: compiled.sql, params: compiled.parameters, shape };
+    const answer = await lease.link.request(request);
+    // The worker made the answer's rows and wrote their JSON (../shaped-read.ts).
+    if (answer.shaped !== undefined) return { rows: [], shaped: answer.shaped };
     if (answer.done === false) {
       // A large result comes a part per message (protocol.ts), other work running between them.
       const rows = answer.rows;

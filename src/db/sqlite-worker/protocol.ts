@@ -6,7 +6,9 @@
  *
  *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others); a result of
  *            more than EXEC_PART_ROWS rows comes in parts: the first here with done = false, the
- *            rest through `next` as from a cursor, so the main thread takes it a part at a time
+ *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
+ *            With a `shape` (../row-shape.ts) a result of at most EXEC_PART_ROWS rows comes as the
+ *            JSON text of the answer's rows made from it (`shaped`); a larger one as rows, as without
  *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate)
  *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
  *   close -> closes the open cursor early (a client went away); a no-op when none is open
@@ -25,6 +27,8 @@
  * (docs/operations.md, "SQLite on worker threads"). The main thread builds the row objects
  * (worker-link.ts), all of one shape.
  */
+import type { RowShape } from '../row-shape';
+
 /** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
 export const EXEC_PART_ROWS = 1000;
 
@@ -50,7 +54,7 @@ export interface WorkerSettings {
 }
 
 export type WorkerRequest =
-  | { id: number; op: 'exec'; sql: string; params: readonly unknown[] }
+  | { id: number; op: 'exec'; sql: string; params: readonly unknown[]; shape?: RowShape }
   | { id: number; op: 'open'; sql: string; params: readonly unknown[] }
   | { id: number; op: 'next'; max: number }
   | { id: number; op: 'close' }
@@ -70,8 +74,14 @@ export interface RowBatch {
   values?: unknown[][];
 }
 
+/** The answer's rows made from a whole result by a shape: how many, and JSON.stringify of them. */
+export interface ShapedRows {
+  count: number;
+  json: string;
+}
+
 export type WorkerResponse =
-  | { id: number; ok: true; rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
+  | { id: number; ok: true; rows?: RowBatch; shaped?: ShapedRows; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
   | { id: number; ok: false; error: WorkerFailure };
 
 /** Posted once by a worker after its connection is open and set up. */

@@ -1,13 +1,15 @@
 /**
  * The body of an SQLite worker thread (protocol.ts): opens one better-sqlite3 connection and runs
- * what the main thread sends, one message at a time. It must import nothing at run time but Node's
- * own modules (the driver comes by path in workerData): when the server runs from TypeScript sources
- * (the tests) this file alone is transpiled and evaluated (worker-script.ts).
+ * what the main thread sends, one message at a time. It imports nothing at run time but Node's own
+ * modules and ../row-shape.ts, which imports nothing itself (the driver comes by path in workerData):
+ * when the server runs from TypeScript sources (the tests) these two files alone are transpiled
+ * (worker-script.ts).
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+import type { RowBatch, ShapedRows, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+import { arrayRowMaker, type RowMaker, type RowShape } from '../row-shape';
 
 type Connection = BetterSqlite3.Database;
 type Row = unknown[];
@@ -40,6 +42,8 @@ function bindable(params: readonly unknown[]): unknown[] {
 
 /** Statements kept prepared per connection; the least recently used goes first. */
 const PREPARED_STATEMENTS = 256;
+/** Row makers kept per connection; all are dropped when there would be more. */
+const ROW_MAKERS_KEPT = 256;
 
 class Session {
   private cursor: IterableIterator<Row> | undefined;
@@ -47,12 +51,14 @@ class Session {
   private cursorColumns: string[] = [];
   /** The same queries come again and again (every request of an operation): prepared once each. */
   private readonly prepared = new Map<string, BetterSqlite3.Statement>();
+  /** Row makers by shape and columns (the shapes of the code: a few dozen). */
+  private readonly makers = new Map<string, RowMaker>();
 
   constructor(private readonly db: Connection) {}
 
   handle(request: WorkerRequest): WorkerResponse {
     switch (request.op) {
-      case 'exec': return { id: request.id, ok: true, ...this.exec(request.sql, request.params) };
+      case 'exec': return { id: request.id, ok: true, ...this.exec(request.sql, request.params, request.shape) };
       case 'open':
         this.openCursor(request.sql, request.params);
         return { id: request.id, ok: true, done: false };
@@ -67,12 +73,13 @@ class Session {
     }
   }
 
-  private exec(sql: string, params: readonly unknown[]): { rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
+  private exec(sql: string, params: readonly unknown[], shape: RowShape | undefined): { rows?: RowBatch; shaped?: ShapedRows; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
     const statement = this.prepare(sql);
     if (statement.reader) {
       const rows = statement.all(bindable(params)) as Row[];
       const columns = columnNames(statement);
+      if (rows.length <= settings.partRows && shape !== undefined) return { shaped: this.shaped(shape, columns, rows) };
       if (rows.length <= settings.partRows) return { rows: wholeResult(columns, rows) };
       // The rest waits as this connection's cursor; the main thread asks for it with `next`.
       this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
@@ -81,6 +88,26 @@ class Session {
     }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  /** The answer's rows made from a whole result, as JSON text (../row-shape.ts). */
+  private shaped(shape: RowShape, columns: string[], rows: Row[]): ShapedRows {
+    const Row = this.maker(shape, columns);
+    const made = new Array<unknown>(rows.length);
+    for (let r = 0; r < rows.length; r++) made[r] = new Row(rows[r]);
+    return { count: rows.length, json: JSON.stringify(made) };
+  }
+
+  /** A shape's row maker for these columns, made once for each (the same few queries come again and again). */
+  private maker(shape: RowShape, columns: string[]): RowMaker {
+    const key = `${JSON.stringify(shape)}\n${columns.join('\u0000')}`;
+    let Row = this.makers.get(key);
+    if (Row === undefined) {
+      Row = arrayRowMaker(shape, columns);
+      if (this.makers.size >= ROW_MAKERS_KEPT) this.makers.clear();
+      this.makers.set(key, Row);
+    }
+    return Row;
   }
 
   private openCursor(sql: string, params: readonly unknown[]): void {

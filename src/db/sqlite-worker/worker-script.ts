@@ -1,25 +1,45 @@
 /**
  * Starts an SQLite worker thread running worker-main. From the compiled build that is the
  * worker-main.js beside this file; from TypeScript sources (the test suites under ts-jest) there is
- * no .js file, so the one self-contained source file is transpiled once with the TypeScript compiler
- * (a development dependency) and evaluated.
+ * no .js file, so the worker's own source files (worker-main.ts and the one it imports, ../row-shape.ts)
+ * are transpiled with the TypeScript compiler (a development dependency) into a directory of the
+ * temporary directory named by a hash of the sources, in the same places relative to each other:
+ * made once for each version of the sources and shared by every test process (each file is written
+ * under a name of its own and renamed into place, so processes that make it at once do not collide).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { createHash } from 'node:crypto';
+import { threadId, Worker } from 'node:worker_threads';
 import type { WorkerSettings } from './protocol';
 
-let transpiled: string | undefined;
+/** The worker's sources, relative to src/db. */
+const SOURCES = ['sqlite-worker/worker-main.ts', 'row-shape.ts'];
+
+let transpiled: Promise<string> | undefined;
 
 export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   const compiled = path.join(__dirname, 'worker-main.js');
   if (fs.existsSync(compiled)) return new Worker(compiled, { workerData: settings });
-  transpiled ??= await transpile(path.join(__dirname, 'worker-main.ts'));
-  return new Worker(transpiled, { eval: true, workerData: settings });
+  transpiled ??= transpile(path.join(__dirname, '..'));
+  return new Worker(await transpiled, { workerData: settings });
 }
 
-async function transpile(file: string): Promise<string> {
+/** Transpiles SOURCES from `root` into the temporary directory of their hash; the path of worker-main.js there. */
+async function transpile(root: string): Promise<string> {
   const ts = await import('typescript');
-  const source = fs.readFileSync(file, 'utf8');
-  return ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const texts = SOURCES.map((source) => fs.readFileSync(path.join(root, source), 'utf8'));
+  const hash = createHash('sha256').update(ts.version).update(texts.join('\u0000')).digest('hex').slice(0, 16);
+  const out = path.join(os.tmpdir(), `mobileapp-sqlite-worker-${hash}`);
+  SOURCES.forEach((source, i) => {
+    const target = path.join(out, source.replace(/\.ts$/, '.js'));
+    if (fs.existsSync(target)) return;
+    const js = ts.transpileModule(texts[i], { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.${threadId}`;
+    fs.writeFileSync(partial, js);
+    fs.renameSync(partial, target);
+  });
+  return path.join(out, 'sqlite-worker', 'worker-main.js');
 }

@@ -1,0 +1,52 @@
+/**
+ * A list answer read whole whose rows may already be JSON text (src/db/shaped-read.ts): the JSON
+ * binding writes the text as it is, and only a binding that needs the rows themselves (the typed XML
+ * of the v2 contract) parses it. On SQLite a light read (an officer's PCN list) is then one string
+ * from the worker thread to the socket: no JSON.parse, no rows made twice and written again on the
+ * event loop (docs/operations.md, "Rows shaped where they are read").
+ */
+import type { Compilable, Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { readShaped } from '../db/shaped-read';
+import type { RowShape } from '../db/row-shape';
+
+export class JsonRows {
+  private text: string | undefined;
+  private objects: readonly unknown[] | undefined;
+
+  private constructor(
+    /** How many rows. */
+    readonly count: number,
+    text: string | undefined,
+    objects: readonly unknown[] | undefined,
+  ) {
+    this.text = text;
+    this.objects = objects;
+  }
+
+  static ofText(count: number, json: string): JsonRows {
+    return new JsonRows(count, json, undefined);
+  }
+
+  static ofRows(rows: readonly unknown[]): JsonRows {
+    return new JsonRows(rows.length, undefined, rows);
+  }
+
+  /** JSON.stringify of the rows. */
+  get json(): string {
+    this.text ??= JSON.stringify(this.objects);
+    return this.text;
+  }
+
+  /** The rows as objects (parsed from the text once, when that is what there is). */
+  rows(): readonly unknown[] {
+    this.objects ??= JSON.parse(this.text ?? '[]') as unknown[];
+    return this.objects;
+  }
+}
+
+/** The query's rows made by `shape`, for a list the caller knows to be bounded (a LIMIT). */
+export async function readJsonRows(db: Kysely<Database>, query: Compilable, shape: RowShape): Promise<JsonRows> {
+  const read = await readShaped(db, query.compile(), shape);
+  return 'json' in read ? JsonRows.ofText(read.count, read.json) : JsonRows.ofRows(read.rows);
+}
