@@ -144,11 +144,14 @@ class WorkerConnection implements DatabaseConnection {
     let done = false;
     try {
       const link = lease.link;
-      await link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters });
-      while (!done) {
-        const batch = await link.request({ op: 'next', max: chunkSize ?? DEFAULT_BATCH_ROWS });
+      const max = chunkSize ?? DEFAULT_BATCH_ROWS;
+      // The first batch comes with the opening: a short list is one message each way.
+      let batch = await link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters, max });
+      for (;;) {
         done = batch.done === true;
         if (batch.rows.length > 0) yield { rows: batch.rows as R[] };
+        if (done) break;
+        batch = await link.request({ op: 'next', max });
       }
     } finally {
       if (!done && lease.link.alive) await lease.link.request({ op: 'close' }).catch(() => undefined);

@@ -9,7 +9,8 @@
  *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
  *            With a `shape` (../row-shape.ts) a result of at most EXEC_PART_ROWS rows comes as the
  *            JSON text of the answer's rows made from it (`shaped`); a larger one as rows, as without
- *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate)
+ *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate) and answers its first
+ *            `max` rows as `next` does: a list that fits in one batch costs one message each way
  *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
  *   close -> closes the open cursor early (a client went away); a no-op when none is open
  *   stop  -> closes the connection; the worker then ends
@@ -55,7 +56,7 @@ export interface WorkerSettings {
 
 export type WorkerRequest =
   | { id: number; op: 'exec'; sql: string; params: readonly unknown[]; shape?: RowShape }
-  | { id: number; op: 'open'; sql: string; params: readonly unknown[] }
+  | { id: number; op: 'open'; sql: string; params: readonly unknown[]; max: number }
   | { id: number; op: 'next'; max: number }
   | { id: number; op: 'close' }
   | { id: number; op: 'stop' };

@@ -61,7 +61,7 @@ class Session {
       case 'exec': return { id: request.id, ok: true, ...this.exec(request.sql, request.params, request.shape) };
       case 'open':
         this.openCursor(request.sql, request.params);
-        return { id: request.id, ok: true, done: false };
+        return { id: request.id, ok: true, ...this.next(request.max) };
       case 'next': return { id: request.id, ok: true, ...this.next(request.max) };
       case 'close':
         this.closeCursor();
