@@ -1,7 +1,8 @@
 /**
  * The large lists streamed (docs/behaviour.md, "Large answers"): getCollectionStatements, getPCNList
  * and ActivityReportAndComplaints written while their rows are read, byte for byte the answer the
- * whole-envelope encoder gives for the same rows; compressed only when Accept-Encoding asks; closed
+ * whole-envelope encoder gives for the same rows (one that ends before its first chunk whole, with its
+ * Content-Length); compressed only when Accept-Encoding asks; closed
  * unread by SOAP; and a client that hangs up stops the query at once, frees its connection and is
  * logged as aborted. On both engines, through the real server on a real port.
  */
@@ -52,6 +53,17 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.body.toString('utf8')).toBe(expected);
     expect(busyConnections(t.engine)).toBe(0);
+  });
+
+  it.each([
+    ['one officer\'s report for a day', { SalesOfficer: 'SO02', FromDate: '2026-01-05', ToDate: '2026-01-05' }],
+    ['a list of nobody\'s', { SalesOfficer: 'NOBODY' }],
+  ])('answers a streamed answer that ends before its first chunk (%s) whole, with its Content-Length', async (_label, fields) => {
+    const expected = JSON.stringify(successEnvelope(await runOperation(activityReportAndComplaints, t.engine, fields)));
+    const res = await getRaw(t.port, `${MAIN_PATH}/ActivityReportAndComplaints?${query(fields)}`);
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    expect(res.body.toString('utf8')).toBe(expected);
   });
 
   it('writes a list with Transfer-Encoding chunked (streamed, no Content-Length) and Count, Data, Totals in order', async () => {

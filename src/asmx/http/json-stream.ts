@@ -5,8 +5,9 @@
  *
  * Rows are gathered into chunks of about CHUNK_BYTES; a chunk the socket cannot take yet waits for
  * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
- * size of the answer). The envelope's head up to Message is flushed at once, through compression
- * too, so the client has its first byte before the rows are counted and read; a failure after it
+ * size of the answer). The envelope's head up to Message goes out within FIRST_BYTE_MS (chunk-writer.ts),
+ * through compression too, so the client has its first byte while the rows are counted and read, and
+ * a short answer still goes whole, in one write; a failure after the first bytes
  * (the count's, a row's) cuts the connection (index.ts, sendStreamed). A client that hangs up stops
  * the cursor at once and ends the snapshot: the answer's close() is called from the 'close' event,
  * not after the next row.
@@ -28,7 +29,7 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
   try {
     startJson(res);
     await out.write(`{"Success":true,"Message":${JSON.stringify(message)}`);
-    out.flush();
+    out.firstBytesSoon();
     const count = data.count === undefined ? '' : `,"Count":${await data.count()}`;
     await out.write(`${count},"Data":`);
     await writeJson(out, data, data.body);
@@ -37,6 +38,10 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
     // The snapshot ends before the last bytes go out: the connection is free by the time the client has the answer.
     await data.close();
     return await out.end();
+  } catch (err) {
+    // Before its first bytes the answer can still be the error answer (index.ts, sendStreamed).
+    out.abandon();
+    throw err;
   } finally {
     res.off('close', onClose);
     await data.close();
