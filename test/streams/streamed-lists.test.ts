@@ -140,6 +140,32 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
     });
   }
 
+  if (kind === 'postgres') {
+    it('cuts the connection when it fails after its first bytes: the count\'s connection killed while a lock holds it up', async () => {
+      const lock = await t.engine.db.startTransaction().execute();
+      let answer: PartsAnswer | undefined;
+      try {
+        await sql`lock table receipts in access exclusive mode`.execute(lock);
+        answer = getInParts(t.port, `${MAIN_PATH}/getCollectionStatements`);
+        expect(await answer.first).toBe('{"Success":true,"Message":""');
+        // The count waits for the lock on a connection of the server's pool: end that connection.
+        let killed = 0;
+        for (let tries = 0; killed === 0 && tries < 200; tries++) {
+          const { rows } = await sql<{ pid: number }>`select pg_terminate_backend(pid) as pid from pg_stat_activity
+            where pid <> pg_backend_pid() and wait_event_type = 'Lock' and query ilike '%count(%receipts%'`.execute(lock);
+          killed = rows.length;
+          if (killed === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        expect(killed).toBe(1);
+        await expect(answer.whole).rejects.toThrow(/^(aborted|socket hang up)$/);
+        expect(answer.received()).toBe('{"Success":true,"Message":""');
+      } finally {
+        await lock.rollback().execute();
+      }
+      await eventually(() => busyConnections(t.engine) === 0, 2000, 'the connection being freed');
+    });
+  }
+
   it('answers SOAP without reading the list, and lets go of the snapshot at once', async () => {
     const envelope = '<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><getCollectionStatements xmlns="http://tempuri.org/" /></soap12:Body></soap12:Envelope>';
     const res = await getRaw(t.port, MAIN_PATH, { 'Content-Type': 'application/soap+xml; charset=utf-8' }, 'POST', envelope);
