@@ -8,18 +8,13 @@
  * soon as it is sent (a Buffer per chunk would stay until a collection: four large lists streaming at
  * once peaked 40 MB higher).
  *
- * An answer that ends before its first chunk went out (a short list, most typed XML answers) goes
+ * An answer that ends before its first chunk went out (a short report, most typed XML answers) goes
  * whole, with its Content-Length, in one write, as the answers written at once do (send.ts); the
- * last chunk of a longer one goes with the end of the answer. A head that must reach the client
- * early (firstBytesSoon) waits FIRST_BYTE_MS for the rest: a short answer is still one write, and
- * a long one has its first bytes out by then.
+ * last chunk of a longer one goes with the end of the answer.
  */
 import type { ServerResponse } from 'node:http';
 
 const CHUNK_BYTES = 64 * 1024;
-
-/** How long a head asked out early (firstBytesSoon) waits for the rest of the answer. */
-export const FIRST_BYTE_MS = 10;
 
 export type StreamEnd = 'complete' | 'aborted';
 
@@ -33,8 +28,6 @@ export class ChunkWriter {
   private size = 0;
   /** Whether a chunk went out: the answer is chunked from then on. */
   private started = false;
-  /** Sends the head asked out early (firstBytesSoon), unless the answer goes before. */
-  private headTimer: NodeJS.Timeout | undefined;
   /** Resolves the wait for 'drain' under way, if any. */
   private wake: (() => void) | undefined;
 
@@ -49,7 +42,6 @@ export class ChunkWriter {
     res.on('drain', wake).on('close', () => {
       // A close before the last byte went out: the client hung up.
       if (!res.writableFinished) this.aborted = true;
-      this.cancelHead();
       wake();
     });
   }
@@ -61,21 +53,13 @@ export class ChunkWriter {
     if (this.size >= CHUNK_BYTES) await this.send();
   }
 
-  /**
-   * What is gathered goes out (through the compressor, if any) within FIRST_BYTE_MS, with whatever
-   * is written by then, unless the answer ends first (then whole).
-   */
-  firstBytesSoon(): void {
-    if (this.started || this.headTimer !== undefined) return;
-    this.headTimer = setTimeout(() => {
-      this.headTimer = undefined;
-      void this.send();
-      this.res.flush?.();
-    }, FIRST_BYTE_MS);
+  /** Sends what is gathered and pushes it through the compressor, if any. */
+  flush(): void {
+    void this.send();
+    this.res.flush?.();
   }
 
   async end(): Promise<StreamEnd> {
-    this.cancelHead();
     if (this.aborted) return 'aborted';
     const last = this.take();
     if (!this.started && !this.res.headersSent) this.res.setHeader('Content-Length', String(last === undefined ? 0 : typeof last === 'string' ? Buffer.byteLength(last, 'utf8') : last.length));
@@ -87,13 +71,6 @@ export class ChunkWriter {
       else this.res.end(last);
     });
     return this.aborted ? 'aborted' : 'complete';
-  }
-
-  /** Drops what is gathered and not sent, the head too: the answer failed and will be another. */
-  abandon(): void {
-    this.cancelHead();
-    this.pending = [];
-    this.size = 0;
   }
 
   /** What is gathered, as one chunk (its bytes handed to `written`); undefined when nothing is. */
@@ -109,14 +86,7 @@ export class ChunkWriter {
     return chunk;
   }
 
-  private cancelHead(): void {
-    if (this.headTimer === undefined) return;
-    clearTimeout(this.headTimer);
-    this.headTimer = undefined;
-  }
-
   private async send(): Promise<void> {
-    this.cancelHead();
     if (this.aborted) return;
     const chunk = this.take();
     if (chunk === undefined) return;

@@ -37,19 +37,22 @@ describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
     afterAll(() => app.close());
 
     it.each([
-      ['getPCNList', { SalesOfficer: 'SO01' }],
-      // A streamed list whose count fails before its first bytes leave (FIRST_BYTE_MS) is answered
-      // as any failure; one that fails after them is cut (test/streams/streamed-lists.test.ts).
-      ['getCollectionStatements', { SalesOfficer: 'SO01', FromDate: '2026-01-01', ToDate: '2026-06-30' }],
-      // A page is read whole before it is written.
-      ['ActivityReportAndComplaints', { SalesOfficer: 'SO01', PageSize: '10' }],
-    ])('%s answers the empty response over SOAP without its query, and fails over HTTP GET with a 500 (%j)', async (operation, values) => {
+      ['getPCNList', { SalesOfficer: 'SO01' }, 'a 500'],
+      // A streamed list's first bytes leave before its count, so the count's failure cuts the connection.
+      ['getCollectionStatements', { SalesOfficer: 'SO01', FromDate: '2026-01-01', ToDate: '2026-06-30' }, 'a cut stream'],
+      // A page is read whole before it is written, so its failure is a 500 rather than a cut stream.
+      ['ActivityReportAndComplaints', { SalesOfficer: 'SO01', PageSize: '10' }, 'a 500'],
+    ])('%s answers the empty response over SOAP without its query, and fails over HTTP GET (%j, %s)', async (operation, values, failure) => {
       for (const binding of SOAP_BINDINGS) {
         const res = await call(app.app, binding, MAIN, operation, values);
         expect(res.status).toBe(200);
         expect(res.text).toBe(emptyResponse(binding === 'soap11' ? '1.1' : '1.2', operation, NS));
       }
-      expect((await call(app.app, 'httpget', MAIN, operation, values)).status).toBe(500);
+      const http = call(app.app, 'httpget', MAIN, operation, values);
+      // Cut after the head was written: the client sees the answer aborted, or, when the cut came
+      // before the head left the socket's buffer, the connection hung up without one. Never a whole answer.
+      if (failure === 'a cut stream') await expect(http).rejects.toThrow(/^(aborted|socket hang up)$/);
+      else expect((await http).status).toBe(500);
     });
 
     it.each([
