@@ -8,7 +8,7 @@
  * shapes just runs the query.
  */
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { objectRowMaker, type RowMaker, type RowShape } from './row-shape';
+import { objectRowMaker, type RowShape } from './row-shape';
 import type { ShapedRows } from './sqlite-worker/protocol';
 import type { Database } from './schema';
 
@@ -25,19 +25,13 @@ export type ShapedResult<R> = QueryResult<R> & { shaped?: ShapedRows };
 /** The answer rows: as their JSON text when the worker wrote it, else as objects. */
 export type ShapedRead = { count: number; json: string } | { count: number; rows: Record<string, unknown>[] };
 
-const objectMakers = new WeakMap<RowShape, RowMaker>();
-
 export async function readShaped(db: Kysely<Database>, query: CompiledQuery, shape: RowShape): Promise<ShapedRead> {
   // A copy carries the shape: the caller's compiled query stays a plain one.
   const compiled: CompiledQuery = Object.assign({}, query);
   shapes.set(compiled, shape);
   const result: ShapedResult<unknown> = await db.executeQuery(compiled);
   if (result.shaped !== undefined) return result.shaped;
-  let Row = objectMakers.get(shape);
-  if (Row === undefined) {
-    Row = objectRowMaker(shape);
-    objectMakers.set(shape, Row);
-  }
+  const Row = objectRowMaker(shape);
   const rows = result.rows.map((row) => new Row(row));
   return { count: rows.length, rows };
 }

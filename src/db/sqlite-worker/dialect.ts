@@ -218,9 +218,7 @@ class WorkerConnection implements DatabaseConnection {
   }
 
   private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
-    const shape = shapeOf(compiled);
-    const request = shape === undefined ? { op: 'exec' as const, sql: compiled.sql, params: compiled.parameters } : { op: 'exec' as const, sql: compiled.sql, params: compiled.parameters, shape };
-    const answer = await lease.link.request(request);
+    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters, shape: shapeOf(compiled) });
     // The worker made the answer's rows and wrote their JSON (../shaped-read.ts).
     if (answer.shaped !== undefined) return { rows: [], shaped: answer.shaped };
     if (answer.done === false) {

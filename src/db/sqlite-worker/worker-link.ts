@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
 import { startWorker } from './worker-script';
 import { InFlight } from '../../in-flight';
+import { columnRowMaker } from '../row-shape';
 
 /** A worker's answer with its rows as objects (an empty list for a statement without rows). */
 export type Answer = Omit<Extract<WorkerResponse, { ok: true }>, 'rows'> & { rows: Record<string, unknown>[] };
@@ -132,7 +133,8 @@ function toError(failure: WorkerFailure): Error {
  */
 function rowObjects(batch: RowBatch): Record<string, unknown>[] {
   const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
-  const Row = rowConstructor(batch.columns);
+  // Made once per column list, as constructors (../row-shape.ts says why).
+  const Row = columnRowMaker(batch.columns);
   const rows = new Array<Record<string, unknown>>(arrays.length);
   for (let r = 0; r < arrays.length; r++) {
     const values = arrays[r];
@@ -140,39 +142,6 @@ function rowObjects(batch: RowBatch): Record<string, unknown>[] {
     rows[r] = new Row(values);
   }
   return rows;
-}
-
-type RowConstructor = new (values: readonly unknown[]) => Record<string, unknown>;
-
-/** Row constructors kept, one per column list met (the queries of the code: a few hundred at most). */
-const ROW_CONSTRUCTORS_KEPT = 1024;
-const rowConstructors = new Map<string, RowConstructor>();
-
-/**
- * The constructor of the row objects of these columns from their values, made once per column list:
- * `function (v) { this["code"] = v[0]; this["name"] = v[1]; ... }`, whose objects are plain ones
- * (their prototype is Object.prototype). V8 sizes the objects of a constructor to the
- * properties it sets, so every column has a slot in the object itself. An empty object given its
- * columns one by one has room for four, the others go to a second allocation, and building 30,000
- * rows of eight columns took five to ten times as long (7 to 15 ms against 2) and twice the memory.
- * Not an object literal, `{ "code": v[0], ... }`: V8 tracks where literals are made, and once the
- * rows of a report outlived a collection it made that literal's later objects directly in the old
- * generation, streamed rows too, where they stayed until a full collection (four large lists
- * streaming at once peaked at 246 to 319 MB instead of 233). The names are written as JSON strings,
- * so any name is a property name and nothing else; `__proto__` sets the prototype, as in-process.
- */
-function rowConstructor(columns: readonly string[]): RowConstructor {
-  const key = columns.join('\u0000');
-  let Row = rowConstructors.get(key);
-  if (Row === undefined) {
-    const body = columns.map((name, i) => `this[${JSON.stringify(name)}] = v[${i}];`).join('\n');
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- made from column names written as JSON strings, never run as anything but these assignments (see above)
-    Row = new Function('v', body) as unknown as RowConstructor;
-    Row.prototype = Object.prototype;
-    if (rowConstructors.size >= ROW_CONSTRUCTORS_KEPT) rowConstructors.clear();
-    rowConstructors.set(key, Row);
-  }
-  return Row;
 }
 
 /** Blobs arrive as Uint8Array (structured clone drops the Buffer prototype); the schema's binary columns are Buffers. */

@@ -9,7 +9,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RowBatch, ShapedRows, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
-import { arrayRowMaker, type RowMaker, type RowShape } from '../row-shape';
+import { arrayRowMaker, type RowShape } from '../row-shape';
 
 type Connection = BetterSqlite3.Database;
 type Row = unknown[];
@@ -42,8 +42,6 @@ function bindable(params: readonly unknown[]): unknown[] {
 
 /** Statements kept prepared per connection; the least recently used goes first. */
 const PREPARED_STATEMENTS = 256;
-/** Row makers kept per connection; all are dropped when there would be more. */
-const ROW_MAKERS_KEPT = 256;
 
 class Session {
   private cursor: IterableIterator<Row> | undefined;
@@ -51,8 +49,6 @@ class Session {
   private cursorColumns: string[] = [];
   /** The same queries come again and again (every request of an operation): prepared once each. */
   private readonly prepared = new Map<string, BetterSqlite3.Statement>();
-  /** Row makers by shape and columns (the shapes of the code: a few dozen). */
-  private readonly makers = new Map<string, RowMaker>();
 
   constructor(private readonly db: Connection) {}
 
@@ -92,22 +88,10 @@ class Session {
 
   /** The answer's rows made from a whole result, as JSON text (../row-shape.ts). */
   private shaped(shape: RowShape, columns: string[], rows: Row[]): ShapedRows {
-    const Row = this.maker(shape, columns);
+    const Row = arrayRowMaker(shape, columns);
     const made = new Array<unknown>(rows.length);
     for (let r = 0; r < rows.length; r++) made[r] = new Row(rows[r]);
     return { count: rows.length, json: JSON.stringify(made) };
-  }
-
-  /** A shape's row maker for these columns, made once for each (the same few queries come again and again). */
-  private maker(shape: RowShape, columns: string[]): RowMaker {
-    const key = `${JSON.stringify(shape)}\n${columns.join('\u0000')}`;
-    let Row = this.makers.get(key);
-    if (Row === undefined) {
-      Row = arrayRowMaker(shape, columns);
-      if (this.makers.size >= ROW_MAKERS_KEPT) this.makers.clear();
-      this.makers.set(key, Row);
-    }
-    return Row;
   }
 
   private openCursor(sql: string, params: readonly unknown[]): void {
