@@ -7,7 +7,7 @@
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadSettings } from '../../src/config';
-import { createLogger, lineWriter } from '../../src/ops/logger';
+import { createLogger, lineWriter, TurnBatch } from '../../src/ops/logger';
 import { freshEngine } from '../support/engines';
 import { captureLog, MAIN, SOAP11, SOAP12, soapEnvelope, startOpsApp, SYNC, type OpsApp } from './ops-support';
 
@@ -185,5 +185,23 @@ describe('the request line writer', () => {
       expect(debugByWriter).toBe(debugByLogger);
       expect(JSON.parse(byWriter)).toMatchObject({ level: 'info', path: fields.path, status: 200, msg: 'request completed' });
     }
+  });
+});
+
+describe('the stdout batch (TurnBatch)', () => {
+  it('hands the lines of one turn of the event loop to its sink in one write at the end of the turn, and what waits on flush', async () => {
+    const writes: string[] = [];
+    const batch = new TurnBatch({ write: (text: string) => void writes.push(text) });
+    batch.write('{"n":1}\n');
+    batch.write('{"n":2}\n');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['{"n":1}\n{"n":2}\n']);
+    // The next turn's lines are a write of their own; flush() (at exit) writes what waits at once.
+    batch.write('{"n":3}\n');
+    batch.flush();
+    expect(writes).toEqual(['{"n":1}\n{"n":2}\n', '{"n":3}\n']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(2);
   });
 });
