@@ -7,12 +7,15 @@
  *     first), GET routes and POST routes with express.urlencoded;
  *   - raw node:http answering a fixed SOAP reply.
  * The HTTP getPCNList rows are also measured with the answer cache off (ANSWER_CACHE_MB=0): every request
- * runs its query, as the first one after a write does.
- * Each server runs alone, in its own process pinned to core 1 (taskset), wrk pinned to core 0; never
- * two servers under load at once. Not part of the test suite.
+ * runs its query, as the first one after a write does. The light reads (lightRows) are measured one
+ * request at a time with the answer cache off: the CPU time each costs the server, the event loop's
+ * apart from its other threads' (the SQLite readers, V8's helpers).
+ * Each server runs in its own process pinned to core 1 (taskset), wrk pinned to core 0. This server and
+ * its peers run side by side, and each row is measured against this server and then at once against
+ * its peer (sideBySide): never two servers under load at once. Not part of the test suite.
  *
  *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--connections 50]
- *                                                       [--port P] [--rows soap,http] [--match TEXT] [--profile DIR]
+ *                                                       [--port P] [--rows soap,http,light] [--match TEXT] [--profile DIR]
  *
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
  * server runs with its default settings and LOG_LEVEL=info (its log lines go to a file of the run,
@@ -22,7 +25,7 @@
  * answered request, from /proc (Linux). --profile writes a V8 CPU profile of this server (node --cpu-prof)
  * into DIR.
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -43,7 +46,7 @@ interface Options {
   duration: number;
   connections: number;
   port: number;
-  rows: Set<'soap' | 'http'>;
+  rows: Set<'soap' | 'http' | 'light'>;
   /** Only the rows whose label contains this text. */
   match?: string;
   profile?: string;
@@ -106,7 +109,7 @@ interface Recorded {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, connections: 50, port: 18095, rows: new Set(['soap', 'http']) };
+  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, connections: 50, port: 18095, rows: new Set(['soap', 'http', 'light']) };
   for (let i = 0; i < argv.length; i += 2) {
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${argv[i]} needs a value`);
@@ -116,17 +119,23 @@ function parseOptions(argv: string[]): Options {
     else if (argv[i] === '--port') options.port = Number(value);
     else if (argv[i] === '--profile') options.profile = path.resolve(value);
     else if (argv[i] === '--match') options.match = value;
-    else if (argv[i] === '--rows') options.rows = new Set(value.split(',').filter((r): r is 'soap' | 'http' => r === 'soap' || r === 'http'));
+    else if (argv[i] === '--rows') options.rows = new Set(value.split(',').filter((r): r is 'soap' | 'http' | 'light' => r === 'soap' || r === 'http' || r === 'light'));
     else throw new Error(`unknown option ${argv[i]}`);
   }
   return options;
 }
 
-/** The first sales officer of the database (seeding scale 10 into an empty one first). */
-async function firstOfficer(database: string): Promise<string> {
+/** What the rows ask for: the first sales officer and the first three customers of the database (seeding scale 10 into an empty one first). */
+interface Codes {
+  officer: string;
+  customers: string[];
+}
+
+async function benchCodes(database: string): Promise<Codes> {
   return withBenchData(database, 10, async (engine) => {
     const officer = await engine.db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
-    return officer.id;
+    const customers = await engine.db.selectFrom('customers').select('code').orderBy('code').limit(3).execute();
+    return { officer: officer.id, customers: customers.map((c) => c.code) };
   });
 }
 
@@ -149,6 +158,62 @@ function httpRows(officer: string): Row[] {
     { label: `HTTP GET getPCNList(${officer})`, group: 'http', method: 'GET', target: `${MAIN}/getPCNList?${form}`, headers: {} },
     { label: `HTTP POST getPCNList(${officer})`, group: 'http', method: 'POST', target: `${MAIN}/getPCNList`, headers: { 'Content-Type': FORM_TYPE }, body: form },
   ];
+}
+
+/**
+ * The light reads, one request at a time with the answer cache off: what a read costs the server when
+ * it runs its queries (an officer's PCN list; an officer's activities and complaints over the last
+ * whole month, which the demo data fills; three customers' opening balances for that month).
+ */
+function lightRows(codes: Codes, options: Options): Row[] {
+  if (!options.rows.has('light')) return [];
+  const today = new Date();
+  const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
+  const last = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0));
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const month = { Month: String(first.getUTCMonth() + 1), Year: String(first.getUTCFullYear()) };
+  const get = (label: string, operation: string, params: Record<string, string>): Row => ({
+    label,
+    group: 'http',
+    method: 'GET',
+    target: `${MAIN}/${operation}?${new URLSearchParams(params).toString()}`,
+    headers: {},
+  });
+  return [
+    get(`getPCNList(${codes.officer})`, 'getPCNList', { SalesOfficer: codes.officer }),
+    get(`ActivityReportAndComplaints(${codes.officer}, ${day(first).slice(0, 7)})`, 'ActivityReportAndComplaints', { SalesOfficer: codes.officer, FromDate: day(first), ToDate: day(last) }),
+    get(`getOpeningBalance(3 customers, ${day(first).slice(0, 7)})`, 'getOpeningBalance', Object.assign({ CustomerIds: codes.customers.join(',') }, month)),
+  ].filter((row) => options.match === undefined || row.label.includes(options.match));
+}
+
+/** One server with the answer cache off; per light read its answer's size, rates and CPU per request, the event loop's apart. */
+async function measureLight(args: string[], env: NodeJS.ProcessEnv, port: number, rows: Row[], options: Options, dir: string): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const lines = [
+    '| light read (HTTP GET) | answer | req/s | p50 | p99 | server CPU per request | event loop | other threads |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  const child = spawnPinned(args, env);
+  const pid = child.pid!;
+  try {
+    await waitUntilAnswers(port, '/', child, (status) => status > 0 && status < 500);
+    for (const row of rows) {
+      const answer = await request(port, row);
+      if (answer.status !== 200) throw new Error(`${row.label}: this server answered HTTP ${answer.status}`);
+      const one = { ...options, connections: 1 };
+      wrk(port, row, { ...one, duration: Math.min(2, options.duration) }, dir);
+      const [allBefore, loopBefore] = [procCpuMs(pid), procCpuMs(pid, pid)];
+      const m = wrk(port, row, one, dir);
+      const all = (procCpuMs(pid) - allBefore) / m.requests;
+      const loop = (procCpuMs(pid, pid) - loopBefore) / m.requests;
+      const kb = Buffer.byteLength(answer.body) / 1024;
+      lines.push(`| ${row.label} | ${kb.toFixed(kb < 10 ? 1 : 0)} KB | ${m.rps.toFixed(0)} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${all.toFixed(2)} ms | ${loop.toFixed(2)} ms | ${(all - loop).toFixed(2)} ms |`);
+      process.stderr.write(`light reads    ${row.label.padEnd(36)} ${m.rps.toFixed(0).padStart(8)} req/s  CPU ${all.toFixed(2)} ms (event loop ${loop.toFixed(2)})\n`);
+    }
+  } finally {
+    await stopServer(child);
+  }
+  return lines;
 }
 
 function rowsOf(officer: string, options: Options): Row[] {
@@ -267,38 +332,78 @@ function wrk(port: number, row: Row, options: Options, dir: string): Measure {
   return { rps, p50, p99, errors: non2xx + socketErrors, requests };
 }
 
-async function measureServer(
-  label: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  port: number,
-  rows: Row[],
-  options: Options,
-  dir: string,
-  before?: () => Promise<void>,
-  output?: string,
-): Promise<Map<string, Measure>> {
+/** A server started for measuring, answering on `port`; `measure` runs one row against it. */
+interface Measured {
+  label: string;
+  port: number;
+  child: ChildProcess;
+  output?: string;
+}
+
+async function startMeasured(label: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, output?: string): Promise<Measured> {
+  const child = spawnPinned(args, env, output);
+  await waitUntilAnswers(port, readyPath, child, (status) => status > 0 && status < 500);
+  return { label, port, child, output };
+}
+
+/** One row against one server: a short warm-up, then the measured run, with the server's CPU time and collections meanwhile. */
+function measureRow(server: Measured, row: Row, options: Options, dir: string): Measure {
+  const { port, child, output } = server;
+  wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
+  const from = output === undefined ? 0 : fs.statSync(output).size;
+  const cpuBefore = procCpuMs(child.pid!);
+  const measure = wrk(port, row, options, dir);
+  measure.cpuPerRequest = (procCpuMs(child.pid!) - cpuBefore) / measure.requests;
+  if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
+  process.stderr.write(`${server.label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
+  return measure;
+}
+
+/** Every row against one server started for them alone. */
+async function measureServer(label: string, args: string[], env: NodeJS.ProcessEnv, port: number, rows: Row[], options: Options, dir: string, output?: string): Promise<Map<string, Measure>> {
   const results = new Map<string, Measure>();
   if (rows.length === 0) return results;
-  const child = spawnPinned(args, env, output);
+  const server = await startMeasured(label, args, env, port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', output);
   try {
-    await waitUntilAnswers(port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', child, (status) => status > 0 && status < 500);
-    await before?.();
-    for (const row of rows) {
-      // A short warm-up, then the measured run.
-      wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
-      const from = output === undefined ? 0 : fs.statSync(output).size;
-      const cpuBefore = procCpuMs(child.pid!);
-      const measure = wrk(port, row, options, dir);
-      measure.cpuPerRequest = (procCpuMs(child.pid!) - cpuBefore) / measure.requests;
-      if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
-      results.set(row.label, measure);
-      process.stderr.write(`${label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
-    }
+    for (const row of rows) results.set(row.label, measureRow(server, row, options, dir));
   } finally {
-    await stopServer(child);
+    await stopServer(server.child);
   }
   return results;
+}
+
+/**
+ * This server and its peers side by side, each pinned to core 1 and idle but for the one measured:
+ * each row runs against this server and right after against its peer, so that both see the machine at
+ * nearly the same moment (the speed of these shared machines drifts within minutes). `record` runs
+ * once this server answers, before the Express peer (which answers what it recorded) starts.
+ */
+async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, record: () => Promise<void>, recordedFile: string, output: string, options: Options, dir: string): Promise<{ ours: Map<string, Measure>; peers: Map<string, Measure> }> {
+  const ours = new Map<string, Measure>();
+  const peers = new Map<string, Measure>();
+  if (rows.length === 0) return { ours, peers };
+  const self = __filename;
+  const started: Measured[] = [];
+  const start = async (...args: Parameters<typeof startMeasured>) => {
+    const server = await startMeasured(...args);
+    started.push(server);
+    return server;
+  };
+  try {
+    const server = await start('this server', serverArgs, serverEnv, options.port, '/', output);
+    await record();
+    const soapPort = options.port + 1;
+    const expressPort = options.port + 2;
+    const soapPeer = rows.some((r) => r.group === 'soap') ? await start('soap.listen', [self, '--peer', 'soap', String(soapPort)], process.env, soapPort, `${SYNC}?wsdl`) : undefined;
+    const expressPeer = rows.some((r) => r.group === 'http') ? await start('express', [self, '--peer', 'express', String(expressPort), recordedFile], process.env, expressPort, '/') : undefined;
+    for (const row of rows) {
+      ours.set(row.label, measureRow(server, row, options, dir));
+      peers.set(row.label, measureRow(row.group === 'soap' ? soapPeer! : expressPeer!, row, options, dir));
+    }
+  } finally {
+    for (const server of started) await stopServer(server.child);
+  }
+  return { ours, peers };
 }
 
 /** The text of `file` from byte `from` on. */
@@ -327,8 +432,8 @@ async function main(): Promise<void> {
     throw new Error(`unknown peer ${argv[1]}`);
   }
   const options = parseOptions(argv);
-  const officer = await firstOfficer(options.database);
-  const rows = rowsOf(officer, options);
+  const codes = await benchCodes(options.database);
+  const rows = rowsOf(codes.officer, options);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hotpath-'));
   const self = __filename;
   const main = path.join(__dirname, '..', 'src', 'main.js');
@@ -346,15 +451,12 @@ async function main(): Promise<void> {
     }
     fs.writeFileSync(recordedFile, JSON.stringify(recorded));
   };
-  const ours = await measureServer('this server', serverArgs, serverEnv, options.port, rows, options, dir, record, output);
+  const peerPort = options.port + 1;
+  const { ours, peers } = await sideBySide(rows, serverArgs, serverEnv, record, recordedFile, output, options, dir);
   // The reads whose answers the answer cache keeps, measured again without it: what a first request after a write costs.
   const keptRows = rows.filter((r) => r.group === 'http' && r.label.includes('getPCNList'));
-  const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir, undefined, output);
-  const peerPort = options.port + 1;
-  const soapRows = rows.filter((r) => r.group === 'soap');
-  const httpRowsList = rows.filter((r) => r.group === 'http');
-  const soapPeerResults = await measureServer('soap.listen', [self, '--peer', 'soap', String(peerPort)], process.env, peerPort, soapRows, options, dir);
-  const expressResults = await measureServer('express', [self, '--peer', 'express', String(peerPort), recordedFile], process.env, peerPort, httpRowsList, options, dir);
+  const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir, output);
+  const light = await measureLight(serverArgs.filter((a) => a !== '--trace-gc'), { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, lightRows(codes, options), options, dir);
   const rawRow: Row = { ...soapRow('1.1', SYNC, 'HelloWorld', {}), label: 'raw node:http, fixed SOAP reply' };
   const rawResults = await measureServer('raw node:http', [self, '--peer', 'raw', String(peerPort)], process.env, peerPort, [rawRow], options, dir);
 
@@ -363,7 +465,7 @@ async function main(): Promise<void> {
   for (const row of rows) {
     const a = ours.get(row.label)!;
     const peerName = row.group === 'soap' ? 'bare soap.listen' : row.method === 'GET' ? 'Express 5 route' : 'Express 5 route, urlencoded';
-    const b = (row.group === 'soap' ? soapPeerResults : expressResults).get(row.label)!;
+    const b = peers.get(row.label)!;
     const line = (label: string, m: Measure) =>
       `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(m.rps / b.rps).toFixed(2)}x |`;
     lines.push(line(row.label, a));
@@ -381,6 +483,7 @@ async function main(): Promise<void> {
     if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold));
   }
   process.stdout.write(`\n${gcLines.join('\n')}\n`);
+  if (light.length > 0) process.stdout.write(`\nwrk -t1 -c1 -d${options.duration}s, ANSWER_CACHE_MB=0 (every request runs its queries)\n${light.join('\n')}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

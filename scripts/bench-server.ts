@@ -103,10 +103,14 @@ export function procStatusMb(pid: number, field: string): number {
 /** The clock ticks per second of /proc's times (`getconf CLK_TCK`); 100 where getconf does not say. */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
-/** CPU time (user + system, ms) of process `pid` and all its threads so far, from /proc/<pid>/stat. */
-export function procCpuMs(pid: number): number {
+/**
+ * CPU time (user + system, ms) so far of process `pid` and all its threads, from /proc/<pid>/stat, or
+ * with `thread` of that one thread alone (the main thread's id is the process's).
+ */
+export function procCpuMs(pid: number, thread?: number): number {
+  const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
   // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = fs.readFileSync(stat, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
