@@ -33,13 +33,10 @@ export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, std
   return spawn('taskset', ['-c', '1', process.execPath, ...args], { env, stdio });
 }
 
-/** Node's options the server runs with, as `npm start` and the container image start it (docs/operations.md). */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'] as const;
-
 /** This server (dist/src/main.js) on `database` and `port`, started pinned; resolves once /ready says 200. */
 export async function startServer(database: string, port: number, env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = []): Promise<ChildProcess> {
   const main = path.join(__dirname, '..', 'src', 'main.js');
-  const child = spawnPinned([...SERVER_NODE_FLAGS, ...nodeArgs, main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
+  const child = spawnPinned([...nodeArgs, main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
   await waitUntilAnswers(port, '/ready', child, (status) => status === 200);
   return child;
 }
