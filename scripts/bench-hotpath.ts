@@ -74,6 +74,8 @@ interface Measure {
   requests: number;
   /** CPU time of the server's whole process per answered request (ms), set once it was measured. */
   cpuPerRequest?: number;
+  /** The same, of its main thread (the event loop) alone. */
+  loopCpuPerRequest?: number;
 }
 
 interface Collections {
@@ -193,25 +195,18 @@ async function measureLight(args: string[], env: NodeJS.ProcessEnv, port: number
     '| light read (HTTP GET) | answer | req/s | p50 | p99 | server CPU per request | event loop | other threads |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  const child = spawnPinned(args, env);
-  const pid = child.pid!;
+  const server = await startMeasured('light reads', args, env, port, '/');
   try {
-    await waitUntilAnswers(port, '/', child, (status) => status > 0 && status < 500);
     for (const row of rows) {
       const answer = await request(port, row);
       if (answer.status !== 200) throw new Error(`${row.label}: this server answered HTTP ${answer.status}`);
-      const one = { ...options, connections: 1 };
-      wrk(port, row, { ...one, duration: Math.min(2, options.duration) }, dir);
-      const [allBefore, loopBefore] = [procCpuMs(pid), procCpuMs(pid, pid)];
-      const m = wrk(port, row, one, dir);
-      const all = (procCpuMs(pid) - allBefore) / m.requests;
-      const loop = (procCpuMs(pid, pid) - loopBefore) / m.requests;
+      const m = measureRow(server, row, { ...options, connections: 1 }, dir);
+      const [all, loop] = [m.cpuPerRequest!, m.loopCpuPerRequest!];
       const kb = Buffer.byteLength(answer.body) / 1024;
       lines.push(`| ${row.label} | ${kb.toFixed(kb < 10 ? 1 : 0)} KB | ${m.rps.toFixed(0)} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${all.toFixed(2)} ms | ${loop.toFixed(2)} ms | ${(all - loop).toFixed(2)} ms |`);
-      process.stderr.write(`light reads    ${row.label.padEnd(36)} ${m.rps.toFixed(0).padStart(8)} req/s  CPU ${all.toFixed(2)} ms (event loop ${loop.toFixed(2)})\n`);
     }
   } finally {
-    await stopServer(child);
+    await stopServer(server.child);
   }
   return lines;
 }
@@ -332,7 +327,7 @@ function wrk(port: number, row: Row, options: Options, dir: string): Measure {
   return { rps, p50, p99, errors: non2xx + socketErrors, requests };
 }
 
-/** A server started for measuring, answering on `port`; `measure` runs one row against it. */
+/** A server started for measuring, answering on `port` (measureRow runs a row against it). */
 interface Measured {
   label: string;
   port: number;
@@ -346,14 +341,19 @@ async function startMeasured(label: string, args: string[], env: NodeJS.ProcessE
   return { label, port, child, output };
 }
 
-/** One row against one server: a short warm-up, then the measured run, with the server's CPU time and collections meanwhile. */
+/**
+ * One row against one server: a short warm-up, then the measured run, with the server's CPU time (its
+ * event loop's apart) and collections meanwhile.
+ */
 function measureRow(server: Measured, row: Row, options: Options, dir: string): Measure {
   const { port, child, output } = server;
+  const pid = child.pid!;
   wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
   const from = output === undefined ? 0 : fs.statSync(output).size;
-  const cpuBefore = procCpuMs(child.pid!);
+  const [cpuBefore, loopBefore] = [procCpuMs(pid), procCpuMs(pid, pid)];
   const measure = wrk(port, row, options, dir);
-  measure.cpuPerRequest = (procCpuMs(child.pid!) - cpuBefore) / measure.requests;
+  measure.cpuPerRequest = (procCpuMs(pid) - cpuBefore) / measure.requests;
+  measure.loopCpuPerRequest = (procCpuMs(pid, pid) - loopBefore) / measure.requests;
   if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
   process.stderr.write(`${server.label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
   return measure;

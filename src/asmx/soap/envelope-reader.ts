@@ -1,8 +1,8 @@
 /**
  * Reads a request document into the few facts the SOAP binding needs, with a streaming parser that
- * never resolves a DTD or an entity (a plain document, as nearly every client sends, is read by
- * plain-envelope.ts to the same result) (docs/contract.md: "A DOCTYPE is refused ... No entity is ever
- * expanded"). Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
+ * never resolves a DTD or an entity (docs/contract.md: "A DOCTYPE is refused ... No entity is ever
+ * expanded"); a plain document, as nearly every client sends, is read by plain-envelope.ts to the
+ * same result. Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
  * and that element's children as name/value pairs. Everything else is skipped without building a tree,
  * so a deeply nested document costs no stack.
  *
