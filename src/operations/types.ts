@@ -158,18 +158,7 @@ export interface ReadDefinition<Plan, P extends readonly string[], F extends rea
 
 export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): ReadOperation {
   const { name, params, fields, acceptsFiles, returns } = definition;
-  const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => {
-    const plan = await definition.prepare(declared(request), ctx);
-    // Written only when asked for (a read whose answer is never kept, or not read at all, skips it).
-    let key: { text: string | undefined } | undefined;
-    return {
-      get key() {
-        key ??= { text: planKey(name, plan) };
-        return key.text;
-      },
-      read: () => definition.read(plan, ctx),
-    };
-  };
+  const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => new PreparedPlan(definition, await definition.prepare(declared(request), ctx), ctx);
   return {
     name,
     params,
@@ -180,6 +169,31 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     prepare,
     run: async (request, ctx) => (await prepare(request, ctx)).read(),
   };
+}
+
+/**
+ * A read with its plan. A class, not an object literal with a getter: V8 keeps a literal's getter in a
+ * pair it makes in the old generation, which kept each request's plan and context alive until a full
+ * collection (docs/operations.md, "Garbage on the request path").
+ */
+class PreparedPlan<Plan> implements PreparedRead {
+  /** Written only when asked for (a read whose answer is never kept, or not read at all, skips it). */
+  private keyText: { text: string | undefined } | undefined;
+
+  constructor(
+    private readonly definition: ReadDefinition<Plan, readonly string[], readonly string[]>,
+    private readonly plan: Plan,
+    private readonly ctx: OperationContext,
+  ) {}
+
+  get key(): string | undefined {
+    this.keyText ??= { text: planKey(this.definition.name, this.plan) };
+    return this.keyText.text;
+  }
+
+  read(): Promise<OperationResult> {
+    return this.definition.read(this.plan, this.ctx);
+  }
 }
 
 /**
