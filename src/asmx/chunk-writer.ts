@@ -24,7 +24,7 @@ type Flushable = ServerResponse & { flush?: () => void };
 /** Gathers text into chunks and writes them with backpressure; does nothing once the client is gone. */
 export class ChunkWriter {
   aborted = false;
-  private pending: string[] = [];
+  private pending: (string | Buffer)[] = [];
   private size = 0;
   /** Whether a chunk went out: the answer is chunked from then on. */
   private started = false;
@@ -53,6 +53,26 @@ export class ChunkWriter {
     if (this.size >= CHUNK_BYTES) await this.send();
   }
 
+  /**
+   * Bytes made beforehand (a report's rows as JSON bytes, JsonRows): a few are gathered as text is; a
+   * larger run goes after what is gathered, in chunks that are views of it (no copy), each with
+   * backpressure and the event loop free between them.
+   */
+  async writeBytes(bytes: Buffer): Promise<void> {
+    if (this.aborted) return;
+    if (this.size + bytes.length < CHUNK_BYTES) {
+      this.pending.push(bytes);
+      this.size += bytes.length;
+      return;
+    }
+    await this.send();
+    for (let at = 0; at < bytes.length && !this.aborted; at += CHUNK_BYTES) {
+      const chunk = bytes.subarray(at, at + CHUNK_BYTES);
+      if (this.written !== undefined && !this.written(chunk)) this.written = undefined;
+      await this.put(chunk);
+    }
+  }
+
   /** Sends what is gathered and pushes it through the compressor, if any. */
   flush(): void {
     void this.send();
@@ -76,11 +96,12 @@ export class ChunkWriter {
   /** What is gathered, as one chunk (its bytes handed to `written`); undefined when nothing is. */
   private take(): string | Buffer | undefined {
     if (this.pending.length === 0) return undefined;
-    let chunk: string | Buffer = this.pending.join('');
+    const pieces = this.pending;
+    let chunk: string | Buffer = pieces.every((piece) => typeof piece === 'string') ? pieces.join('') : Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece)));
     this.pending = [];
     this.size = 0;
     if (this.written !== undefined) {
-      chunk = Buffer.from(chunk, 'utf8');
+      chunk = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       if (!this.written(chunk)) this.written = undefined;
     }
     return chunk;
@@ -89,7 +110,11 @@ export class ChunkWriter {
   private async send(): Promise<void> {
     if (this.aborted) return;
     const chunk = this.take();
-    if (chunk === undefined) return;
+    if (chunk !== undefined) await this.put(chunk);
+  }
+
+  /** Writes one chunk, waits for 'drain' if the socket wants it, and gives the event loop a turn. */
+  private async put(chunk: string | Buffer): Promise<void> {
     this.started = true;
     if (!this.res.write(chunk)) {
       await new Promise<void>((resolve) => {

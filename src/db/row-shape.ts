@@ -8,8 +8,12 @@
  * The worker thread loads this file beside its own (worker-main.ts), so it imports nothing.
  */
 
-/** What becomes of a column's value: `value` as it is; `money` from minor units (docs/behaviour.md). */
-export type Conversion = 'value' | 'money';
+/**
+ * What becomes of a column's value: `value` as it is; `number` as a number, null as 0 (a sum that
+ * PostgreSQL gives as numeric text); `money` from minor units (docs/behaviour.md); `percent` as a
+ * percentage of the field's `of` column (percentOf).
+ */
+export type Conversion = 'value' | 'number' | 'money' | 'percent';
 
 export interface ShapeField {
   /** The answer's field name. */
@@ -17,6 +21,8 @@ export interface ShapeField {
   /** The query's column it is made from. */
   column: string;
   conversion: Conversion;
+  /** For `percent`: the column the value is a percentage of. */
+  of?: string;
 }
 
 /** The fields of an answer row in the order the answer writes them. */
@@ -25,6 +31,17 @@ export type RowShape = readonly ShapeField[];
 /** Money is stored in integer minor units and answered as a number with (at most) two decimals. */
 export function moneyAmount(minor: unknown): number {
   return Math.round(Number(minor ?? 0)) / 100;
+}
+
+/** A sum's or a count's value as a number: PostgreSQL gives numeric as text, a sum over no rows is null. */
+export function plainNumber(value: unknown): number {
+  return Number(value ?? 0);
+}
+
+/** `part` as a percentage of `whole`, two decimals, 0 when `whole` is 0 (both numbers as plainNumber gives them). */
+export function percentOf(part: unknown, whole: unknown): number {
+  const of = plainNumber(whole);
+  return of === 0 ? 0 : Math.round((plainNumber(part) * 10000) / of) / 100;
 }
 
 /** Makes one row object from a query row (its array of values, or its object). */
@@ -46,16 +63,28 @@ export type RowMaker = new (row: unknown) => Record<string, unknown>;
  */
 function rowMaker(shape: RowShape, access: (column: string) => string): RowMaker {
   const body = shape
-    .map(({ name, column, conversion }) => {
-      const value = access(column);
-      return `this[${JSON.stringify(name)}] = ${conversion === 'money' ? `moneyAmount(${value})` : value};`;
-    })
+    .map(({ name, column, conversion, of }) => `this[${JSON.stringify(name)}] = ${converted(conversion, access(column), of === undefined ? undefined : access(of))};`)
     .join('\n');
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- made from names written as JSON strings and from `access`, which writes only element reads (see above)
-  const make = new Function('moneyAmount', `return function Row(v) {\n${body}\n}`) as (convert: typeof moneyAmount) => RowMaker;
-  const Row = make(moneyAmount);
+  const make = new Function('moneyAmount', 'plainNumber', 'percentOf', `return function Row(v) {\n${body}\n}`) as (money: typeof moneyAmount, number: typeof plainNumber, percent: typeof percentOf) => RowMaker;
+  const Row = make(moneyAmount, plainNumber, percentOf);
   Row.prototype = Object.prototype;
   return Row;
+}
+
+/** The expression of a field's value in a row maker's body: `value` and `of` are element reads. */
+function converted(conversion: Conversion, value: string, of: string | undefined): string {
+  switch (conversion) {
+    case 'value':
+      return value;
+    case 'number':
+      return `plainNumber(${value})`;
+    case 'money':
+      return `moneyAmount(${value})`;
+    case 'percent':
+      if (of === undefined) throw new Error('A percent field names the column it is a percentage of');
+      return `percentOf(${value}, ${of})`;
+  }
 }
 
 /** Makers kept, one per shape and column list met (the queries of the code: a few hundred at most). */
@@ -101,4 +130,103 @@ function arrayAccess(columns: readonly string[]): (column: string) => string {
     if (at < 0) throw new Error(`The statement has no column ${JSON.stringify(column)} for its answer's rows`);
     return `v[${at}]`;
   };
+}
+
+/** A value of an answer row as the reports order them: numbers by value, text by code point, nulls first. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  return (a as number | string) < (b as number | string) ? -1 : 1;
+}
+
+/** The order an answer's rows are asked of SQL in: by one field, ties by the key field ascending. */
+export interface RowOrder {
+  field: string;
+  descending: boolean;
+  key: string;
+}
+
+/** What a whole result read by a shape gives besides its rows (WholeShaper). */
+export interface WholeOptions {
+  /** Columns of the query summed over every row, each value as plainNumber gives it. */
+  sums?: readonly string[];
+  /** The order SQL was asked for: whether the rows came in it is checked as they are made. */
+  order?: RowOrder;
+}
+
+/** A whole result made into its answer rows: their JSON, the sums asked for, and whether they were in order. */
+export interface WholeShaped {
+  count: number;
+  /**
+   * JSON.stringify of the answer rows, as UTF-8 bytes in a memory of their own: a worker thread hands
+   * them over without a copy (a transfer), and the main thread writes them to the socket as they are.
+   */
+  bytes: Uint8Array;
+  /** One sum per column of WholeOptions.sums. */
+  sums: number[];
+  /** The rows came in WholeOptions.order (true without one). */
+  ordered: boolean;
+}
+
+/**
+ * Makes a whole result into its answer rows a part at a time (docs/operations.md, "Rows shaped
+ * where they are read"): each part's rows are made, summed, checked against the order and written as
+ * JSON bytes, then let go, so that what stays is the bytes, outside V8's heap, not tens of thousands
+ * of objects that every collection of the young generation would copy. The same code runs in an
+ * SQLite worker thread (rows as arrays of values) and on the main thread (PostgreSQL's row objects, a
+ * part per cursor fetch).
+ */
+export class WholeShaper {
+  private readonly parts: Buffer[] = [];
+  private length = 0;
+  private readonly sums: number[];
+  private count = 0;
+  private ordered = true;
+  private last: Record<string, unknown> | undefined;
+
+  constructor(
+    private readonly Row: RowMaker,
+    private readonly options: WholeOptions,
+    /** Reads a summed column's value from a query row (an array of values or a row object). */
+    private readonly column: (row: unknown, name: string) => unknown,
+  ) {
+    this.sums = (options.sums ?? []).map(() => 0);
+  }
+
+  add(part: readonly unknown[]): void {
+    if (part.length === 0) return;
+    const made = new Array<Record<string, unknown>>(part.length);
+    const sums = this.options.sums ?? [];
+    for (let r = 0; r < part.length; r++) {
+      const row = part[r];
+      const answer = new this.Row(row);
+      made[r] = answer;
+      for (let c = 0; c < sums.length; c++) this.sums[c] += plainNumber(this.column(row, sums[c]));
+      if (this.ordered && this.last !== undefined && this.options.order !== undefined) this.ordered = inOrder(this.last, answer, this.options.order);
+      this.last = answer;
+    }
+    // The array's brackets give way to the separators of the whole.
+    const text = JSON.stringify(made);
+    const bytes = Buffer.from(`${this.parts.length === 0 ? '[' : ','}${text.slice(1, -1)}`, 'utf8');
+    this.parts.push(bytes);
+    this.length += bytes.length;
+    this.count += part.length;
+  }
+
+  result(): WholeShaped {
+    // Not from Buffer's shared pool: the memory is the answer's alone, so that it can be transferred.
+    const bytes = Buffer.allocUnsafeSlow(this.length + (this.parts.length === 0 ? 2 : 1));
+    let at = 0;
+    for (const part of this.parts) at += part.copy(bytes, at);
+    if (this.parts.length === 0) at += bytes.write('[', at);
+    bytes.write(']', at);
+    return { count: this.count, bytes, sums: this.sums, ordered: this.ordered };
+  }
+}
+
+function inOrder(before: Record<string, unknown>, after: Record<string, unknown>, order: RowOrder): boolean {
+  const byField = compareValues(before[order.field], after[order.field]);
+  const signed = order.descending ? -byField : byField;
+  return signed < 0 || (signed === 0 && compareValues(before[order.key], after[order.key]) <= 0);
 }

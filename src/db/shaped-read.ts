@@ -7,31 +7,75 @@
  * The shape travels beside the compiled query to the driver (shapeOf); a driver that knows nothing of
  * shapes just runs the query.
  */
-import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { objectRowMaker, type RowShape } from './row-shape';
+import { PostgresAdapter, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { objectRowMaker, WholeShaper, type RowShape, type WholeOptions, type WholeShaped } from './row-shape';
 import type { ShapedRows } from './sqlite-worker/protocol';
 import type { Database } from './schema';
 
-const shapes = new WeakMap<CompiledQuery, RowShape>();
+/** How a query's answer rows are to be made: by `shape`; with `whole`, the whole result at once (readWhole). */
+export interface ShapeRequest {
+  shape: RowShape;
+  whole?: WholeOptions;
+}
 
-/** The shape the answer rows of this compiled query are to be made by, if any. */
-export function shapeOf(compiled: CompiledQuery): RowShape | undefined {
+const shapes = new WeakMap<CompiledQuery, ShapeRequest>();
+
+/** How the answer rows of this compiled query are to be made, if it says. */
+export function shapeOf(compiled: CompiledQuery): ShapeRequest | undefined {
   return shapes.get(compiled);
 }
 
-/** A driver's result with the rows made and written as JSON by the shape (a worker's `shaped`). */
-export type ShapedResult<R> = QueryResult<R> & { shaped?: ShapedRows };
+/** A driver's result with the rows made and written as JSON by the shape (a worker's `shaped`, or `whole`). */
+export type ShapedResult<R> = QueryResult<R> & { shaped?: ShapedRows; whole?: WholeShaped };
 
 /** The answer rows: as their JSON text when the worker wrote it, else as objects. */
 export type ShapedRead = { count: number; json: string } | { count: number; rows: Record<string, unknown>[] };
 
 export async function readShaped(db: Kysely<Database>, query: CompiledQuery, shape: RowShape): Promise<ShapedRead> {
-  // A copy carries the shape: the caller's compiled query stays a plain one.
-  const compiled: CompiledQuery = Object.assign({}, query);
-  shapes.set(compiled, shape);
-  const result: ShapedResult<unknown> = await db.executeQuery(compiled);
+  const result: ShapedResult<unknown> = await db.executeQuery(carrying(query, { shape }));
   if (result.shaped !== undefined) return result.shaped;
   const Row = objectRowMaker(shape);
   const rows = result.rows.map((row) => new Row(row));
   return { count: rows.length, rows };
+}
+
+/** A whole result made into its answer rows (row-shape.ts, WholeShaped), its bytes a Buffer. */
+export type WholeRead = WholeShaped & { bytes: Buffer };
+
+/** Rows per cursor fetch on PostgreSQL, each part made into its answer rows and let go before the next. */
+const WHOLE_PART_ROWS = 1000;
+
+/**
+ * The whole result of a query that can return tens of thousands of rows (a company-wide report) made
+ * into its answer rows as JSON text, with the sums and the order check of `options` (row-shape.ts,
+ * WholeShaper): on an SQLite worker thread entirely in the worker; on PostgreSQL a cursor's part at
+ * a time here, the event loop free between the fetches; elsewhere from the whole result.
+ */
+export async function readWhole(db: Kysely<Database>, query: CompiledQuery, shape: RowShape, options: WholeOptions): Promise<WholeRead> {
+  const compiled = carrying(query, { shape, whole: options });
+  const executor = db.getExecutor();
+  const shaper = () => new WholeShaper(objectRowMaker(shape), options, (row, name) => (row as Record<string, unknown>)[name]);
+  if (executor.adapter instanceof PostgresAdapter) {
+    const made = shaper();
+    for await (const part of executor.stream<Record<string, unknown>>(compiled, WHOLE_PART_ROWS)) made.add(part.rows);
+    return asBuffer(made.result());
+  }
+  const result: ShapedResult<unknown> = await db.executeQuery(compiled);
+  // A transfer from the worker arrives as a plain Uint8Array: asBuffer makes it a Buffer of the same memory.
+  if (result.whole !== undefined) return asBuffer(result.whole);
+  const made = shaper();
+  made.add(result.rows);
+  return asBuffer(made.result());
+}
+
+function asBuffer(shaped: WholeShaped): WholeRead {
+  const { bytes } = shaped;
+  return Object.assign({}, shaped, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+}
+
+/** A copy of the compiled query carrying the request: the caller's compiled query stays a plain one. */
+function carrying(query: CompiledQuery, request: ShapeRequest): CompiledQuery {
+  const compiled: CompiledQuery = Object.assign({}, query);
+  shapes.set(compiled, request);
+  return compiled;
 }

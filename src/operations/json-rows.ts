@@ -1,7 +1,7 @@
 /**
- * A list answer read whole whose rows may already be JSON text (src/db/shaped-read.ts): the JSON
- * binding writes the text as it is, and only a binding that needs the rows themselves (the typed XML
- * of the v2 contract) parses it. On SQLite a light read (an officer's PCN list) is then one string
+ * A list answer read whole whose rows may already be JSON, as text or as UTF-8 bytes
+ * (src/db/shaped-read.ts): the JSON binding writes it as it is, and only a binding that needs the rows
+ * themselves (the typed XML of the v2 contract) parses it. On SQLite a light read (an officer's PCN list) is then one string
  * from the worker thread to the socket: no JSON.parse, no rows made twice and written again on the
  * event loop (docs/operations.md, "Rows shaped where they are read").
  */
@@ -19,6 +19,11 @@ export class JsonRows {
     readonly count: number,
     text: string | undefined,
     objects: readonly unknown[] | undefined,
+    /**
+     * The JSON as UTF-8 bytes, when that is how it was made (a whole report, shaped-read.ts readWhole):
+     * the JSON binding writes them as they are.
+     */
+    readonly bytes?: Buffer,
   ) {
     this.text = text;
     this.objects = objects;
@@ -28,19 +33,23 @@ export class JsonRows {
     return new JsonRows(count, json, undefined);
   }
 
+  static ofBytes(count: number, bytes: Buffer): JsonRows {
+    return new JsonRows(count, undefined, undefined, bytes);
+  }
+
   static ofRows(rows: readonly unknown[]): JsonRows {
     return new JsonRows(rows.length, undefined, rows);
   }
 
   /** JSON.stringify of the rows. */
   get json(): string {
-    this.text ??= JSON.stringify(this.objects);
+    this.text ??= this.bytes === undefined ? JSON.stringify(this.objects) : this.bytes.toString('utf8');
     return this.text;
   }
 
-  /** The rows as objects (parsed from the text once, when that is what there is). */
+  /** The rows as objects (parsed from the JSON once, when that is what there is). */
   rows(): readonly unknown[] {
-    this.objects ??= JSON.parse(this.text ?? '[]') as unknown[];
+    this.objects ??= JSON.parse(this.objects === undefined && this.text === undefined && this.bytes === undefined ? '[]' : this.json) as unknown[];
     return this.objects;
   }
 }
@@ -49,4 +58,9 @@ export class JsonRows {
 export async function readJsonRows(db: Kysely<Database>, query: Compilable, shape: RowShape): Promise<JsonRows> {
   const read = await readShaped(db, query.compile(), shape);
   return 'json' in read ? JsonRows.ofText(read.count, read.json) : JsonRows.ofRows(read.rows);
+}
+
+/** Rows from their JSON bytes (a caller that takes no JsonRows, or rows to sort). */
+export function parsed<R>(bytes: Buffer): R[] {
+  return JSON.parse(bytes.toString('utf8')) as R[];
 }

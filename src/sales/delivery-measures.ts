@@ -10,6 +10,7 @@
  * The sums come from the summary data (repository.ts, docs/summaries.md).
  */
 import { amount } from '../operations/money';
+import { percentOf } from '../db/row-shape';
 import { forEachInTurns } from '../operations/turns';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
@@ -51,12 +52,8 @@ export function deliveryMeasures(r: DeliveryRecord): DeliveryMeasures {
     DeliveredValue: amount(r.delivered_value),
     PendingQuantity: r.pending_quantity,
     PendingValue: amount(r.pending_value),
-    DeliveryPercent: deliveryPercent(r.delivered_value, r.ordered_value),
+    DeliveryPercent: percentOf(r.delivered_value, r.ordered_value),
   };
-}
-
-function deliveryPercent(deliveredMinor: number, orderedMinor: number): number {
-  return orderedMinor === 0 ? 0 : Math.round((deliveredMinor * 10000) / orderedMinor) / 100;
 }
 
 /** Totals: the sums of the rows' quantities and values; DeliveryPercent recomputed from those sums. */

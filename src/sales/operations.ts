@@ -85,7 +85,7 @@ export const getSalesSummaryRecords = readOperation({
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
     return customerReport(filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'), ctx);
   },
-  read: ({ filters, order, allowed }, ctx) => salesSummary(ctx.db, filters, order, allowed),
+  read: ({ filters, order, allowed }, ctx) => salesSummary(ctx.db, filters, order, allowed, ctx.streams),
 });
 
 export const getOrderVDeliverySummaryRecords = readOperation({
@@ -98,7 +98,7 @@ export const getOrderVDeliverySummaryRecords = readOperation({
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
     return customerReport(filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'), ctx);
   },
-  read: ({ filters, order, allowed }, ctx) => orderDeliverySummary(ctx.db, filters, order, allowed),
+  read: ({ filters, order, allowed }, ctx) => orderDeliverySummary(ctx.db, filters, order, allowed, ctx.streams),
 });
 
 export const getOrderVsDeliveryOfficer = readOperation({

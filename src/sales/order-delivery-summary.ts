@@ -10,7 +10,9 @@ import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, type DeliveryMeasures } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { deliveriesPerCustomer, type CustomerDeliveries } from './repository';
+import { deliveriesPerCustomer, deliveryRowsWhole, type CustomerDeliveries } from './repository';
+import { JsonRows, parsed } from '../operations/json-rows';
+import type { RowShape } from '../db/row-shape';
 import { sortRows } from './sort-rows';
 import { mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';
@@ -25,14 +27,42 @@ export interface OrderDeliveryRow extends DeliveryMeasures {
   ZoneCode: string;
 }
 
-/** `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only. */
-export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
+/**
+ * `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only.
+ * `streams`: the caller takes the rows as JSON (JsonRows). Where SQL can give the order asked
+ * for, the rows are made where they are read, as JSON bytes (repository.ts, deliveryRowsWhole; as the
+ * sales summary, sales-summary.ts); sorted by DeliveryPercent, worked out here, they are sorted here.
+ */
+export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
+  if (filters === undefined) return { data: [], totals: await deliveryTotals([]) };
   const column = RECORD_COLUMNS[order.field];
-  const records = filters === undefined ? [] : await deliveriesPerCustomer(db, filters, column && { column, descending: order.direction === 'desc' });
-  const rows = sortRows(await mapInTurns(records, toRow), order, 'CustomerCode');
-  return { data: rows, totals: await deliveryTotals(records) };
+  const descending = order.direction === 'desc';
+  if (column === undefined) {
+    const records = await deliveriesPerCustomer(db, filters);
+    return { data: sortRows(await mapInTurns(records, toRow), order, 'CustomerCode'), totals: await deliveryTotals(records) };
+  }
+  const read = await deliveryRowsWhole(db, filters, ORDER_DELIVERY_SHAPE, { column, descending, check: { field: order.field, descending, key: 'CustomerCode' } });
+  const totals = await deliveryTotals([read.totals]);
+  // Where SQL's order differs in the least from the answer's, the rows are sorted here (sort-rows.ts).
+  if (!read.rows.ordered) return { data: sortRows(parsed<OrderDeliveryRow>(read.rows.bytes), order, 'CustomerCode'), totals };
+  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.bytes) : parsed<OrderDeliveryRow>(read.rows.bytes), totals };
 }
+
+/** The answer's row made from the query's, as toRow makes it: quantities as numbers, values from minor units. */
+const ORDER_DELIVERY_SHAPE: RowShape = [
+  { name: 'CustomerCode', column: 'code', conversion: 'value' },
+  { name: 'CustomerName', column: 'name', conversion: 'value' },
+  { name: 'StateCode', column: 'state_code', conversion: 'value' },
+  { name: 'ZoneCode', column: 'zone_code', conversion: 'value' },
+  { name: 'OrderedQuantity', column: 'ordered_quantity', conversion: 'number' },
+  { name: 'OrderedValue', column: 'ordered_value', conversion: 'money' },
+  { name: 'DeliveredQuantity', column: 'delivered_quantity', conversion: 'number' },
+  { name: 'DeliveredValue', column: 'delivered_value', conversion: 'money' },
+  { name: 'PendingQuantity', column: 'pending_quantity', conversion: 'number' },
+  { name: 'PendingValue', column: 'pending_value', conversion: 'money' },
+  { name: 'DeliveryPercent', column: 'delivered_value', conversion: 'percent', of: 'ordered_value' },
+];
 
 /** The record column behind each field of the row (toRow); DeliveryPercent is worked out here, not in SQL. */
 const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliveries | undefined>> = {

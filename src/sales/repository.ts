@@ -10,7 +10,7 @@
  *   the customers of the scope's officers (undefined = every customer), money in minor units.
  * - The officers of the officer report.
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { closingMonthBefore } from '../collections/balance-reads';
 import type { Database } from '../db/schema';
 import { summarySql, type SummarySql } from '../summaries/engine-sql';
@@ -20,6 +20,8 @@ import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
 import { readRows } from '../db/read-rows';
+import { readWhole, type WholeRead } from '../db/shaped-read';
+import type { RowOrder, RowShape } from '../db/row-shape';
 import { forEachInTurns } from '../operations/turns';
 
 type Db = Kysely<Database>;
@@ -92,6 +94,24 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
  * (through the invoices' category sets).
  */
 export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CustomerSales[]> {
+  const query = await salesPerCustomerQuery(db, filters, order);
+  return query === undefined ? [] : asNumbers(await readRows(db, query), SALES_MEASURES);
+}
+
+/**
+ * The same sums made into the answer's rows by `shape` where they are read, as JSON bytes, with the
+ * measures summed over every customer (row-shape.ts, WholeShaper; shaped-read.ts, readWhole): for the
+ * whole report, which can hold every customer. Undefined when no customer can match.
+ */
+export async function salesRowsWhole(db: Db, filters: ResolvedFilters, shape: RowShape, order: SqlOrder<keyof CustomerSales> & { check: RowOrder }): Promise<{ rows: WholeRead; totals: Record<SalesMeasure, number> } | undefined> {
+  const query = await salesPerCustomerQuery(db, filters, order);
+  if (query === undefined) return undefined;
+  const rows = await readWhole(db, query, shape, { sums: SALES_MEASURES, order: order.check });
+  const [invoice_count, quantity, value_minor] = rows.sums;
+  return { rows, totals: { invoice_count, quantity, value_minor } };
+}
+
+async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CompiledQuery<CustomerColumns & Record<SalesMeasure, Numeric>> | undefined> {
   const s = summarySql(db);
   const spans = periodSpans(filters.dates.from, filters.dates.to);
   let perCustomer: RawBuilder<unknown>;
@@ -104,7 +124,7 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?:
       having sum(t.invoice_count) > 0`;
   } else {
     const sets = await categorySetsWithAny(db, filters.categories);
-    if (sets.length === 0) return [];
+    if (sets.length === 0) return undefined;
     perCustomer = sql`
       select u.customer_code, sum(u.invoice_count) as invoice_count, sum(u.quantity) as quantity, sum(u.value) as value_minor
       from (
@@ -119,8 +139,7 @@ export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?:
       group by u.customer_code
       having sum(u.invoice_count) > 0`;
   }
-  const rows = await readRows(db, sql<CustomerColumns & Record<SalesMeasure, Numeric>>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`.compile(db));
-  return asNumbers(rows, SALES_MEASURES);
+  return sql<CustomerColumns & Record<SalesMeasure, Numeric>>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`.compile(db);
 }
 
 /**
@@ -146,9 +165,19 @@ async function categorySetsWithAny(db: Db, categories: readonly string[]): Promi
 export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
 
 export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CustomerDeliveries[]> {
+  return asNumbers(await readRows(db, await deliveriesPerCustomerQuery(db, filters, order)), DELIVERY_RECORD_COLUMNS);
+}
+
+/** The same measures made into the answer's rows where they are read, as salesRowsWhole does for sales. */
+export async function deliveryRowsWhole(db: Db, filters: ResolvedFilters, shape: RowShape, order: SqlOrder<keyof CustomerDeliveries> & { check: RowOrder }): Promise<{ rows: WholeRead; totals: DeliveryRecord }> {
+  const rows = await readWhole(db, await deliveriesPerCustomerQuery(db, filters, order), shape, { sums: DELIVERY_RECORD_COLUMNS, order: order.check });
+  const totals = Object.fromEntries(DELIVERY_RECORD_COLUMNS.map((column, i) => [column, rows.sums[i]])) as DeliveryRecord;
+  return { rows, totals };
+}
+
+async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CompiledQuery<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
-  const rows = await readRows(db, sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`.compile(db));
-  return asNumbers(rows, DELIVERY_RECORD_COLUMNS);
+  return sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`.compile(db);
 }
 
 /** Order/delivery measures per order officer; `officers` limits the orders to those officers'. */

@@ -12,6 +12,7 @@
  * a computed field), the rows are sorted here as before, so the answer never depends on it.
  */
 import type { Sort } from '../operations/parse';
+import { compareValues } from '../db/row-shape';
 
 type Value = string | number | null;
 
@@ -24,12 +25,4 @@ export function sortRows<R extends Record<F | K, Value>, F extends string, K ext
 function inOrder<R>(rows: readonly R[], compare: (a: R, b: R) => number): boolean {
   for (let i = 1; i < rows.length; i++) if (compare(rows[i - 1], rows[i]) > 0) return false;
   return true;
-}
-
-/** Numbers by value, text by code point (as codes are compared everywhere), nulls first. */
-function compareValues(a: Value, b: Value): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a < b ? -1 : 1;
 }

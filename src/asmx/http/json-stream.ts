@@ -63,16 +63,8 @@ export async function writeArrayEnvelope(
   const at = keys.indexOf('Data');
   const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
   const rows = envelope.Data;
-  // The bytes written, for the answer cache, while they stay within what it keeps.
-  let kept: Buffer[] | undefined = keeper === undefined ? undefined : [];
-  let keptBytes = 0;
-  const keep = (bytes: Buffer) => {
-    keptBytes += bytes.length;
-    if (keptBytes > (keeper?.maxLength ?? 0)) kept = undefined;
-    else kept?.push(bytes);
-    return kept !== undefined;
-  };
-  const out = new ChunkWriter(res, keeper === undefined ? undefined : keep);
+  const kept = keeping(keeper);
+  const out = new ChunkWriter(res, kept.add);
   startJson(res);
   await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
   if (rows.length === 0) await out.write('[]');
@@ -83,8 +75,47 @@ export async function writeArrayEnvelope(
   }
   await out.write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
   const end = await out.end();
-  if (end === 'complete' && kept !== undefined) keeper?.keep(Buffer.concat(kept, keptBytes));
+  if (end === 'complete') kept.keep();
   return end;
+}
+
+/**
+ * A report whose rows are JSON bytes already (JsonRows.bytes: made where they were read, shaped-read.ts
+ * readWhole): the envelope around them, the bytes written as they are, in chunks with the event loop
+ * free between them, kept whole for the answer cache when it is not too large. The bytes are those of
+ * JSON.stringify(envelope) with the rows for Data.
+ */
+export async function writeBytesEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>>, rows: Buffer, keeper?: AnswerKeeper): Promise<StreamEnd> {
+  const members = Object.entries(envelope).filter(([, value]) => value !== undefined);
+  const at = members.findIndex(([name]) => name === 'Data');
+  const text = (list: [string, unknown][]) => list.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
+  const kept = keeping(keeper);
+  const out = new ChunkWriter(res, kept.add);
+  startJson(res);
+  await out.write(`{${[...text(members.slice(0, at)), '"Data":'].join(',')}`);
+  await out.writeBytes(rows);
+  await out.write(`${text(members.slice(at + 1)).map((member) => `,${member}`).join('')}}`);
+  const end = await out.end();
+  if (end === 'complete') kept.keep();
+  return end;
+}
+
+/** The bytes written, gathered for the answer cache while they stay within what it keeps. */
+function keeping(keeper: AnswerKeeper | undefined): { add?: (bytes: Buffer) => boolean; keep: () => void } {
+  if (keeper === undefined) return { keep: () => undefined };
+  let kept: Buffer[] | undefined = [];
+  let length = 0;
+  return {
+    add: (bytes) => {
+      length += bytes.length;
+      if (length > keeper.maxLength) kept = undefined;
+      else kept?.push(bytes);
+      return kept !== undefined;
+    },
+    keep: () => {
+      if (kept !== undefined) keeper.keep(Buffer.concat(kept, length));
+    },
+  };
 }
 
 function startJson(res: ServerResponse): void {

@@ -218,9 +218,11 @@ class WorkerConnection implements DatabaseConnection {
   }
 
   private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
-    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters, shape: shapeOf(compiled) });
+    const request = shapeOf(compiled);
+    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters, shape: request?.shape, whole: request?.whole });
     // The worker made the answer's rows and wrote their JSON (../shaped-read.ts).
     if (answer.shaped !== undefined) return { rows: [], shaped: answer.shaped };
+    if (answer.whole !== undefined) return { rows: [], whole: answer.whole };
     if (answer.done === false) {
       // A large result comes a part per message (protocol.ts), other work running between them.
       const rows = answer.rows;

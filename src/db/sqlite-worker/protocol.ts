@@ -8,7 +8,9 @@
  *            more than EXEC_PART_ROWS rows comes in parts: the first here with done = false, the
  *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
  *            With a `shape` (../row-shape.ts) a result of at most EXEC_PART_ROWS rows comes as the
- *            JSON text of the answer's rows made from it (`shaped`); a larger one as rows, as without
+ *            JSON text of the answer's rows made from it (`shaped`); a larger one as rows, as without.
+ *            With `whole` as well, the whole result, of any size, comes as the JSON text of its answer
+ *            rows (`whole`, with the sums and the order check asked for: ../row-shape.ts WholeShaper)
  *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate) and answers its first
  *            `max` rows as `next` does: a list that fits in one batch costs one message each way
  *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
@@ -28,7 +30,7 @@
  * (docs/operations.md, "SQLite on worker threads"). The main thread builds the row objects
  * (worker-link.ts), all of one shape.
  */
-import type { RowShape } from '../row-shape';
+import type { RowShape, WholeOptions, WholeShaped } from '../row-shape';
 
 /** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
 export const EXEC_PART_ROWS = 1000;
@@ -55,7 +57,7 @@ export interface WorkerSettings {
 }
 
 export type WorkerRequest =
-  | { id: number; op: 'exec'; sql: string; params: readonly unknown[]; shape?: RowShape }
+  | { id: number; op: 'exec'; sql: string; params: readonly unknown[]; shape?: RowShape; whole?: WholeOptions }
   | { id: number; op: 'open'; sql: string; params: readonly unknown[]; max: number }
   | { id: number; op: 'next'; max: number }
   | { id: number; op: 'close' }
@@ -82,7 +84,7 @@ export interface ShapedRows {
 }
 
 export type WorkerResponse =
-  | { id: number; ok: true; rows?: RowBatch; shaped?: ShapedRows; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
+  | { id: number; ok: true; rows?: RowBatch; shaped?: ShapedRows; whole?: WholeShaped; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
   | { id: number; ok: false; error: WorkerFailure };
 
 /** Posted once by a worker after its connection is open and set up. */

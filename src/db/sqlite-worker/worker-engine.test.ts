@@ -2,7 +2,7 @@
  * The SQLite worker-thread engine (src/db/sqlite-worker/): the event loop stays free while a long
  * query runs, reads run beside an open write transaction, write transactions queue instead of
  * losing updates or deadlocking, read-only transactions see one snapshot, cursors stop when their
- * consumer stops, large results come a part at a time, shaped reads have their rows made and written as JSON in the worker,
+ * consumer stops, large results come a part at a time, shaped reads (and whole results read by a shape, of any size) have their rows made and written as JSON in the worker,
  * errors keep their SQLite codes and blobs stay Buffers, and a worker that dies is
  * replaced while the query that was on it fails. Real worker threads on a real file throughout.
  */
@@ -15,7 +15,7 @@ import { migrate } from '../migrate';
 import { isUniqueViolation } from '../unique-violation';
 import { EXEC_PART_ROWS, WORKER_NICE } from './protocol';
 import { objectRowMaker, type RowShape } from '../row-shape';
-import { readShaped } from '../shaped-read';
+import { readShaped, readWhole } from '../shaped-read';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
 function slowCount(rows: number) {
@@ -204,6 +204,48 @@ describe('SQLite on worker threads', () => {
     ]);
     expect(many.count).toBe(EXEC_PART_ROWS + 1);
     expect('rows' in many && many.rows[EXEC_PART_ROWS]).toEqual({ Code: `k${EXEC_PART_ROWS + 1}`, Amount: (EXEC_PART_ROWS + 1) / 100 });
+  });
+
+  it('makes a whole result of any size into its answer rows in the worker (readWhole): the JSON, sums and order check the rows made here give', async () => {
+    await sql`create table whole (code text primary key, name text, n text, minor integer, part integer)`.execute(engine.db);
+    const names = ['Zoë 𝄞', '"quoted" \\ back', '\u0001\t\n', '', null];
+    const count = 2 * EXEC_PART_ROWS + 321;
+    const values = Array.from({ length: count }, (_, i) => ({ code: `W${String(i).padStart(5, '0')}`, name: names[i % names.length], n: i % 7 === 0 ? null : String(i * 3), minor: i % 11 === 0 ? null : i * 1237 - 500_000, part: i % 5 }));
+    for (let i = 0; i < count; i += 500) await engine.db.insertInto('whole' as never).values(values.slice(i, i + 500)).execute();
+    const shape: RowShape = [
+      { name: 'Code', column: 'code', conversion: 'value' },
+      { name: 'Name', column: 'name', conversion: 'value' },
+      { name: 'Count', column: 'n', conversion: 'number' },
+      { name: 'Amount', column: 'minor', conversion: 'money' },
+      { name: 'Share', column: 'part', conversion: 'percent', of: 'n' },
+    ];
+    const query = (direction: 'asc' | 'desc') => engine.db.selectFrom('whole' as never).select(['code', 'name', 'n', 'minor', 'part'] as never[]).orderBy('code' as never, direction).compile();
+    const check = { field: 'Code', descending: false, key: 'Code' };
+    const inProcess = new Database(engine.describe.slice('sqlite:'.length), { readonly: true });
+    try {
+      const Row = objectRowMaker(shape);
+      const rows = inProcess.prepare(query('asc').sql).all() as Record<string, unknown>[];
+      const expected = JSON.stringify(rows.map((row) => new Row(row)));
+      expect(expected).toContain('{"Code":"W00000","Name":"Zoë 𝄞","Count":0,"Amount":0,"Share":0}');
+      expect(expected).toContain('{"Code":"W00003","Name":"","Count":9,"Amount":-4962.89,"Share":33.33}');
+      const sums = [rows.reduce((sum, row) => sum + Number(row.n ?? 0), 0), rows.reduce((sum, row) => sum + Number(row.minor ?? 0), 0)];
+      // Several times, so that every reader thread has made it.
+      for (let i = 0; i < 4; i++) {
+        const read = await readWhole(engine.db, query('asc'), shape, { sums: ['n', 'minor'], order: check });
+        expect({ count: read.count, json: read.bytes.toString('utf8'), sums: read.sums, ordered: read.ordered }).toEqual({ count, json: expected, sums, ordered: true });
+        expect(Buffer.isBuffer(read.bytes)).toBe(true);
+      }
+      // Rows that did not come in the order asked are said to be out of it.
+      const reversed = await readWhole(engine.db, query('desc'), shape, { sums: ['n', 'minor'], order: check });
+      expect(reversed.ordered).toBe(false);
+      expect(JSON.parse(reversed.bytes.toString('utf8'))).toEqual(JSON.parse(expected).reverse());
+      expect(reversed.sums).toEqual(sums);
+    } finally {
+      inProcess.close();
+    }
+    // A sum of a column the statement lacks fails the read, and the worker serves on.
+    await expect(readWhole(engine.db, query('asc'), shape, { sums: ['nowhere'] })).rejects.toThrow('The statement has no column "nowhere" to sum');
+    expect((await readWhole(engine.db, query('asc'), shape, {})).count).toBe(count);
   });
 
   it('runs a write that returns rows exactly once (RETURNING)', async () => {

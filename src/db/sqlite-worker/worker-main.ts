@@ -9,7 +9,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RowBatch, ShapedRows, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
-import { arrayRowMaker, type RowShape } from '../row-shape';
+import { arrayRowMaker, WholeShaper, type RowShape, type WholeOptions, type WholeShaped } from '../row-shape';
 
 type Connection = BetterSqlite3.Database;
 type Row = unknown[];
@@ -54,7 +54,9 @@ class Session {
 
   handle(request: WorkerRequest): WorkerResponse {
     switch (request.op) {
-      case 'exec': return { id: request.id, ok: true, ...this.exec(request.sql, request.params, request.shape) };
+      case 'exec':
+        if (request.shape !== undefined && request.whole !== undefined) return { id: request.id, ok: true, whole: this.whole(request.sql, request.params, request.shape, request.whole) };
+        return { id: request.id, ok: true, ...this.exec(request.sql, request.params, request.shape) };
       case 'open':
         this.openCursor(request.sql, request.params);
         return { id: request.id, ok: true, ...this.next(request.max) };
@@ -84,6 +86,35 @@ class Session {
     }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  /**
+   * A whole result of any size made into its answer rows as JSON text, with the sums and the order
+   * check asked for (../row-shape.ts WholeShaper), read a part at a time from the statement: here, not
+   * on the event loop, and without the rows of the whole result in memory at once.
+   */
+  private whole(sql: string, params: readonly unknown[], shape: RowShape, options: WholeOptions): WholeShaped {
+    if (this.cursor) throw new Error('A cursor is open on this connection');
+    const statement = this.prepare(sql);
+    if (!statement.reader) throw new Error('Only statements that return rows can be read by a shape');
+    const columns = columnNames(statement);
+    const at = (name: string) => {
+      const index = columns.lastIndexOf(name);
+      if (index < 0) throw new Error(`The statement has no column ${JSON.stringify(name)} to sum`);
+      return index;
+    };
+    const summed = new Map((options.sums ?? []).map((name) => [name, at(name)]));
+    const shaper = new WholeShaper(arrayRowMaker(shape, columns), options, (row, name) => (row as Row)[summed.get(name)!]);
+    let part: Row[] = [];
+    for (const row of statement.iterate(bindable(params)) as IterableIterator<Row>) {
+      part.push(row);
+      if (part.length === settings.partRows) {
+        shaper.add(part);
+        part = [];
+      }
+    }
+    shaper.add(part);
+    return shaper.result();
   }
 
   /** The answer's rows made from a whole result, as JSON text (../row-shape.ts). */
@@ -188,7 +219,8 @@ function main(): void {
     } catch (err) {
       response = { id: request.id, ok: false, error: failure(err) };
     }
-    port.postMessage(response);
+    // A whole result's bytes go without a copy: their memory is theirs alone (../row-shape.ts, WholeShaper).
+    port.postMessage(response, response.ok && response.whole !== undefined ? [response.whole.bytes.buffer as ArrayBuffer] : []);
     if (request.op === 'stop') port.close();
   });
   port.postMessage({ ready: true } satisfies WorkerHello);
