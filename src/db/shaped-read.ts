@@ -47,7 +47,7 @@ const WHOLE_PART_ROWS = 1000;
 
 /**
  * The whole result of a query that can return tens of thousands of rows (a company-wide report) made
- * into its answer rows as JSON text, with the sums and the order check of `options` (row-shape.ts,
+ * into its answer rows as JSON bytes, with the sums and the order check of `options` (row-shape.ts,
  * WholeShaper): on an SQLite worker thread entirely in the worker; on PostgreSQL a cursor's part at
  * a time here, the event loop free between the fetches; elsewhere from the whole result.
  */
