@@ -29,7 +29,23 @@ export async function balancesBeforeMonth(
   firstOfMonth: string,
   customerOfficers?: readonly string[],
 ): Promise<LedgerBalance[]> {
-  if (upperCodes?.length === 0 || customerOfficers?.length === 0) return [];
+  const read = await balancesSelect(db, upperCodes, firstOfMonth, customerOfficers);
+  if (read === undefined) return [];
+  const rows: LedgerBalance[] = await readRows(db, read.query.select(read.balance.as('balance')).compile());
+  // In place and in turns, not copied (every customer's row): PostgreSQL's sums arrive as numeric.
+  await forEachInTurns(rows, (r) => {
+    r.balance = Number(r.balance);
+  });
+  return rows;
+}
+
+/**
+ * balancesBeforeMonth's query with the customer's code and name, ordered by code, and the balance as an
+ * expression (minor units) for the caller to select or derive columns from; undefined when a limit
+ * leaves no customer.
+ */
+export async function balancesSelect(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
+  if (upperCodes?.length === 0 || customerOfficers?.length === 0) return undefined;
   const month = await closingMonthBefore(db, firstOfMonth);
   const s = summarySql(db);
   let query = db
@@ -37,16 +53,11 @@ export async function balancesBeforeMonth(
     .leftJoin('ledger_month_balances as b', (join) =>
       join.onRef('b.customer_code', '=', 'c.code').on(sql`b.month_start`, '=', month === undefined ? sql`null` : s.date(month)),
     )
-    .select(['c.code', 'c.name', sql<number>`coalesce(b.closing_balance, 0)`.as('balance')])
+    .select(['c.code', 'c.name'])
     .orderBy('c.code');
   if (upperCodes !== undefined) query = query.where((eb) => eb(eb.fn('upper', ['c.code']), 'in', upperCodes));
   if (customerOfficers !== undefined) query = query.where('c.sales_officer_id', 'in', customerOfficers);
-  const rows: LedgerBalance[] = await readRows(db, query.compile());
-  // In place and in turns, not copied (every customer's row): PostgreSQL's sums arrive as numeric.
-  await forEachInTurns(rows, (r) => {
-    r.balance = Number(r.balance);
-  });
-  return rows;
+  return { query, balance: sql<number>`coalesce(b.closing_balance, 0)` };
 }
 
 /**

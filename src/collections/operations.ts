@@ -80,7 +80,7 @@ export const getOpeningBalance = readOperation({
     }
     return query;
   },
-  read: async (query, ctx) => ({ data: await openingBalances(ctx.db, query) }),
+  read: async (query, ctx) => ({ data: await openingBalances(ctx.db, query, ctx.streams) }),
 });
 
 export const collectionsOperations: readonly Operation[] = [getCollectionStatements, getOpeningBalance];
