@@ -159,10 +159,12 @@ export interface WholeOptions {
 export interface WholeShaped {
   count: number;
   /**
-   * JSON.stringify of the answer rows, as UTF-8 bytes in a memory of their own: a worker thread hands
-   * them over without a copy (a transfer), and the main thread writes them to the socket as they are.
+   * JSON.stringify of the answer rows in chunks that follow one another, as text (made on the main
+   * thread: the socket encodes it into memory it frees as soon as it is sent) or as UTF-8 bytes (a
+   * worker thread joins them into one chunk, in a memory of its own, which it hands over without a
+   * copy: a transfer).
    */
-  bytes: Uint8Array;
+  chunks: (string | Uint8Array)[];
   /** One sum per column of WholeOptions.sums. */
   sums: number[];
   /** The rows came in WholeOptions.order (true without one). */
@@ -178,8 +180,7 @@ export interface WholeShaped {
  * part per cursor fetch).
  */
 export class WholeShaper {
-  private readonly parts: Buffer[] = [];
-  private length = 0;
+  private readonly parts: (string | Buffer)[] = [];
   private readonly sums: number[];
   private count = 0;
   private ordered = true;
@@ -190,40 +191,51 @@ export class WholeShaper {
     private readonly options: WholeOptions,
     /** Reads a summed column's value from a query row (an array of values or a row object). */
     private readonly column: (row: unknown, name: string) => unknown,
+    /** Whether the chunks are UTF-8 bytes (a worker thread's) or text. */
+    private readonly bytes: boolean,
   ) {
     this.sums = (options.sums ?? []).map(() => 0);
   }
 
   add(part: readonly unknown[]): void {
-    if (part.length === 0) return;
-    const made = new Array<Record<string, unknown>>(part.length);
+    for (let from = 0; from < part.length; from += TEXT_ROWS) this.write(part, from, Math.min(part.length, from + TEXT_ROWS));
+  }
+
+  /** The rows of part[from, to) made, summed, checked and written. */
+  private write(part: readonly unknown[], from: number, to: number): void {
+    const made = new Array<Record<string, unknown>>(to - from);
     const sums = this.options.sums ?? [];
-    for (let r = 0; r < part.length; r++) {
+    for (let r = from; r < to; r++) {
       const row = part[r];
       const answer = new this.Row(row);
-      made[r] = answer;
+      made[r - from] = answer;
       for (let c = 0; c < sums.length; c++) this.sums[c] += plainNumber(this.column(row, sums[c]));
       if (this.ordered && this.last !== undefined && this.options.order !== undefined) this.ordered = inOrder(this.last, answer, this.options.order);
       this.last = answer;
     }
-    // The array's brackets give way to the separators of the whole.
     const text = JSON.stringify(made);
-    const bytes = Buffer.from(`${this.parts.length === 0 ? '[' : ','}${text.slice(1, -1)}`, 'utf8');
-    this.parts.push(bytes);
-    this.length += bytes.length;
-    this.count += part.length;
+    // The array's brackets give way to the separators of the whole: '[' stays first, ',' after; ']' goes last.
+    if (this.bytes) {
+      const bytes = Buffer.from(text, 'utf8');
+      if (this.parts.length > 0) bytes[0] = 0x2c;
+      this.parts.push(bytes.subarray(0, bytes.length - 1));
+    } else {
+      this.parts.push(`${this.parts.length > 0 ? ',' : '['}${text.slice(1, -1)}`);
+    }
+    this.count += to - from;
   }
 
   result(): WholeShaped {
-    // Not from Buffer's shared pool: the memory is the answer's alone, so that it can be transferred.
-    const bytes = Buffer.allocUnsafeSlow(this.length + (this.parts.length === 0 ? 2 : 1));
-    let at = 0;
-    for (const part of this.parts) at += part.copy(bytes, at);
-    if (this.parts.length === 0) at += bytes.write('[', at);
-    bytes.write(']', at);
-    return { count: this.count, bytes, sums: this.sums, ordered: this.ordered };
+    const end = this.parts.length === 0 ? '[]' : ']';
+    return { count: this.count, chunks: [...this.parts, this.bytes ? Buffer.from(end, 'utf8') : end], sums: this.sums, ordered: this.ordered };
   }
 }
+
+/**
+ * Rows written as JSON at once: their text (about 70 KB for a report's rows) stays under V8's size
+ * for large objects, so it dies young, in a scavenge; a larger text would wait for a full collection.
+ */
+const TEXT_ROWS = 250;
 
 function inOrder(before: Record<string, unknown>, after: Record<string, unknown>, order: RowOrder): boolean {
   const byField = compareValues(before[order.field], after[order.field]);

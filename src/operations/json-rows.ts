@@ -20,10 +20,10 @@ export class JsonRows {
     text: string | undefined,
     objects: readonly unknown[] | undefined,
     /**
-     * The JSON as UTF-8 bytes, when that is how it was made (a whole report, shaped-read.ts readWhole):
-     * the JSON binding writes them as they are.
+     * The JSON as UTF-8 bytes, in chunks that follow one another, when that is how it was made (a whole
+     * report, shaped-read.ts readWhole): the JSON binding writes them as they are.
      */
-    readonly bytes?: Buffer,
+    readonly bytes?: readonly (string | Buffer)[],
   ) {
     this.text = text;
     this.objects = objects;
@@ -33,7 +33,7 @@ export class JsonRows {
     return new JsonRows(count, json, undefined);
   }
 
-  static ofBytes(count: number, bytes: Buffer): JsonRows {
+  static ofBytes(count: number, bytes: readonly (string | Buffer)[]): JsonRows {
     return new JsonRows(count, undefined, undefined, bytes);
   }
 
@@ -43,7 +43,7 @@ export class JsonRows {
 
   /** JSON.stringify of the rows. */
   get json(): string {
-    this.text ??= this.bytes === undefined ? JSON.stringify(this.objects) : this.bytes.toString('utf8');
+    this.text ??= this.bytes === undefined ? JSON.stringify(this.objects) : joined(this.bytes);
     return this.text;
   }
 
@@ -61,6 +61,10 @@ export async function readJsonRows(db: Kysely<Database>, query: Compilable, shap
 }
 
 /** Rows from their JSON bytes (a caller that takes no JsonRows, or rows to sort). */
-export function parsed<R>(bytes: Buffer): R[] {
-  return JSON.parse(bytes.toString('utf8')) as R[];
+export function parsed<R>(chunks: readonly (string | Buffer)[]): R[] {
+  return JSON.parse(joined(chunks)) as R[];
+}
+
+function joined(chunks: readonly (string | Buffer)[]): string {
+  return chunks.map((chunk) => (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).join('');
 }

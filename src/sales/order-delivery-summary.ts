@@ -45,8 +45,8 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
   const read = await deliveryRowsWhole(db, filters, ORDER_DELIVERY_SHAPE, { column, descending, check: { field: order.field, descending, key: 'CustomerCode' } });
   const totals = await deliveryTotals([read.totals]);
   // Where SQL's order differs in the least from the answer's, the rows are sorted here (sort-rows.ts).
-  if (!read.rows.ordered) return { data: sortRows(parsed<OrderDeliveryRow>(read.rows.bytes), order, 'CustomerCode'), totals };
-  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.bytes) : parsed<OrderDeliveryRow>(read.rows.bytes), totals };
+  if (!read.rows.ordered) return { data: sortRows(parsed<OrderDeliveryRow>(read.rows.chunks), order, 'CustomerCode'), totals };
+  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.chunks) : parsed<OrderDeliveryRow>(read.rows.chunks), totals };
 }
 
 /** The answer's row made from the query's, as toRow makes it: quantities as numbers, values from minor units. */

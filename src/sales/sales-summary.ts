@@ -44,8 +44,8 @@ export async function salesSummary(db: Kysely<Database>, input: ReportFilterInpu
   if (read === undefined) return { data: [], totals: salesTotals({ invoice_count: 0, quantity: 0, value_minor: 0 }) };
   const totals = salesTotals(read.totals);
   // SQL was asked for the order; where its order differs in the least the rows are sorted here (sort-rows.ts).
-  if (!read.rows.ordered) return { data: sortRows(parsed<SalesSummaryRow>(read.rows.bytes), order, 'CustomerCode'), totals };
-  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.bytes) : parsed<SalesSummaryRow>(read.rows.bytes), totals };
+  if (!read.rows.ordered) return { data: sortRows(parsed<SalesSummaryRow>(read.rows.chunks), order, 'CustomerCode'), totals };
+  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.chunks) : parsed<SalesSummaryRow>(read.rows.chunks), totals };
 }
 
 /** The record column behind each field of the row (toRow). */

@@ -121,7 +121,7 @@ function sendKept(res: BindingResponse, answer: KeptAnswer): void {
  * A report whose rows are JSON bytes made where they were read (a company-wide report: JsonRows.bytes):
  * written as they are, in chunks (json-stream.ts), never decoded, joined or encoded again here.
  */
-async function sendBytesEnvelope(res: BindingResponse, envelope: Record<string, unknown>, rows: Buffer, keeper: AnswerKeeper | undefined): Promise<void> {
+async function sendBytesEnvelope(res: BindingResponse, envelope: Record<string, unknown>, rows: readonly (string | Buffer)[], keeper: AnswerKeeper | undefined): Promise<void> {
   if ((await writeBytesEnvelope(res, envelope, rows, keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
 }
 

@@ -85,7 +85,7 @@ export async function writeArrayEnvelope(
  * free between them, kept whole for the answer cache when it is not too large. The bytes are those of
  * JSON.stringify(envelope) with the rows for Data.
  */
-export async function writeBytesEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>>, rows: Buffer, keeper?: AnswerKeeper): Promise<StreamEnd> {
+export async function writeBytesEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>>, rows: readonly (string | Buffer)[], keeper?: AnswerKeeper): Promise<StreamEnd> {
   const members = Object.entries(envelope).filter(([, value]) => value !== undefined);
   const at = members.findIndex(([name]) => name === 'Data');
   const text = (list: [string, unknown][]) => list.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
@@ -93,7 +93,7 @@ export async function writeBytesEnvelope(res: ServerResponse, envelope: Readonly
   const out = new ChunkWriter(res, kept.add);
   startJson(res);
   await out.write(`{${[...text(members.slice(0, at)), '"Data":'].join(',')}`);
-  await out.writeBytes(rows);
+  for (const chunk of rows) await (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk));
   await out.write(`${text(members.slice(at + 1)).map((member) => `,${member}`).join('')}}`);
   const end = await out.end();
   if (end === 'complete') kept.keep();

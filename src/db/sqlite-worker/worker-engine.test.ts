@@ -232,13 +232,13 @@ describe('SQLite on worker threads', () => {
       // Several times, so that every reader thread has made it.
       for (let i = 0; i < 4; i++) {
         const read = await readWhole(engine.db, query('asc'), shape, { sums: ['n', 'minor'], order: check });
-        expect({ count: read.count, json: read.bytes.toString('utf8'), sums: read.sums, ordered: read.ordered }).toEqual({ count, json: expected, sums, ordered: true });
-        expect(Buffer.isBuffer(read.bytes)).toBe(true);
+        expect({ count: read.count, json: read.chunks.join(''), sums: read.sums, ordered: read.ordered }).toEqual({ count, json: expected, sums, ordered: true });
+        expect(read.chunks.map((chunk) => Buffer.isBuffer(chunk))).toEqual([true]);
       }
       // Rows that did not come in the order asked are said to be out of it.
       const reversed = await readWhole(engine.db, query('desc'), shape, { sums: ['n', 'minor'], order: check });
       expect(reversed.ordered).toBe(false);
-      expect(JSON.parse(reversed.bytes.toString('utf8'))).toEqual(JSON.parse(expected).reverse());
+      expect(JSON.parse(reversed.chunks.join(''))).toEqual(JSON.parse(expected).reverse());
       expect(reversed.sums).toEqual(sums);
     } finally {
       inProcess.close();

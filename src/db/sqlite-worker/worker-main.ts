@@ -104,7 +104,7 @@ class Session {
       return index;
     };
     const summed = new Map((options.sums ?? []).map((name) => [name, at(name)]));
-    const shaper = new WholeShaper(arrayRowMaker(shape, columns), options, (row, name) => (row as Row)[summed.get(name)!]);
+    const shaper = new WholeShaper(arrayRowMaker(shape, columns), options, (row, name) => (row as Row)[summed.get(name)!], true);
     let part: Row[] = [];
     for (const row of statement.iterate(bindable(params)) as IterableIterator<Row>) {
       part.push(row);
@@ -114,7 +114,16 @@ class Session {
       }
     }
     shaper.add(part);
-    return shaper.result();
+    const whole = shaper.result();
+    // One chunk, not from Buffer's shared pool: the memory is the answer's alone, so that it can be transferred.
+    const chunks = whole.chunks as Uint8Array[];
+    const joined = Buffer.allocUnsafeSlow(chunks.reduce((length, chunk) => length + chunk.length, 0));
+    let offset = 0;
+    for (const chunk of chunks) {
+      joined.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return Object.assign(whole, { chunks: [joined] });
   }
 
   /** The answer's rows made from a whole result, as JSON text (../row-shape.ts). */
@@ -220,7 +229,7 @@ function main(): void {
       response = { id: request.id, ok: false, error: failure(err) };
     }
     // A whole result's bytes go without a copy: their memory is theirs alone (../row-shape.ts, WholeShaper).
-    port.postMessage(response, response.ok && response.whole !== undefined ? [response.whole.bytes.buffer as ArrayBuffer] : []);
+    port.postMessage(response, response.ok && response.whole !== undefined ? (response.whole.chunks as Uint8Array[]).map((chunk) => chunk.buffer as ArrayBuffer) : []);
     if (request.op === 'stop') port.close();
   });
   port.postMessage({ ready: true } satisfies WorkerHello);
