@@ -172,12 +172,12 @@ export interface WholeShaped {
 }
 
 /**
- * Makes a whole result into its answer rows a part at a time (docs/operations.md, "Rows shaped
- * where they are read"): each part's rows are made, summed, checked against the order and written as
- * JSON bytes, then let go, so that what stays is the bytes, outside V8's heap, not tens of thousands
- * of objects that every collection of the young generation would copy. The same code runs in an
- * SQLite worker thread (rows as arrays of values) and on the main thread (PostgreSQL's row objects, a
- * part per cursor fetch).
+ * Makes a whole result into its answer rows a part at a time (docs/operations.md, "Whole reports read
+ * by a shape"): each part's rows are made, summed, checked against the order and written as JSON,
+ * then let go, so that what stays is one chunk of JSON per part, not tens of thousands of objects that
+ * every collection of the young generation would copy. The same code runs in an SQLite worker thread
+ * (rows as arrays of values, chunks of bytes) and on the main thread (PostgreSQL's row objects, a part
+ * per cursor fetch, chunks of text).
  */
 export class WholeShaper {
   private readonly parts: (string | Buffer)[] = [];
@@ -233,7 +233,9 @@ export class WholeShaper {
 
 /**
  * Rows written as JSON at once: their text (about 70 KB for a report's rows) stays under V8's size
- * for large objects, so it dies young, in a scavenge; a larger text would wait for a full collection.
+ * for large objects. Encoded at once in a worker, it dies young, in a scavenge; kept on the main
+ * thread, it is one flat string a scavenge copies in one go. A large object would be freed only by a
+ * full collection.
  */
 const TEXT_ROWS = 250;
 

@@ -39,7 +39,7 @@ export async function readShaped(db: Kysely<Database>, query: CompiledQuery, sha
   return { count: rows.length, rows };
 }
 
-/** A whole result made into its answer rows (row-shape.ts, WholeShaped), its byte chunks Buffers. */
+/** A whole result made into its answer rows (row-shape.ts, WholeShaped), its chunks text or Buffers. */
 export type WholeRead = WholeShaped & { chunks: (string | Buffer)[] };
 
 /** Rows per cursor fetch on PostgreSQL, each part made into its answer rows and let go before the next. */
@@ -50,9 +50,10 @@ const TURN_ROWS = 250;
 
 /**
  * The whole result of a query that can return tens of thousands of rows (a company-wide report) made
- * into its answer rows as JSON bytes, with the sums and the order check of `options` (row-shape.ts,
- * WholeShaper): on an SQLite worker thread entirely in the worker; on PostgreSQL a cursor's part at
- * a time here, the event loop free between the fetches; elsewhere from the whole result.
+ * into its answer rows as JSON, with the sums and the order check of `options` (row-shape.ts,
+ * WholeShaper): on an SQLite worker thread entirely in the worker, as bytes; on PostgreSQL a cursor's
+ * part at a time here, as text, TURN_ROWS rows per turn of the event loop; elsewhere (SQLite in
+ * process) from the whole result, as text.
  */
 export async function readWhole(db: Kysely<Database>, query: CompiledQuery, shape: RowShape, options: WholeOptions): Promise<WholeRead> {
   const compiled = carrying(query, { shape, whole: options });
@@ -67,17 +68,17 @@ export async function readWhole(db: Kysely<Database>, query: CompiledQuery, shap
         made.add(part.rows.slice(from, from + TURN_ROWS));
       }
     }
-    return asBuffer(made.result());
+    return withBuffers(made.result());
   }
   const result: ShapedResult<unknown> = await db.executeQuery(compiled);
-  // A transfer from the worker arrives as a plain Uint8Array: asBuffer makes it a Buffer of the same memory.
-  if (result.whole !== undefined) return asBuffer(result.whole);
+  // A transfer from the worker arrives as a plain Uint8Array: withBuffers makes it a Buffer of the same memory.
+  if (result.whole !== undefined) return withBuffers(result.whole);
   const made = shaper();
   made.add(result.rows);
-  return asBuffer(made.result());
+  return withBuffers(made.result());
 }
 
-function asBuffer(shaped: WholeShaped): WholeRead {
+function withBuffers(shaped: WholeShaped): WholeRead {
   const chunks = shaped.chunks.map((chunk) => (typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
   return Object.assign({}, shaped, { chunks });
 }

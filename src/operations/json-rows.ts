@@ -1,7 +1,7 @@
 /**
- * A list answer read whole whose rows may already be JSON, as text or as UTF-8 bytes
- * (src/db/shaped-read.ts): the JSON binding writes it as it is, and only a binding that needs the rows
- * themselves (the typed XML of the v2 contract) parses it. On SQLite a light read (an officer's PCN list) is then one string
+ * A list answer read whole whose rows may already be JSON: one text (src/db/shaped-read.ts, readShaped)
+ * or chunks of text or UTF-8 bytes (readWhole). The JSON binding writes it as it is, and only a binding
+ * that needs the rows themselves (the typed XML of the v2 contract) parses it. On SQLite a light read (an officer's PCN list) is then one string
  * from the worker thread to the socket: no JSON.parse, no rows made twice and written again on the
  * event loop (docs/operations.md, "Rows shaped where they are read").
  */
@@ -20,10 +20,10 @@ export class JsonRows {
     text: string | undefined,
     objects: readonly unknown[] | undefined,
     /**
-     * The JSON as UTF-8 bytes, in chunks that follow one another, when that is how it was made (a whole
-     * report, shaped-read.ts readWhole): the JSON binding writes them as they are.
+     * The JSON in chunks that follow one another, text or UTF-8 bytes, when that is how it was made (a
+     * whole report, shaped-read.ts readWhole): the JSON binding writes them as they are.
      */
-    readonly bytes?: readonly (string | Buffer)[],
+    readonly chunks?: readonly (string | Buffer)[],
   ) {
     this.text = text;
     this.objects = objects;
@@ -33,8 +33,8 @@ export class JsonRows {
     return new JsonRows(count, json, undefined);
   }
 
-  static ofBytes(count: number, bytes: readonly (string | Buffer)[]): JsonRows {
-    return new JsonRows(count, undefined, undefined, bytes);
+  static ofChunks(count: number, chunks: readonly (string | Buffer)[]): JsonRows {
+    return new JsonRows(count, undefined, undefined, chunks);
   }
 
   static ofRows(rows: readonly unknown[]): JsonRows {
@@ -43,13 +43,13 @@ export class JsonRows {
 
   /** JSON.stringify of the rows. */
   get json(): string {
-    this.text ??= this.bytes === undefined ? JSON.stringify(this.objects) : joined(this.bytes);
+    this.text ??= this.chunks === undefined ? JSON.stringify(this.objects) : joined(this.chunks);
     return this.text;
   }
 
   /** The rows as objects (parsed from the JSON once, when that is what there is). */
   rows(): readonly unknown[] {
-    this.objects ??= JSON.parse(this.objects === undefined && this.text === undefined && this.bytes === undefined ? '[]' : this.json) as unknown[];
+    this.objects ??= JSON.parse(this.text === undefined && this.chunks === undefined ? '[]' : this.json) as unknown[];
     return this.objects;
   }
 }
@@ -60,7 +60,7 @@ export async function readJsonRows(db: Kysely<Database>, query: Compilable, shap
   return 'json' in read ? JsonRows.ofText(read.count, read.json) : JsonRows.ofRows(read.rows);
 }
 
-/** Rows from their JSON bytes (a caller that takes no JsonRows, or rows to sort). */
+/** Rows from their JSON in chunks (a caller that takes no JsonRows, or rows to sort). */
 export function parsed<R>(chunks: readonly (string | Buffer)[]): R[] {
   return JSON.parse(joined(chunks)) as R[];
 }

@@ -46,7 +46,7 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
   const totals = await deliveryTotals([read.totals]);
   // Where SQL's order differs in the least from the answer's, the rows are sorted here (sort-rows.ts).
   if (!read.rows.ordered) return { data: sortRows(parsed<OrderDeliveryRow>(read.rows.chunks), order, 'CustomerCode'), totals };
-  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.chunks) : parsed<OrderDeliveryRow>(read.rows.chunks), totals };
+  return { data: streams ? JsonRows.ofChunks(read.rows.count, read.rows.chunks) : parsed<OrderDeliveryRow>(read.rows.chunks), totals };
 }
 
 /** The answer's row made from the query's, as toRow makes it: quantities as numbers, values from minor units. */

@@ -45,7 +45,7 @@ export async function salesSummary(db: Kysely<Database>, input: ReportFilterInpu
   const totals = salesTotals(read.totals);
   // SQL was asked for the order; where its order differs in the least the rows are sorted here (sort-rows.ts).
   if (!read.rows.ordered) return { data: sortRows(parsed<SalesSummaryRow>(read.rows.chunks), order, 'CustomerCode'), totals };
-  return { data: streams ? JsonRows.ofBytes(read.rows.count, read.rows.chunks) : parsed<SalesSummaryRow>(read.rows.chunks), totals };
+  return { data: streams ? JsonRows.ofChunks(read.rows.count, read.rows.chunks) : parsed<SalesSummaryRow>(read.rows.chunks), totals };
 }
 
 /** The record column behind each field of the row (toRow). */

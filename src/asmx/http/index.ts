@@ -15,7 +15,7 @@ import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
 import { negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
-import { SLICE_ROWS, writeArrayEnvelope, writeBytesEnvelope, writeStreamedEnvelope } from './json-stream';
+import { SLICE_ROWS, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../send';
@@ -103,7 +103,7 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
   if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, Object.assign(successEnvelope(outcome.result), { Data: data }), outcome.keeper);
-  if (data instanceof JsonRows && data.bytes !== undefined) return sendBytesEnvelope(res, successEnvelope(outcome.result), data.bytes, outcome.keeper);
+  if (data instanceof JsonRows && data.chunks !== undefined) return sendChunksEnvelope(res, successEnvelope(outcome.result), data.chunks, outcome.keeper);
   // Sent first: `keeper?.keep(sendJson(...))` would skip the send itself when nothing keeps the answer.
   const body = sendJson(res, successEnvelope(outcome.result));
   outcome.keeper?.keep(body);
@@ -118,11 +118,11 @@ function sendKept(res: BindingResponse, answer: KeptAnswer): void {
 }
 
 /**
- * A report whose rows are JSON bytes made where they were read (a company-wide report: JsonRows.bytes):
- * written as they are, in chunks (json-stream.ts), never decoded, joined or encoded again here.
+ * A report whose rows are JSON made where they were read (a company-wide report: JsonRows.chunks):
+ * written as they are, chunk after chunk (json-stream.ts), never joined or parsed here.
  */
-async function sendBytesEnvelope(res: BindingResponse, envelope: Record<string, unknown>, rows: readonly (string | Buffer)[], keeper: AnswerKeeper | undefined): Promise<void> {
-  if ((await writeBytesEnvelope(res, envelope, rows, keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
+async function sendChunksEnvelope(res: BindingResponse, envelope: Record<string, unknown>, rows: readonly (string | Buffer)[], keeper: AnswerKeeper | undefined): Promise<void> {
+  if ((await writeChunksEnvelope(res, envelope, rows, keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
 }
 
 /** A report of many rows: its Data written in slices (json-stream.ts), kept whole when it is not too large. */

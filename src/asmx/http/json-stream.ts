@@ -80,12 +80,12 @@ export async function writeArrayEnvelope(
 }
 
 /**
- * A report whose rows are JSON bytes already (JsonRows.bytes: made where they were read, shaped-read.ts
- * readWhole): the envelope around them, the bytes written as they are, in chunks with the event loop
- * free between them, kept whole for the answer cache when it is not too large. The bytes are those of
- * JSON.stringify(envelope) with the rows for Data.
+ * A report whose rows are JSON already, in chunks of text or bytes (JsonRows.chunks: made where they
+ * were read, shaped-read.ts readWhole): the envelope around them, the chunks written as they are, with
+ * the event loop free between them, kept whole for the answer cache when it is not too large. The
+ * bytes are those of JSON.stringify(envelope) with the rows for Data.
  */
-export async function writeBytesEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>>, rows: readonly (string | Buffer)[], keeper?: AnswerKeeper): Promise<StreamEnd> {
+export async function writeChunksEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>>, rows: readonly (string | Buffer)[], keeper?: AnswerKeeper): Promise<StreamEnd> {
   const members = Object.entries(envelope).filter(([, value]) => value !== undefined);
   const at = members.findIndex(([name]) => name === 'Data');
   const text = (list: [string, unknown][]) => list.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
