@@ -89,7 +89,7 @@ class Session {
   }
 
   /**
-   * A whole result of any size made into its answer rows as JSON text, with the sums and the order
+   * A whole result of any size made into its answer rows as JSON bytes, with the sums and the order
    * check asked for (../row-shape.ts WholeShaper), read a part at a time from the statement: here, not
    * on the event loop, and without the rows of the whole result in memory at once.
    */
@@ -228,7 +228,7 @@ function main(): void {
     } catch (err) {
       response = { id: request.id, ok: false, error: failure(err) };
     }
-    // A whole result's bytes go without a copy: their memory is theirs alone (../row-shape.ts, WholeShaper).
+    // A whole result's bytes go without a copy: their memory is theirs alone (Session.whole joins them so).
     port.postMessage(response, response.ok && response.whole !== undefined ? (response.whole.chunks as Uint8Array[]).map((chunk) => chunk.buffer as ArrayBuffer) : []);
     if (request.op === 'stop') port.close();
   });
