@@ -11,7 +11,7 @@ import { isoDate } from '../operations/parse';
 import { balancesSelect } from './balance-reads';
 import { readWhole } from '../db/shaped-read';
 import type { RowShape } from '../db/row-shape';
-import { JsonRows, parsed } from '../operations/json-rows';
+import { wholeData, type JsonRows } from '../operations/json-rows';
 import { firstCustomerOutside } from './repository';
 import { outsideScope, type OfficerBound } from '../users/principal-scope';
 
@@ -49,7 +49,7 @@ export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQue
   const { balance } = read;
   const query = read.query.select([sql.lit(q.month).as('month'), sql.lit(q.year).as('year'), sql<number>`abs(${balance})`.as('amount'), sql<string>`case when ${balance} >= 0 then 'Dr' else 'Cr' end`.as('side')]);
   const rows = await readWhole(db, query.compile(), OPENING_BALANCE_SHAPE, {});
-  return streams ? JsonRows.ofChunks(rows.count, rows.chunks) : parsed<OpeningBalanceRow>(rows.chunks);
+  return wholeData<OpeningBalanceRow>(rows, streams);
 }
 
 /** The answer's row: the balance's amount from minor units, its side ('Dr' for zero too), the month asked for. */

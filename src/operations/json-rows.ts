@@ -7,7 +7,7 @@
  */
 import type { Compilable, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { readShaped } from '../db/shaped-read';
+import { readShaped, type WholeRead } from '../db/shaped-read';
 import type { RowShape } from '../db/row-shape';
 
 export class JsonRows {
@@ -58,6 +58,14 @@ export class JsonRows {
 export async function readJsonRows(db: Kysely<Database>, query: Compilable, shape: RowShape): Promise<JsonRows> {
   const read = await readShaped(db, query.compile(), shape);
   return 'json' in read ? JsonRows.ofText(read.count, read.json) : JsonRows.ofRows(read.rows);
+}
+
+/**
+ * A whole read's rows as a result's data (shaped-read.ts, readWhole): as they are, JSON in chunks, for a
+ * caller that takes JsonRows (`streams`, OperationContext.streams); else parsed.
+ */
+export function wholeData<R>(read: WholeRead, streams: boolean): JsonRows | R[] {
+  return streams ? JsonRows.ofChunks(read.count, read.chunks) : parsed<R>(read.chunks);
 }
 
 /** Rows from their JSON in chunks (a caller that takes no JsonRows, or rows to sort). */

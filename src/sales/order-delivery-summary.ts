@@ -11,9 +11,8 @@ import type { OperationResult } from '../operations/types';
 import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, type DeliveryMeasures } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { deliveriesPerCustomer, deliveryRowsWhole, type CustomerDeliveries } from './repository';
-import { JsonRows, parsed } from '../operations/json-rows';
 import type { RowShape } from '../db/row-shape';
-import { sortRows } from './sort-rows';
+import { sortedWhole, sortRows } from './sort-rows';
 import { mapInTurns } from '../operations/turns';
 import type { OfficerBound } from '../users/principal-scope';
 
@@ -44,9 +43,7 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
   }
   const read = await deliveryRowsWhole(db, filters, ORDER_DELIVERY_SHAPE, { column, descending, check: { field: order.field, descending, key: 'CustomerCode' } });
   const totals = await deliveryTotals([read.totals]);
-  // Where SQL's order differs in the least from the answer's, the rows are sorted here (sort-rows.ts).
-  if (!read.rows.ordered) return { data: sortRows(parsed<OrderDeliveryRow>(read.rows.chunks), order, 'CustomerCode'), totals };
-  return { data: streams ? JsonRows.ofChunks(read.rows.count, read.rows.chunks) : parsed<OrderDeliveryRow>(read.rows.chunks), totals };
+  return { data: sortedWhole<OrderDeliveryRow, OrderDeliveryField, 'CustomerCode'>(read.rows, order, 'CustomerCode', streams), totals };
 }
 
 /** The answer's row made from the query's, as toRow makes it: quantities as numbers, values from minor units. */

@@ -89,9 +89,10 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
 }
 
 /**
- * getSalesSummaryRecords' sums per customer. Without a category filter the whole invoices' totals;
- * with one, the chosen categories' lines, and the invoices with any chosen category counted once
- * (through the invoices' category sets).
+ * getSalesSummaryRecords' sums per customer, as records. Without a category filter the whole invoices'
+ * totals; with one, the chosen categories' lines, and the invoices with any chosen category counted
+ * once (through the invoices' category sets). The report reads the same query through
+ * salesRowsWhole; these records are what src/summaries/summaries.test.ts holds to the raw rows' sums.
  */
 export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CustomerSales[]> {
   const query = await salesPerCustomerQuery(db, filters, order);
@@ -164,6 +165,7 @@ async function categorySetsWithAny(db: Db, categories: readonly string[]): Promi
 /** Order/delivery measures of one customer, with its columns. */
 export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
 
+/** As records: the order-vs-delivery summary sorted by DeliveryPercent, and the summaries test. */
 export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CustomerDeliveries[]> {
   return asNumbers(await readRows(db, await deliveriesPerCustomerQuery(db, filters, order)), DELIVERY_RECORD_COLUMNS);
 }

@@ -11,8 +11,7 @@ import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { salesRowsWhole, type CustomerSales } from './repository';
-import { sortRows } from './sort-rows';
-import { JsonRows, parsed } from '../operations/json-rows';
+import { sortedWhole } from './sort-rows';
 import type { RowShape } from '../db/row-shape';
 import type { OfficerBound } from '../users/principal-scope';
 
@@ -43,9 +42,7 @@ export async function salesSummary(db: Kysely<Database>, input: ReportFilterInpu
   const read = filters === undefined ? undefined : await salesRowsWhole(db, filters, SALES_SHAPE, { column: RECORD_COLUMNS[order.field], descending, check: { field: order.field, descending, key: 'CustomerCode' } });
   if (read === undefined) return { data: [], totals: salesTotals({ invoice_count: 0, quantity: 0, value_minor: 0 }) };
   const totals = salesTotals(read.totals);
-  // SQL was asked for the order; where its order differs in the least the rows are sorted here (sort-rows.ts).
-  if (!read.rows.ordered) return { data: sortRows(parsed<SalesSummaryRow>(read.rows.chunks), order, 'CustomerCode'), totals };
-  return { data: streams ? JsonRows.ofChunks(read.rows.count, read.rows.chunks) : parsed<SalesSummaryRow>(read.rows.chunks), totals };
+  return { data: sortedWhole<SalesSummaryRow, SalesSummaryField, 'CustomerCode'>(read.rows, order, 'CustomerCode', streams), totals };
 }
 
 /** The record column behind each field of the row (toRow). */

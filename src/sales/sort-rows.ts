@@ -13,6 +13,8 @@
  */
 import type { Sort } from '../operations/parse';
 import { compareValues } from '../db/row-shape';
+import type { WholeRead } from '../db/shaped-read';
+import { parsed, wholeData, type JsonRows } from '../operations/json-rows';
 
 type Value = string | number | null;
 
@@ -20,6 +22,14 @@ export function sortRows<R extends Record<F | K, Value>, F extends string, K ext
   const sign = order.direction === 'desc' ? -1 : 1;
   const compare = (a: R, b: R) => sign * compareValues(a[order.field], b[order.field]) || compareValues(a[key], b[key]);
   return inOrder(rows, compare) ? rows : [...rows].sort(compare);
+}
+
+/**
+ * A report's rows read whole in the order asked of SQL (repository.ts, salesRowsWhole and
+ * deliveryRowsWhole): as they are when they came in it (wholeData), else parsed and sorted here.
+ */
+export function sortedWhole<R extends Record<F | K, Value>, F extends string, K extends string>(read: WholeRead, order: Sort<F>, key: K, streams: boolean): JsonRows | R[] {
+  return read.ordered ? wholeData<R>(read, streams) : sortRows(parsed<R>(read.chunks), order, key);
 }
 
 function inOrder<R>(rows: readonly R[], compare: (a: R, b: R) => number): boolean {

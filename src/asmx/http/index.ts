@@ -15,7 +15,7 @@ import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
 import { negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
-import { SLICE_ROWS, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
+import { aroundData, SLICE_ROWS, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../send';
@@ -196,9 +196,6 @@ function sendJson(res: BindingResponse, envelope: Record<string, unknown>): stri
 function envelopeJson(envelope: Record<string, unknown>): string {
   const data = envelope.Data;
   if (!(data instanceof JsonRows)) return JSON.stringify(envelope);
-  const members: string[] = [];
-  for (const [name, value] of Object.entries(envelope)) {
-    if (value !== undefined) members.push(`${JSON.stringify(name)}:${value === data ? data.json : JSON.stringify(value)}`);
-  }
-  return `{${members.join(',')}}`;
+  const { head, tail } = aroundData(envelope);
+  return `${head}${data.json}${tail}`;
 }

@@ -59,21 +59,19 @@ export async function writeArrayEnvelope(
   envelope: Readonly<Record<string, unknown>> & { Data: readonly unknown[] },
   keeper?: AnswerKeeper,
 ): Promise<StreamEnd> {
-  const keys = Object.keys(envelope);
-  const at = keys.indexOf('Data');
-  const member = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(envelope[key])}`;
+  const { head, tail } = aroundData(envelope);
   const rows = envelope.Data;
   const kept = keeping(keeper);
   const out = new ChunkWriter(res, kept.add);
   startJson(res);
-  await out.write(`{${[...keys.slice(0, at).map(member), '"Data":'].join(',')}`);
+  await out.write(head);
   if (rows.length === 0) await out.write('[]');
   for (let i = 0; i < rows.length && !out.aborted; i += SLICE_ROWS) {
     // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
     const slice = JSON.stringify(rows.slice(i, i + SLICE_ROWS));
     await out.write((i === 0 ? '[' : ',') + slice.slice(1, -1));
   }
-  await out.write(`]${keys.slice(at + 1).map((key) => `,${member(key)}`).join('')}}`);
+  await out.write(`]${tail}`);
   const end = await out.end();
   if (end === 'complete') kept.keep();
   return end;
@@ -86,18 +84,32 @@ export async function writeArrayEnvelope(
  * bytes are those of JSON.stringify(envelope) with the rows for Data.
  */
 export async function writeChunksEnvelope(res: ServerResponse, envelope: Readonly<Record<string, unknown>>, rows: readonly (string | Buffer)[], keeper?: AnswerKeeper): Promise<StreamEnd> {
-  const members = Object.entries(envelope).filter(([, value]) => value !== undefined);
-  const at = members.findIndex(([name]) => name === 'Data');
-  const text = (list: [string, unknown][]) => list.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
+  const { head, tail } = aroundData(envelope);
   const kept = keeping(keeper);
   const out = new ChunkWriter(res, kept.add);
   startJson(res);
-  await out.write(`{${[...text(members.slice(0, at)), '"Data":'].join(',')}`);
+  await out.write(head);
   for (const chunk of rows) await (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk));
-  await out.write(`${text(members.slice(at + 1)).map((member) => `,${member}`).join('')}}`);
+  await out.write(tail);
   const end = await out.end();
   if (end === 'complete') kept.keep();
   return end;
+}
+
+/** JSON.stringify(envelope) before its Data's value (`{...,"Data":`) and after it (`,...}`). */
+export function aroundData(envelope: Readonly<Record<string, unknown>>): { head: string; tail: string } {
+  // Data itself is left out: it is written apart, and can be megabytes.
+  const members = Object.entries(envelope)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => [name, name === 'Data' ? '' : `${JSON.stringify(name)}:${JSON.stringify(value)}`]);
+  const at = members.findIndex(([name]) => name === 'Data');
+  return {
+    head: `{${[...members.slice(0, at).map(([, member]) => member), '"Data":'].join(',')}`,
+    tail: `${members
+      .slice(at + 1)
+      .map(([, member]) => `,${member}`)
+      .join('')}}`,
+  };
 }
 
 /** The bytes written, gathered for the answer cache while they stay within what it keeps. */
