@@ -8,7 +8,7 @@
  * <basePath>/API/openapi.json (public, like the services' documents). Ahead of each service's bindings, the optional
  * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public. The
  * bindings' requests run the same handlers in the same order, taken at the app's entry without
- * routing (enterServicesFirst below).
+ * routing (enterFirst below), and so are the probes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction } from 'express';
@@ -33,7 +33,7 @@ import { asBindingExchange, type BindingRequest, type BindingResponse } from './
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
-import { probesRouter, type ServerState } from './ops/probes';
+import { probeOf, probes, type Probe, type ServerState } from './ops/probes';
 import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
@@ -108,22 +108,21 @@ export function createApp(appOptions: AppOptions): Express {
   });
   const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
   // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).
-  enterServicesFirst(
+  const probeTable = probes({
+    engine,
+    logger,
+    state: options.state ?? { stopping: false },
+    metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
+  });
+  enterFirst(
     app,
     [bindingCompression(), log, metrics.middleware],
+    probeTable,
     services.map(({ service, soap, guard }) => ({ path: soap.path, soap, guard, http: httpBindings(service, settings) })),
   );
   app.use(compression);
   app.use(log);
   app.use(metrics.middleware);
-  app.use(
-    probesRouter({
-      engine,
-      logger,
-      state: options.state ?? { stopping: false },
-      metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
-    }),
-  );
   // The JSON bindings are the legacy contract's; v2 answers XML, described by its WSDL.
   const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), settings.basePath));
   app.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi));
@@ -164,11 +163,13 @@ interface AppEntry {
  * (without regard to case), are taken at the app's entry, before any routing. Such a request runs the
  * handlers the routed stack would run for it, in the same order, without walking the layers that
  * would not. Such a request stays Node's own request and response, with only the fields the layers
- * share (request-context/exchange.ts): none of them needs Express's, and setting Express's prototypes
- * on a live request and response slows every later access to them. Every other request (documents,
- * probes, other methods) goes to the router as before.
+ * share (request-context/exchange.ts): none of them needs Express's, and Express sets its prototypes
+ * on every request it routes, which slows every later access to them and makes the request and its
+ * response outlive the young generation's collections ("Garbage on the request path"). The probes
+ * (ops/probes.ts) are taken the same way, after the same root handlers. Every other request
+ * (documents, other methods and paths) goes to the router as before.
  */
-function enterServicesFirst(app: Express, root: readonly Handler[], doors: readonly ServiceDoor[]): void {
+function enterFirst(app: Express, root: readonly Handler[], probeTable: ReadonlyMap<string, Probe>, doors: readonly ServiceDoor[]): void {
   const entry = app as unknown as AppEntry;
   const routed = entry.handle.bind(app);
   const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
@@ -176,7 +177,13 @@ function enterServicesFirst(app: Express, root: readonly Handler[], doors: reado
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
-    const claim = claimOf(lowered, req.method, pathname.toLowerCase());
+    const lowerPath = pathname.toLowerCase();
+    const probe = probeOf(probeTable, req.method, lowerPath);
+    if (probe) {
+      asBindingExchange(req, res);
+      return throughRoot(root, req, res as BindingResponse, () => probe(req, res));
+    }
+    const claim = claimOf(lowered, req.method, lowerPath);
     if (!claim) return routed(req, res, next);
     asBindingExchange(req, res);
     throughDoor(root, claim, pathname, req, res as BindingResponse);
@@ -204,12 +211,7 @@ function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: 
  */
 function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: BindingRequest, res: BindingResponse): void {
   const { door } = claim;
-  const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
-  let step = 0;
-  const proceed = (error?: unknown) => {
-    if (isError(error)) return fail(error);
-    const handler = root[step++];
-    if (handler) return handler(req, res, proceed);
+  throughRoot(root, req, res, (fail) => {
     // The guard and the HTTP bindings see the service's path (as sent) as their base URL, as when mounted.
     req.baseUrl += pathname.slice(0, door.path.length);
     door.guard(req, res, (error?: unknown) => {
@@ -217,11 +219,22 @@ function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, r
       if (claim.soap) door.soap.answerPost(req, res);
       else door.http(req, res);
     });
+  });
+}
+
+/** The root handlers one after the other, then `last`; an error (passed on, or thrown at once) is answered as the router answers it. */
+function throughRoot(root: readonly Handler[], req: BindingRequest, res: BindingResponse, last: (fail: (error: unknown) => void) => void): void {
+  const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
+  let step = 0;
+  const proceed = (error?: unknown) => {
+    if (isError(error)) return fail(error);
+    const handler = root[step++];
+    if (handler) return handler(req, res, proceed);
+    last(fail);
   };
   try {
     proceed();
   } catch (error) {
-    // A handler that throws at once: answered as the router answers it.
     fail(error);
   }
 }

@@ -4,8 +4,11 @@
  *   GET /ready    200 when the database answers a trivial query and every migration is applied,
  *                 503 {"status":"unavailable","reason":...} otherwise and while shutting down;
  *   GET /metrics  the Prometheus exposition (metrics.ts).
+ * HEAD as well, with the headers alone. They are answered on Node's own request and response, taken
+ * at the app's entry as the bindings are (src/app.ts; docs/operations.md, "Garbage on the request
+ * path"): a liveness probe polled while reports run must not cost what Express's routing costs.
  */
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'kysely';
 import type { Engine } from '../db/engine';
 import { isMigrated } from '../db/migrate';
@@ -29,26 +32,38 @@ export interface ProbeOptions {
 /** A readiness probe must answer quickly even when the database hangs. */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
-export function probesRouter(options: ProbeOptions): Router {
-  const router = Router({ strict: true });
-  router.get('/health', (_req, res) => sendJson(res, 200, { status: 'ok', pid: process.pid }));
-  router.get('/ready', readiness(options));
-  router.get('/metrics', (_req, res) => {
-    options.metricsText().then(
-      (text) => res.status(200).set('Content-Type', METRICS_CONTENT_TYPE).send(text),
-      (error: unknown) => {
-        options.logger.error({ err: error }, 'metrics could not be gathered');
-        sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
+/** A probe's answer, given Node's own request and response. */
+export type Probe = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The probes by path, lower case: a GET or HEAD to one of these paths (in any letter case, a query aside) is a probe. */
+export function probes(options: ProbeOptions): ReadonlyMap<string, Probe> {
+  return new Map<string, Probe>([
+    ['/health', (_req, res) => sendJson(res, 200, { status: 'ok', pid: process.pid })],
+    ['/ready', readiness(options)],
+    [
+      '/metrics',
+      (_req, res) => {
+        options.metricsText().then(
+          (text) => sendText(res, 200, METRICS_CONTENT_TYPE, text),
+          (error: unknown) => {
+            options.logger.error({ err: error }, 'metrics could not be gathered');
+            sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
+          },
+        );
       },
-    );
-  });
-  return router;
+    ],
+  ]);
 }
 
-function readiness({ engine, state, logger }: ProbeOptions) {
+/** The probe a request asks for: GET or HEAD, `lowerPath` its path in lower case. */
+export function probeOf(table: ReadonlyMap<string, Probe>, method: string | undefined, lowerPath: string): Probe | undefined {
+  return method === 'GET' || method === 'HEAD' ? table.get(lowerPath) : undefined;
+}
+
+function readiness({ engine, state, logger }: ProbeOptions): Probe {
   // Migrations only change at start; once every one is seen applied, the check is not repeated.
   let migrated = false;
-  return async (_req: Request, res: Response) => {
+  const check = async (res: ServerResponse) => {
     if (state.stopping) return unavailable(res, 'the server is shutting down');
     // The database may answer and be migrated while the demo data is still being written.
     if (state.starting) return unavailable(res, 'the server is starting');
@@ -68,14 +83,24 @@ function readiness({ engine, state, logger }: ProbeOptions) {
     }
     sendJson(res, 200, { status: 'ready' });
   };
+  return (_req, res) => void check(res);
 }
 
-function unavailable(res: Response, reason: string): void {
+function unavailable(res: ServerResponse, reason: string): void {
   sendJson(res, 503, { status: 'unavailable', reason });
 }
 
-function sendJson(res: Response, status: number, body: Record<string, unknown>): void {
-  res.status(status).set('Content-Type', 'application/json; charset=utf-8').set('Cache-Control', 'no-store').send(JSON.stringify(body));
+function sendJson(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  res.setHeader('Cache-Control', 'no-store');
+  sendText(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+}
+
+/** The whole answer in one end() with its Content-Length (the headers alone for HEAD: Node leaves the body out). */
+function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  res.end(text, 'utf8');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
