@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { PINNED, procCpuMs, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
+import { PINNED, procCpuMs, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -396,7 +396,7 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
     const expressPort = options.port + 2;
     const soapPeer = rows.some((r) => r.group === 'soap') ? await start('soap.listen', [self, '--peer', 'soap', String(soapPort)], process.env, soapPort, `${SYNC}?wsdl`) : undefined;
     const expressPeer = rows.some((r) => r.group === 'http') ? await start('express', [self, '--peer', 'express', String(expressPort), recordedFile], process.env, expressPort, '/') : undefined;
-    await settle();
+    await settle("the servers'");
     for (const row of rows) {
       ours.set(row.label, measureRow(server, row, options, dir));
       peers.set(row.label, measureRow(row.group === 'soap' ? soapPeer! : expressPeer!, row, options, dir));
@@ -406,19 +406,6 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
   }
   return { ours, peers };
 }
-
-/**
- * Waits out the collections that follow a process's start: V8's memory reducer runs a full collection
- * in every idle isolate about 8 s after start and again some 8 s later (seen with --trace-gc in this
- * server's SQLite workers, 4 to 5 MB heaps, and the peers are no different). They ran on core 1 with
- * the first rows, which then had a p99 over five times their p50 that no later run of them showed.
- */
-async function settle(): Promise<void> {
-  process.stdout.write(`waiting ${SETTLE_MS / 1000} s for the servers' start-up collections\n`);
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-}
-
-const SETTLE_MS = 20_000;
 
 /** The text of `file` from byte `from` on. */
 function readFrom(file: string, from: number): string {

@@ -119,3 +119,18 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/**
+ * Waits out the collections that follow a process's start: V8's memory reducer runs a full collection
+ * in every idle isolate about 8 s after start and again some 8 s later (seen with --trace-gc in this
+ * server's main thread and SQLite workers, and the peers are no different). On the server's one core
+ * they fell on the first rows of bench-hotpath, which then had a p99 over five times their p50 that
+ * no later run of them showed, and on the whole of bench-reports' second pass, which is shorter than
+ * that. A server in service runs for hours; these benches measure it after its start.
+ */
+export async function settle(whose: string): Promise<void> {
+  process.stdout.write(`waiting ${SETTLE_MS / 1000} s for ${whose} start-up collections\n`);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+}
+
+const SETTLE_MS = 20_000;
