@@ -33,12 +33,12 @@ import { asBindingExchange, type BindingRequest, type BindingResponse } from './
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
-import { probeOf, probes, type Probe, type ServerState } from './ops/probes';
+import { probes, type ProbeFor, type ServerState } from './ops/probes';
 import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
 import { openApiDocument } from './asmx/http/openapi';
-import { sendWhole } from './asmx/send';
+import { sendWhole } from './send';
 
 export interface AppOptions {
   settings: Settings;
@@ -107,17 +107,17 @@ export function createApp(appOptions: AppOptions): Express {
     return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
   });
   const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
-  // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).
-  const probeTable = probes({
+  const probeFor = probes({
     engine,
     logger,
     state: options.state ?? { stopping: false },
     metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
   });
+  // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).
   enterFirst(
     app,
     [bindingCompression(), log, metrics.middleware],
-    probeTable,
+    probeFor,
     services.map(({ service, soap, guard }) => ({ path: soap.path, soap, guard, http: httpBindings(service, settings) })),
   );
   app.use(compression);
@@ -169,7 +169,7 @@ interface AppEntry {
  * (ops/probes.ts) are taken the same way, after the same root handlers. Every other request
  * (documents, other methods and paths) goes to the router as before.
  */
-function enterFirst(app: Express, root: readonly Handler[], probeTable: ReadonlyMap<string, Probe>, doors: readonly ServiceDoor[]): void {
+function enterFirst(app: Express, root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServiceDoor[]): void {
   const entry = app as unknown as AppEntry;
   const routed = entry.handle.bind(app);
   const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
@@ -178,7 +178,7 @@ function enterFirst(app: Express, root: readonly Handler[], probeTable: Readonly
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
     const lowerPath = pathname.toLowerCase();
-    const probe = probeOf(probeTable, req.method, lowerPath);
+    const probe = probeFor(req.method, lowerPath);
     if (probe) {
       asBindingExchange(req, res);
       return throughRoot(root, req, res as BindingResponse, () => probe(req, res));

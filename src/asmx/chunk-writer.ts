@@ -9,7 +9,7 @@
  * once peaked 40 MB higher).
  *
  * An answer that ends before its first chunk went out (a short report, most typed XML answers) goes
- * whole, with its Content-Length, in one write, as the answers written at once do (send.ts); the
+ * whole, with its Content-Length, in one write, as the answers written at once do (src/send.ts); the
  * last chunk of a longer one goes with the end of the answer.
  */
 import type { ServerResponse } from 'node:http';

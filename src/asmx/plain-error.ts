@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { HTTP_TEXT } from '../protocol-texts';
-import { sendWhole } from './send';
+import { sendWhole } from '../send';
 
 export function sendPlainError(res: ServerResponse, status: number, message: string): void {
   sendWhole(res, status, 'text/plain; charset=utf-8', `${message}\r\n`);

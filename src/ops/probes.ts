@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'kysely';
 import type { Engine } from '../db/engine';
 import { isMigrated } from '../db/migrate';
+import { sendWhole } from '../send';
 import type { Logger } from './logger';
 import { METRICS_CONTENT_TYPE } from './metrics';
 
@@ -35,16 +36,21 @@ const DATABASE_CHECK_TIMEOUT_MS = 2000;
 /** A probe's answer, given Node's own request and response. */
 export type Probe = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The probes by path, lower case: a GET or HEAD to one of these paths (in any letter case, a query aside) is a probe. */
-export function probes(options: ProbeOptions): ReadonlyMap<string, Probe> {
-  return new Map<string, Probe>([
+/**
+ * The probe a request asks for, if any: a GET or HEAD to /health, /ready or /metrics in any letter
+ * case, a query aside (`lowerPath`: the path in lower case), as the router matched them.
+ */
+export type ProbeFor = (method: string | undefined, lowerPath: string) => Probe | undefined;
+
+export function probes(options: ProbeOptions): ProbeFor {
+  const byPath = new Map<string, Probe>([
     ['/health', (_req, res) => sendJson(res, 200, { status: 'ok', pid: process.pid })],
     ['/ready', readiness(options)],
     [
       '/metrics',
       (_req, res) => {
         options.metricsText().then(
-          (text) => sendText(res, 200, METRICS_CONTENT_TYPE, text),
+          (text) => sendWhole(res, 200, METRICS_CONTENT_TYPE, text),
           (error: unknown) => {
             options.logger.error({ err: error }, 'metrics could not be gathered');
             sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
@@ -53,11 +59,7 @@ export function probes(options: ProbeOptions): ReadonlyMap<string, Probe> {
       },
     ],
   ]);
-}
-
-/** The probe a request asks for: GET or HEAD, `lowerPath` its path in lower case. */
-export function probeOf(table: ReadonlyMap<string, Probe>, method: string | undefined, lowerPath: string): Probe | undefined {
-  return method === 'GET' || method === 'HEAD' ? table.get(lowerPath) : undefined;
+  return (method, lowerPath) => (method === 'GET' || method === 'HEAD' ? byPath.get(lowerPath) : undefined);
 }
 
 function readiness({ engine, state, logger }: ProbeOptions): Probe {
@@ -91,16 +93,7 @@ function unavailable(res: ServerResponse, reason: string): void {
 }
 
 function sendJson(res: ServerResponse, status: number, body: Record<string, unknown>): void {
-  res.setHeader('Cache-Control', 'no-store');
-  sendText(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
-}
-
-/** The whole answer in one end() with its Content-Length (the headers alone for HEAD: Node leaves the body out). */
-function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
-  res.end(text, 'utf8');
+  sendWhole(res, status, 'application/json; charset=utf-8', JSON.stringify(body), 'no-store');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -18,7 +18,7 @@ import { bodyInput, queryInput } from './input';
 import { aroundData, SLICE_ROWS, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
-import { sendCompressed, sendCounted, sendWhole } from '../send';
+import { sendCompressed, sendCounted, sendWhole } from '../../send';
 import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
 import { ChunkWriter } from '../chunk-writer';

@@ -23,7 +23,7 @@ import { principalOf } from '../../request-context/principal';
 import type { Outcome, Service } from '../../services/types';
 import type { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
-import { sendWhole } from '../send';
+import { sendWhole } from '../../send';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { parseSoapContentType, type SoapContentType } from './content-type';

@@ -12,7 +12,7 @@ import { ChunkWriter, type StreamEnd } from '../chunk-writer';
 import { declareSchemaPrefixes, sendTypedAnswer, writeTypedResult } from '../typed-xml';
 import { annotate } from '../../request-context/annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
-import { sendWhole } from '../send';
+import { sendWhole } from '../../send';
 
 /** 200 with the Cache-Control the legacy stack sends with a successful response. */
 export function sendResponse(res: BindingResponse, version: SoapVersion, document: string): void {

@@ -2,7 +2,7 @@
  * An answer whose bytes are all known: its status, Content-Type and Content-Length, and the body given
  * to one end() as a string, so that Node writes the headers and the body in one socket write (a Buffer
  * would go as a second chunk). The bindings' whole answers (SOAP responses and faults, JSON, plain
- * errors) all go out through it; a HEAD request gets the headers alone.
+ * errors) and the probes' (src/ops/probes.ts) all go out through it; a HEAD request gets the headers alone.
  *
  * The answers of one turn of the event loop are written together, at its end (setImmediate, after the
  * poll phase has read every request that arrived): under load a burst of requests is answered in one
