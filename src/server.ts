@@ -27,6 +27,7 @@ import { waitForDatabase } from './process/database-wait';
 import { createLogger, type Logger } from './ops/logger';
 import { InFlight } from './in-flight';
 import type { ServerState } from './ops/probes';
+import { opsPathOf } from './ops/request-summary';
 
 export interface StopOutcome {
   /** True when SHUTDOWN_TIMEOUT_MS ran out and open requests were cut. */
@@ -101,14 +102,13 @@ function addressOf(server: Server): string {
   return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
-const PROBES = new Set(['/health', '/ready', '/metrics']);
 /** What a client is told to wait before trying again while the server waits for its database. */
 const STARTING_RETRY_AFTER_S = 5;
 
 /** Until the database is ready only the probes are answered (/ready says 503); every other request gets 503. */
 function startupGate(app: Express, gate: ServerState): http.RequestListener {
   return (req, res) => {
-    if (!gate.starting || PROBES.has((req.url ?? '').split('?')[0])) return void app(req, res);
+    if (!gate.starting || opsPathOf(req.url ?? '') !== undefined) return void app(req, res);
     res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(STARTING_RETRY_AFTER_S), Connection: 'close' });
     res.end('Service Unavailable: the server is starting and waits for its database.\r\n');
   };

@@ -15,6 +15,7 @@ import { isMigrated } from '../db/migrate';
 import { sendWhole } from '../send';
 import type { Logger } from './logger';
 import { METRICS_CONTENT_TYPE } from './metrics';
+import { OPS_PATHS, type OpsPath } from './request-summary';
 
 /** What the server tells the probes; `stopping` turns /ready to 503 once shutdown begins. */
 export interface ServerState {
@@ -37,28 +38,26 @@ const DATABASE_CHECK_TIMEOUT_MS = 2000;
 export type Probe = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The probe a request asks for, if any: a GET or HEAD to /health, /ready or /metrics in any letter
- * case, a query aside (`lowerPath`: the path in lower case), as the router matched them.
+ * The probe a request asks for, if any: a GET or HEAD to one of OPS_PATHS (request-summary.ts) in any
+ * letter case, a query aside (`lowerPath`: the path in lower case), as the router matched them.
  */
 export type ProbeFor = (method: string | undefined, lowerPath: string) => Probe | undefined;
 
 export function probes(options: ProbeOptions): ProbeFor {
-  const byPath = new Map<string, Probe>([
-    ['/health', (_req, res) => sendJson(res, 200, { status: 'ok', pid: process.pid })],
-    ['/ready', readiness(options)],
-    [
-      '/metrics',
-      (_req, res) => {
-        options.metricsText().then(
-          (text) => sendWhole(res, 200, METRICS_CONTENT_TYPE, text),
-          (error: unknown) => {
-            options.logger.error({ err: error }, 'metrics could not be gathered');
-            sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
-          },
-        );
-      },
-    ],
-  ]);
+  const answers: Record<OpsPath, Probe> = {
+    '/health': (_req, res) => sendJson(res, 200, { status: 'ok', pid: process.pid }),
+    '/ready': readiness(options),
+    '/metrics': (_req, res) => {
+      options.metricsText().then(
+        (text) => sendWhole(res, 200, METRICS_CONTENT_TYPE, text),
+        (error: unknown) => {
+          options.logger.error({ err: error }, 'metrics could not be gathered');
+          sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
+        },
+      );
+    },
+  };
+  const byPath = new Map<string, Probe>(OPS_PATHS.map((path) => [path, answers[path]]));
   return (method, lowerPath) => (method === 'GET' || method === 'HEAD' ? byPath.get(lowerPath) : undefined);
 }
 

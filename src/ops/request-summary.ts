@@ -41,10 +41,25 @@ function outcomeOf(res: ServerResponse, noted: RequestOutcome | undefined): Requ
   return res.statusCode >= 400 ? 'protocol_error' : 'success';
 }
 
-/** The operational endpoints (probes.ts, metrics.ts), not counted among the service's requests. */
-const OPS_PATHS: readonly string[] = ['/health', '/ready', '/metrics'];
+/**
+ * The operational endpoints (probes.ts, metrics.ts), at the root: the one list of their paths. A path
+ * names one in any letter case, as the router matches paths; a query aside.
+ */
+export const OPS_PATHS = ['/health', '/ready', '/metrics'] as const;
+export type OpsPath = (typeof OPS_PATHS)[number];
 
+const LONGEST_OPS_PATH = Math.max(...OPS_PATHS.map((path) => path.length));
+
+/** The operational endpoint a URL's path names, if any (the probes answer GET and HEAD to it). */
+export function opsPathOf(url: string): OpsPath | undefined {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.length > LONGEST_OPS_PATH) return undefined;
+  const lower = path.toLowerCase();
+  return OPS_PATHS.find((ops) => ops === lower);
+}
+
+/** A request to an operational endpoint: not counted among the service's requests, logged at debug. */
 export function isOpsRequest(req: IncomingMessage): boolean {
-  const path = (req.url ?? '').split('?')[0];
-  return OPS_PATHS.includes(path);
+  return opsPathOf(req.url ?? '') !== undefined;
 }

@@ -218,8 +218,13 @@ if (!missing) describe('a start while PostgreSQL is down', () => {
     expect(first.error).toMatch(/ECONNREFUSED/);
     const port = await running.port();
     expect(await healthPid(port)).toBe(running.child.pid);
+    // The probes in any letter case, as the router answers them once the server is up.
+    expect((await send(port, '/HEALTH?probe=1')).status).toBe(200);
     const ready = await send(port, '/ready');
     expect(ready.status).toBe(503);
+    const readyAnyCase = await send(port, '/Ready');
+    expect(readyAnyCase.status).toBe(503);
+    expect(readyAnyCase.body).toContain('"reason":"the server is starting"');
     const call = await getAreaManagers(port);
     expect(call.status).toBe(503);
     expect(call.body).toBe('Service Unavailable: the server is starting and waits for its database.\r\n');

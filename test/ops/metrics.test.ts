@@ -55,9 +55,12 @@ describe.each(ENGINES)('metrics: %s', (kind) => {
     expect(text).not.toContain('NoSuchOperation');
     expect(text).not.toContain('AlsoMadeUp');
     expect(series(text, 'asmx_request_duration_seconds_count', { service: 'SyncCustomers', operation: 'HelloWorld', binding: 'soap12', outcome: 'success' })).toBe(2);
-    // The probes and /metrics itself are not service requests: nothing of binding "other" yet.
+    // The probes and /metrics itself are not service requests, in any letter case the router answers
+    // them in: nothing of binding "other" yet.
     await request(ops.app).get('/health').expect(200);
-    await request(ops.app).get('/ready').expect(200);
+    await request(ops.app).get('/HEALTH').expect(200);
+    await request(ops.app).get('/Ready?probe=1').expect(200);
+    await request(ops.app).head('/Metrics').expect(200);
     expect((await request(ops.app).get('/metrics')).text).not.toContain('binding="other"');
     expect(series(text, 'asmx_request_duration_seconds_bucket', { le: '+Inf', service: 'SyncCustomers', operation: 'HelloWorld', binding: 'soap12', outcome: 'success' })).toBe(2);
   });
