@@ -10,7 +10,7 @@
  * (docs/behaviour.md, "Paging") a page holds up to PageSize rows of each list, and its Summary
  * counts that page's rows.
  */
-import type { Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
@@ -18,7 +18,7 @@ import type { Activity, Complaint } from './records';
 import { storedUserId } from '../operations/master-codes';
 import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
 import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
-import { mapRows, STREAM_BATCH_ROWS, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
@@ -70,15 +70,15 @@ export async function activityReport(db: Kysely<Database>, input: Pick<ReportInp
   if (options.page) return reportPage(db, filter, options.page);
   return streamedResult(db, options.streams, (trx, end) => {
     const summary = new SummaryCounter();
-    const list = <R extends { Status: string }>(read: () => AsyncIterable<R>): StreamedJson => ({
+    const list = <R extends { Status: string }>(query: () => Compilable<R>): StreamedJson => ({
       kind: 'rows',
-      rows: () => (selectsNothing(filter) ? mapRows([], summary.count) : mapRows(read(), summary.count)),
+      rows: () => rowBatches(trx, selectsNothing(filter) ? undefined : query(), summary.count),
     });
     const body: StreamedJson = {
       kind: 'object',
       members: [
-        ['Activities', list(() => activitiesQuery(trx, filter).stream(STREAM_BATCH_ROWS))],
-        ['Complaints', list(() => complaintsQuery(trx, filter).stream(STREAM_BATCH_ROWS))],
+        ['Activities', list(() => activitiesQuery(trx, filter))],
+        ['Complaints', list(() => complaintsQuery(trx, filter))],
         ['Summary', { kind: 'value', value: () => summary.result() }],
       ],
     };
@@ -148,7 +148,7 @@ async function scopeOf(db: Kysely<Database>, username: string, allowed: OfficerB
   return officerScope(db, user);
 }
 
-/** The Summary of rows seen one by one (a streamed report). */
+/** The Summary of rows seen as they pass (a streamed report). */
 class SummaryCounter {
   private readonly seen = { activities: new Map<string, number>(), complaints: new Map<string, number>() };
 

@@ -137,13 +137,15 @@ async function writeStreamed(stream: XmlStream, ns: string, name: string, type: 
     if (!('list' in type)) throw new Error(`${name}: rows where the declaration has no list`);
     stream.xml.ele(ns, name);
     let slice: Record<string, unknown>[] = [];
-    for await (const row of data.read(part.rows)) {
-      if (stream.aborted) break;
-      slice.push(row as Record<string, unknown>);
-      if (slice.length === ROWS_PER_FLUSH) {
-        stream.rows(type.list, slice);
-        slice = [];
-        await stream.flush();
+    batches: for await (const batch of data.read(part.rows)) {
+      for (const row of batch) {
+        if (stream.aborted) break batches;
+        slice.push(row as Record<string, unknown>);
+        if (slice.length === ROWS_PER_FLUSH) {
+          stream.rows(type.list, slice);
+          slice = [];
+          await stream.flush();
+        }
       }
     }
     if (slice.length > 0) stream.rows(type.list, slice);

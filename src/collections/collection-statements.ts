@@ -16,7 +16,7 @@ import type { Direction, Range } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
-import { mapRows, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
 import { countReceipts, receiptKey, receiptsQuery, type ReceiptField, type ReceiptFilter, type ReceiptKey, type ReceiptRecord } from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
@@ -47,7 +47,7 @@ export async function collectionStatements(db: Kysely<Database>, q: CollectionSt
   if (unknown) return { data: [], totals: new Totals().result() };
   return streamedResult(db, q.streams, (trx, end) => {
     const totals = new Totals();
-    const rows = () => mapRows(receiptsQuery(trx, filter, q.sortBy, q.direction).stream(STREAM_BATCH_ROWS), (r) => totals.add(toRow(r), r));
+    const rows = () => rowBatches(trx, receiptsQuery(trx, filter, q.sortBy, q.direction), (r) => totals.add(toRow(r), r));
     return new StreamedData({ kind: 'rows', rows }, () => countReceipts(trx, filter), () => totals.result(), end);
   });
 }

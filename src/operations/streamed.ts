@@ -1,7 +1,10 @@
 /**
  * Answers too large to build in memory (docs/behaviour.md, "Large answers"): the rows are read with
- * a cursor inside one read-only snapshot and handed on one by one, so the binding writes them while
- * they are read and memory does not grow with the answer.
+ * a cursor inside one read-only snapshot and handed on in the batches the cursor fetches, so the
+ * binding writes them while they are read and memory does not grow with the answer. A batch is handed
+ * on, made into answer rows and written as JSON at once: a row at a time, through three async
+ * generators and an await per row, the event loop spent about as much on the hand-overs as on the
+ * rows (docs/operations.md, "Streamed lists in batches").
  *
  * A StreamedData describes the Data of the envelope as a tree: arrays of rows (cursors), objects
  * whose members come in order, and values computed when they are reached (a summary of the rows
@@ -14,17 +17,17 @@
  * and ends the snapshot (a client that hung up). The snapshot is a read-only transaction: on SQLite
  * a reader thread's consistent view, on PostgreSQL REPEATABLE READ.
  */
-import type { ControlledTransaction, Kysely } from 'kysely';
+import type { Compilable, ControlledTransaction, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
 export type StreamedJson =
-  | { kind: 'rows'; rows: () => AsyncIterable<unknown> }
+  | { kind: 'rows'; rows: () => AsyncIterable<readonly unknown[]> }
   | { kind: 'object'; members: readonly (readonly [string, StreamedJson])[] }
   | { kind: 'value'; value: () => unknown };
 
 export class StreamedData {
   private closed = false;
-  private readonly open = new Set<AsyncIterator<unknown>>();
+  private readonly open = new Set<AsyncIterator<readonly unknown[]>>();
 
   constructor(
     readonly body: StreamedJson,
@@ -35,8 +38,8 @@ export class StreamedData {
     private readonly end: () => Promise<void>,
   ) {}
 
-  /** The rows of one cursor of the body, tracked so that close() can stop it mid-way. */
-  async *read(rows: () => AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  /** The batches of rows of one cursor of the body, tracked so that close() can stop it mid-way. */
+  async *read(rows: () => AsyncIterable<readonly unknown[]>): AsyncGenerator<readonly unknown[]> {
     if (this.closed) throw new Error('The streamed answer is closed');
     const iterator = rows()[Symbol.asyncIterator]();
     this.open.add(iterator);
@@ -111,7 +114,7 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknow
       return part.value();
     case 'rows': {
       const rows: unknown[] = [];
-      for await (const row of data.read(part.rows)) rows.push(row);
+      for await (const batch of data.read(part.rows)) for (const row of batch) rows.push(row);
       return rows;
     }
     case 'object': {
@@ -131,7 +134,13 @@ export const SMALL_LIST_ROWS = 1000;
 /** Rows per batch a cursor sends to the main thread (SQLite) or fetches (PostgreSQL). */
 export const STREAM_BATCH_ROWS = 500;
 
-/** Each row of a cursor turned into an answer row as it passes. */
-export async function* mapRows<R, T>(rows: AsyncIterable<R> | Iterable<R>, toRow: (row: R) => T): AsyncGenerator<T> {
-  for await (const row of rows) yield toRow(row);
+/**
+ * The rows of `query` in the batches its cursor fetches (STREAM_BATCH_ROWS at a time: a message from
+ * the SQLite worker, a fetch of the PostgreSQL cursor), each batch made into answer rows by `toRow` as
+ * it passes. `db` is the snapshot the query was built on. Undefined for a query that can select
+ * nothing (an empty list of officers, which SQL cannot write): no batch.
+ */
+export async function* rowBatches<R, T>(db: Kysely<Database>, query: Compilable<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
+  if (query === undefined) return;
+  for await (const part of db.getExecutor().stream<R>(query.compile(), STREAM_BATCH_ROWS)) yield part.rows.map(toRow);
 }

@@ -15,7 +15,7 @@ import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
-import { mapRows, SMALL_LIST_ROWS, STREAM_BATCH_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import { rowBatches, SMALL_LIST_ROWS, StreamedData, streamedResult } from '../operations/streamed';
 import { readJsonRows } from '../operations/json-rows';
 import { field, nullable, recordType, rowShape } from '../operations/results';
 import { objectRowMaker } from '../db/row-shape';
@@ -83,7 +83,7 @@ export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<Op
   const first = await readJsonRows(db, repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1), CHEQUE_SHAPE);
   if (first.count <= SMALL_LIST_ROWS) return { data: q.streams ? first : first.rows() };
   return streamedResult(db, q.streams, (trx, end) => {
-    const rows = () => mapRows(repo.chequesQuery(trx, filter).stream(STREAM_BATCH_ROWS), chequeRow);
+    const rows = () => rowBatches(trx, repo.chequesQuery(trx, filter), chequeRow);
     return new StreamedData({ kind: 'rows', rows }, () => repo.countCheques(trx, filter), undefined, end);
   });
 }
