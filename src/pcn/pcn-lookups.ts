@@ -173,6 +173,6 @@ function oneSpelling<R extends { pcn_no: string }>(records: R[], spellings: read
   return records.filter((r) => r.pcn_no === chosen);
 }
 
-function chequeRow(r: repo.ChequeRecord): Record<string, unknown> {
+function chequeRow(r: repo.ListedCheque): Record<string, unknown> {
   return new ChequeRow(r);
 }

@@ -15,13 +15,13 @@ export interface ChequeFilter {
   customerOfficers?: readonly string[];
 }
 
-export interface ChequeRecord {
+/** A cheque as the list shows it (getPCNList). */
+export interface ListedCheque {
   pdc_id: string;
   pcn_no: string;
   pcn_date: string;
   customer_code: string;
   customer_name: string;
-  sales_officer_id: string;
   payment_type: string;
   payment_method: string;
   cheque_no: string | null;
@@ -31,13 +31,21 @@ export interface ChequeRecord {
   status: string;
 }
 
-const CHEQUE_COLUMNS = [
+/** A cheque with the officer who collected it (getPCNDetails). */
+export interface ChequeRecord extends ListedCheque {
+  sales_officer_id: string;
+}
+
+/**
+ * The columns of a listed cheque: only what the list shows, since making each value costs the reader
+ * (docs/operations.md, "Rows shaped where they are read"); its officer is the list's filter.
+ */
+const LIST_COLUMNS = [
   'pcn.pdc_id',
   'pcn.pcn_no',
   'pcn.pcn_date',
   'pcn.customer_code',
   'customers.name as customer_name',
-  'pcn.sales_officer_id',
   'pcn.payment_type',
   'pcn.payment_method',
   'pcn.cheque_no',
@@ -46,6 +54,8 @@ const CHEQUE_COLUMNS = [
   'pcn.amount',
   'pcn.status',
 ] as const;
+
+const CHEQUE_COLUMNS = [...LIST_COLUMNS, 'pcn.sales_officer_id'] as const;
 
 function chequeSource(db: Kysely<Database>) {
   return db.selectFrom('pcn').innerJoin('customers', 'customers.code', 'pcn.customer_code');
@@ -79,18 +89,13 @@ export async function countCheques(db: Kysely<Database>, filter: ChequeFilter): 
 
 /** Cheques matching the filter, newest first (pcn_date, then pdc_id, both descending); after a key: the next page. */
 export function chequesQuery(db: Kysely<Database>, filter: ChequeFilter, after?: ChequeKey) {
-  let query = filteredCheques(db, filter).select(CHEQUE_COLUMNS);
+  let query = filteredCheques(db, filter).select(LIST_COLUMNS);
   if (after !== undefined) {
     query = query.where((eb) =>
       eb.or([eb('pcn.pcn_date', '<', after.pcnDate), eb.and([eb('pcn.pcn_date', '=', after.pcnDate), eb('pcn.pdc_id', '<', after.pdcId)])]),
     );
   }
   return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc');
-}
-
-/** Cheques matching the filter, newest first (pcn_date, then pdc_id, both descending). */
-export async function cheques(db: Kysely<Database>, filter: ChequeFilter): Promise<ChequeRecord[]> {
-  return chequesQuery(db, filter).execute();
 }
 
 /** One cheque by PDCID, looked up under each of the given spellings (exact match first). */
