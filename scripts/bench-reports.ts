@@ -179,10 +179,9 @@ const HEALTH_EVERY_MS = 10;
 
 /**
  * One server, every mix `repeat + 1` times in a row, /health polled every 10 ms meanwhile, from 20 s
- * after the server started (settle). With the
- * answer cache off every call runs its query; with it on (the default) the first call of a mix does
- * and the others are answered from the cache (docs/operations.md, "Answer cache"), a warranty
- * request written before each.
+ * after the server started (settle). With the answer cache off every call runs its query; with it on
+ * (the default) the first call of a mix does and the others are answered from the cache
+ * (docs/operations.md, "Answer cache"), a warranty request written before each.
  */
 async function runPass(options: Options, codes: Codes, answerCache: boolean): Promise<Pass> {
   const nodeArgs = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];

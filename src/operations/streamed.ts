@@ -131,8 +131,8 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknow
  */
 export const SMALL_LIST_ROWS = 1000;
 
-/** Rows per batch a cursor sends to the main thread (SQLite) or fetches (PostgreSQL). */
-export const STREAM_BATCH_ROWS = 500;
+/** Rows per batch a cursor sends to the main thread (SQLite) or fetches (PostgreSQL) (rowBatches). */
+const STREAM_BATCH_ROWS = 500;
 
 /**
  * The rows of `query` in the batches its cursor fetches (STREAM_BATCH_ROWS at a time: a message from

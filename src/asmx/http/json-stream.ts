@@ -18,14 +18,15 @@ import type { StreamedData, StreamedJson } from '../../operations/streamed';
 import { ChunkWriter, type StreamEnd } from '../chunk-writer';
 import type { AnswerKeeper } from '../../services/answer-cache';
 
-/** Rows of an in-memory array stringified at once: a slice is a millisecond or two of work. */
+/** An in-memory Data array longer than this is written in pieces (writeArrayEnvelope), not at once. */
 export const SLICE_ROWS = 1000;
 
 /**
- * Rows of a streamed batch written as JSON at once. Their text (about 20 to 40 KB) and the chunk it
- * completes (chunk-writer.ts: 64 KB and what the last piece brings) stay under V8's size for large
- * objects, which only a full collection frees: with a batch of 500 rows written whole, chunks of up
- * to 160 KB made the server's longest pauses twice as long while lists streamed on PostgreSQL.
+ * Rows written as JSON at once (writeRows), for a streamed batch and an array in memory alike. Their
+ * text (about 20 to 40 KB) and the chunk it completes (chunk-writer.ts: 64 KB and what the last piece
+ * brings) stay under V8's size for large objects, which only a full collection frees: with a batch of
+ * 500 rows written whole, chunks of up to 160 KB made the server's longest pauses twice as long while
+ * lists streamed on PostgreSQL.
  */
 const TEXT_ROWS = 100;
 
@@ -59,8 +60,8 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
 
 /**
  * A large answer already in memory (a report's rows): the envelope with its Data array written in
- * slices of SLICE_ROWS rows, the event loop free between chunks, so a 5 MB report does not hold up
- * every other request while it is stringified. The bytes are those of JSON.stringify(envelope).
+ * pieces (writeRows), the event loop free between chunks, so a 5 MB report does not hold up every
+ * other request while it is stringified. The bytes are those of JSON.stringify(envelope).
  */
 export async function writeArrayEnvelope(
   res: ServerResponse,
@@ -68,18 +69,12 @@ export async function writeArrayEnvelope(
   keeper?: AnswerKeeper,
 ): Promise<StreamEnd> {
   const { head, tail } = aroundData(envelope);
-  const rows = envelope.Data;
   const kept = keeping(keeper);
   const out = new ChunkWriter(res, kept.add);
   startJson(res);
   await out.write(head);
-  if (rows.length === 0) await out.write('[]');
-  for (let i = 0; i < rows.length && !out.aborted; i += SLICE_ROWS) {
-    // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
-    const slice = JSON.stringify(rows.slice(i, i + SLICE_ROWS));
-    await out.write((i === 0 ? '[' : ',') + slice.slice(1, -1));
-  }
-  await out.write(`]${tail}`);
+  const opened = await writeRows(out, envelope.Data, false);
+  await out.write(`${opened ? ']' : '[]'}${tail}`);
   const end = await out.end();
   if (end === 'complete') kept.keep();
   return end;
@@ -150,16 +145,12 @@ async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJso
     case 'value':
       return out.write(JSON.stringify(part.value()));
     case 'rows': {
-      let separator = '[';
+      let opened = false;
       for await (const batch of data.read(part.rows)) {
-        for (let from = 0; from < batch.length; from += TEXT_ROWS) {
-          if (out.aborted) return;
-          // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
-          await out.write(separator + JSON.stringify(batch.slice(from, from + TEXT_ROWS)).slice(1, -1));
-          separator = ',';
-        }
+        if (out.aborted) return;
+        opened = await writeRows(out, batch, opened);
       }
-      return out.write(separator === '[' ? '[]' : ']');
+      return out.write(opened ? ']' : '[]');
     }
     case 'object': {
       let separator = '{';
@@ -171,4 +162,18 @@ async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJso
       return out.write(separator === '{' ? '{}' : '}');
     }
   }
+}
+
+/**
+ * Rows continuing a JSON array, TEXT_ROWS of them stringified at once; `opened`: rows of the array were
+ * written before. Whether the array is opened now: its end, ']' or '[]' when it never was, is the
+ * caller's to write.
+ */
+async function writeRows(out: ChunkWriter, rows: readonly unknown[], opened: boolean): Promise<boolean> {
+  for (let from = 0; from < rows.length && !out.aborted; from += TEXT_ROWS) {
+    // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
+    await out.write((opened ? ',' : '[') + JSON.stringify(rows.slice(from, from + TEXT_ROWS)).slice(1, -1));
+    opened = true;
+  }
+  return opened;
 }
