@@ -8,13 +8,16 @@
  *   - raw node:http answering a fixed SOAP reply.
  * The HTTP getPCNList rows are also measured with the answer cache off (ANSWER_CACHE_MB=0): every request
  * runs its query, as the first one after a write does. The light reads (lightRows) are measured one
- * request at a time with the answer cache off: the CPU time each costs the server, the event loop's
- * apart from its other threads' (the SQLite readers, V8's helpers).
+ * request at a time with the answer cache off, in one run each: the CPU time each costs the server, the
+ * event loop's apart from its other threads' (the SQLite readers, V8's helpers).
  * Each server runs in its own process pinned to core 1 (taskset), wrk pinned to core 0. This server and
  * its peers run side by side, and each row is measured against this server and then at once against
- * its peer (sideBySide): never two servers under load at once. Not part of the test suite.
+ * its peer (sideBySide): never two servers under load at once. A row is measured in --rounds rounds
+ * (3), each a run against this server and one against its peer; its figures are the medians of the
+ * rounds (one run's p99 on these shared machines moves with whatever else the machine did in those
+ * seconds), and the second table shows every round's p99 / p50. Not part of the test suite.
  *
- *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--connections 50]
+ *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--rounds 3] [--connections 50]
  *                                                       [--port P] [--rows soap,http,light] [--match TEXT] [--profile DIR]
  *
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
@@ -44,6 +47,8 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 interface Options {
   database: string;
   duration: number;
+  /** Runs per row and server; the figures are their medians. */
+  rounds: number;
   connections: number;
   port: number;
   rows: Set<'soap' | 'http' | 'light'>;
@@ -76,6 +81,8 @@ interface Measure {
   cpuPerRequest?: number;
   /** The same, of its main thread (the event loop) alone. */
   loopCpuPerRequest?: number;
+  /** p99 / p50 of each round, when the figures are the medians of rounds (medianOf). */
+  tailRatios?: number[];
 }
 
 interface Collections {
@@ -99,7 +106,8 @@ function gcLine(label: string, m: Measure): string {
   const gc = m.gc!;
   const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
   const max = (xs: number[]) => (xs.length === 0 ? NaN : Math.max(...xs));
-  return `| ${label} | ${m.cpuPerRequest!.toFixed(3)} ms | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
+  const tails = (m.tailRatios ?? [m.p99 / m.p50]).map((r) => `${r.toFixed(1)}x`).join(' ');
+  return `| ${label} | ${tails} | ${m.cpuPerRequest!.toFixed(3)} ms | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
 }
 
 /** What this server answered to a row over HTTP, for the Express peer to answer alike. */
@@ -111,12 +119,13 @@ interface Recorded {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, connections: 50, port: 18095, rows: new Set(['soap', 'http', 'light']) };
+  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, rounds: 3, connections: 50, port: 18095, rows: new Set(['soap', 'http', 'light']) };
   for (let i = 0; i < argv.length; i += 2) {
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${argv[i]} needs a value`);
     if (argv[i] === '--database') options.database = value;
     else if (argv[i] === '--duration') options.duration = Number(value);
+    else if (argv[i] === '--rounds') options.rounds = Math.max(1, Math.trunc(Number(value)));
     else if (argv[i] === '--connections') options.connections = Number(value);
     else if (argv[i] === '--port') options.port = Number(value);
     else if (argv[i] === '--profile') options.profile = path.resolve(value);
@@ -342,13 +351,14 @@ async function startMeasured(label: string, args: string[], env: NodeJS.ProcessE
 }
 
 /**
- * One row against one server: a short warm-up, then the measured run, with the server's CPU time (its
- * event loop's apart) and collections meanwhile.
+ * One row against one server: a short warm-up (unless `warm` is false: a later round, right after the
+ * one before), then the measured run, with the server's CPU time (its event loop's apart) and
+ * collections meanwhile.
  */
-function measureRow(server: Measured, row: Row, options: Options, dir: string): Measure {
+function measureRow(server: Measured, row: Row, options: Options, dir: string, warm = true): Measure {
   const { port, child, output } = server;
   const pid = child.pid!;
-  wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
+  if (warm) wrk(port, row, { ...options, duration: Math.min(2, options.duration) }, dir);
   const from = output === undefined ? 0 : fs.statSync(output).size;
   const [cpuBefore, loopBefore] = [procCpuMs(pid), procCpuMs(pid, pid)];
   const measure = wrk(port, row, options, dir);
@@ -359,13 +369,48 @@ function measureRow(server: Measured, row: Row, options: Options, dir: string): 
   return measure;
 }
 
-/** Every row against one server started for them alone. */
+/**
+ * The rounds of one row as one measure: the median of each figure (the rate, p50 and p99 each on its
+ * own), CPU per request over all of them, every round's collections, and each round's p99 / p50.
+ */
+function medianOf(rounds: readonly Measure[]): Measure {
+  const median = (pick: (m: Measure) => number) => {
+    const values = rounds.map(pick).sort((a, b) => a - b);
+    const middle = Math.floor(values.length / 2);
+    return values.length % 2 === 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+  };
+  const sum = (pick: (m: Measure) => number) => rounds.reduce((total, m) => total + pick(m), 0);
+  const requests = sum((m) => m.requests);
+  const measure: Measure = {
+    rps: median((m) => m.rps),
+    p50: median((m) => m.p50),
+    p99: median((m) => m.p99),
+    errors: sum((m) => m.errors),
+    requests,
+    tailRatios: rounds.map((m) => m.p99 / m.p50),
+  };
+  if (rounds.every((m) => m.cpuPerRequest !== undefined)) {
+    measure.cpuPerRequest = sum((m) => m.cpuPerRequest! * m.requests) / requests;
+    measure.loopCpuPerRequest = sum((m) => m.loopCpuPerRequest! * m.requests) / requests;
+  }
+  if (rounds.every((m) => m.gc !== undefined)) {
+    measure.gc = { scavenges: rounds.flatMap((m) => m.gc!.scavenges), fullCollections: rounds.flatMap((m) => m.gc!.fullCollections) };
+  }
+  return measure;
+}
+
+/** A row's rounds against one server: the first warmed up, each later one right after the one before. */
+function measureRounds(server: Measured, row: Row, options: Options, dir: string): Measure {
+  return medianOf(Array.from({ length: options.rounds }, (_, round) => measureRow(server, row, options, dir, round === 0)));
+}
+
+/** Every row against one server started for them alone, in rounds. */
 async function measureServer(label: string, args: string[], env: NodeJS.ProcessEnv, port: number, rows: Row[], options: Options, dir: string, output?: string): Promise<Map<string, Measure>> {
   const results = new Map<string, Measure>();
   if (rows.length === 0) return results;
   const server = await startMeasured(label, args, env, port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', output);
   try {
-    for (const row of rows) results.set(row.label, measureRow(server, row, options, dir));
+    for (const row of rows) results.set(row.label, measureRounds(server, row, options, dir));
   } finally {
     await stopServer(server.child);
   }
@@ -398,8 +443,15 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
     const expressPeer = rows.some((r) => r.group === 'http') ? await start('express', [self, '--peer', 'express', String(expressPort), recordedFile], process.env, expressPort, '/') : undefined;
     await settle("the servers'");
     for (const row of rows) {
-      ours.set(row.label, measureRow(server, row, options, dir));
-      peers.set(row.label, measureRow(row.group === 'soap' ? soapPeer! : expressPeer!, row, options, dir));
+      const peer = row.group === 'soap' ? soapPeer! : expressPeer!;
+      const [mine, theirs]: Measure[][] = [[], []];
+      // Round by round, this server and then its peer: each pair sees the machine at nearly the same moment.
+      for (let round = 0; round < options.rounds; round++) {
+        mine.push(measureRow(server, row, options, dir, round === 0));
+        theirs.push(measureRow(peer, row, options, dir, round === 0));
+      }
+      ours.set(row.label, medianOf(mine));
+      peers.set(row.label, medianOf(theirs));
     }
   } finally {
     for (const server of started) await stopServer(server.child);
@@ -475,16 +527,18 @@ async function main(): Promise<void> {
   }
   const raw = rawResults.get(rawRow.label)!;
   lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
-  process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
+  process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, medians of ${options.rounds} rounds${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  const gcLines = ['| this server, while measured | CPU per request | scavenges | mean | max | full collections | max |', '|---|---|---|---|---|---|---|'];
+  // What the machine itself does to a tail: a server that does nothing but answer, measured the same way.
+  process.stdout.write(`raw node:http p99 / p50 of each round: ${raw.tailRatios!.map((r) => `${r.toFixed(1)}x`).join(' ')}\n`);
+  const gcLines = ['| this server, while measured (every round) | p99 / p50 of each round | CPU per request | scavenges | mean | max | full collections | max |', '|---|---|---|---|---|---|---|---|'];
   for (const row of rows) {
     gcLines.push(gcLine(row.label, ours.get(row.label)!));
     const cold = uncached.get(row.label);
     if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold));
   }
   process.stdout.write(`\n${gcLines.join('\n')}\n`);
-  if (light.length > 0) process.stdout.write(`\nwrk -t1 -c1 -d${options.duration}s, ANSWER_CACHE_MB=0 (every request runs its queries)\n${light.join('\n')}\n`);
+  if (light.length > 0) process.stdout.write(`\nwrk -t1 -c1 -d${options.duration}s, one run each, ANSWER_CACHE_MB=0 (every request runs its queries)\n${light.join('\n')}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
