@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresIntrospector, sql, SqliteIntrospector } from 'kysely';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import { isMigrated, migrate } from './migrate';
 
@@ -12,6 +12,25 @@ describe.each(ENGINES)('database engine: %s', (kind) => {
       expect(counters.map((c) => c.name)).toEqual(['warranty_change_seq', 'warranty_file_id', 'warranty_request_no']);
     } finally {
       await engine.close();
+    }
+  });
+
+  it("describes its own tables only, as Kysely's introspector describes them (on PostgreSQL: not another schema's)", async () => {
+    const [engine, other] = [await freshEngine(kind), await freshEngine(kind)];
+    try {
+      await sql`create table only_in_other (id integer primary key, note text)`.execute(other.db);
+      const tables = await engine.db.introspection.getTables();
+      expect(tables.map((t) => t.name)).toContain('customers');
+      expect(tables.map((t) => t.name)).not.toContain('only_in_other');
+      expect(tables.map((t) => t.name)).not.toContain('kysely_migration');
+      // Kysely's own, which reads every schema of the database, kept to this engine's.
+      const reference = kind === 'postgres' ? new PostgresIntrospector(engine.db) : new SqliteIntrospector(engine.db);
+      expect(tables).toEqual((await reference.getTables()).filter((t) => t.schema === engine.schema));
+      const withKysely = await engine.db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(withKysely.map((t) => t.name)).toEqual(expect.arrayContaining(['kysely_migration', 'kysely_migration_lock']));
+      expect((await other.db.introspection.getTables()).map((t) => t.name)).toContain('only_in_other');
+    } finally {
+      await Promise.all([engine.close(), other.close()]);
     }
   });
 

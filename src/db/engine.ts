@@ -15,10 +15,11 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { types as pgTypes, type Pool } from 'pg';
 import Cursor from 'pg-cursor';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { SqliteWorkerDialect } from './sqlite-worker/dialect';
 import type { WorkerPool } from './sqlite-worker/worker-pool';
 import { createPool, type PoolErrorReporter } from './pg-pool';
+import { SchemaPostgresDialect } from './pg-introspector';
 import type { Database } from './schema';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './table-versions';
 import { noticingTablesRead } from './tables-read';
@@ -163,7 +164,7 @@ function openPostgres(databaseUrl: string, options: PostgresOptions & CommonOpti
   // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
   const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
   const results = statementResults(options);
-  const db = new Kysely<Database>({ dialect: noticingTablesRead(new PostgresDialect({ pool, cursor: Cursor }), results) });
+  const db = new Kysely<Database>({ dialect: noticingTablesRead(new SchemaPostgresDialect({ pool, cursor: Cursor }, schema ?? undefined), results) });
   url.password = url.password ? '***' : '';
   return {
     kind: 'postgres',

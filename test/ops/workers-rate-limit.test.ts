@@ -25,8 +25,7 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
 
 describe('rate limiting across WORKERS=2', () => {
   let server: SpawnedServer | undefined;
-  // A schema of this run's, dropped with the others when the run ends (test/support/engines.ts):
-  // dropping it here could break another suite's migrations in the middle of their introspection.
+  // A schema of this run's, dropped with the others when the run ends (test/support/engines.ts).
   const schema = `${schemaPrefix(process.env.TEST_RUN_ID ?? newTestRunId())}${randomBytes(4).toString('hex')}`;
   afterEach(() => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');

@@ -5,9 +5,10 @@
  * two readers, so reads really run beside writes), removed on close; or a PostgreSQL schema of its
  * own (so parallel jest workers never meet).
  *
- * The PostgreSQL schemas are dropped together when the run ends (global-teardown.ts), not one by one:
- * Kysely's migrator introspects every schema of the database, and a schema dropped by another worker
- * in the middle of that introspection makes it fail ("schema ... does not exist").
+ * The PostgreSQL schemas are dropped together when the run ends (global-teardown.ts), in one pass.
+ * The migrations of a schema read the tables of that schema only (src/db/pg-introspector.ts), so the
+ * hundreds of schemas a run makes neither slow them down nor, dropped by another worker meanwhile,
+ * make them fail (Kysely's own introspection read every schema of the database).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,0 +1,103 @@
+/**
+ * What Kysely reads of a PostgreSQL database's tables, limited to the schema the engine works in
+ * (docs/operations.md, "PostgreSQL"). Kysely's own introspector reads every column of every table
+ * of every schema the user may use, calling `col_description` and `pg_get_serial_sequence` for each,
+ * and its migrator asks for all of it to learn whether its two tables exist, several times per
+ * start: on a database holding 150 other schemas of this application each start spent seconds
+ * there (0.4 to 0.8 s a call), and the more schemas a database holds the longer it took. Only the
+ * migrator reads it (src/db/migrate.ts).
+ *
+ * The engine's schema is the one DATABASE_URL names, else the first of the connection's search_path
+ * that exists (`current_schema()`, normally public), where the tables are made without one.
+ */
+import { PostgresDialect, PostgresIntrospector, sql, type ColumnMetadata, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type PostgresDialectConfig, type SchemaMetadata, type TableMetadata } from 'kysely';
+
+const KYSELY_TABLES = ['kysely_migration', 'kysely_migration_lock'];
+
+interface ColumnRow {
+  column: string;
+  not_null: boolean;
+  has_default: boolean;
+  table: string;
+  table_type: string;
+  schema: string;
+  type: string;
+  type_schema: string;
+  column_description: string | null;
+  auto_incrementing: string | null;
+}
+
+export class SchemaIntrospector implements DatabaseIntrospector {
+  private readonly everything: PostgresIntrospector;
+
+  constructor(
+    private readonly db: Kysely<unknown>,
+    /** The schema DATABASE_URL names; undefined: the connection's current schema. */
+    private readonly schema: string | undefined,
+  ) {
+    this.everything = new PostgresIntrospector(db);
+  }
+
+  /** Every schema, as Kysely lists them (one row each: cheap). */
+  getSchemas(): Promise<SchemaMetadata[]> {
+    return this.everything.getSchemas();
+  }
+
+  /** The tables and views of the engine's schema with their columns, as Kysely's introspector describes them. */
+  async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+    const schema = this.schema === undefined ? sql<string>`current_schema()` : sql<string>`${this.schema}`;
+    const rows = await sql<ColumnRow>`
+      select a.attname as "column", a.attnotnull as not_null, a.atthasdef as has_default, c.relname as "table",
+        c.relkind as table_type, ns.nspname as "schema", typ.typname as "type", dtns.nspname as type_schema,
+        col_description(a.attrelid, a.attnum) as column_description,
+        pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname) as auto_incrementing
+      from pg_catalog.pg_attribute a
+        inner join pg_catalog.pg_class c on a.attrelid = c.oid
+        inner join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+        inner join pg_catalog.pg_type typ on a.atttypid = typ.oid
+        inner join pg_catalog.pg_namespace dtns on typ.typnamespace = dtns.oid
+      where ns.nspname = ${schema} and c.relkind in ('r', 'v', 'p') and a.attnum >= 0 and not a.attisdropped
+        and (${options.withInternalKyselyTables ?? false} or c.relname not in (${sql.join(KYSELY_TABLES)}))
+      order by c.relname, a.attnum`.execute(this.db);
+    return tablesOf(rows.rows);
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+/** The rows (one per column, a table's together) as tables with their columns. */
+function tablesOf(rows: readonly ColumnRow[]): TableMetadata[] {
+  const tables = new Map<string, TableMetadata>();
+  for (const row of rows) {
+    let table = tables.get(row.table);
+    if (table === undefined) tables.set(row.table, (table = { name: row.table, schema: row.schema, isView: row.table_type === 'v', columns: [] }));
+    const column: ColumnMetadata = {
+      name: row.column,
+      dataType: row.type,
+      dataTypeSchema: row.type_schema,
+      isNullable: !row.not_null,
+      hasDefaultValue: row.has_default,
+      isAutoIncrementing: row.auto_incrementing !== null,
+      comment: row.column_description ?? undefined,
+    };
+    table.columns.push(column);
+  }
+  return [...tables.values()];
+}
+
+/** PostgreSQL as Kysely speaks it, with its introspection limited to one schema (SchemaIntrospector). */
+export class SchemaPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    /** The schema DATABASE_URL names; undefined: the connection's current schema. */
+    private readonly schema: string | undefined,
+  ) {
+    super(config);
+  }
+
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SchemaIntrospector(db, this.schema);
+  }
+}
