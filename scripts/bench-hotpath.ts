@@ -15,7 +15,8 @@
  * its peer (sideBySide): never two servers under load at once. A row is measured in --rounds rounds
  * (3), each a run against this server and one against its peer; its figures are the medians of the
  * rounds (one run's p99 on these shared machines moves with whatever else the machine did in those
- * seconds), and the second table shows every round's p99 / p50. Not part of the test suite.
+ * seconds), its ratio the median of the rounds' ratios, and the second table shows every round's
+ * p99 / p50. Not part of the test suite.
  *
  *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--rounds 3] [--connections 50]
  *                                                       [--port P] [--rows soap,http,light] [--match TEXT] [--profile DIR]
@@ -83,6 +84,8 @@ interface Measure {
   loopCpuPerRequest?: number;
   /** p99 / p50 of each round, when the figures are the medians of rounds (medianOf). */
   tailRatios?: number[];
+  /** The rate of each round, likewise. */
+  roundRates?: number[];
 }
 
 interface Collections {
@@ -369,25 +372,27 @@ function measureRow(server: Measured, row: Row, options: Options, dir: string, w
   return measure;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /**
  * The rounds of one row as one measure: the median of each figure (the rate, p50 and p99 each on its
- * own), CPU per request over all of them, every round's collections, and each round's p99 / p50.
+ * own), CPU per request over all of them, every round's collections, and each round's p99 / p50 and rate.
  */
 function medianOf(rounds: readonly Measure[]): Measure {
-  const median = (pick: (m: Measure) => number) => {
-    const values = rounds.map(pick).sort((a, b) => a - b);
-    const middle = Math.floor(values.length / 2);
-    return values.length % 2 === 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-  };
   const sum = (pick: (m: Measure) => number) => rounds.reduce((total, m) => total + pick(m), 0);
   const requests = sum((m) => m.requests);
   const measure: Measure = {
-    rps: median((m) => m.rps),
-    p50: median((m) => m.p50),
-    p99: median((m) => m.p99),
+    rps: median(rounds.map((m) => m.rps)),
+    p50: median(rounds.map((m) => m.p50)),
+    p99: median(rounds.map((m) => m.p99)),
     errors: sum((m) => m.errors),
     requests,
     tailRatios: rounds.map((m) => m.p99 / m.p50),
+    roundRates: rounds.map((m) => m.rps),
   };
   if (rounds.every((m) => m.cpuPerRequest !== undefined)) {
     measure.cpuPerRequest = sum((m) => m.cpuPerRequest! * m.requests) / requests;
@@ -519,11 +524,13 @@ async function main(): Promise<void> {
     const a = ours.get(row.label)!;
     const peerName = row.group === 'soap' ? 'bare soap.listen' : row.method === 'GET' ? 'Express 5 route' : 'Express 5 route, urlencoded';
     const b = peers.get(row.label)!;
-    const line = (label: string, m: Measure) =>
-      `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${(m.rps / b.rps).toFixed(2)}x |`;
-    lines.push(line(row.label, a));
+    const line = (label: string, m: Measure, ratio: number) =>
+      `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${ratio.toFixed(2)}x |`;
+    // Measured round by round beside its peer: the median of the rounds' ratios, each taken at nearly one moment.
+    lines.push(line(row.label, a, median(a.roundRates!.map((rate, round) => rate / b.roundRates![round]))));
     const cold = uncached.get(row.label);
-    if (cold) lines.push(line(`${row.label}, ANSWER_CACHE_MB=0`, cold));
+    // Measured later, on a server of its own: the ratio of the medians.
+    if (cold) lines.push(line(`${row.label}, ANSWER_CACHE_MB=0`, cold, cold.rps / b.rps));
   }
   const raw = rawResults.get(rawRow.label)!;
   lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
