@@ -36,7 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { PINNED, procCpuMs, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
+import { percentile, PINNED, procCpuMs, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -82,7 +82,7 @@ interface Measure {
   cpuPerRequest?: number;
   /** The same, of its main thread (the event loop) alone. */
   loopCpuPerRequest?: number;
-  /** p99 / p50 of each round, when the figures are the medians of rounds (medianOf). */
+  /** p99 / p50 of each round, set on a measure made of rounds (medianOf): every one the tables print. */
   tailRatios?: number[];
   /** The rate of each round, likewise. */
   roundRates?: number[];
@@ -109,7 +109,7 @@ function gcLine(label: string, m: Measure): string {
   const gc = m.gc!;
   const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
   const max = (xs: number[]) => (xs.length === 0 ? NaN : Math.max(...xs));
-  const tails = (m.tailRatios ?? [m.p99 / m.p50]).map((r) => `${r.toFixed(1)}x`).join(' ');
+  const tails = m.tailRatios!.map((r) => `${r.toFixed(1)}x`).join(' ');
   return `| ${label} | ${tails} | ${m.cpuPerRequest!.toFixed(3)} ms | ${gc.scavenges.length} | ${fmt(mean(gc.scavenges))} | ${fmt(max(gc.scavenges))} | ${gc.fullCollections.length} | ${fmt(max(gc.fullCollections))} |`;
 }
 
@@ -372,10 +372,9 @@ function measureRow(server: Measured, row: Row, options: Options, dir: string, w
   return measure;
 }
 
+/** The median of the rounds' values (nearest rank: the middle one of an odd number of rounds). */
 function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return percentile(values, 50);
 }
 
 /**

@@ -10,9 +10,10 @@
  * The engine's schema is the one DATABASE_URL names, else the first of the connection's search_path
  * that exists (`current_schema()`, normally public), where the tables are made without one.
  */
-import { PostgresDialect, PostgresIntrospector, sql, type ColumnMetadata, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type PostgresDialectConfig, type SchemaMetadata, type TableMetadata } from 'kysely';
+import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql, type ColumnMetadata, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type PostgresDialectConfig, type SchemaMetadata, type TableMetadata } from 'kysely';
 
-const KYSELY_TABLES = ['kysely_migration', 'kysely_migration_lock'];
+/** The migrator's own tables, which Kysely's introspector leaves out unless asked. */
+const KYSELY_TABLES = [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
 
 interface ColumnRow {
   column: string;
