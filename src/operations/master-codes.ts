@@ -6,7 +6,7 @@
  * queries on the large tables (invoices, orders, receipts, pcn, ledger_entries ...) compare their indexed columns with
  * a plain `=` on the stored spelling and keep using their indexes.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Range } from './parse';
 
@@ -30,20 +30,42 @@ export async function storedProfitCenter(db: Kysely<Database>, code: string): Pr
   return storedSpelling(db, 'profit_centers', 'code', code);
 }
 
+type MasterTable = 'customers' | 'users' | 'profit_centers' | 'products';
+
 /**
  * The stored value of a master table's key column equal to `value` without regard to case. Should two
  * stored values differ only by case, the exact spelling wins (else the first in the column's order).
  * `table` and `column` are constants of the code, never input.
  */
-async function storedSpelling(db: Kysely<Database>, table: 'customers' | 'users' | 'profit_centers' | 'products', column: 'code' | 'id', value: string): Promise<string | undefined> {
+async function storedSpelling(db: Kysely<Database>, table: MasterTable, column: 'code' | 'id', value: string): Promise<string | undefined> {
+  const { rows } = await sql<{ stored: string | null }>`select ${storedSpellingOf(table, column, value)} as stored`.execute(db);
+  return rows[0]?.stored ?? undefined;
+}
+
+/**
+ * storedSpelling as an expression of another statement: the stored value, or null when there is none.
+ * A filter `column = storedUserIdOf(typed)` on a large table reads the list in one statement, one
+ * round trip to the database instead of two, and selects nothing for a code that names nothing (a
+ * comparison with null is never true), as the list of a looked-up unknown code is empty.
+ */
+function storedSpellingOf(table: MasterTable, column: 'code' | 'id', value: string): RawBuilder<string | null> {
   const wanted = value.trim();
   const key = sql.ref(column);
-  const { rows } = await sql<{ stored: string }>`
-    select ${key} as stored from ${sql.table(table)}
+  return sql<string | null>`(
+    select ${key} from ${sql.table(table)}
     where upper(${key}) = ${wanted.toUpperCase()}
     order by case when ${key} = ${wanted} then 0 else 1 end, ${key}
-    limit 1`.execute(db);
-  return rows[0]?.stored;
+    limit 1)`;
+}
+
+/** storedUserId within the statement that uses it (storedSpellingOf). */
+export function storedUserIdOf(id: string): RawBuilder<string | null> {
+  return storedSpellingOf('users', 'id', id);
+}
+
+/** storedCustomerCode within the statement that uses it (storedSpellingOf). */
+export function storedCustomerCodeOf(code: string): RawBuilder<string | null> {
+  return storedSpellingOf('customers', 'code', code);
 }
 
 /**

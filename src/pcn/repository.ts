@@ -1,14 +1,17 @@
 /** Queries behind the payment collection note (PCN) lookups. */
 import type { Kysely } from 'kysely';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { preferredSpelling } from '../operations/master-codes';
 
+/** A stored code, or the expression that finds it within the list's own statement (master-codes.ts storedUserIdOf). */
+export type StoredCode = string | RawBuilder<string | null>;
+
 export interface ChequeFilter {
   /** Stored officer id. */
-  officerId?: string;
+  officerId?: StoredCode;
   /** Stored customer code. */
-  customerCode?: string;
+  customerCode?: StoredCode;
   paymentType?: PaymentType;
   paymentMethod?: PaymentMethod;
   /** Only customers owned by these officers (the authenticated user's scope); undefined = all. */
