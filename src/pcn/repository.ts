@@ -1,16 +1,13 @@
 /** Queries behind the payment collection note (PCN) lookups. */
 import type { Kysely } from 'kysely';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
-import { preferredSpelling } from '../operations/master-codes';
-
-/** A stored code, or the expression that finds it within the list's own statement (master-codes.ts storedUserIdOf). */
-export type StoredCode = string | RawBuilder<string | null>;
+import { preferredSpelling, type StoredCode } from '../operations/master-codes';
 
 export interface ChequeFilter {
-  /** Stored officer id. */
+  /** Stored officer id, or the expression that finds it (master-codes.ts storedUserIdOf). */
   officerId?: StoredCode;
-  /** Stored customer code. */
+  /** Stored customer code, or the expression that finds it. */
   customerCode?: StoredCode;
   paymentType?: PaymentType;
   paymentMethod?: PaymentMethod;
