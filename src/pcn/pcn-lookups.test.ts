@@ -220,9 +220,11 @@ describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s',
       expect((await run('ADM001')).data).toEqual(expectedList(() => true));
     });
 
-    it('narrows with an officer or customer within the scope', async () => {
+    it('narrows with an officer or customer within the scope, and finds nothing for one that does not exist', async () => {
       expect((await run('AM01', { SalesOfficer: 'so02' })).data).toEqual(expectedList((c) => c.sales_officer_id === 'SO02'));
       expect((await run('AM01', { Customer: 'C002' })).data).toEqual(expectedList((c) => c.customer_code === 'C002'));
+      expect((await run('AM01', { SalesOfficer: 'SO99' })).data).toEqual([]);
+      expect((await run('SO01', { Customer: 'C999', SalesOfficer: 'so01' })).data).toEqual([]);
     });
 
     it('refuses an officer or customer outside the scope as FORBIDDEN naming the parameter', async () => {

@@ -74,11 +74,21 @@ export interface PcnListQuery {
  * (an officer's, a customer's) is read whole by one statement and answered at once, its rows made
  * where they are read (JsonRows, for a caller that takes one); a longer one is streamed (counted and
  * read in one snapshot, docs/behaviour.md "Large answers"); a page is read whole.
+ *
+ * The caller's scope was checked before (checkPcnListScope, the operation's prepare), and the list's
+ * own statement finds the filters' stored codes (storedUserIdOf): one round trip, and a code that
+ * names nothing selects nothing. On PostgreSQL it also keeps the plan that reads the customers by
+ * their index: given an officer's id as a literal, the planner judged from the id's statistics that
+ * hashing all 30,000 customers was cheaper, 5 ms instead of 1 for an officer's 233 cheques.
  */
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
-  const codes = q.allowed === undefined ? typedCodes(q) : await filterCodes(db, q);
-  if (codes === undefined) return q.page ? { data: [], nextPageToken: null } : { data: [] };
-  const filter: repo.ChequeFilter = Object.assign({}, codes, { paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed });
+  const filter: repo.ChequeFilter = {
+    officerId: q.salesOfficer === undefined ? undefined : storedUserIdOf(q.salesOfficer),
+    customerCode: q.customer === undefined ? undefined : storedCustomerCodeOf(q.customer),
+    paymentType: q.paymentType,
+    paymentMethod: q.paymentMethod,
+    customerOfficers: q.allowed,
+  };
   if (q.page) return chequePage(db, filter, q.page);
   const first = await readJsonRows(db, repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1), CHEQUE_SHAPE);
   if (first.count <= SMALL_LIST_ROWS) return { data: q.streams ? first : first.rows() };
@@ -89,33 +99,18 @@ export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<Op
 }
 
 /**
- * getPCNList's scope checks alone (FORBIDDEN for an officer or customer outside the bound), without
- * reading the list; nothing to check, and no query, without a bound.
+ * getPCNList's scope checks (FORBIDDEN for an officer or customer outside the bound), made before the
+ * list is read; nothing to check, and no query, without a bound. When a code names nothing there is
+ * nothing to check either: the list is empty.
  */
 export async function checkPcnListScope(db: Kysely<Database>, q: PcnListQuery): Promise<void> {
-  if (q.allowed !== undefined) await filterCodes(db, q);
-}
-
-/**
- * Without a bound there is nothing to check the filters' codes against: the list's own statement finds
- * them (storedUserIdOf), one round trip instead of one more per code, and an unknown one selects nothing.
- */
-function typedCodes(q: PcnListQuery): Pick<repo.ChequeFilter, 'officerId' | 'customerCode'> {
-  return {
-    officerId: q.salesOfficer === undefined ? undefined : storedUserIdOf(q.salesOfficer),
-    customerCode: q.customer === undefined ? undefined : storedCustomerCodeOf(q.customer),
-  };
-}
-
-/** The stored codes of the filters, checked against the bound; undefined when one names nothing (an empty list). */
-async function filterCodes(db: Kysely<Database>, q: PcnListQuery): Promise<{ officerId?: string; customerCode?: string } | undefined> {
+  if (q.allowed === undefined) return;
   const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
   const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
   const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
-  if (unknown) return undefined;
+  if (unknown) return;
   if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
   if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'Customer');
-  return { officerId, customerCode };
 }
 
 async function chequePage(db: Kysely<Database>, filter: repo.ChequeFilter, request: PageRequest<repo.ChequeKey>): Promise<OperationResult> {
