@@ -11,8 +11,16 @@ import * as auth from './migrations/0002_auth';
 import * as summaries from './migrations/0003_report_summaries';
 import * as listIndexes from './migrations/0004_list_indexes';
 import * as tableVersions from './migrations/0005_table_versions';
+import * as warrantyCustomerIndex from './migrations/0006_warranty_customer_index';
 
-const MIGRATIONS = { '0001_initial': initial, '0002_auth': auth, '0003_report_summaries': summaries, '0004_list_indexes': listIndexes, '0005_table_versions': tableVersions } as const;
+const MIGRATIONS = {
+  '0001_initial': initial,
+  '0002_auth': auth,
+  '0003_report_summaries': summaries,
+  '0004_list_indexes': listIndexes,
+  '0005_table_versions': tableVersions,
+  '0006_warranty_customer_index': warrantyCustomerIndex,
+} as const;
 
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
