@@ -32,9 +32,6 @@ export async function storedProfitCenter(db: Kysely<Database>, code: string): Pr
 
 type MasterTable = 'customers' | 'users' | 'profit_centers' | 'products';
 
-/** A stored code, or the expression that finds it within the statement that uses it (storedSpellingOf). */
-export type StoredCode = string | RawBuilder<string | null>;
-
 /**
  * The stored value of a master table's key column equal to `value` without regard to case. Should two
  * stored values differ only by case, the exact spelling wins (else the first in the column's order).

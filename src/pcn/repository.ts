@@ -2,13 +2,16 @@
 import type { Kysely } from 'kysely';
 import { sql, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
-import { preferredSpelling, type StoredCode } from '../operations/master-codes';
+import { preferredSpelling, storedCustomerCodeOf, storedUserIdOf } from '../operations/master-codes';
 
 export interface ChequeFilter {
-  /** Stored officer id, or the expression that finds it (master-codes.ts storedUserIdOf). */
-  officerId?: StoredCode;
-  /** Stored customer code, or the expression that finds it. */
-  customerCode?: StoredCode;
+  /**
+   * The officer as typed, any case: the statement finds its stored id itself (master-codes.ts
+   * storedUserIdOf), and one that names nothing selects nothing.
+   */
+  officer?: string;
+  /** The customer as typed, any case, likewise. */
+  customer?: string;
   paymentType?: PaymentType;
   paymentMethod?: PaymentMethod;
   /** Only customers owned by these officers (the authenticated user's scope); undefined = all. */
@@ -67,8 +70,8 @@ function chequeQuery(db: Kysely<Database>) {
 
 function filteredCheques(db: Kysely<Database>, filter: ChequeFilter) {
   let query = chequeSource(db);
-  if (filter.officerId !== undefined) query = query.where('pcn.sales_officer_id', '=', filter.officerId);
-  if (filter.customerCode !== undefined) query = query.where('pcn.customer_code', '=', filter.customerCode);
+  if (filter.officer !== undefined) query = query.where('pcn.sales_officer_id', '=', storedUserIdOf(filter.officer));
+  if (filter.customer !== undefined) query = query.where('pcn.customer_code', '=', storedCustomerCodeOf(filter.customer));
   if (filter.paymentType !== undefined) query = query.where('pcn.payment_type', '=', filter.paymentType);
   if (filter.paymentMethod !== undefined) query = query.where('pcn.payment_method', '=', filter.paymentMethod);
   if (filter.customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
