@@ -39,6 +39,8 @@ export const FAULT_TEXT = {
   accessDenied: () => 'Access is denied.',
   /** The client exceeded RATE_LIMIT_PER_MINUTE / RATE_LIMIT_BURST (this project's own). Status 429 with Retry-After. */
   tooManyRequests: (retryAfterSeconds: number) => `Too many requests; retry after ${retryAfterSeconds} seconds.`,
+  /** Too many password checks at once (src/auth/verification-gate.ts; this project's own). Status 503 with Retry-After. */
+  serverBusy: (retryAfterSeconds: number) => `Server too busy; retry after ${retryAfterSeconds} seconds.`,
   /** An operation failed for a reason of the server's own; never its internal message or stack. */
   unexpected: () => 'Server was unable to process request. ---> An unexpected error occurred on the server.',
 } as const;

@@ -5,7 +5,8 @@
  * - The guard judges only requests that run an operation: POST on the .asmx (SOAP) and GET/POST on
  *   <path>/<op> (HTTP). The WSDL, disco and help documents stay public (they hold no data, and tooling
  *   fetches them before it has credentials), as do the 405 answers to other verbs.
- * - SOAP: a Client/Sender fault in the request's SOAP version, with the guard's status (401, 429);
+ * - SOAP: a Client/Sender fault in the request's SOAP version, with the guard's status (401, 429),
+ *   or a Server/Receiver fault for a 503;
  *   a request without a SOAP media type is answered as SOAP 1.1, as the SOAP binding answers it (415).
  * - HTTP GET/POST: text/plain, the message and CRLF (docs/contract.md, like every HTTP binding error).
  */
@@ -58,7 +59,8 @@ function soapRequest(req: BindingRequest, response: BindingResponse, service: Se
       const name = action?.startsWith(service.namespace) ? action.slice(service.namespace.length) : undefined;
       if (name && service.operations.has(name)) annotate(response, { operation: name });
     },
-    refuse: (status, message) => sendFault(response, version, { kind: 'client', message }, status),
+    // The client's fault, except a 503: the server could not check the credentials just then.
+    refuse: (status, message) => sendFault(response, version, { kind: status === 503 ? 'server' : 'client', message }, status),
     fail(error) {
       annotateUnexpected(response, error);
       sendFault(response, version, UNEXPECTED_FAULT);

@@ -8,7 +8,8 @@
  * it connects from; then the limit (by user, else by address, so failed attempts count against the
  * address that makes them); then the refusal of a request without valid credentials. Nothing of the
  * request body is read before that. A 401 carries the Basic challenge whenever Basic credentials are
- * accepted; a 429 carries Retry-After.
+ * accepted; a 429 carries Retry-After, and so does the 503 of a password check that found the
+ * verification gate full (verification-gate.ts).
  */
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
@@ -20,6 +21,7 @@ import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
 import { presentedCredentials } from './credentials';
 import type { RateLimiter } from './rate-limiter';
+import { Busy, BUSY_RETRY_AFTER_SECONDS } from './verification-gate';
 
 export interface AccessControl {
   /** Present when AUTH_MODE is not off. */
@@ -33,7 +35,7 @@ export interface GuardedRequest {
   /** Names the binding, the service and (when it exists) the operation on the request's log line and metrics. */
   annotate(): void;
   /** A refusal with this status and text, in the binding's form. */
-  refuse(status: 401 | 429, message: string): void;
+  refuse(status: 401 | 429 | 503, message: string): void;
   /** The credential check itself failed (database unreachable): the server's fault, without internals. */
   fail(error: unknown): void;
 }
@@ -72,7 +74,16 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
   let principal: UsersTable | undefined;
   if (authenticate) {
     const credentials = presentedCredentials(req.headers, settings.authMode, settings.authApiKeyHeader);
-    principal = credentials ? await authenticate(credentials) : undefined;
+    try {
+      principal = credentials ? await authenticate(credentials) : undefined;
+    } catch (error) {
+      if (!(error instanceof Busy)) throw error;
+      guarded.annotate();
+      annotate(res, { outcome: 'busy' });
+      res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+      guarded.refuse(503, FAULT_TEXT.serverBusy(BUSY_RETRY_AFTER_SECONDS));
+      return false;
+    }
   }
   if (limiter) {
     const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);

@@ -5,6 +5,7 @@
  * the OWASP Password Storage Cheat Sheet's scrypt settings).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { gated } from './verification-gate';
 
 const COST = { N: 2 ** 15, r: 8, p: 3 };
 const SALT_BYTES = 16;
@@ -18,11 +19,14 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
-/** True when `password` is the one `stored` was made from; false for any malformed hash. */
+/**
+ * True when `password` is the one `stored` was made from; false for any malformed hash. Waits its
+ * turn at the gate (verification-gate.ts), which may refuse it with Busy before anything is computed.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parse(stored);
   if (!parsed) return false;
-  const hash = await derive(password, parsed.salt, parsed.cost, parsed.hash.length);
+  const hash = await gated(() => derive(password, parsed.salt, parsed.cost, parsed.hash.length));
   return timingSafeEqual(hash, parsed.hash);
 }
 

@@ -31,7 +31,8 @@ export type RequestOutcome =
   | 'not_found'
   | 'aborted'
   | 'unauthorized'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'busy';
 
 export interface RequestAnnotation {
   binding?: Binding;

@@ -74,17 +74,18 @@ function soapOutcome(binding: 'soap11' | 'soap12', operation: string, res: reque
   return { ok: false, message };
 }
 
-/** The text of a Client/Sender fault when `text` is exactly that fault document (soap-support.ts faultResponse). */
-function clientFaultText(binding: 'soap11' | 'soap12', text: string): string | undefined {
+/** The text of a Client/Sender fault (or with `side` server, a Server/Receiver one) when `text` is exactly that fault document (soap-support.ts faultResponse). */
+function clientFaultText(binding: 'soap11' | 'soap12', text: string, side: 'client' | 'server' = 'client'): string | undefined {
   const version: Version = binding === 'soap11' ? '1.1' : '1.2';
   const escaped = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(text);
   // The inverse of the three escapes the server writes (escapeXmlText).
   const message = (escaped?.[1] ?? escaped?.[2])?.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  if (message === undefined || text !== faultResponse(version, version === '1.1' ? 'Client' : 'Sender', message)) return undefined;
+  const code = side === 'client' ? (version === '1.1' ? 'Client' : 'Sender') : version === '1.1' ? 'Server' : 'Receiver';
+  if (message === undefined || text !== faultResponse(version, code, message)) return undefined;
   return message;
 }
 
-/** A request refused before its operation runs (the access guard's 401 and 429), normalised. */
+/** A request refused before its operation runs (the access guard's 401 and 429, and its 503), normalised. */
 interface Refusal {
   status: number;
   message: string;
@@ -92,12 +93,13 @@ interface Refusal {
 
 /**
  * The refusal an answer is, once its binding's own form is checked exactly: the SOAP bindings answer
- * the Client/Sender fault document in their version's media type, the HTTP bindings text/plain with the
- * message and CRLF. Any other form fails the test.
+ * the Client/Sender fault document in their version's media type (Server/Receiver for a 503, the
+ * server's own state), the HTTP bindings text/plain with the message and CRLF. Any other form fails
+ * the test.
  */
 export function refusal(binding: BindingName, res: request.Response): Refusal {
   if (binding === 'soap11' || binding === 'soap12') {
-    const message = clientFaultText(binding, res.text);
+    const message = clientFaultText(binding, res.text, res.status === 503 ? 'server' : 'client');
     const type = binding === 'soap11' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8';
     if (message === undefined || res.headers['content-type'] !== type) {
       throw new Error(`${binding}: not a refusal: HTTP ${res.status} ${res.headers['content-type']}: ${res.text}`);
