@@ -23,7 +23,8 @@ import { createSyncCustomersService } from './services/sync-customers';
 import { accessGuard, type AccessControl } from './auth/access-guard';
 import { bindingDoor } from './asmx/access-refusals';
 import { createAuthenticator } from './auth/authenticator';
-import { createRateLimiter } from './auth/rate-limiter';
+import { createLoginThrottle } from './auth/login-throttle';
+import { createRateLimiter, openCountStore, type CountStore } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
 import { httpBindings, serviceEndpoint } from './asmx/service-endpoint';
 import { soapRouter, type SoapRouter } from './asmx/soap';
@@ -100,8 +101,9 @@ export function createApp(appOptions: AppOptions): Express {
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
   const compression = [responseCompression()].flat();
   const log = requestLogger(logger);
-  const access = createAccessControl(options);
-  closers.set(app, async () => access.limiter?.close());
+  const counts = openCountStore(settings, engine, logger);
+  const access = createAccessControl(options, counts);
+  closers.set(app, () => counts.close());
   const services = createServices(options, answers).map((service) => {
     const description = checkedDescription(service);
     return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
@@ -241,15 +243,15 @@ function throughRoot(root: readonly Handler[], req: BindingRequest, res: Binding
 
 /**
  * AUTH_MODE and RATE_LIMIT_PER_MINUTE (docs/operations.md, "Authentication", "Rate limiting"): one
- * authenticator and one limiter for both services, so a client's requests to either count together.
+ * authenticator, one failed-login throttle and one limiter for both services, so a client's requests
+ * to either count together, in the one store of RATE_LIMIT_STORE.
  */
-function createAccessControl(options: AppOptions & { logger: Logger }): AccessControl {
+function createAccessControl(options: AppOptions, counts: CountStore): AccessControl {
   const { settings, engine } = options;
   const clock = options.clock ?? systemClock;
-  return {
-    authenticate: settings.authMode === 'off' ? undefined : createAuthenticator(engine.db, clock),
-    limiter: createRateLimiter(settings, engine, options.logger),
-  };
+  const limiter = createRateLimiter(settings, counts);
+  if (settings.authMode === 'off') return { limiter };
+  return { authenticate: createAuthenticator(engine.db, clock), throttle: createLoginThrottle(settings, counts), limiter };
 }
 
 const readiness = new WeakMap<Express, Promise<void>>();

@@ -74,6 +74,10 @@ export interface Settings {
   rateLimitStore: RateLimitStore;
   /** redis://[user:password@]host:port[/db], required with RATE_LIMIT_STORE=redis. */
   redisUrl?: string;
+  /** With authentication on: failed logins a minute per client address and username, then 429 before any check. */
+  loginFailuresPerMinute: number;
+  /** With authentication on: failed logins a minute per client address, whatever the username. */
+  loginFailuresPerAddressPerMinute: number;
   /** PostgreSQL: longest wait for a new connection to be established. */
   dbConnectTimeoutMs: number;
   /** PostgreSQL: longest wait for a connection of the pool (new or free), connecting included. */
@@ -232,6 +236,8 @@ const ENVIRONMENT = z.object({
   /** Defaults to postgres on PostgreSQL, else memory (settingsOf). */
   RATE_LIMIT_STORE: raw.pipe(oneOf(['memory', 'postgres', 'redis'] as const).optional()),
   REDIS_URL: redisUrl,
+  LOGIN_FAILURES_PER_MINUTE: integer(10, 1, 1_000_000),
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: integer(200, 1, 1_000_000),
   DB_CONNECT_TIMEOUT_MS: integer(5_000, 100, 600_000),
   DB_ACQUIRE_TIMEOUT_MS: integer(10_000, 100, 600_000),
   DB_STATEMENT_TIMEOUT_MS: integer(25_000, 100, 3_600_000),
@@ -308,6 +314,8 @@ function settingsOf(e: Environment): Settings {
     rateLimitBurst: e.RATE_LIMIT_BURST ?? e.RATE_LIMIT_PER_MINUTE,
     rateLimitStore,
     redisUrl: e.REDIS_URL,
+    loginFailuresPerMinute: e.LOGIN_FAILURES_PER_MINUTE,
+    loginFailuresPerAddressPerMinute: e.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

@@ -4,12 +4,14 @@
  * bindings tell it which requests run an operation and answer its refusals in their own form
  * (BindingDoor: src/asmx/access-refusals.ts); this module knows no protocol.
  *
- * Order: credentials first, so the rate limiter counts an authenticated user as one client wherever
- * it connects from; then the limit (by user, else by address, so failed attempts count against the
- * address that makes them); then the refusal of a request without valid credentials. Nothing of the
- * request body is read before that. A 401 carries the Basic challenge whenever Basic credentials are
- * accepted; a 429 carries Retry-After, and so does the 503 of a password check that found the
- * verification gate full (verification-gate.ts).
+ * Order: the failed-login counts of the presented credentials (login-throttle.ts), before any
+ * password is verified; then the credentials, so the rate limiter counts an authenticated user as one
+ * client wherever it connects from (a failure adds to the failed-login counts); then the limit (by
+ * user, else by address, so failed attempts count against the address that makes them); then the
+ * refusal of a request without valid credentials. Nothing of the request body is read before that.
+ * A 401 carries the Basic challenge whenever Basic credentials are accepted; a 429 carries
+ * Retry-After, and so does the 503 of a password check that found the verification gate full
+ * (verification-gate.ts).
  */
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
@@ -20,12 +22,15 @@ import { setPrincipal } from '../request-context/principal';
 import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
 import { presentedCredentials } from './credentials';
+import type { LoginThrottle } from './login-throttle';
 import type { RateLimiter } from './rate-limiter';
 import { Busy, BUSY_RETRY_AFTER_SECONDS } from './verification-gate';
 
 export interface AccessControl {
   /** Present when AUTH_MODE is not off. */
   authenticate?: Authenticate;
+  /** Present with authenticate: the failed logins, counted whatever RATE_LIMIT_PER_MINUTE says. */
+  throttle?: LoginThrottle;
   /** Present when RATE_LIMIT_PER_MINUTE is above 0; shared by both services (a client is one client). */
   limiter?: RateLimiter;
 }
@@ -70,12 +75,15 @@ export function accessGuard(door: BindingDoor, settings: Settings, control: Acce
 
 /** The principal (undefined with authentication off), or false when the request was refused. */
 async function judge(req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
-  const { authenticate, limiter } = control;
+  const { authenticate, throttle, limiter } = control;
   let principal: UsersTable | undefined;
-  if (authenticate) {
-    const credentials = presentedCredentials(req.headers, settings.authMode, settings.authApiKeyHeader);
+  const credentials = authenticate && presentedCredentials(req.headers, settings.authMode, settings.authApiKeyHeader);
+  if (authenticate && credentials) {
+    const address = clientAddress(req, settings.trustProxy);
+    const admitted = await throttle?.admits(address, credentials);
+    if (admitted && !admitted.allowed) return tooManyRequests(res, guarded, admitted.retryAfterSeconds);
     try {
-      principal = credentials ? await authenticate(credentials) : undefined;
+      principal = await authenticate(credentials);
     } catch (error) {
       if (!(error instanceof Busy)) throw error;
       guarded.annotate();
@@ -84,16 +92,11 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
       guarded.refuse(503, FAULT_TEXT.serverBusy(BUSY_RETRY_AFTER_SECONDS));
       return false;
     }
+    if (!principal) await throttle?.failed(address, credentials);
   }
   if (limiter) {
     const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);
-    if (!decision.allowed) {
-      guarded.annotate();
-      annotate(res, { outcome: 'rate_limited' });
-      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-      guarded.refuse(429, FAULT_TEXT.tooManyRequests(decision.retryAfterSeconds));
-      return false;
-    }
+    if (!decision.allowed) return tooManyRequests(res, guarded, decision.retryAfterSeconds);
   }
   if (authenticate && !principal) {
     guarded.annotate();
@@ -105,4 +108,12 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
     return false;
   }
   return principal;
+}
+
+function tooManyRequests(res: BindingResponse, guarded: GuardedRequest, retryAfterSeconds: number): false {
+  guarded.annotate();
+  annotate(res, { outcome: 'rate_limited' });
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  guarded.refuse(429, FAULT_TEXT.tooManyRequests(retryAfterSeconds));
+  return false;
 }

@@ -1,15 +1,17 @@
 /**
  * Per-client rate limiting (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST; docs/operations.md, "Rate
- * limiting"), counted by rate-limiter-flexible in a store every server process sees:
+ * limiting") and the counts of failed logins (login-throttle.ts), kept by rate-limiter-flexible in a
+ * store every server process sees:
  *
  *   RATE_LIMIT_STORE=postgres  the PostgreSQL database (table rate_limits, created on first use);
  *                              the default on PostgreSQL, so WORKERS and several hosts share one count
  *   RATE_LIMIT_STORE=redis     Redis at REDIS_URL (ioredis)
  *   RATE_LIMIT_STORE=memory    each process on its own (SQLite's default: one process anyway)
  *
- * Each client has an allowance of RATE_LIMIT_BURST requests per window of BURST / PER_MINUTE
- * minutes (at least a second): it may send the burst at once and PER_MINUTE a minute on average.
- * A refused request learns how many seconds remain until its window ends (Retry-After).
+ * Each counter has its own key prefix and allowance in the one store. For the rate limit, each
+ * client has RATE_LIMIT_BURST requests per window of BURST / PER_MINUTE minutes (at least a second):
+ * it may send the burst at once and PER_MINUTE a minute on average. A refused request learns how
+ * many seconds remain until its window ends (Retry-After).
  *
  * A shared store that fails or does not answer within STORE_TIMEOUT_MS must not take the service
  * down: the request is counted in this process instead (a per-process limit, as with memory), and a
@@ -23,9 +25,26 @@ import type { Logger } from '../ops/logger';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-export interface RateLimiter {
-  /** Counts one request of the client, or says how long until it may try again. */
-  take(client: string): Promise<RateDecision>;
+/** Counts per key within an allowance, in the store of the settings. */
+export interface Counter {
+  /** Counts one for `key`, or says how long until it may count again. */
+  take(key: string): Promise<RateDecision>;
+  /** Whether `key` has its allowance spent, without counting. */
+  peek(key: string): Promise<RateDecision>;
+}
+
+/** Counts one request of a client (`take`), or says how long until it may try again. */
+export type RateLimiter = Counter;
+
+export interface Allowance {
+  points: number;
+  /** Seconds of the window. */
+  duration: number;
+}
+
+export interface CountStore {
+  /** A counter whose keys are kept under `prefix`, apart from every other counter's. */
+  counter(prefix: string, allowance: Allowance): Counter;
   /** Lets go of the store's connection (Redis); the PostgreSQL pool belongs to the engine. */
   close(): Promise<void>;
 }
@@ -36,78 +55,95 @@ const WARN_EVERY_MS = 30_000;
 const KEY_PREFIX = 'asmx';
 const TABLE = 'rate_limits';
 
-interface Allowance {
-  points: number;
-  duration: number;
-}
-
-export type RateLimitSettings = Pick<Settings, 'rateLimitPerMinute' | 'rateLimitBurst' | 'rateLimitStore' | 'redisUrl'>;
+export type RateLimitSettings = Pick<Settings, 'rateLimitPerMinute' | 'rateLimitBurst'>;
+export type CountStoreSettings = Pick<Settings, 'rateLimitStore' | 'redisUrl'>;
 
 /** The limiter of the settings, or undefined when RATE_LIMIT_PER_MINUTE is 0. */
-export function createRateLimiter(settings: RateLimitSettings, engine: Engine, logger: Logger): RateLimiter | undefined {
+export function createRateLimiter(settings: RateLimitSettings, store: CountStore): RateLimiter | undefined {
   if (settings.rateLimitPerMinute <= 0) return undefined;
-  const allowance: Allowance = {
+  return store.counter(KEY_PREFIX, {
     points: settings.rateLimitBurst,
     duration: Math.max(1, Math.round((settings.rateLimitBurst * 60) / settings.rateLimitPerMinute)),
-  };
-  const local = new RateLimiterMemory(Object.assign({}, allowance, { keyPrefix: KEY_PREFIX }));
-  if (settings.rateLimitStore === 'memory') return new StoreLimiter(() => Promise.resolve(local), local, logger, 'memory');
-  if (settings.rateLimitStore === 'redis') return redisLimiter(settings.redisUrl ?? '', allowance, local, logger);
-  return new StoreLimiter(postgresStore(engine, allowance), local, logger, 'postgres');
+  });
 }
 
-class StoreLimiter implements RateLimiter {
+/** The store of RATE_LIMIT_STORE; it connects when a counter is first used. */
+export function openCountStore(settings: CountStoreSettings, engine: Engine, logger: Logger): CountStore {
+  const health = new StoreHealth(settings.rateLimitStore, logger);
+  if (settings.rateLimitStore === 'redis') return redisStore(settings.redisUrl ?? '', health);
+  const open: Opener = settings.rateLimitStore === 'memory' ? (options) => Promise.resolve(new RateLimiterMemory(options)) : postgresOpener(engine);
+  return { counter: (prefix, allowance) => new StoreCounter(open, { points: allowance.points, duration: allowance.duration, keyPrefix: prefix }, health), close: () => Promise.resolve() };
+}
+
+type CounterOptions = Allowance & { keyPrefix: string };
+type Opener = (options: CounterOptions) => Promise<RateLimiterAbstract>;
+
+class StoreCounter implements Counter {
   private store: Promise<RateLimiterAbstract> | undefined;
+  /** Where the counting goes while the store fails. */
+  private readonly local: RateLimiterMemory;
+
+  constructor(
+    private readonly open: Opener,
+    private readonly options: CounterOptions,
+    private readonly health: StoreHealth,
+  ) {
+    this.local = new RateLimiterMemory(options);
+  }
+
+  take(key: string): Promise<RateDecision> {
+    return this.ask((limiter) => limiter.consume(key).then(() => ({ allowed: true }) as const));
+  }
+
+  peek(key: string): Promise<RateDecision> {
+    // The count so far: spent once it has reached the allowance (the next take would be refused).
+    return this.ask((limiter) => limiter.get(key).then((res) => (res !== null && res.consumedPoints >= this.options.points ? refused(res) : { allowed: true })));
+  }
+
+  /** The store's answer, or this process's while the store fails; a rejection with a RateLimiterRes is a refusal. */
+  private async ask(question: (limiter: RateLimiterAbstract) => Promise<RateDecision>): Promise<RateDecision> {
+    try {
+      const decision = await withTimeout(this.opened().then(question), STORE_TIMEOUT_MS);
+      this.health.recovered();
+      return decision;
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) {
+        this.health.recovered();
+        return refused(outcome);
+      }
+      this.health.failed(outcome);
+      return question(this.local).catch((rejection: unknown) => (rejection instanceof RateLimiterRes ? refused(rejection) : { allowed: true }));
+    }
+  }
+
+  /** The store is opened on first use (the database may not be up when the app is built), and again after a failed opening. */
+  private opened(): Promise<RateLimiterAbstract> {
+    const opening = (this.store ??= this.open(this.options));
+    opening.catch(() => {
+      if (this.store === opening) this.store = undefined;
+    });
+    return opening;
+  }
+}
+
+/** The store's failures and recovery, logged once for all its counters. */
+class StoreHealth {
   private lastWarning = 0;
   private failuresSinceWarning = 0;
 
   constructor(
-    private readonly open: () => Promise<RateLimiterAbstract>,
-    private readonly local: RateLimiterMemory,
-    private readonly logger: Logger,
     private readonly kind: string,
-    private readonly onClose: () => Promise<void> = () => Promise.resolve(),
+    private readonly logger: Logger,
   ) {}
 
-  async take(client: string): Promise<RateDecision> {
-    try {
-      await withTimeout(this.consume(client), STORE_TIMEOUT_MS);
-      this.recovered();
-      return { allowed: true };
-    } catch (outcome) {
-      if (outcome instanceof RateLimiterRes) {
-        this.recovered();
-        return refused(outcome);
-      }
-      this.warn(outcome);
-      return this.local.consume(client).then(
-        () => ({ allowed: true }) as const,
-        (rejection: unknown) => (rejection instanceof RateLimiterRes ? refused(rejection) : { allowed: true }),
-      );
-    }
-  }
-
-  close(): Promise<void> {
-    return this.onClose();
-  }
-
-  /** The store is opened on first use (the database may not be up when the app is built), and again after a failed opening. */
-  private async consume(client: string): Promise<RateLimiterRes> {
-    const opening = (this.store ??= this.open());
-    opening.catch(() => {
-      if (this.store === opening) this.store = undefined;
-    });
-    return (await opening).consume(client);
-  }
-
-  private recovered(): void {
+  recovered(): void {
     if (this.failuresSinceWarning === 0) return;
     this.failuresSinceWarning = 0;
     this.lastWarning = 0;
     this.logger.info({ store: this.kind }, `the rate-limit store (${this.kind}) answers again`);
   }
 
-  private warn(error: unknown): void {
+  failed(error: unknown): void {
     this.failuresSinceWarning += 1;
     const now = Date.now();
     if (now - this.lastWarning < WARN_EVERY_MS) return;
@@ -121,30 +157,52 @@ function refused(res: RateLimiterRes): RateDecision {
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
 }
 
-/** The table is created by the library on first use (CREATE TABLE IF NOT EXISTS, safe with many processes). */
-function postgresStore(engine: Engine, allowance: Allowance): () => Promise<RateLimiterAbstract> {
-  return () =>
-    new Promise((resolve, reject) => {
-      if (!engine.pool) return reject(new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database'));
-      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-        Object.assign({}, allowance, { keyPrefix: KEY_PREFIX, storeClient: engine.pool, storeType: 'pool', tableName: TABLE, schemaName: engine.schema, clearExpiredByTimeout: true }),
-        (error?: Error) => (error ? reject(error) : resolve(limiter)),
-      );
-    });
+/**
+ * The table is created by the library on first use (CREATE TABLE IF NOT EXISTS). The counters of one
+ * process open one after the other: two such statements at once can still collide in PostgreSQL.
+ */
+function postgresOpener(engine: Engine): Opener {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (options) => {
+    const opening = previous.catch(() => undefined).then(
+      () =>
+        new Promise<RateLimiterAbstract>((resolve, reject) => {
+          if (!engine.pool) return reject(new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database'));
+          const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+            Object.assign({}, options, { storeClient: engine.pool, storeType: 'pool', tableName: TABLE, schemaName: engine.schema, clearExpiredByTimeout: true }),
+            (error?: Error) => (error ? reject(error) : resolve(limiter)),
+          );
+        }),
+    );
+    previous = opening;
+    return opening;
+  };
 }
 
-function redisLimiter(url: string, allowance: Allowance, local: RateLimiterMemory, logger: Logger): RateLimiter {
-  // No offline queue: while Redis is down a command fails at once instead of waiting for a reconnect.
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  // Connection failures are reported through take() (and its throttled warning); ioredis reconnects by itself.
-  client.on('error', () => undefined);
-  const store = new RateLimiterRedis(Object.assign({}, allowance, { keyPrefix: KEY_PREFIX, storeClient: client, rejectIfRedisNotReady: true }));
-  return new StoreLimiter(() => whenReady(client).then(() => store), local, logger, 'redis', () => {
-    client.disconnect();
-    return Promise.resolve();
-  });
+/** One Redis connection for every counter, made when one is first used. */
+function redisStore(url: string, health: StoreHealth): CountStore {
+  let client: Redis | undefined;
+  const connected = (): Redis => {
+    if (client) return client;
+    // No offline queue: while Redis is down a command fails at once instead of waiting for a reconnect.
+    client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    // Connection failures are reported through the counters (and the throttled warning); ioredis reconnects by itself.
+    client.on('error', () => undefined);
+    return client;
+  };
+  const open: Opener = (options) => {
+    const redis = connected();
+    const limiter = new RateLimiterRedis(Object.assign({}, options, { storeClient: redis, rejectIfRedisNotReady: true }));
+    return whenReady(redis).then(() => limiter);
+  };
+  return {
+    counter: (prefix, allowance) => new StoreCounter(open, { points: allowance.points, duration: allowance.duration, keyPrefix: prefix }, health),
+    close() {
+      client?.disconnect();
+      return Promise.resolve();
+    },
+  };
 }
-
 /** Resolves once the client is connected (the first requests wait for it), rejects on its next error. */
 function whenReady(client: Redis): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();

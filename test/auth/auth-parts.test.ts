@@ -115,6 +115,12 @@ describe('settings', () => {
     expect(loadSettings({ RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '10' }).rateLimitBurst).toBe(10);
   });
 
+  it('reads the failed-login ceilings: 10 per address and username, 200 per address by default', () => {
+    expect(loadSettings({})).toMatchObject({ loginFailuresPerMinute: 10, loginFailuresPerAddressPerMinute: 200 });
+    const s = loadSettings({ LOGIN_FAILURES_PER_MINUTE: '5', LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '1000' });
+    expect([s.loginFailuresPerMinute, s.loginFailuresPerAddressPerMinute]).toEqual([5, 1000]);
+  });
+
   it.each([
     [{ AUTH_MODE: 'kerberos' }, 'AUTH_MODE'],
     [{ AUTH_REALM: 'a"b' }, 'AUTH_REALM'],
@@ -122,6 +128,8 @@ describe('settings', () => {
     [{ AUTH_API_KEY_HEADER: 'authorization' }, 'AUTH_API_KEY_HEADER'],
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ RATE_LIMIT_BURST: '0' }, 'RATE_LIMIT_BURST'],
+    [{ LOGIN_FAILURES_PER_MINUTE: '0' }, 'LOGIN_FAILURES_PER_MINUTE'],
+    [{ LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '-5' }, 'LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadSettings(env)).toThrow(new RegExp(`^${variable}: `));
   });

@@ -1,8 +1,9 @@
 /**
  * The rate-limit stores (src/auth/rate-limiter.ts, docs/operations.md "Rate limiting"): with
  * RATE_LIMIT_STORE=postgres or redis, two server apps (as two processes or hosts would) share one
- * count per client, so the limit holds across them; a store that is down does not take the service
- * down: requests are answered, counted in the process meanwhile, and a warning is logged once.
+ * count per client, so the limit holds across them, and so does the count of failed logins
+ * (login-throttle.ts); a store that is down does not take the service down: requests are answered,
+ * counted in the process meanwhile, and a warning is logged once.
  *
  * PostgreSQL needs TEST_DATABASE_URL, the shared Redis TEST_REDIS_URL (redis://127.0.0.1:6379); the
  * cases of a store that is down need neither (they point at a closed port).
@@ -30,6 +31,7 @@ function limitedApp(engine: Engine, settings: Partial<Settings>): Limited {
 }
 
 const helloWorld = (app: Express, client: string) => request(app).get(`${SYNC}/HelloWorld`).set('X-Forwarded-For', client);
+const wrongPassword = (app: Express, client: string) => helloWorld(app, client).set('Authorization', `Basic ${Buffer.from('so.one:wrong').toString('base64')}`);
 const newClient = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 /** Six requests of one client, alternating between the two apps: the allowance of 4 is shared. */
@@ -39,6 +41,17 @@ async function expectSharedCount(a: Express, b: Express): Promise<void> {
   for (let i = 0; i < 6; i++) statuses.push((await helloWorld(i % 2 === 0 ? a : b, client)).status);
   expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
 }
+
+/** Four wrong passwords for one user from one address, alternating between the two apps: the ceiling of 3 is shared. */
+async function expectSharedFailures(a: Express, b: Express): Promise<void> {
+  const client = newClient();
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await wrongPassword(i % 2 === 0 ? a : b, client)).status);
+  expect(statuses).toEqual([401, 401, 401, 429]);
+}
+
+/** Two apps with authentication and the failed-login ceiling of 3, the rate limit off. */
+const loginSettings: Partial<Settings> = { authMode: 'basic', rateLimitPerMinute: 0, loginFailuresPerMinute: 3 };
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -66,7 +79,36 @@ describe('a shared rate-limit store', () => {
     });
   }
 
+  if (databaseUrl) {
+    it('postgres: two apps on one database count the failed logins of one address and username together', async () => {
+      const first = await freshEngine('postgres');
+      const url = new URL(databaseUrl);
+      url.searchParams.set('schema', first.schema!);
+      const second = openEngine(url.toString());
+      const a = limitedApp(first, { ...loginSettings, rateLimitStore: 'postgres' });
+      const b = limitedApp(second, { ...loginSettings, rateLimitStore: 'postgres' });
+      try {
+        await expectSharedFailures(a.app, b.app);
+      } finally {
+        await Promise.all([closeApp(a.app), closeApp(b.app)]);
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
+  }
+
   if (redisUrl) {
+    it('redis: two apps count the failed logins of one address and username together', async () => {
+      const engine = await freshEngine('sqlite');
+      const a = limitedApp(engine, { ...loginSettings, rateLimitStore: 'redis', redisUrl });
+      const b = limitedApp(engine, { ...loginSettings, rateLimitStore: 'redis', redisUrl });
+      try {
+        await expectSharedFailures(a.app, b.app);
+      } finally {
+        await Promise.all([closeApp(a.app), closeApp(b.app)]);
+        await engine.close();
+      }
+    });
+
     it('redis: two apps count one client together', async () => {
       const engine = openEngine('sqlite::memory:');
       const a = limitedApp(engine, { rateLimitStore: 'redis', redisUrl });

@@ -3,7 +3,8 @@
  * limiting"), on each engine with its default store (memory on SQLite, the database on PostgreSQL):
  * the request past a client's allowance is answered 429 with Retry-After in every binding, other
  * clients are unaffected, the allowance comes back when its window ends, and a client is its user
- * when authenticated, else its address (X-Forwarded-For only with TRUST_PROXY).
+ * when authenticated, else its address (X-Forwarded-For only with TRUST_PROXY). Failed logins past
+ * their ceiling (LOGIN_FAILURES_PER_MINUTE) get the same 429 in every binding, the rate limit off.
  *
  * 60 a minute with a burst of 3 is a window of 3 seconds: short enough to wait for in a test.
  * The counts live in rate-limiter-flexible's stores, which read the real clock.
@@ -72,6 +73,25 @@ describe.each(ENGINES)('rate limiting: %s', (kind) => {
       expect((await request(t.app).get(`${SYNC}?wsdl`).set(client)).status).toBe(200);
       const metrics = (await request(t.app).get('/metrics')).text;
       expect(metrics).toMatch(/asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="rate_limited"\} [1-9]/);
+    });
+  });
+
+  describe('failed logins past their ceiling, the rate limit off', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startLimited(kind, { RATE_LIMIT_PER_MINUTE: '0', AUTH_MODE: 'basic', TRUST_PROXY: 'true', LOGIN_FAILURES_PER_MINUTE: '2' });
+      await givePassword(t, 'so.one', 'correct horse');
+    });
+    afterAll(() => t.close());
+
+    it.each(BINDINGS)('answers the right password after 2 wrong ones through %s with 429 and Retry-After', async (binding) => {
+      const client = from(51 + BINDINGS.indexOf(binding));
+      for (let i = 0; i < 2; i++) expect((await call(t.app, binding, SYNC, 'HelloWorld', {}, { ...client, ...basic('so.one', 'wrong') })).status).toBe(401);
+      const res = await call(t.app, binding, SYNC, 'HelloWorld', {}, { ...client, ...basic('so.one', 'correct horse') });
+      const seconds = Number(res.headers['retry-after']);
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expectRefusal(res, binding, 429, `Too many requests; retry after ${seconds} seconds.`);
     });
   });
 

@@ -87,6 +87,8 @@ describe('settings', () => {
     [{ HEADERS_TIMEOUT_MS: '200000' }, 'HEADERS_TIMEOUT_MS: 200000 is longer than REQUEST_TIMEOUT_MS (120000)'],
     [{ RATE_LIMIT_BURST: '0' }, 'RATE_LIMIT_BURST: 0 is out of range (1..1000000)'],
     [{ RATE_LIMIT_BURST: 'ten' }, "RATE_LIMIT_BURST: 'ten' is not a whole number"],
+    [{ LOGIN_FAILURES_PER_MINUTE: '0' }, 'LOGIN_FAILURES_PER_MINUTE: 0 is out of range (1..1000000)'],
+    [{ LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' }, "LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' is not a whole number"],
   ])('%j is refused with the line %p', (env, line) => {
     expect(() => loadSettings(env)).toThrow(SettingsError);
     // An Error as the expectation compares the whole message, not a part of it.
@@ -130,6 +132,8 @@ describe('settings', () => {
       rateLimitBurst: 0,
       rateLimitStore: 'memory',
       redisUrl: undefined,
+      loginFailuresPerMinute: 10,
+      loginFailuresPerAddressPerMinute: 200,
       dbConnectTimeoutMs: 5000,
       dbAcquireTimeoutMs: 10000,
       dbStatementTimeoutMs: 25000,

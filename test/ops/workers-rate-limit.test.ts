@@ -2,7 +2,7 @@
  * RATE_LIMIT_PER_MINUTE with WORKERS=2 on PostgreSQL (src/auth/rate-limiter.ts): the count lives in
  * the database, so the limit holds across both worker processes (it used to be the setting times
  * the number of processes). Each request comes on a connection of its own, so the cluster hands
- * them to both workers.
+ * them to both workers. The failed logins (src/auth/login-throttle.ts) are counted there too.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -10,10 +10,10 @@ import { newTestRunId, schemaPrefix } from '../support/engines';
 import { SYNC } from './ops-support';
 import { spawnServer, type SpawnedServer } from './spawned-server';
 
-function status(port: number, path: string): Promise<number> {
+function status(port: number, path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      .get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       })
@@ -42,23 +42,40 @@ describe('rate limiting across WORKERS=2', () => {
     return;
   }
 
-  it('holds the limit of one client across both workers: 5 of 20 requests allowed', async () => {
-    const url = new URL(databaseUrl);
-    url.searchParams.set('schema', schema);
-    server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', RATE_LIMIT_PER_MINUTE: '5', SHUTDOWN_DRAIN_MS: '0' });
-    const running = server;
+  /** WORKERS=2 on a schema of its own, once both workers listen; resolves with the port. */
+  async function startWorkers(schemaName: string, env: Record<string, string>): Promise<number> {
+    const url = new URL(databaseUrl!);
+    url.searchParams.set('schema', schemaName);
+    const running = (server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_DRAIN_MS: '0', ...env }));
     const port = await running.port();
     await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
+    return port;
+  }
 
+  /** Both workers answered, one of them with a 429; then the server stops cleanly. */
+  async function expectBothWorkersAndStop(running: SpawnedServer): Promise<void> {
+    await running.waitForLine((l) => l.msg === 'request completed' && l.outcome === 'rate_limited');
+    const answeredBy = new Set(running.lines.filter((l) => l.msg === 'request completed' && l.operation === 'HelloWorld').map((l) => l.pid));
+    expect(answeredBy.size).toBe(2);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+  }
+
+  it('holds the limit of one client across both workers: 5 of 20 requests allowed', async () => {
+    const port = await startWorkers(schema, { RATE_LIMIT_PER_MINUTE: '5' });
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push(await status(port, `${SYNC}/HelloWorld`));
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    await running.waitForLine((l) => l.msg === 'request completed' && l.outcome === 'rate_limited');
-    const answeredBy = new Set(running.lines.filter((l) => l.msg === 'request completed' && l.operation === 'HelloWorld').map((l) => l.pid));
-    expect(answeredBy.size).toBe(2);
+    await expectBothWorkersAndStop(server!);
+  }, 90_000);
 
-    running.child.kill('SIGTERM');
-    expect(await running.exited).toEqual({ code: 0, signal: null });
+  it('counts the failed logins of one address and username across both workers: 3 answered 401, then 429', async () => {
+    const port = await startWorkers(`${schema}l`, { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '3' });
+    const wrong = { Authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push(await status(port, `${SYNC}/HelloWorld`, wrong));
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+    await expectBothWorkersAndStop(server!);
   }, 90_000);
 });

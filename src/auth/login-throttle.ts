@@ -1,0 +1,52 @@
+/**
+ * Failed logins, counted whenever authentication is on (docs/operations.md, "Authentication") in the
+ * rate-limit store (rate-limiter.ts), so every process and host sees one count, per minute:
+ *
+ *   per client address and username  LOGIN_FAILURES_PER_MINUTE: one address guessing one user's password
+ *   per client address                LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE, much higher: many field
+ *                                     officers share one carrier-NAT address, and a phone with a stale
+ *                                     saved password must not lock out its neighbours
+ *
+ * The counts are read before anything is checked, and past either ceiling the attempt is refused
+ * without verifying a password, the right one included; they grow only when an attempt fails, so
+ * successful logins count nothing. Nothing is counted per username alone: a stranger could then lock
+ * any user out. A failed API key, malformed credentials included, counts against the address only.
+ */
+import { createHash } from 'node:crypto';
+import type { Settings } from '../config';
+import type { Credentials } from './credentials';
+import type { CountStore, RateDecision } from './rate-limiter';
+
+export type LoginThrottleSettings = Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>;
+
+export interface LoginThrottle {
+  /** Whether credentials presented from `address` may be checked, or how long until they may. */
+  admits(address: string, credentials: Credentials): Promise<RateDecision>;
+  /** Counts a failed attempt. */
+  failed(address: string, credentials: Credentials): Promise<void>;
+}
+
+const WINDOW_SECONDS = 60;
+
+export function createLoginThrottle(settings: LoginThrottleSettings, store: CountStore): LoginThrottle {
+  const pairs = store.counter('asmx-login-user', { points: settings.loginFailuresPerMinute, duration: WINDOW_SECONDS });
+  const addresses = store.counter('asmx-login-address', { points: settings.loginFailuresPerAddressPerMinute, duration: WINDOW_SECONDS });
+  return {
+    async admits(address, credentials) {
+      const pair = pairKey(address, credentials);
+      const decisions = await Promise.all([addresses.peek(address), ...(pair ? [pairs.peek(pair)] : [])]);
+      const waits = decisions.map((d) => (d.allowed ? 0 : d.retryAfterSeconds));
+      return Math.max(...waits) > 0 ? { allowed: false, retryAfterSeconds: Math.max(...waits) } : { allowed: true };
+    },
+    async failed(address, credentials) {
+      const pair = pairKey(address, credentials);
+      await Promise.all([addresses.take(address), ...(pair ? [pairs.take(pair)] : [])]);
+    },
+  };
+}
+
+/** The (address, username) key of Basic credentials: a digest, so a long username cannot bloat the store. */
+function pairKey(address: string, credentials: Credentials): string | undefined {
+  if (credentials.kind !== 'basic') return undefined;
+  return createHash('sha256').update(address).update('\0').update(credentials.username.toLowerCase()).digest('base64url');
+}
