@@ -15,9 +15,9 @@ import { availableParallelism } from 'node:os';
  * this process's cores (scrypt is all CPU), so one is left for the event loop; at least one.
  */
 export const RUNNING = Math.max(1, Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), availableParallelism() - 1));
-/** Enough for a burst of logins, few enough that the last one waits a couple of seconds at most. */
+/** Enough for a burst of logins, few enough that the last one waits a few seconds at most. */
 export const WAITING = 16;
-/** What a refused attempt is told to wait: by then the queue has moved on by several verifications. */
+/** What a refused attempt is told to wait: by then a few verifications of the queue have finished. */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** The gate is full: the attempt was not checked. */
