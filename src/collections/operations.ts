@@ -1,6 +1,6 @@
 /** Operations of this business area (docs/behaviour.md): receipts and ledger balances. */
 import { readOperation, type Operation } from '../operations/types';
-import { dateRange, list, month, sort, text, year } from '../operations/parse';
+import { code, dateRange, list, month, sort, year } from '../operations/parse';
 import { collectionStatements, readReceiptKey, type CollectionStatementQuery } from './collection-statements';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
@@ -43,8 +43,8 @@ export const getCollectionStatements = readOperation({
     const { db, settings } = ctx;
     const { field, direction } = sort(fields, RECEIPT_FIELDS, 'ReceiptDate');
     const query: CollectionStatementQuery = {
-      salesOfficer: text(fields, 'SalesOfficer'),
-      customer: text(fields, 'FromCustomer'),
+      salesOfficer: code(fields, 'SalesOfficer'),
+      customer: code(fields, 'FromCustomer'),
       dates: dateRange(fields, 'FromDate', 'ToDate', settings.dateOrder),
       sortBy: field,
       direction,

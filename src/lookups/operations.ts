@@ -1,6 +1,6 @@
 /** Operations of this business area (docs/behaviour.md): lookups that fill the app's pick lists. */
 import { readOperation, type Operation } from '../operations/types';
-import { text } from '../operations/parse';
+import { code, user } from '../operations/parse';
 import { areaManagersOf, areaManagerViewer } from './area-managers';
 import { profitCentersFor } from './profit-centers';
 import { allowedOfficers } from '../users/principal-scope';
@@ -17,7 +17,7 @@ export const fillAreaManagers = readOperation({
   returns: AREA_MANAGERS_RESULT,
   async prepare({ fields }, ctx) {
     // With an authenticated user, no username is that user (principal-scope.ts).
-    const username = text(fields, 'username') ?? ctx.principal?.username;
+    const username = user(fields, 'username') ?? ctx.principal?.username;
     return areaManagerViewer(ctx.db, username, await allowedOfficers(ctx));
   },
   read: async (viewer, ctx) => ({ data: await areaManagersOf(ctx.db, viewer) }),
@@ -29,7 +29,7 @@ export const fillProfitCenterForCustomer = readOperation({
   fields: ['CustomerCode'],
   acceptsFiles: false,
   returns: PROFIT_CENTERS_RESULT,
-  prepare: async ({ fields }, ctx) => ({ customerCode: text(fields, 'CustomerCode'), allowed: await allowedOfficers(ctx) }),
+  prepare: async ({ fields }, ctx) => ({ customerCode: code(fields, 'CustomerCode'), allowed: await allowedOfficers(ctx) }),
   read: async ({ customerCode, allowed }, ctx) => ({ data: await profitCentersFor(ctx.db, customerCode, allowed) }),
 });
 

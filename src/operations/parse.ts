@@ -39,6 +39,23 @@ export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N
   return value;
 }
 
+/**
+ * docs/behaviour.md, "Length limits": a code or document number (SalesOfficer, Customer, PDCID ...)
+ * is at most 50 characters, a username 100, so no request makes the server hold a long value.
+ */
+export const MAX_CODE_LENGTH = 50;
+export const MAX_USERNAME_LENGTH = 100;
+
+/** A code or document number: trimmed, at most MAX_CODE_LENGTH characters. */
+export function code<N extends string>(fields: Fields<N>, name: NoInfer<N>): string | undefined {
+  return boundedText(fields, name, MAX_CODE_LENGTH);
+}
+
+/** A user's id or username: trimmed, at most MAX_USERNAME_LENGTH characters. */
+export function user<N extends string>(fields: Fields<N>, name: NoInfer<N>): string | undefined {
+  return boundedText(fields, name, MAX_USERNAME_LENGTH);
+}
+
 // ---- dates ------------------------------------------------------------------------------------
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -126,8 +143,8 @@ export function dateRange<N extends string>(fields: Fields<N>, fromName: NoInfer
 
 /** Code ranges compare case-insensitively (codes are matched without regard to case). */
 export function codeRange<N extends string>(fields: Fields<N>, fromName: NoInfer<N>, toName: NoInfer<N>): Range<string> {
-  const from = text(fields, fromName)?.toUpperCase();
-  const to = text(fields, toName)?.toUpperCase();
+  const from = code(fields, fromName)?.toUpperCase();
+  const to = code(fields, toName)?.toUpperCase();
   return range(fromName, from, toName, to, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -158,13 +175,17 @@ export function year<N extends string>(fields: Fields<N>, name: NoInfer<N>, now:
 // ---- lists --------------------------------------------------------------------------------------
 
 /**
- * Comma-separated lists (Zones, States, CustomerIds): blanks trimmed, empties ignored, upper-cased for
- * case-insensitive matching; "ALL" anywhere, or nothing left, means no filter (undefined).
+ * Comma-separated lists of codes (Zones, States, CustomerIds): blanks trimmed, empties ignored,
+ * upper-cased for case-insensitive matching; "ALL" anywhere, or nothing left, means no filter
+ * (undefined). Each item is a code, at most MAX_CODE_LENGTH characters.
  */
 export function list<N extends string>(fields: Fields<N>, name: NoInfer<N>): string[] | undefined {
   const value = text(fields, name);
   if (value === undefined) return undefined;
-  const items = [...new Set(value.split(',').map((s) => s.trim().toUpperCase()).filter((s) => s !== ''))];
+  const trimmed = value.split(',').map((s) => s.trim());
+  const long = trimmed.findIndex((s) => s.length > MAX_CODE_LENGTH);
+  if (long !== -1) throw invalid(name, `item ${long + 1} is ${trimmed[long].length} characters long; at most ${MAX_CODE_LENGTH} are accepted`);
+  const items = [...new Set(trimmed.map((s) => s.toUpperCase()).filter((s) => s !== ''))];
   if (items.length === 0 || items.includes('ALL')) return undefined;
   if (items.length > 1000) throw invalid(name, `lists ${items.length} values; at most 1000 are accepted`);
   return items;

@@ -1,7 +1,7 @@
 /** Operations of this business area (docs/behaviour.md): payment collection notes (PCN) and their cheques. */
 import type { PaymentMethod, PaymentType } from '../db/schema';
 import { readOperation, type Operation } from '../operations/types';
-import { oneOf, text } from '../operations/parse';
+import { code, oneOf } from '../operations/parse';
 import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { allowedOfficers } from '../users/principal-scope';
@@ -42,8 +42,8 @@ export const getPCNList = readOperation({
   returns: PCN_LIST_RESULT,
   async prepare({ fields }, ctx) {
     const query: PcnListQuery = {
-      salesOfficer: text(fields, 'SalesOfficer'),
-      customer: text(fields, 'Customer'),
+      salesOfficer: code(fields, 'SalesOfficer'),
+      customer: code(fields, 'Customer'),
       paymentType: oneOf(fields, 'PaymentType', PAYMENT_TYPES),
       paymentMethod: oneOf(fields, 'PaymentMethod', PAYMENT_METHODS),
       allowed: await allowedOfficers(ctx),
@@ -62,7 +62,7 @@ export const getPCNDetails = readOperation({
   fields: [],
   acceptsFiles: false,
   returns: PCN_DETAILS_RESULT,
-  prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PDCID'), allowed: await allowedOfficers(ctx) }),
+  prepare: async ({ fields }, ctx) => ({ number: code(fields, 'PDCID'), allowed: await allowedOfficers(ctx) }),
   read: async ({ number, allowed }, ctx) => ({ data: await pcnDetails(ctx.db, number, allowed) }),
 });
 
@@ -72,7 +72,7 @@ export const getPCNDebitNotes = readOperation({
   fields: [],
   acceptsFiles: false,
   returns: PCN_DEBIT_NOTES_RESULT,
-  prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
+  prepare: async ({ fields }, ctx) => ({ number: code(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
   read: async ({ number, allowed }, ctx) => ({ data: await pcnDebitNoteList(ctx.db, number, allowed) }),
 });
 
@@ -82,7 +82,7 @@ export const getPCNInvoices = readOperation({
   fields: [],
   acceptsFiles: false,
   returns: PCN_INVOICES_RESULT,
-  prepare: async ({ fields }, ctx) => ({ number: text(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
+  prepare: async ({ fields }, ctx) => ({ number: code(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
   read: async ({ number, allowed }, ctx) => ({ data: await pcnInvoiceList(ctx.db, number, allowed) }),
 });
 

@@ -3,7 +3,7 @@
  * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
  */
 import type { Role } from '../db/schema';
-import { dateOf, oneOf, optionalDate, sort, text, type Sort } from '../operations/parse';
+import { code, dateOf, oneOf, optionalDate, sort, user, type Sort } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext } from '../operations/types';
 import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice } from './officer-delivery';
 import { orderDeliverySummary, ORDER_DELIVERY_FIELDS } from './order-delivery-summary';
@@ -108,7 +108,7 @@ export const getOrderVsDeliveryOfficer = readOperation({
   acceptsFiles: false,
   returns: OFFICER_DELIVERY_RESULT,
   async prepare({ fields }, ctx) {
-    const choice: OfficerChoice = { managerId: text(fields, 'ManagerId'), salesOfficer: text(fields, 'SalesOfficer') };
+    const choice: OfficerChoice = { managerId: code(fields, 'ManagerId'), salesOfficer: code(fields, 'SalesOfficer') };
     const filters = parseAreaFilters(fields, ctx.settings.dateOrder);
     const order = sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer');
     const allowed = await allowedOfficers(ctx);
@@ -144,7 +144,7 @@ export const getSalesReportStats = readOperation({
     const role = oneOf(fields, 'Role', ROLES);
     const asOf = optionalDate(fields, 'AsOf', ctx.settings.dateOrder) ?? dateOf(ctx.clock.now());
     // With an authenticated user, no Username is that user (principal-scope.ts).
-    const username = text(fields, 'Username') ?? ctx.principal?.username;
+    const username = user(fields, 'Username') ?? ctx.principal?.username;
     return { scope: await statsScope(ctx.db, username, role, await allowedOfficers(ctx)), asOf };
   },
   read: async ({ scope, asOf }, ctx) => ({ data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)) }),

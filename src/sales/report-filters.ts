@@ -9,7 +9,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DateOrder } from '../config';
 import type { Database } from '../db/schema';
-import { codeRange, dateRange, list, text, type Fields, type Range } from '../operations/parse';
+import { code, codeRange, dateRange, list, type Fields, type Range } from '../operations/parse';
 import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from '../operations/master-codes';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { inValues } from '../db/sql-in';
@@ -50,9 +50,9 @@ export type AreaFilterParam = 'FromDate' | 'ToDate' | 'Zones' | 'States';
 
 export function parseReportFilters(fields: Fields<ReportFilterParam>, order: DateOrder): ReportFilterInput {
   return {
-    salesOfficer: text(fields, 'SalesOfficer'),
+    salesOfficer: code(fields, 'SalesOfficer'),
     customers: codeRange(fields, 'FromCustomer', 'ToCustomer'),
-    profitCenter: text(fields, 'profitCenter'),
+    profitCenter: code(fields, 'profitCenter'),
     dates: dateRange(fields, 'FromDate', 'ToDate', order),
     categories: codeRange(fields, 'FromPCat', 'ToPCat'),
     zones: list(fields, 'Zones'),

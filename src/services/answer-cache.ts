@@ -13,18 +13,22 @@
  * tune.
  *
  * Bounded: at most `maxBytes` in all (least recently used first out), `maxEntryBytes` per answer;
- * lists streamed from a cursor are never kept (they can be any size).
+ * lists streamed from a cursor are never kept (they can be any size). An answer is kept under the
+ * SHA-256 digest of its key, not the key: a key holds the request's parameters, a digest is KEY_BYTES
+ * whatever was sent, and those count in the entry's bytes. Two keys of one digest would share an
+ * answer; no two texts with one SHA-256 digest are known, so a wrong answer is never served.
  *
  * A kept answer also keeps its gzip and br forms once a client has asked for them: compressed once, in
  * the background (zlib on libuv's thread pool), with the response compression's own settings, then sent
  * as they are instead of being compressed again for every request (src/response-compression.ts).
  */
+import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Dependencies, TableVersions } from '../db/table-versions';
 import { VersionedLru, type CacheCounts, type Kept } from '../db/versioned-lru';
 
 export interface AnswerCacheOptions {
-  /** The bytes of all kept answers together; 0 turns the cache off. */
+  /** The bytes of all kept answers together, with their keys; 0 turns the cache off. */
   maxBytes: number;
   /** The largest answer kept. */
   maxEntryBytes: number;
@@ -32,7 +36,7 @@ export interface AnswerCacheOptions {
 
 export type ContentCoding = 'br' | 'gzip';
 
-/** `bytes`: of the body and its compressed forms. */
+/** `bytes`: of its key's digest, the body and its compressed forms. */
 interface Entry extends Kept {
   body: Buffer;
   forms: Partial<Record<ContentCoding, Buffer | 'pending'>>;
@@ -61,6 +65,13 @@ const COMPRESS: Record<ContentCoding, (body: Buffer, done: (error: Error | null,
   br: (body, done) => zlib.brotliCompress(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, done),
 };
 
+/** What a kept answer's key takes: its digest, in base64. */
+export const KEY_BYTES = 44;
+
+function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64');
+}
+
 /** Where a binding hands the answer it encoded, to be kept (service types.ts, Outcome). */
 export interface AnswerKeeper {
   /** Answers of more bytes than this are not kept (a text's length in UTF-16 units is a lower bound of its bytes). */
@@ -85,16 +96,16 @@ export class AnswerCache {
 
   /** The answer kept under this key, if the tables it was read from are still at these versions. */
   get(key: string, versions: TableVersions): KeptAnswer | undefined {
-    return this.kept.get(key, versions)?.answer;
+    return this.kept.get(digestOf(key), versions)?.answer;
   }
 
-  private compressed(key: string, entry: Entry, coding: ContentCoding): Buffer | undefined {
+  private compressed(digest: string, entry: Entry, coding: ContentCoding): Buffer | undefined {
     const form = entry.forms[coding];
     if (form !== undefined) return form === 'pending' ? undefined : form;
     entry.forms[coding] = 'pending';
     COMPRESS[coding](entry.body, (error, result) => {
       // Kept only if the answer still is (not replaced, not dropped) and there is room.
-      if (error !== null || !this.kept.holds(key, entry)) return;
+      if (error !== null || !this.kept.holds(digest, entry)) return;
       entry.forms[coding] = result;
       this.kept.grow(entry, result.length);
     });
@@ -103,18 +114,23 @@ export class AnswerCache {
 
   /** A keeper for the answer about to be encoded under this key, read from these tables. */
   keeper(key: string, depends: Dependencies): AnswerKeeper {
+    const digest = digestOf(key);
     return {
       maxLength: this.options.maxEntryBytes,
-      keep: (body) => this.put(key, depends, body),
+      keep: (body) => this.keep(digest, depends, body),
     };
   }
 
   put(key: string, depends: Dependencies, answer: string | Buffer): void {
+    this.keep(digestOf(key), depends, answer);
+  }
+
+  private keep(digest: string, depends: Dependencies, answer: string | Buffer): void {
     if (!this.enabled) return;
     const body = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
     if (body.length > this.options.maxEntryBytes) return;
-    const entry: Entry = { depends, body, bytes: body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(key, entry, coding) } };
-    this.kept.put(key, entry);
+    const entry: Entry = { depends, body, bytes: KEY_BYTES + body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(digest, entry, coding) } };
+    this.kept.put(digest, entry);
   }
 
 }
