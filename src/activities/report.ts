@@ -17,7 +17,7 @@ import { findUser, officerScope } from '../users/hierarchy';
 import type { Activity, Complaint } from './records';
 import { storedUserId } from '../operations/master-codes';
 import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
-import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
+import { cutPage, encodePageToken, keyDate, keyRecord, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
@@ -109,19 +109,15 @@ async function pageOf<R>(
   return { rows: page.rows, next: page.next ?? 'end' };
 }
 
+/** Where a list stopped: not begun (null), a row's date and number, or at its end. */
+const datedKey = keyRecord<DatedKey>({ date: keyDate, no: keyText });
+const position: KeyPart<ReportPosition> = (value) => (value === null || value === 'end' ? value : datedKey(value));
+const reportKey = keyTuple<[ReportPosition, ReportPosition]>(position, position);
+
 /** Reads an ActivityReportAndComplaints token's key back; undefined when it is not one. */
 export function readReportKey(key: unknown): ReportPageKey | undefined {
-  if (!Array.isArray(key) || key.length !== 2) return undefined;
-  const [activities, complaints] = (key as unknown[]).map(readPosition);
-  if (activities === undefined || complaints === undefined) return undefined;
-  return { activities, complaints };
-}
-
-function readPosition(value: unknown): ReportPosition | undefined {
-  if (value === null || value === 'end') return value;
-  if (typeof value !== 'object') return undefined;
-  const { date, no } = value as { date?: unknown; no?: unknown };
-  return isText(date) && isText(no) ? { date, no } : undefined;
+  const parts = reportKey(key);
+  return parts && { activities: parts[0], complaints: parts[1] };
 }
 
 /**

@@ -15,7 +15,7 @@ import { amount } from '../operations/money';
 import type { Direction, Range } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';
-import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
+import { cutPage, encodePageToken, keyConstant, keyDate, keyInteger, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
 import { countReceipts, receiptKey, receiptsQuery, type ReceiptField, type ReceiptFilter, type ReceiptKey, type ReceiptRecord } from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
@@ -68,13 +68,11 @@ function tokenKey(q: Pick<CollectionStatementQuery, 'sortBy' | 'direction'>, key
 
 /** Reads a token's key back for this sort order; undefined when it is not one. */
 export function readReceiptKey(sortBy: ReceiptField, direction: Direction): (key: unknown) => ReceiptKey | undefined {
+  const value: KeyPart<string | number> = sortBy === 'Amount' ? keyInteger : sortBy === 'ReceiptDate' ? keyDate : keyText;
+  const read = keyTuple<[ReceiptField, Direction, string | number, string]>(keyConstant(sortBy), keyConstant(direction), value, keyText);
   return (key) => {
-    if (!Array.isArray(key) || key.length !== 4) return undefined;
-    const [field, dir, value, receiptNo] = key as unknown[];
-    if (field !== sortBy || dir !== direction || !isText(receiptNo)) return undefined;
-    const numeric = sortBy === 'Amount';
-    if (numeric ? !Number.isSafeInteger(value) : !isText(value)) return undefined;
-    return { value: value as string | number, receiptNo };
+    const parts = read(key);
+    return parts && { value: parts[2], receiptNo: parts[3] };
   };
 }
 

@@ -8,7 +8,7 @@
  * while rows are inserted or removed between pages, and as fast on the last page as on the first.
  */
 import { invalid } from '../errors';
-import { positiveInteger, text, type Fields } from './parse';
+import { isIsoDate, positiveInteger, text, type Fields } from './parse';
 
 export const PAGE_FIELDS = ['PageSize', 'PageToken'] as const;
 
@@ -67,7 +67,57 @@ export function cutPage<R, K>(rows: R[], size: number, keyOf: (row: R) => K): { 
   return { rows: page, next: keyOf(page[page.length - 1]) };
 }
 
-/** Whether a decoded key value is a string (a date, a code, a name). */
-export function isText(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 512;
+// ---- the parts of a key ---------------------------------------------------------------------------
+//
+// A token comes back from the client, who can change it: every part of its key is checked for the form
+// the list's query compares it with before it reaches the database (PostgreSQL refuses 2026-02-30 as
+// a date and a NUL in text; SQLite would compare them silently), so a changed token is INVALID_PARAMETER.
+
+/** Reads one part of a decoded key: its value when it has the form, else undefined. */
+export type KeyPart<T> = (value: unknown) => T | undefined;
+
+/** A date as the database gives it (yyyy-MM-dd), one that exists. */
+export const keyDate: KeyPart<string> = (value) => (typeof value === 'string' && isIsoDate(value) ? value : undefined);
+
+/** Stored text (a code, a number, a name): at most 512 characters, none of them NUL. */
+export const keyText: KeyPart<string> = (value) => (typeof value === 'string' && value.length <= 512 && !value.includes('\u0000') ? value : undefined);
+
+/** A whole number JavaScript holds exactly (money in minor units). */
+export const keyInteger: KeyPart<number> = (value) => (Number.isSafeInteger(value) ? (value as number) : undefined);
+
+/** Exactly this value (the sort order a token continues). */
+export function keyConstant<T extends string>(expected: T): KeyPart<T> {
+  return (value) => (value === expected ? expected : undefined);
+}
+
+/** A list of exactly these parts, in this order. */
+export function keyTuple<T extends unknown[]>(...parts: { [I in keyof T]: KeyPart<T[I]> }): KeyPart<T> {
+  return (value) => {
+    if (!Array.isArray(value) || value.length !== parts.length) return undefined;
+    const read: unknown[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i](value[i]);
+      if (part === undefined) return undefined;
+      read.push(part);
+    }
+    return read as T;
+  };
+}
+
+/** An object of exactly these members. */
+export function keyRecord<T extends object>(members: { [K in keyof T]: KeyPart<T[K]> }): KeyPart<T> {
+  const names = Object.keys(members) as (keyof T & string)[];
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const given = value as Record<string, unknown>;
+    if (Object.keys(given).length !== names.length) return undefined;
+    const read: Record<string, unknown> = {};
+    for (const name of names) {
+      if (!Object.prototype.hasOwnProperty.call(given, name)) return undefined;
+      const part = members[name](given[name]);
+      if (part === undefined) return undefined;
+      read[name] = part;
+    }
+    return read as T;
+  };
 }

@@ -94,6 +94,12 @@ export function optionalDate<N extends string>(fields: Fields<N>, name: NoInfer<
   return value === undefined ? undefined : parseDate(value, name, order);
 }
 
+/** Whether a text is a date as the database gives it (yyyy-MM-dd) and exists in the calendar. */
+export function isIsoDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
 function isRealDate(y: number, mo: number, d: number): boolean {
   if (y < 1900 || y > 9999 || mo < 1 || mo > 12 || d < 1) return false;
   return d <= daysInMonth(y, mo);

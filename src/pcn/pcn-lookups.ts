@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/money';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
-import { cutPage, encodePageToken, isText, type PageRequest } from '../operations/paging';
+import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
 import { rowBatches, SMALL_LIST_ROWS, StreamedData, streamedResult } from '../operations/streamed';
 import { readJsonRows } from '../operations/json-rows';
 import { field, nullable, recordType, rowShape } from '../operations/results';
@@ -113,10 +113,12 @@ async function chequePage(db: Kysely<Database>, filter: repo.ChequeFilter, reque
   return { data: rows.map(chequeRow), nextPageToken: next === null ? null : encodePageToken([next.pcnDate, next.pdcId]) };
 }
 
-/** Reads a getPCNList token's key back; undefined when it is not one. */
+const chequeKey = keyTuple<[string, string]>(keyDate, keyText);
+
+/** Reads a getPCNList token's key back: [pcn_date, pdc_id]; undefined when it is not one. */
 export function readChequeKey(key: unknown): repo.ChequeKey | undefined {
-  if (!Array.isArray(key) || key.length !== 2 || !isText(key[0]) || !isText(key[1])) return undefined;
-  return { pcnDate: key[0], pdcId: key[1] };
+  const parts = chequeKey(key);
+  return parts && { pcnDate: parts[0], pdcId: parts[1] };
 }
 
 /**
