@@ -46,6 +46,18 @@ describe.each(ENGINES)('statement results: %s', (kind) => {
     expect(counts()).toEqual({ hits: after.hits, misses: after.misses + 1 });
   });
 
+  it('counts the statement and its parameters in the bytes it keeps, and keeps none whose key alone passes the bound', async () => {
+    const named = (code: string) => asRead(() => engine.db.selectFrom('zones').select('name').where('code', '=', code).execute());
+    const kept = () => ({ size: engine.statementResults!.counts.size, count: engine.statementResults!.counts.count });
+    const before = kept();
+    await named('N'.repeat(10_000));
+    expect(kept().count).toBe(before.count + 1);
+    expect(kept().size - before.size).toBeGreaterThanOrEqual(2 * 10_000);
+    const large = kept();
+    await named('N'.repeat(200_000));
+    expect(kept()).toEqual(large);
+  });
+
   it('keeps nothing read inside a transaction, over 1,000 rows, from a table without a version, or without versions', async () => {
     await sql`create table scratch (n integer)`.execute(engine.db);
     const before = counts();
