@@ -40,8 +40,9 @@ export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N
 }
 
 /**
- * docs/behaviour.md, "Length limits": a code or document number (SalesOfficer, Customer, PDCID ...)
- * is at most 50 characters, a username 100, so no request makes the server hold a long value.
+ * docs/behaviour.md, "Conventions of every operation": a code or document number (SalesOfficer,
+ * Customer, PDCID ...) is at most 50 characters, a username 100, so no request makes the server hold
+ * a long value.
  */
 export const MAX_CODE_LENGTH = 50;
 export const MAX_USERNAME_LENGTH = 100;
