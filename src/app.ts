@@ -126,8 +126,10 @@ export function createApp(appOptions: AppOptions): Express {
   app.use(log);
   app.use(metrics.middleware);
   // The JSON bindings are the legacy contract's; v2 answers XML, described by its WSDL.
-  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), settings.basePath));
-  app.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi));
+  // With PUBLIC_URL the server is named whole; otherwise relative to the document, never from a request header.
+  const serverUrl = (settings.publicUrl ?? '') + settings.basePath;
+  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl));
+  app.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
   services.forEach(({ service, soap, guard }, i) => {
     app.use(settings.basePath + service.path, guard);
     app.use(soap);

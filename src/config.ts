@@ -34,6 +34,8 @@ export interface Settings {
   /** Most fields (form fields, JSON members, multipart parts) one HTTP POST body may carry. */
   maxRequestFields: number;
   trustProxy: boolean;
+  /** The server's public root (http(s)://host[:port][/prefix], no trailing slash): when set, the only source of document addresses. */
+  publicUrl?: string;
   databaseUrl: string;
   /** How slash dates such as 03/04/2026 are read: day first (default) or month first. */
   dateOrder: DateOrder;
@@ -195,6 +197,26 @@ const headerName = withDefault(
   'X-API-Key',
 );
 
+/**
+ * PUBLIC_URL (docs/operations.md, "Settings"): an absolute http(s) URL without credentials, query or
+ * fragment. It stands for the server's root, so BASE_PATH still follows it; a trailing slash is dropped.
+ */
+const publicUrl = raw.pipe(
+  checked(
+    (value) => {
+      const url = URL.canParse(value) ? new URL(value) : undefined;
+      const plain = url !== undefined && !url.username && !url.password && !/[?#]/.test(value);
+      return plain && (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+    },
+    (value) => `'${value}' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)`,
+  )
+    .transform((value) => {
+      const url = new URL(value);
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    })
+    .optional(),
+);
+
 const redisUrl = raw.pipe(checked((value) => /^rediss?:\/\/[^\s]+$/.test(value), (value) => `'${value}' is not a redis:// or rediss:// URL`).optional());
 
 /** The environment variables (README, "Settings") and what each must hold. */
@@ -213,6 +235,7 @@ const ENVIRONMENT = z.object({
   MAX_JSON_DEPTH: integer(64, 2, 1_000),
   MAX_REQUEST_FIELDS: integer(1000, 10, 1_000_000),
   TRUST_PROXY: boolean(false),
+  PUBLIC_URL: publicUrl,
   DATABASE_URL: databaseUrl,
   DATE_ORDER: withDefault(oneOf(['DMY', 'MDY'] as const), 'DMY'),
   FISCAL_YEAR_START_MONTH: integer(4, 1, 12),
@@ -293,6 +316,7 @@ function settingsOf(e: Environment): Settings {
     maxJsonDepth: e.MAX_JSON_DEPTH,
     maxRequestFields: e.MAX_REQUEST_FIELDS,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     dateOrder: e.DATE_ORDER,
     fiscalYearStartMonth: e.FISCAL_YEAR_START_MONTH,

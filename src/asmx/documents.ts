@@ -1,6 +1,8 @@
 /**
  * GET <path> with no path info (docs/contract.md, "WSDL"): ?wsdl, ?disco (query keys case-insensitive),
- * ?op=<name> and the HTML help page. Addresses are rebuilt from each request (request-url.ts).
+ * ?op=<name> and the HTML help page. Addresses are rebuilt from each request, or PUBLIC_URL
+ * (request-url.ts). A document is answered `Cache-Control: private, max-age=0` as the legacy server's
+ * were: its addresses depend on the request, so no shared cache may keep one for other clients.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Settings } from '../config';
@@ -8,7 +10,7 @@ import type { Service } from '../services/types';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
 import { discoveryDocument } from './disco';
 import { helpPage, operationHelpPage, operationNotFoundPage } from './help-page';
-import { requestHost, serviceUrl } from './request-url';
+import { publicAddress, serviceUrl } from './request-url';
 import { annotate } from '../request-context/annotation';
 import { escapeXml } from './xml-escape';
 
@@ -53,14 +55,17 @@ function sendOperationPage(req: Request, res: Response, service: Service, name: 
     sendHtml(res, 500, operationNotFoundPage(service, name));
     return;
   }
-  const host = requestHost(req, settings);
-  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: settings.basePath + service.path }));
+  const { host, prefix } = publicAddress(req, settings);
+  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: prefix + settings.basePath + service.path }));
 }
 
+/** The legacy server's Cache-Control: `private, max-age=0` on a 200, `private` on its error pages. */
+const CACHE_CONTROL = (status: number) => (status === 200 ? 'private, max-age=0' : 'private');
+
 function sendXml(res: Response, xml: string): void {
-  res.status(200).set('Content-Type', 'text/xml; charset=utf-8').send(xml);
+  res.status(200).set({ 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': CACHE_CONTROL(200) }).send(xml);
 }
 
 function sendHtml(res: Response, status: number, html: string): void {
-  res.status(status).set('Content-Type', 'text/html; charset=utf-8').send(html);
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL(status) }).send(html);
 }

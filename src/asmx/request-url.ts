@@ -1,45 +1,74 @@
 /**
- * The public address of a service as the client reached it (docs/contract.md, "WSDL"): scheme and Host
- * header (with its port) of the request, or X-Forwarded-Proto / X-Forwarded-Host when the settings
- * trust a proxy. A host that is not a plain host[:port] falls back to the local address, so nothing
- * odd from a header ever reaches a document.
+ * The public address of a service (docs/contract.md, "WSDL"; docs/operations.md, "PUBLIC_URL"): the
+ * PUBLIC_URL setting when it is set, the only source then; otherwise the scheme and Host header (with
+ * its port) of the request, or X-Forwarded-Proto / X-Forwarded-Host when the settings trust a proxy.
+ * Of a forwarded chain ("a, b") the last entry is taken: the one the trusted proxy itself added, as
+ * for X-Forwarded-For (src/auth/client-address.ts); earlier entries are the client's to choose. A host
+ * that is not a plain host[:port] falls back to the local address, so nothing odd from a header ever
+ * reaches a document.
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Settings } from '../config';
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** The service's own URL: scheme://host + base path + service path. */
-export function serviceUrl(req: Request, settings: Pick<Settings, 'trustProxy' | 'basePath'>, servicePath: string): string {
-  return `${scheme(req, settings)}://${requestHost(req, settings)}${settings.basePath}${servicePath}`;
+type AddressSettings = Pick<Settings, 'trustProxy' | 'publicUrl'>;
+
+/** Where the server's root (what BASE_PATH follows) is reached from outside. */
+export interface PublicAddress {
+  scheme: 'http' | 'https';
+  /** host[:port], as a Host header carries it. */
+  host: string;
+  /** PUBLIC_URL's own path ('' or '/prefix'), ahead of BASE_PATH. */
+  prefix: string;
 }
 
-function scheme(req: Request, settings: Pick<Settings, 'trustProxy'>): 'http' | 'https' {
-  const forwarded = settings.trustProxy ? firstValue(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+export function publicAddress(req: IncomingMessage, settings: AddressSettings): PublicAddress {
+  if (settings.publicUrl !== undefined) {
+    const url = new URL(settings.publicUrl);
+    return { scheme: url.protocol === 'https:' ? 'https' : 'http', host: url.host, prefix: url.pathname.replace(/\/+$/, '') };
+  }
+  return { scheme: scheme(req, settings), host: requestHost(req, settings), prefix: '' };
+}
+
+/** The service's own URL: scheme://host + PUBLIC_URL's path + base path + service path. */
+export function serviceUrl(req: IncomingMessage, settings: AddressSettings & Pick<Settings, 'basePath'>, servicePath: string): string {
+  const { scheme, host, prefix } = publicAddress(req, settings);
+  return `${scheme}://${host}${prefix}${settings.basePath}${servicePath}`;
+}
+
+/** The server's own origin (scheme://host[:port], default port left out) as its clients reach it. */
+export function ownOrigin(req: IncomingMessage, settings: AddressSettings): string {
+  const { scheme, host } = publicAddress(req, settings);
+  return new URL(`${scheme}://${host}`).origin;
+}
+
+function scheme(req: IncomingMessage, settings: Pick<Settings, 'trustProxy'>): 'http' | 'https' {
+  const forwarded = settings.trustProxy ? lastValue(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   if (forwarded === 'http' || forwarded === 'https') return forwarded;
   return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
 }
 
-/** host[:port] as the client reached it; also the Host line of the help page samples. */
-export function requestHost(req: Request, settings: Pick<Settings, 'trustProxy'>): string {
-  const forwarded = settings.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined;
+/** host[:port] as the client reached it. */
+function requestHost(req: IncomingMessage, settings: Pick<Settings, 'trustProxy'>): string {
+  const forwarded = settings.trustProxy ? lastValue(req.headers['x-forwarded-host']) : undefined;
   if (forwarded && HOST.test(forwarded)) return forwarded;
   const header = req.headers.host?.trim();
   if (header && HOST.test(header)) return header;
   return localAddress(req);
 }
 
-function localAddress(req: Request): string {
+function localAddress(req: IncomingMessage): string {
   const address = req.socket.localAddress ?? '127.0.0.1';
   const bare = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
   const shown = bare.includes(':') ? `[${bare}]` : bare;
   return `${shown}:${req.socket.localPort ?? 80}`;
 }
 
-/** A proxy chain sends "a, b": the first is what the client used. */
-function firstValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  const first = value?.split(',')[0]?.trim();
-  return first ? first : undefined;
+/** A proxy chain sends "a, b": the last is what the nearest (trusted) proxy added. */
+function lastValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const last = value?.split(',').map((entry) => entry.trim()).filter(Boolean).at(-1);
+  return last ? last : undefined;
 }

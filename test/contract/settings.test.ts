@@ -31,6 +31,19 @@ describe('settings', () => {
     expect(loadSettings({ BASE_PATH: '/' }).basePath).toBe('');
   });
 
+  it('PUBLIC_URL: the scheme, host, port and path kept, a trailing slash dropped', () => {
+    expect(loadSettings({}).publicUrl).toBeUndefined();
+    expect(loadSettings({ PUBLIC_URL: 'https://API.Example.com:443/' }).publicUrl).toBe('https://api.example.com');
+    expect(loadSettings({ PUBLIC_URL: ' http://lb.example:8080/mobile// ' }).publicUrl).toBe('http://lb.example:8080/mobile');
+  });
+
+  it.each(['ftp://files.example', 'https://user:secret@api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#top', '/mobile', 'https://'])(
+    'PUBLIC_URL=%s is a SettingsError',
+    (value) => {
+      expect(() => loadSettings({ PUBLIC_URL: value })).toThrow(SettingsError);
+    },
+  );
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -89,6 +102,7 @@ describe('settings', () => {
     [{ RATE_LIMIT_BURST: 'ten' }, "RATE_LIMIT_BURST: 'ten' is not a whole number"],
     [{ LOGIN_FAILURES_PER_MINUTE: '0' }, 'LOGIN_FAILURES_PER_MINUTE: 0 is out of range (1..1000000)'],
     [{ LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' }, "LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' is not a whole number"],
+    [{ PUBLIC_URL: 'api.example.com' }, "PUBLIC_URL: 'api.example.com' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)"],
   ])('%j is refused with the line %p', (env, line) => {
     expect(() => loadSettings(env)).toThrow(SettingsError);
     // An Error as the expectation compares the whole message, not a part of it.

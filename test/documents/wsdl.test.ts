@@ -174,13 +174,22 @@ describe('WSDL addresses follow the request', () => {
     expect(addressOf(res.text)).toBe(`http://internal:8080${MAIN_PATH}`);
   });
 
-  it('follows X-Forwarded-Proto and X-Forwarded-Host (first of a chain) with TRUST_PROXY', async () => {
+  it('follows X-Forwarded-Proto and X-Forwarded-Host with TRUST_PROXY', async () => {
     const res = await request(proxied.app)
       .get(`/MobileApp${SYNC_PATH}?wsdl`)
       .set('Host', 'internal:8080')
-      .set('X-Forwarded-Host', 'proxy.example.com, inner.example.com')
+      .set('X-Forwarded-Host', 'proxy.example.com')
       .set('X-Forwarded-Proto', 'https');
     expect(addressOf(res.text, 'SyncCustomers')).toBe(`https://proxy.example.com/MobileApp${SYNC_PATH}`);
+  });
+
+  it('of a forwarded chain takes the last entries, the ones the trusted proxy added, not the client\'s', async () => {
+    const res = await request(proxied.app)
+      .get(`/MobileApp${SYNC_PATH}?wsdl`)
+      .set('Host', 'internal:8080')
+      .set('X-Forwarded-Host', 'attacker.example, lb.internal')
+      .set('X-Forwarded-Proto', 'http, https');
+    expect(addressOf(res.text, 'SyncCustomers')).toBe(`https://lb.internal/MobileApp${SYNC_PATH}`);
   });
 
   it('with TRUST_PROXY and no forwarded headers, uses the Host header', async () => {

@@ -168,8 +168,8 @@ function operationObject(service: Service, op: ServiceOperation, method: 'get' |
 /** The version of the JSON contract this document states; raise it when the JSON answers change. */
 const DOCUMENT_VERSION = '1.0';
 
-/** The whole document, as an object ready for JSON.stringify. */
-export function openApiDocument(services: readonly Service[], basePath: string): Record<string, unknown> {
+/** The whole document, as an object ready for JSON.stringify; `serverUrl`: PUBLIC_URL + BASE_PATH ('' for the default server). */
+export function openApiDocument(services: readonly Service[], serverUrl: string): Record<string, unknown> {
   const records = new RecordSchemas();
   const paths: Record<string, Schema> = {};
   for (const service of services) {
@@ -187,8 +187,8 @@ export function openApiDocument(services: readonly Service[], basePath: string):
         'Every input is optional and every name matches in any case; a business failure is a 200 answer with Success false.',
       ].join(' '),
     },
-    // Without a base path the default server ("/") is right.
-    ...(basePath === '' ? {} : { servers: [{ url: basePath }] }),
+    // Without a base path or PUBLIC_URL the default server ("/") is right.
+    ...(serverUrl === '' ? {} : { servers: [{ url: serverUrl }] }),
     tags: services.map((s) => ({ name: s.name })),
     paths,
     components: {
