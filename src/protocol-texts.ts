@@ -41,6 +41,8 @@ export const FAULT_TEXT = {
   tooManyRequests: (retryAfterSeconds: number) => `Too many requests; retry after ${retryAfterSeconds} seconds.`,
   /** Too many password checks at once (src/auth/verification-gate.ts; this project's own). Status 503 with Retry-After. */
   serverBusy: (retryAfterSeconds: number) => `Server too busy; retry after ${retryAfterSeconds} seconds.`,
+  /** A write sent by a browser from another site while authentication is on (src/asmx/write-refusal.ts; this project's own). Status 403. */
+  crossSiteWrite: () => 'A write sent from another site is refused.',
   /** An operation failed for a reason of the server's own; never its internal message or stack. */
   unexpected: () => 'Server was unable to process request. ---> An unexpected error occurred on the server.',
 } as const;
@@ -59,6 +61,8 @@ export const HTTP_TEXT = {
   nestedTooDeep: (max: number) => `Request body is nested deeper than ${max} levels.`,
   entityTooLarge: () => 'Request entity too large.',
   badRequest: () => 'Bad request.',
+  /** A write over HTTP GET while authentication is on (src/asmx/write-refusal.ts; this project's own). Status 405. */
+  writeNeedsPost: (name: string) => `${name} changes data and must be sent with POST.`,
   /** A failure of the server's own. */
   serverError: () => 'Server was unable to process request.',
   /** Any path outside the services, their documents and the probes: this project's own text. */

@@ -20,7 +20,8 @@ export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' 
  * server_fault: the server's own failure (a Server/Receiver fault or a 500 without internals);
  * not_found: no such resource; aborted: the client went away before the answer was written;
  * unauthorized: authentication is on and the request had no valid credentials (401);
- * rate_limited: the client went over its request rate (429).
+ * rate_limited: the client went over its request rate (429);
+ * forbidden: a write a browser sent from another site while authentication is on (403).
  */
 export type RequestOutcome =
   | 'success'
@@ -32,7 +33,8 @@ export type RequestOutcome =
   | 'aborted'
   | 'unauthorized'
   | 'rate_limited'
-  | 'busy';
+  | 'busy'
+  | 'forbidden';
 
 export interface RequestAnnotation {
   binding?: Binding;

@@ -21,6 +21,7 @@ import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../../send';
 import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
+import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { ChunkWriter } from '../chunk-writer';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 
@@ -30,6 +31,8 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
   try {
     const op = resolveOperation(service, req.method, rest);
     annotate(res, { operation: op.name });
+    const refused = writeRefusal(op, req, settings);
+    if (refused) return refuseWrite(res, refused);
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
     const legacyJson = service.contract === 'legacy';
     const outcome = await service.invoke(op.name, {
@@ -76,6 +79,13 @@ async function sendTypedOutcome(res: BindingResponse, service: Service, op: Serv
 function sendTypedFailure(res: BindingResponse, service: Service, error: AppError): void {
   annotate(res, { outcome: 'business_error', faultCode: error.code });
   sendWhole(res, 500, 'text/xml; charset=utf-8', `<?xml version="1.0" encoding="utf-8"?>${serviceErrorXml(service.namespace, error)}`);
+}
+
+/** A write refused before it runs (write-refusal.ts): the binding's plain-text error, whatever the contract. */
+function refuseWrite(res: BindingResponse, refusal: WriteRefusal): void {
+  annotate(res, { outcome: refusal.status === 405 ? 'protocol_error' : 'forbidden' });
+  if (refusal.allow) res.setHeader('Allow', refusal.allow);
+  sendPlainError(res, refusal.status, refusal.message);
 }
 
 function bindingOf(method: string): Binding {

@@ -34,6 +34,7 @@ import { SoapFaultError, SoapHttpError } from './rejections';
 import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
 import { resolveOperation, type OperationTable } from './route';
 import { startSoapEngine, type SoapEngine } from './soap-server';
+import { writeRefusal } from '../write-refusal';
 
 export interface SoapRouter extends Router {
   ready: Promise<void>;
@@ -102,6 +103,11 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
   }
   annotate(res, { operation: call.operation });
   const { service } = context;
+  const refused = writeRefusal(service.operations.get(call.operation)!, req, context.settings);
+  if (refused) {
+    annotate(res, { outcome: 'forbidden' });
+    return sendFault(res, call.version, { kind: 'client', message: refused.message }, refused.status);
+  }
   // The legacy contract answers no data, so a read is only checked; v2 answers it typed (docs/v2.md).
   const typed = service.contract === 'v2';
   let document: string;

@@ -40,7 +40,7 @@ export function sendTypedResponse(res: BindingResponse, version: SoapVersion, se
   });
 }
 
-/** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts). */
+/** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts), 403 for a cross-site write (write-refusal.ts). */
 export function sendFault(res: BindingResponse, version: SoapVersion, fault: Fault, status = 500): void {
   annotate(res, { faultCode: faultCodeOf(version, fault.kind) });
   send(res, status, version, faultDocument(version, fault));
