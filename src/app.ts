@@ -40,6 +40,7 @@ import { bindingCompression, responseCompression } from './response-compression'
 import { HTTP_TEXT } from './protocol-texts';
 import { openApiDocument } from './asmx/http/openapi';
 import { sendWhole } from './send';
+import { setAnswerHeaders } from './answer-headers';
 
 export interface AppOptions {
   settings: Settings;
@@ -178,6 +179,7 @@ function enterFirst(app: Express, root: readonly Handler[], probeFor: ProbeFor, 
   const routed = entry.handle.bind(app);
   const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
   entry.handle = (req, res, next) => {
+    setAnswerHeaders(res);
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
 import { closeApp, createApp, whenReady } from './app';
+import { setAnswerHeaders } from './answer-headers';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
@@ -109,6 +110,7 @@ const STARTING_RETRY_AFTER_S = 5;
 function startupGate(app: Express, gate: ServerState): http.RequestListener {
   return (req, res) => {
     if (!gate.starting || opsPathOf(req.url ?? '') !== undefined) return void app(req, res);
+    setAnswerHeaders(res);
     res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(STARTING_RETRY_AFTER_S), Connection: 'close' });
     res.end('Service Unavailable: the server is starting and waits for its database.\r\n');
   };

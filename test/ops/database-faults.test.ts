@@ -29,6 +29,7 @@ interface Answer {
   body: string;
   contentType: string;
   ms: number;
+  nosniff?: string;
 }
 
 function send(port: number, path: string, soapBody?: string): Promise<Answer> {
@@ -38,7 +39,7 @@ function send(port: number, path: string, soapBody?: string): Promise<Answer> {
     const req = http.request({ host: '127.0.0.1', port, path, method: soapBody ? 'POST' : 'GET', headers, agent: false }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, contentType: String(res.headers['content-type']), ms: Date.now() - started }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, contentType: String(res.headers['content-type']), ms: Date.now() - started, nosniff: String(res.headers['x-content-type-options']) }));
     });
     req.on('error', reject);
     req.end(soapBody);
@@ -228,6 +229,7 @@ if (!missing) describe('a start while PostgreSQL is down', () => {
     const call = await getAreaManagers(port);
     expect(call.status).toBe(503);
     expect(call.body).toBe('Service Unavailable: the server is starting and waits for its database.\r\n');
+    expect(call.nosniff).toBe('nosniff');
 
     await running.waitForLine((l) => l.level === 'warn' && l.attempt === 3);
     cluster.start();

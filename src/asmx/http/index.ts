@@ -28,6 +28,9 @@ import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
   annotate(res, { binding: bindingOf(req.method), service: service.name });
+  // The legacy server's (docs/contract.md, "Recorded legacy answers"): private on a refusal, and
+  // private, max-age=0 on whatever the operation answered, its own failure included.
+  res.setHeader('Cache-Control', 'private');
   try {
     const op = resolveOperation(service, req.method, rest);
     annotate(res, { operation: op.name });
@@ -35,6 +38,7 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     if (refused) return refuseWrite(res, refused);
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
     const legacyJson = service.contract === 'legacy';
+    res.setHeader('Cache-Control', 'private, max-age=0');
     const outcome = await service.invoke(op.name, {
       values: input.values,
       files: input.files,
