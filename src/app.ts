@@ -4,13 +4,14 @@
  * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
  * In front of them: response compression as Accept-Encoding asks, the request log line and the
  * request metrics (src/ops), and the operational
- * endpoints /health, /ready and /metrics at the root, and the OpenAPI document of the JSON bindings at
+ * endpoints /health, /ready and /metrics at the root (/metrics on a listener of its own with
+ * METRICS_PORT: metricsListenerOf), and the OpenAPI document of the JSON bindings at
  * <basePath>/API/openapi.json (public, like the services' documents). Ahead of each service's bindings, the optional
  * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public. The
  * bindings' requests run the same handlers in the same order, taken at the app's entry without
  * routing (enterFirst below), and so are the probes.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction } from 'express';
 import type { DestinationStream } from 'pino';
 import type { Settings } from './config';
@@ -34,7 +35,8 @@ import { asBindingExchange, type BindingRequest, type BindingResponse } from './
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
-import { probes, type ProbeFor, type ServerState } from './ops/probes';
+import { metricsProbe, probes, type ProbeFor, type ServerState } from './ops/probes';
+import { metricsListener } from './ops/metrics-listener';
 import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
@@ -110,12 +112,9 @@ export function createApp(appOptions: AppOptions): Express {
     return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
   });
   const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
-  const probeFor = probes({
-    engine,
-    logger,
-    state: options.state ?? { stopping: false },
-    metricsText: options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry),
-  });
+  const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
+  const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
+  if (settings.metricsPort !== undefined) metricsListeners.set(app, metricsListener(metricsProbe({ logger, metricsText }), (_req, res) => sendPlainError(res, 404, HTTP_TEXT.notFound())));
   // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).
   enterFirst(
     app,
@@ -259,11 +258,17 @@ function createAccessControl(options: AppOptions, counts: CountStore): AccessCon
 }
 
 const readiness = new WeakMap<Express, Promise<void>>();
+const metricsListeners = new WeakMap<Express, RequestListener>();
 const closers = new WeakMap<Express, () => Promise<void>>();
 
 /** Lets go of what the app holds besides the engine (the rate-limit store's connection); the server calls it on stop. */
 export function closeApp(app: Express): Promise<void> {
   return closers.get(app)?.() ?? Promise.resolve();
+}
+
+/** With METRICS_PORT, what answers on that port (ops/metrics-listener.ts); the server listens there with it. */
+export function metricsListenerOf(app: Express): RequestListener | undefined {
+  return metricsListeners.get(app);
 }
 
 /**

@@ -34,6 +34,8 @@ export interface Settings {
   /** Most fields (form fields, JSON members, multipart parts) one HTTP POST body may carry. */
   maxRequestFields: number;
   trustProxy: boolean;
+  /** When set, /metrics is served only on a listener of its own at HOST:METRICS_PORT (0: any free port). */
+  metricsPort?: number;
   /** The server's public root (http(s)://host[:port][/prefix], no trailing slash): when set, the only source of document addresses. */
   publicUrl?: string;
   databaseUrl: string;
@@ -236,6 +238,7 @@ const ENVIRONMENT = z.object({
   MAX_REQUEST_FIELDS: integer(1000, 10, 1_000_000),
   TRUST_PROXY: boolean(false),
   PUBLIC_URL: publicUrl,
+  METRICS_PORT: raw.pipe(wholeNumber(0, 65535).optional()),
   DATABASE_URL: databaseUrl,
   DATE_ORDER: withDefault(oneOf(['DMY', 'MDY'] as const), 'DMY'),
   FISCAL_YEAR_START_MONTH: integer(4, 1, 12),
@@ -301,6 +304,9 @@ function settingsOf(e: Environment): Settings {
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new SettingsError('HEADERS_TIMEOUT_MS', `${e.HEADERS_TIMEOUT_MS} is longer than REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new SettingsError('METRICS_PORT', `${e.METRICS_PORT} is PORT's; /metrics needs a port of its own`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -317,6 +323,7 @@ function settingsOf(e: Environment): Settings {
     maxRequestFields: e.MAX_REQUEST_FIELDS,
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
+    metricsPort: e.METRICS_PORT,
     databaseUrl: e.DATABASE_URL,
     dateOrder: e.DATE_ORDER,
     fiscalYearStartMonth: e.FISCAL_YEAR_START_MONTH,

@@ -2,7 +2,8 @@
  * The running server (docs/architecture.md): database engine, migrations, demo data on a first start of
  * the embedded (SQLite) database (docs/behaviour.md, "Demo data"), the contract check (createApp refuses a
  * WSDL that differs from the code), and listen on HOST:PORT with the timeouts of the settings.
- * main.ts adds the process around it (signals, WORKERS).
+ * main.ts adds the process around it (signals, WORKERS). With METRICS_PORT, /metrics listens on
+ * HOST:METRICS_PORT beside the main listener and closes with it.
  *
  * The listener is up before the database is ready: while the server waits for the database
  * (database-wait.ts, DB_STARTUP_TIMEOUT_MS) /health answers 200, /ready 503, and every other request
@@ -18,7 +19,7 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
-import { closeApp, createApp, whenReady } from './app';
+import { closeApp, createApp, metricsListenerOf, whenReady } from './app';
 import { setAnswerHeaders } from './answer-headers';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
@@ -41,6 +42,8 @@ export interface RunningServer {
   logger: Logger;
   /** http://host:port of the listening socket. */
   address: string;
+  /** With METRICS_PORT: http://host:port of the metrics listener. */
+  metricsAddress?: string;
   /** Stops accepting, lets open requests finish (within SHUTDOWN_TIMEOUT_MS), closes the database. */
   stop(): Promise<StopOutcome>;
 }
@@ -61,23 +64,29 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const logger = options.logger ?? createLogger(settings, options.logDestination);
   const engine = openServerEngine(settings, logger);
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
   try {
     const state: ServerState = { stopping: false, starting: true };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
     await whenReady(app);
-    server = await listen(startupGate(app, state), settings);
+    server = await listen(startupGate(app, state), settings, settings.port);
+    const metrics = metricsListenerOf(app);
+    if (metrics && settings.metricsPort !== undefined) metricsServer = await listen(metrics, settings, settings.metricsPort);
     const address = addressOf(server);
+    const metricsAddress = metricsServer && addressOf(metricsServer);
     await waitForDatabase(engine, { timeoutMs: settings.dbStartupTimeoutMs, logger, context: { address } });
     if (options.prepareDatabase ?? true) await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
     state.starting = false;
     const open = trackOpenResponses(server, state);
     const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute, rateLimitStore: settings.rateLimitStore };
-    logger.info({ address, basePath: settings.basePath, database: engine.describe, ...access }, `listening on ${address}${settings.basePath}/API/`);
+    logger.info({ address, metricsAddress, basePath: settings.basePath, database: engine.describe, ...access }, `listening on ${address}${settings.basePath}/API/`);
     const running = server;
     const timings = { drainMs: settings.shutdownDrainMs, timeoutMs: settings.shutdownTimeoutMs };
-    const release = () => closeApp(app).then(() => engine.close());
-    return { server, engine, logger, address, stop: once(() => stop(running, release, state, open, timings)) };
+    const metricsClosed = metricsServer;
+    const release = () => closeApp(app).then(() => closeNow(metricsClosed)).then(() => engine.close());
+    return { server, engine, logger, address, metricsAddress, stop: once(() => stop(running, release, state, open, timings)) };
   } catch (err) {
+    void closeNow(metricsServer);
     server?.closeAllConnections();
     server?.close();
     await engine.close().catch(() => undefined);
@@ -130,7 +139,16 @@ async function prepareDatabase(engine: Engine, settings: Settings, logger: Logge
  */
 const CONNECTIONS_CHECK_MS = 500;
 
-function listen(app: http.RequestListener, settings: Settings): Promise<Server> {
+/** The metrics listener closes with the main one, its kept-alive scrape connections cut. */
+function closeNow(server: Server | undefined): Promise<void> {
+  if (!server) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function listen(app: http.RequestListener, settings: Settings, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = http.createServer(
       {
@@ -143,7 +161,7 @@ function listen(app: http.RequestListener, settings: Settings): Promise<Server> 
     );
     server.once('listening', () => resolve(server));
     server.once('error', reject);
-    server.listen(settings.port, settings.host);
+    server.listen(port, settings.host);
   });
 }
 

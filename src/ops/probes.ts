@@ -1,9 +1,11 @@
 /**
  * The operational endpoints, at the root whatever BASE_PATH is (they never collide with /API/...):
- *   GET /health   200 {"status":"ok","pid":n} while the process runs (no database: a liveness probe);
+ *   GET /health   200 {"status":"ok"} while the process runs (no database: a liveness probe); nothing
+ *                 about the process (pid, versions, host), which a balancer does not need;
  *   GET /ready    200 when the database answers a trivial query and every migration is applied,
  *                 503 {"status":"unavailable","reason":...} otherwise and while shutting down;
- *   GET /metrics  the Prometheus exposition (metrics.ts).
+ *   GET /metrics  the Prometheus exposition (metrics.ts), here unless METRICS_PORT gives it a
+ *                 listener of its own (metrics-listener.ts).
  * HEAD as well, with the headers alone. They are answered on Node's own request and response, taken
  * at the app's entry as the bindings are (src/app.ts; docs/operations.md, "Garbage on the request
  * path"): a liveness probe polled while reports run must not cost what Express's routing costs.
@@ -29,6 +31,8 @@ export interface ProbeOptions {
   state: ServerState;
   logger: Logger;
   metricsText(): Promise<string>;
+  /** Whether /metrics is answered with the probes (METRICS_PORT unset). */
+  metricsHere: boolean;
 }
 
 /** A readiness probe must answer quickly even when the database hangs. */
@@ -44,21 +48,26 @@ export type Probe = (req: IncomingMessage, res: ServerResponse) => void;
 export type ProbeFor = (method: string | undefined, lowerPath: string) => Probe | undefined;
 
 export function probes(options: ProbeOptions): ProbeFor {
-  const answers: Record<OpsPath, Probe> = {
-    '/health': (_req, res) => sendJson(res, 200, { status: 'ok', pid: process.pid }),
+  const answers: Record<OpsPath, Probe | undefined> = {
+    '/health': (_req, res) => sendJson(res, 200, { status: 'ok' }),
     '/ready': readiness(options),
-    '/metrics': (_req, res) => {
-      options.metricsText().then(
-        (text) => sendWhole(res, 200, METRICS_CONTENT_TYPE, text),
-        (error: unknown) => {
-          options.logger.error({ err: error }, 'metrics could not be gathered');
-          sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
-        },
-      );
-    },
+    '/metrics': options.metricsHere ? metricsProbe(options) : undefined,
   };
-  const byPath = new Map<string, Probe>(OPS_PATHS.map((path) => [path, answers[path]]));
+  const byPath = new Map<string, Probe | undefined>(OPS_PATHS.map((path) => [path, answers[path]]));
   return (method, lowerPath) => (method === 'GET' || method === 'HEAD' ? byPath.get(lowerPath) : undefined);
+}
+
+/** GET /metrics, wherever it is served. */
+export function metricsProbe(options: Pick<ProbeOptions, 'logger' | 'metricsText'>): Probe {
+  return (_req, res) => {
+    options.metricsText().then(
+      (text) => sendWhole(res, 200, METRICS_CONTENT_TYPE, text),
+      (error: unknown) => {
+        options.logger.error({ err: error }, 'metrics could not be gathered');
+        sendJson(res, 503, { status: 'unavailable', reason: 'metrics could not be gathered' });
+      },
+    );
+  };
 }
 
 function readiness({ engine, state, logger }: ProbeOptions): Probe {

@@ -31,10 +31,13 @@ describe('settings', () => {
     expect(loadSettings({ BASE_PATH: '/' }).basePath).toBe('');
   });
 
-  it('PUBLIC_URL: the scheme, host, port and path kept, a trailing slash dropped', () => {
+  it('PUBLIC_URL: the scheme, host, port and path kept, a trailing slash dropped; METRICS_PORT read as a number', () => {
     expect(loadSettings({}).publicUrl).toBeUndefined();
     expect(loadSettings({ PUBLIC_URL: 'https://API.Example.com:443/' }).publicUrl).toBe('https://api.example.com');
     expect(loadSettings({ PUBLIC_URL: ' http://lb.example:8080/mobile// ' }).publicUrl).toBe('http://lb.example:8080/mobile');
+    expect(loadSettings({}).metricsPort).toBeUndefined();
+    expect(loadSettings({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(loadSettings({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
   });
 
   it.each(['ftp://files.example', 'https://user:secret@api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#top', '/mobile', 'https://'])(
@@ -103,6 +106,8 @@ describe('settings', () => {
     [{ LOGIN_FAILURES_PER_MINUTE: '0' }, 'LOGIN_FAILURES_PER_MINUTE: 0 is out of range (1..1000000)'],
     [{ LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' }, "LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' is not a whole number"],
     [{ PUBLIC_URL: 'api.example.com' }, "PUBLIC_URL: 'api.example.com' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)"],
+    [{ METRICS_PORT: '8080' }, "METRICS_PORT: 8080 is PORT's; /metrics needs a port of its own"],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT: 70000 is out of range (0..65535)'],
   ])('%j is refused with the line %p', (env, line) => {
     expect(() => loadSettings(env)).toThrow(SettingsError);
     // An Error as the expectation compares the whole message, not a part of it.

@@ -212,13 +212,13 @@ if (!missing) describe('a start while PostgreSQL is down', () => {
 
   it('listens at once (/health 200, /ready 503, other requests 503), logs each attempt, and serves once the database is up', async () => {
     const url = cluster.url.replace('postgres@', 'postgres:pa55word@');
-    server = spawnServer({ DATABASE_URL: url, DB_STARTUP_TIMEOUT_MS: '120000', SHUTDOWN_DRAIN_MS: '0' });
+    server = spawnServer({ DATABASE_URL: url, DB_STARTUP_TIMEOUT_MS: '120000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
     const running = server;
     const first = await running.waitForLine((l) => l.level === 'warn' && l.attempt === 1);
     expect(first.msg).toBe(`the database postgres://postgres:***@127.0.0.1:${cluster.port}/postgres is not reachable; trying again`);
     expect(first.error).toMatch(/ECONNREFUSED/);
     const port = await running.port();
-    expect(await healthPid(port)).toBe(running.child.pid);
+    expect(await healthPid(running, port)).toBe(running.child.pid);
     // The probes in any letter case, as the router answers them once the server is up.
     expect((await send(port, '/HEALTH?probe=1')).status).toBe(200);
     const ready = await send(port, '/ready');

@@ -52,9 +52,9 @@ describe('graceful shutdown of the server process', () => {
   });
 
   it('answers every request in flight at SIGTERM in full, refuses new connections, and exits 0', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '0' });
+    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
     const port = await server.port();
-    expect(await healthPid(port)).toBe(server.child.pid);
+    expect(await healthPid(server, port)).toBe(server.child.pid);
     const inFlight = [...REQUESTS, ...REQUESTS];
     const connections = await Promise.all(inFlight.map((request) => startHeld(port, request)));
     const idle = await RawConnection.open(port);
@@ -65,7 +65,7 @@ describe('graceful shutdown of the server process', () => {
     await server.waitForLine((l) => l.msg === 'stopping');
     // The idle keep-alive connection is closed, new connections are refused, and the process waits.
     await idle.closed;
-    expect(await healthPid(port)).not.toBe(server.child.pid);
+    expect(await healthPid(server, port)).not.toBe(server.child.pid);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.child.exitCode).toBeNull();
 

@@ -4,6 +4,7 @@
  * each byte is sent, so a request can be held in flight.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -169,21 +170,21 @@ export class RawConnection {
 }
 
 /**
- * Which process answers GET /health on the port now: its pid, or undefined when nothing listens
- * there. (Another test's server may have been given the freed port meanwhile: it is told apart by
- * its pid, or by not answering /health at all.)
+ * Which process answers GET /health on the port now (/health names no process): the pid of the
+ * server's log line for that request, found by its X-Request-Id; undefined when nothing listens there,
+ * -1 when something else answered (another test's server may have been given the freed port). The
+ * server must log at debug, the level of the probes' lines.
  */
-export function healthPid(port: number): Promise<number | undefined> {
+export function healthPid(server: SpawnedServer, port: number): Promise<number | undefined> {
+  const id = `probe-${randomUUID()}`;
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: false, timeout: 5000 }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: false, timeout: 5000, headers: { 'X-Request-Id': id } }, (res) => {
+      res.resume();
       res.on('end', () => {
-        try {
-          resolve((JSON.parse(body) as { pid?: number }).pid ?? -1);
-        } catch {
-          resolve(-1);
-        }
+        server.waitForLine((line) => line.reqId === id, 2000).then(
+          (line) => resolve(typeof line.pid === 'number' ? line.pid : -1),
+          () => resolve(-1),
+        );
       });
     });
     req.on('timeout', () => req.destroy());

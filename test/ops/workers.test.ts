@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Pool } from 'pg';
 import { SYNC } from './ops-support';
-import { spawnServer, type SpawnedServer } from './spawned-server';
+import { healthPid, spawnServer, type SpawnedServer } from './spawned-server';
 
 /** A new connection per request (agent: false), so the cluster may hand each to another worker. */
 function get(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -22,12 +22,13 @@ function get(port: number, path: string): Promise<{ status: number; body: string
   });
 }
 
-async function pidsAnswering(port: number, tries: number): Promise<Set<number>> {
+/** The workers that answered `tries` requests for /health, by the pid of each request's log line. */
+async function pidsAnswering(server: SpawnedServer, port: number, tries: number): Promise<Set<number>> {
   const pids = new Set<number>();
   for (let i = 0; i < tries; i++) {
-    const { status, body } = await get(port, '/health');
-    expect(status).toBe(200);
-    pids.add((JSON.parse(body) as { pid: number }).pid);
+    const pid = await healthPid(server, port);
+    expect(pid).toBeGreaterThan(0);
+    pids.add(pid!);
   }
   return pids;
 }
@@ -67,13 +68,13 @@ describe('WORKERS', () => {
     it('serves from two processes, replaces a dead worker, and stops all on SIGTERM with exit 0', async () => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', schema);
-      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '500' });
+      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '500', LOG_LEVEL: 'debug' });
       const running = server;
       const port = await running.port();
       await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
       const primaryPid = running.child.pid!;
 
-      const pids = await pidsAnswering(port, 12);
+      const pids = await pidsAnswering(running, port, 12);
       expect(pids.size).toBe(2);
       expect(pids.has(primaryPid)).toBe(false);
       expect((await get(port, `${SYNC}/HelloWorld`)).body).toContain('Hello World');
@@ -87,7 +88,7 @@ describe('WORKERS', () => {
       process.kill(victim, 'SIGKILL');
       await running.waitForLine((l) => l.msg === 'worker died; replacing it' && l.workerPid === victim);
       await running.waitForLine((l) => l.msg?.startsWith('listening') && ![...pids].includes(l.pid as number));
-      const after = await pidsAnswering(port, 12);
+      const after = await pidsAnswering(running, port, 12);
       expect(after.size).toBe(2);
       expect(after.has(victim)).toBe(false);
 
@@ -95,6 +96,32 @@ describe('WORKERS', () => {
       expect(await running.exited).toEqual({ code: 0, signal: null });
       for (const pid of after) expect(() => process.kill(pid, 0)).toThrow();
       expect(running.lines.filter((l) => l.msg === 'stopped').map((l) => l.pid).sort()).toEqual([...after].sort());
+    });
+
+    it('with METRICS_PORT, serves the sum over both workers there and /metrics 404 on the main port', async () => {
+      const url = new URL(databaseUrl);
+      url.searchParams.set('schema', schema);
+      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
+      const running = server;
+      const port = await running.port();
+      const listening = running.lines.filter((l) => l.msg?.startsWith('listening'));
+      await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== listening[0].pid);
+      const metricsPorts = new Set(running.lines.filter((l) => l.msg?.startsWith('listening')).map((l) => new URL(String(l.metricsAddress)).port));
+      // node:cluster shares the one metrics port between the workers as it shares the main one.
+      expect(metricsPorts.size).toBe(1);
+      const metricsPort = Number([...metricsPorts][0]);
+      expect(metricsPort).not.toBe(port);
+      expect((await pidsAnswering(running, port, 12)).size).toBe(2);
+      for (let i = 0; i < 5; i++) await get(port, `${SYNC}/HelloWorld`);
+      expect((await get(port, '/metrics')).status).toBe(404);
+      for (let i = 0; i < 4; i++) {
+        const metrics = await get(metricsPort, '/metrics');
+        expect(metrics.status).toBe(200);
+        expect(metrics.body).toMatch(/^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 5$/m);
+      }
+      running.child.kill('SIGTERM');
+      expect(await running.exited).toEqual({ code: 0, signal: null });
+      await expect(get(metricsPort, '/metrics')).rejects.toThrow();
     });
   });
 });
