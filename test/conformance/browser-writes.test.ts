@@ -82,6 +82,14 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
       });
     });
 
+    it('counts the refusals under outcome="forbidden" (403) and "protocol_error" (405) in the metrics', async () => {
+      await write('httppost', 'counted-403', { Origin: 'null' });
+      await write('httpget', 'counted-405');
+      const metrics = (await request(t.app).get('/metrics')).text;
+      expect(metrics).toMatch(/asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httppost",outcome="forbidden"\} [1-9]/);
+      expect(metrics).toMatch(/asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httpget",outcome="protocol_error"\} [1-9]/);
+    });
+
     it.each(BINDINGS)('a read sent cross-site is answered over %s', async (binding) => {
       const res = await exchange(t.app, binding, MAIN_PATH, 'getPCNList', { SalesOfficer: 'SO01' }, { ...auth, 'Sec-Fetch-Site': 'cross-site', Origin: 'https://attacker.example' });
       expect(res.status).toBe(200);
