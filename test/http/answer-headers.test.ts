@@ -4,7 +4,7 @@
  *
  * `X-Content-Type-Options: nosniff` on every kind of answer (src/answer-headers.ts; docs/behaviour.md,
  * "Headers of every answer"): JSON, XML, HTML, plain-text errors, SOAP responses and faults, bare
- * statuses, 404s, 405s, documents, the access guard's refusals, kept (and compressed) answers and the
+ * statuses, 404s, 405s, documents, the access guard's refusals, kept and compressed answers and the
  * probes. The startup gate's 503 is checked in test/ops/database-faults.test.ts, the metrics listener's
  * answers in test/ops/metrics-port.test.ts.
  */
@@ -19,7 +19,8 @@ type Ask = (app: TestApp['app']) => request.Test;
 
 const ANSWERS: ReadonlyArray<readonly [string, number, Ask]> = [
   ['HTTP GET JSON rows', 200, (app) => request(app).get(`${MAIN_PATH}/FillAreaManagers`)],
-  ['the same answer again, kept and compressed', 200, (app) => request(app).get(`${MAIN_PATH}/FillAreaManagers`).set('Accept-Encoding', 'gzip')],
+  ['the same answer again, kept', 200, (app) => request(app).get(`${MAIN_PATH}/FillAreaManagers`).set('Accept-Encoding', 'gzip')],
+  ['a compressed answer (the WSDL, gzip)', 200, (app) => request(app).get(`${MAIN_PATH}?wsdl`).set('Accept-Encoding', 'gzip')],
   ['HTTP GET XML (HelloWorld)', 200, (app) => request(app).get(`${SYNC_PATH}/HelloWorld`)],
   ['v2 HTTP GET typed XML', 200, (app) => request(app).get('/API/v2/MobileAppWebService.asmx/FillAreaManagers')],
   ['HTTP POST JSON business failure', 200, (app) => request(app).post(`${MAIN_PATH}/getPCNList`).type('form').send('PaymentType=CREDIT')],
