@@ -12,6 +12,7 @@ import * as summaries from './migrations/0003_report_summaries';
 import * as listIndexes from './migrations/0004_list_indexes';
 import * as tableVersions from './migrations/0005_table_versions';
 import * as warrantyCustomerIndex from './migrations/0006_warranty_customer_index';
+import * as clientRequestPerOfficer from './migrations/0007_client_request_per_officer';
 
 const MIGRATIONS = {
   '0001_initial': initial,
@@ -20,6 +21,7 @@ const MIGRATIONS = {
   '0004_list_indexes': listIndexes,
   '0005_table_versions': tableVersions,
   '0006_warranty_customer_index': warrantyCustomerIndex,
+  '0007_client_request_per_officer': clientRequestPerOfficer,
 } as const;
 
 class StaticMigrations implements MigrationProvider {

@@ -7,7 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Problem } from './header';
 import { ReferenceCheck, keyOf } from './reference-check';
-import type { PendingRow, TableSpec, WriteHooks } from './table-spec';
+import type { PendingRow, TableSpec, UniqueSpec, WriteHooks } from './table-spec';
 import { tupleIn } from './tuple-in';
 
 export type RejectSink = (line: number, column: string, reason: string) => void;
@@ -45,8 +45,8 @@ export class BatchWriter {
   async write(rows: PendingRow[]): Promise<PendingRow[]> {
     if (rows.length === 0) return [];
     const problems = await this.references.missing(this.trx, rows);
-    for (const column of this.spec.unique ?? []) {
-      const taken = await uniqueConflicts(this.trx, this.spec, column, rows.filter((r) => !problems.has(r)));
+    for (const unique of this.spec.unique ?? []) {
+      const taken = await uniqueConflicts(this.trx, this.spec, unique, rows.filter((r) => !problems.has(r)));
       for (const [row, problem] of taken) problems.set(row, [problem]);
     }
     const accepted = rows.filter((row) => !problems.has(row));
@@ -93,29 +93,33 @@ async function existingKeys(trx: Transaction<Database>, spec: TableSpec, rows: P
 }
 
 /**
- * Rows whose value of a unique column (users.username, warranty_requests.client_request_id) belongs to
- * another row: stored under another key, or given to another key earlier in the batch.
+ * Rows whose value of a unique column (users.username; warranty_requests.client_request_id within
+ * the officer) belongs to another row: stored under another key, or given to another key earlier in
+ * the batch.
  */
-async function uniqueConflicts(trx: Transaction<Database>, spec: TableSpec, column: string, rows: PendingRow[]): Promise<Map<PendingRow, Problem>> {
+async function uniqueConflicts(trx: Transaction<Database>, spec: TableSpec, unique: UniqueSpec, rows: PendingRow[]): Promise<Map<PendingRow, Problem>> {
+  const { column, within } = unique;
   const conflicts = new Map<PendingRow, Problem>();
   const candidates = rows.filter((r) => r.values[column] !== null);
   if (candidates.length === 0) return conflicts;
   const db = trx as unknown as Dynamic;
-  const stored = await db.selectFrom(spec.table).select([...spec.key, column])
+  const scoped = within === undefined ? [] : [within];
+  const stored = await db.selectFrom(spec.table).select([...spec.key, ...scoped, column])
     .where(column, 'in', candidates.map((r) => r.values[column]!)).execute();
-  const owners = new Map(stored.map((r) => [String(r[column]), keyOf(spec.key.map((c) => r[c]))]));
+  const valueOf = (r: Record<string, string | number | null>) => keyOf([...scoped.map((c) => r[c]), r[column]]);
+  const owners = new Map(stored.map((r) => [valueOf(r), keyOf(spec.key.map((c) => r[c]))]));
   const inBatch = new Map<string, { key: string; line: number }>();
   for (const row of candidates) {
     const value = String(row.values[column]);
     const key = keyOf(spec.key.map((c) => row.values[c]));
-    const owner = owners.get(value);
-    const earlier = inBatch.get(value);
+    const owner = owners.get(valueOf(row.values));
+    const earlier = inBatch.get(valueOf(row.values));
     if (owner !== undefined && owner !== key) {
       conflicts.set(row, { column, reason: `'${value}' already belongs to ${spec.table} ${owner.split('\u0000').join(', ')}` });
     } else if (earlier !== undefined && earlier.key !== key) {
       conflicts.set(row, { column, reason: `'${value}' is also given on line ${earlier.line}` });
     } else {
-      inBatch.set(value, { key, line: row.line });
+      inBatch.set(valueOf(row.values), { key, line: row.line });
     }
   }
   return conflicts;

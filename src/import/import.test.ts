@@ -280,6 +280,32 @@ describe.each(ENGINES)('CSV import: %s', (kind) => {
       .toEqual({ name: 'Acme Traders Ltd', credit_limit: 10000000 });
   });
 
+  it("keeps a client_request_id unique per officer: another officer's row with the key is loaded, the same officer's refused", async () => {
+    const header = 'request_no,client_request_id,customer_code,sales_officer_id,product_code,serial_no,complaint,status,created_at';
+    const row = (no: string, key: string, customer: string, officer: string) => `${no},${key},${customer},${officer},P001,SN-${no},Noise,SUBMITTED,2026-04-11T08:00:00Z`;
+    await importDir(engine, writeExport({ ...COMPANY, 'warranty_requests.csv': [header, row('WR0000001', 'app-9', 'C001', 'SO01')].join('\n') + '\n' }));
+    const { byFile, rejects } = await importDir(engine, writeExport({
+      'warranty_requests.csv': [
+        header,
+        row('WR0000002', 'app-9', 'C002', 'SO02'),
+        row('WR0000003', 'app-9', 'C001', 'SO01'),
+        row('WR0000004', 'app-7', 'C002', 'SO02'),
+        row('WR0000005', 'app-7', 'C002', 'SO02'),
+      ].join('\n') + '\n',
+    }));
+    expect(byFile['warranty_requests.csv']).toMatchObject({ read: 4, inserted: 2, rejected: 2 });
+    expect(rejects.map((r) => [r.line, r.column, r.reason])).toEqual([
+      [3, 'client_request_id', "'app-9' already belongs to warranty_requests WR0000001"],
+      [5, 'client_request_id', "'app-7' is also given on line 4"],
+    ]);
+    const stored = await engine.db.selectFrom('warranty_requests').select(['request_no', 'sales_officer_id', 'client_request_id']).orderBy('request_no').execute();
+    expect(stored.map((r) => [r.request_no, r.sales_officer_id, r.client_request_id])).toEqual([
+      ['WR0000001', 'SO01', 'app-9'],
+      ['WR0000002', 'SO02', 'app-9'],
+      ['WR0000004', 'SO02', 'app-7'],
+    ]);
+  });
+
   it('stores managers before their officers whatever the order, and rejects a cycle and unknown managers', async () => {
     const dir = writeExport({
       'users.csv': [

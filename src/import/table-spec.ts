@@ -49,13 +49,18 @@ export interface WriteHooks {
   afterFile(trx: Transaction<Database>): Promise<void>;
 }
 
+export interface UniqueSpec {
+  column: string;
+  within?: string;
+}
+
 export interface TableSpec {
   table: ImportTable;
   key: string[];
   columns: ColumnSpec[];
   references: ReferenceSpec[];
-  /** Single columns that are unique across the table besides the key. */
-  unique?: string[];
+  /** Columns that are unique besides the key: across the table, or within the rows of one value of `within`. */
+  unique?: UniqueSpec[];
   check?: RowCheck;
   /** Columns of the table that the import sets itself; a file that names one is refused. */
   assigned?: string[];

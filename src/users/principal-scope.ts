@@ -41,11 +41,16 @@ export function assertOfficerInScope(allowed: OfficerBound, officerId: string, f
   if (!officerAllowed(allowed, officerId)) throw outsideScope(field, `officer ${officerId}`);
 }
 
+/** Whether the (stored) customer code belongs to an officer within the bound (an unknown one is). */
+export async function customerAllowed(db: Kysely<Database>, allowed: OfficerBound, customerCode: string): Promise<boolean> {
+  if (allowed === undefined) return true;
+  const row = await db.selectFrom('customers').select('sales_officer_id').where('code', '=', customerCode).executeTakeFirst();
+  return row === undefined || allowed.includes(row.sales_officer_id);
+}
+
 /** FORBIDDEN naming `field` when the (stored) customer code belongs to an officer outside the bound. */
 export async function assertCustomerInScope(db: Kysely<Database>, allowed: OfficerBound, customerCode: string, field: string): Promise<void> {
-  if (allowed === undefined) return;
-  const row = await db.selectFrom('customers').select('sales_officer_id').where('code', '=', customerCode).executeTakeFirst();
-  if (row !== undefined && !allowed.includes(row.sales_officer_id)) throw outsideScope(field, `customer ${customerCode}`);
+  if (!(await customerAllowed(db, allowed, customerCode))) throw outsideScope(field, `customer ${customerCode}`);
 }
 
 /**

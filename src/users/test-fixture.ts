@@ -3,6 +3,7 @@
  * officers each one sees, worked out here from the fixture's rows (not by the code under test).
  */
 import type { UsersTable } from '../db/schema';
+import { AppError } from '../errors';
 import { USERS } from '../../test/support/fixture';
 
 type UserRow = Omit<UsersTable, 'role'> & { role: UsersTable['role'] };
@@ -33,4 +34,13 @@ export function officersSeenBy(id: string, users: readonly UserRow[] = USERS): s
 export function seesOfficer(id: string, officerId: string, users: readonly UserRow[] = USERS): boolean {
   const seen = officersSeenBy(id, users);
   return seen === undefined || seen.includes(officerId);
+}
+
+/**
+ * A refusal with the value the caller sent replaced, so that the answer for a record outside the scope
+ * can be compared with the one for a record that does not exist (they must be equal).
+ */
+export function refusalShape(error: unknown, sent: string): { code: string; field?: string; message: string } {
+  if (!(error instanceof AppError)) throw new Error(`expected a business refusal, got ${String(error)}`);
+  return { code: error.code, field: error.field, message: error.message.split(sent).join('<sent>') };
 }

@@ -197,17 +197,51 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
   });
 
   describe('ClientRequestId', () => {
-    it('the same key again returns the first request unchanged, even with other fields', async () => {
-      const first = await create(engine, validRequest({ ClientRequestId: 'abc-123' }));
-      const later = runOperation(createWarrantyRequest, engine, validRequest({ ClientRequestId: 'abc-123', Complaint: 'Different text', SerialNo: 'SN-2' }), {
-        clock: fixedClock('2026-06-15T11:00:00Z'),
-      });
-      const again = await later;
+    it('the same request again with its key returns the first request unchanged', async () => {
+      const first = await create(engine, validRequest({ ClientRequestId: 'abc-123', InvoiceNo: 'INV001', PurchaseDate: '2026-05-05' }));
+      // The same parameters as the operation reads them: codes in another case, another date form, spaces.
+      const same = validRequest({ ClientRequestId: 'abc-123', CustomerCode: 'c001', SalesOfficer: 'so01', ProductCode: ' p001', InvoiceNo: 'inv001', PurchaseDate: '05/05/2026' });
+      const again = await runOperation(createWarrantyRequest, engine, same, { clock: fixedClock('2026-06-15T11:00:00Z') });
       expect(again.data).toEqual(first.data);
       expect(again.message).toBe("ClientRequestId 'abc-123' was sent before: the earlier request WR0000001 is returned unchanged.");
       expect(await requestRows(engine)).toHaveLength(1);
       expect(await counter(engine, 'warranty_request_no')).toBe(1);
       expect(await counter(engine, 'warranty_change_seq')).toBe(1);
+    });
+
+    it.each([
+      ['Complaint', { Complaint: 'Different text' }],
+      ['SerialNo', { SerialNo: 'SN-2' }],
+      ['ProductCode', { ProductCode: 'P002' }],
+      ['InvoiceNo', { InvoiceNo: 'INV001' }],
+      ['PurchaseDate', { PurchaseDate: '2026-05-06' }],
+    ])('the key with a different request (%s) is CONFLICT naming ClientRequestId, and nothing is written', async (_, change) => {
+      await create(engine, validRequest({ ClientRequestId: 'abc-123', PurchaseDate: '2026-05-05' }));
+      const err = await failure(create(engine, validRequest({ ClientRequestId: 'abc-123', PurchaseDate: '2026-05-05', ...change })));
+      expect(err).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+      expect(err.message).toBe("ClientRequestId: 'abc-123' was sent before with another request (WR0000001); use a new key for a new request");
+      expect(await requestRows(engine)).toHaveLength(1);
+      expect(await counter(engine, 'warranty_request_no')).toBe(1);
+    });
+
+    it("another officer's request with the same key is created as its own; each officer's key replays their own", async () => {
+      const first = await create(engine, validRequest({ ClientRequestId: 'order-2026-0001' }));
+      const other = await create(engine, validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'order-2026-0001' }));
+      expect(other.data).toMatchObject({ RequestNo: 'WR0000002', SalesOfficer: 'SO02', CustomerCode: 'C003', ClientRequestId: 'order-2026-0001' });
+      expect(other.message).toBe('Warranty request WR0000002 created.');
+      expect((await create(engine, validRequest({ ClientRequestId: 'order-2026-0001' }))).data).toEqual(first.data);
+      expect((await create(engine, validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'order-2026-0001' }))).data).toEqual(other.data);
+      expect((await requestRows(engine)).map((r) => [r.sales_officer_id, r.client_request_id])).toEqual([['SO01', 'order-2026-0001'], ['SO02', 'order-2026-0001']]);
+    });
+
+    it('a stored row is compared whatever wrote it (an import, a request stored before keys were compared)', async () => {
+      await engine.db.insertInto('warranty_requests').values({
+        request_no: 'WR0000100', client_request_id: 'imported', customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P001',
+        serial_no: 'SN-1001', invoice_no: null, purchase_date: null, complaint: 'Pump stops after ten minutes', status: 'DISPATCHED', transporter: 'X',
+        lr_no: 'L1', lr_date: null, vehicle_no: null, created_at: NOW, updated_at: NOW, version: 2, change_seq: 100,
+      }).execute();
+      expect((await create(engine, validRequest({ ClientRequestId: 'imported' }))).data).toMatchObject({ RequestNo: 'WR0000100', Status: 'DISPATCHED' });
+      expect(await failure(create(engine, validRequest({ ClientRequestId: 'imported', SerialNo: 'SN-9' })))).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
     });
 
     it('a retry is answered even after the master data changed', async () => {
@@ -223,10 +257,8 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
       expect((other.data as { RequestNo: string }).RequestNo).toBe('WR0000002');
     });
 
-    it('50 parallel creates with one key write one row, and every answer carries its number', async () => {
-      const answers = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => create(engine, validRequest({ ClientRequestId: 'same-key', SerialNo: `SN-${i}` }))),
-      );
+    it('50 parallel creates of one request with one key write one row, and every answer carries its number', async () => {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => create(engine, validRequest({ ClientRequestId: 'same-key' }))));
       const rows = await requestRows(engine);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ request_no: 'WR0000001', client_request_id: 'same-key', version: 1, change_seq: 1 });
@@ -246,7 +278,7 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     });
 
     if (kind === 'postgres') {
-      it('a row with the key committed by another path while the create waits is returned (unique violation caught)', async () => {
+      it('the same request committed with the key by another path while the create waits is returned (unique violation caught)', async () => {
         let answer: Promise<Awaited<ReturnType<typeof create>>> | undefined;
         await engine.db.transaction().execute(async (trx) => {
           await trx.insertInto('warranty_requests').values({
@@ -255,7 +287,7 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
             lr_no: null, lr_date: null, vehicle_no: null, created_at: '2026-06-14T08:00:00.000Z', updated_at: '2026-06-14T08:00:00.000Z',
             version: 1, change_seq: 9000000,
           }).execute();
-          answer = create(engine, validRequest({ ClientRequestId: 'raced' }));
+          answer = create(engine, validRequest({ ClientRequestId: 'raced', ProductCode: 'P002', SerialNo: 'SN-R', Complaint: 'Written elsewhere' }));
           await waitForLockWait(engine);
         });
         const result = await answer!;

@@ -1,10 +1,11 @@
 /**
  * CreateWarrantyRequest (docs/behaviour.md): a SUBMITTED request for a product of a customer, raised by the
- * customer's sales officer. ClientRequestId makes it idempotent: the same key again returns the first
- * request unchanged, however often and however concurrently it is sent.
- * With an authenticated user (principal-scope.ts) the SalesOfficer must be within their scope (an SO
- * raises requests only as themselves), and a ClientRequestId of a request outside it is FORBIDDEN
- * rather than answered with that request.
+ * customer's sales officer. ClientRequestId makes it idempotent per officer: the same request again
+ * with the officer's key returns the first one unchanged, however often and however concurrently it is
+ * sent; the key with a different request is CONFLICT. Another officer's key of the same spelling is
+ * theirs alone and never met here.
+ * With an authenticated user (principal-scope.ts) the references are looked up within their scope: a
+ * customer, officer or invoice outside it is answered as one that does not exist.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
@@ -14,7 +15,9 @@ import { lockWarrantyWrites, nextValue, requestNumber } from './counters';
 import { findCustomer, findInvoice, findProduct, findRequestByClientId, insertRequest, type WarrantyRequestRow } from './repository';
 import { requestView, type WarrantyRequestView } from './request-view';
 import { isUniqueViolation } from '../db/unique-violation';
-import { assertOfficerInScope, officerAllowed, outsideScope, type OfficerBound } from '../users/principal-scope';
+import { storedCustomerCode, storedProductCode } from '../operations/master-codes';
+import { customerAllowed, officerAllowed, type OfficerBound } from '../users/principal-scope';
+import type { User } from '../users/hierarchy';
 
 export interface NewWarrantyRequest {
   customerCode: string;
@@ -30,7 +33,7 @@ export interface NewWarrantyRequest {
 
 export interface CreateOutcome {
   request: WarrantyRequestView;
-  /** True when ClientRequestId named an earlier request, which is returned unchanged. */
+  /** True when ClientRequestId named an earlier, identical request, which is returned unchanged. */
   replayed: boolean;
 }
 
@@ -42,8 +45,9 @@ export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarr
     // an earlier request with this key. This is the last line of defence should a row with the key
     // arrive by another path: the unique index refuses the second row, and the first one is the answer.
     if (input.clientRequestId !== undefined && isUniqueViolation(err)) {
-      const winner = await findRequestByClientId(db, input.clientRequestId);
-      if (winner) return replay(winner, allowed);
+      const officer = await visibleOfficer(db, input.salesOfficer, allowed);
+      const winner = officer && (await findRequestByClientId(db, officer.id, input.clientRequestId));
+      if (winner) return replay(db, winner, input);
     }
     throw err;
   }
@@ -51,13 +55,14 @@ export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarr
 
 async function createInTransaction(trx: Transaction<Database>, input: NewWarrantyRequest, now: Date, allowed: OfficerBound): Promise<CreateOutcome> {
   await lockWarrantyWrites(trx);
-  if (input.clientRequestId !== undefined) {
-    // A retry is answered before the references are checked again: the first answer stands even if
-    // the master data changed in between.
-    const earlier = await findRequestByClientId(trx, input.clientRequestId);
-    if (earlier) return replay(earlier, allowed);
+  const officer = await visibleOfficer(trx, input.salesOfficer, allowed);
+  if (input.clientRequestId !== undefined && officer !== undefined) {
+    // A retry is answered before the other references are checked again: the first answer stands
+    // even if the master data changed in between.
+    const earlier = await findRequestByClientId(trx, officer.id, input.clientRequestId);
+    if (earlier) return replay(trx, earlier, input);
   }
-  const refs = await resolveReferences(trx, input, allowed);
+  const refs = await resolveReferences(trx, input, officer, allowed);
   const requestNo = requestNumber(await nextValue(trx, 'warranty_request_no'));
   const changeSeq = await nextValue(trx, 'warranty_change_seq');
   const stamp = now.toISOString();
@@ -85,10 +90,36 @@ async function createInTransaction(trx: Transaction<Database>, input: NewWarrant
   return { request: requestView(row), replayed: false };
 }
 
-/** The earlier request of a ClientRequestId, unless it lies outside the authenticated user's scope. */
-function replay(earlier: WarrantyRequestRow, allowed: OfficerBound): CreateOutcome {
-  if (!officerAllowed(allowed, earlier.sales_officer_id)) throw outsideScope('ClientRequestId', 'the request sent with this key');
+/** The earlier request of the officer's ClientRequestId when `input` is the same request, else CONFLICT. */
+async function replay(db: Kysely<Database>, earlier: WarrantyRequestRow, input: NewWarrantyRequest): Promise<CreateOutcome> {
+  if (!(await sameRequest(db, earlier, input))) {
+    throw new AppError(
+      'CONFLICT',
+      `ClientRequestId: '${input.clientRequestId}' was sent before with another request (${earlier.request_no}); use a new key for a new request`,
+      'ClientRequestId',
+    );
+  }
   return { request: requestView(earlier), replayed: true };
+}
+
+/**
+ * Whether `input` asks for what `earlier` holds, each parameter as the operation normalises it: codes
+ * and the invoice number under their stored spelling (as typed when there is none any more), the
+ * rest as read. The row keeps every parameter of the request, so it is its own fingerprint, and
+ * requests stored before keys were compared (or imported with a key) are compared the same way.
+ */
+async function sameRequest(db: Kysely<Database>, earlier: WarrantyRequestRow, input: NewWarrantyRequest): Promise<boolean> {
+  if (input.serialNo !== earlier.serial_no || input.complaint !== earlier.complaint || (input.purchaseDate ?? null) !== earlier.purchase_date) return false;
+  const invoiceNo = input.invoiceNo === undefined ? null : ((await findInvoice(db, input.invoiceNo))?.invoice_no ?? input.invoiceNo);
+  return invoiceNo === earlier.invoice_no
+    && ((await storedCustomerCode(db, input.customerCode)) ?? input.customerCode) === earlier.customer_code
+    && ((await storedProductCode(db, input.productCode)) ?? input.productCode) === earlier.product_code;
+}
+
+/** The SalesOfficer, looked up within the authenticated user's scope: outside it as if unknown. */
+async function visibleOfficer(db: Kysely<Database>, salesOfficer: string, allowed: OfficerBound): Promise<User | undefined> {
+  const officer = await findUser(db, salesOfficer);
+  return officer !== undefined && officerAllowed(allowed, officer.id) ? officer : undefined;
 }
 
 interface References {
@@ -98,26 +129,30 @@ interface References {
   invoiceNo: string | null;
 }
 
-/** The stored spellings of the references, or the first one that fails (in the order of the fields). */
-async function resolveReferences(db: Kysely<Database>, input: NewWarrantyRequest, allowed: OfficerBound): Promise<References> {
+/**
+ * The stored spellings of the references, or the first one that fails (in the order of the fields).
+ * `officer` is visibleOfficer()'s; a customer or invoice outside the bound is NOT_FOUND as well.
+ */
+async function resolveReferences(db: Kysely<Database>, input: NewWarrantyRequest, officer: User | undefined, allowed: OfficerBound): Promise<References> {
   const customer = await findCustomer(db, input.customerCode);
-  if (!customer) throw notFound('CustomerCode', `CustomerCode: customer '${input.customerCode}' does not exist`);
-  const officer = await findUser(db, input.salesOfficer);
+  if (!customer || !officerAllowed(allowed, customer.sales_officer_id)) {
+    throw notFound('CustomerCode', `CustomerCode: customer '${input.customerCode}' does not exist`);
+  }
   if (!officer) throw notFound('SalesOfficer', `SalesOfficer: user '${input.salesOfficer}' does not exist`);
-  assertOfficerInScope(allowed, officer.id, 'SalesOfficer');
   if (!officer.active) throw new AppError('FORBIDDEN', `SalesOfficer: user ${officer.id} is not active`, 'SalesOfficer');
   if (customer.sales_officer_id !== officer.id) {
     throw new AppError('FORBIDDEN', `SalesOfficer: ${officer.id} is not the sales officer of customer ${customer.code}`, 'SalesOfficer');
   }
   const product = await findProduct(db, input.productCode);
   if (!product) throw notFound('ProductCode', `ProductCode: product '${input.productCode}' does not exist`);
-  return { customerCode: customer.code, officerId: officer.id, productCode: product.code, invoiceNo: await resolveInvoice(db, input, customer.code) };
+  return { customerCode: customer.code, officerId: officer.id, productCode: product.code, invoiceNo: await resolveInvoice(db, input, customer.code, allowed) };
 }
 
-async function resolveInvoice(db: Kysely<Database>, input: NewWarrantyRequest, customerCode: string): Promise<string | null> {
+async function resolveInvoice(db: Kysely<Database>, input: NewWarrantyRequest, customerCode: string, allowed: OfficerBound): Promise<string | null> {
   if (input.invoiceNo === undefined) return null;
   const invoice = await findInvoice(db, input.invoiceNo);
-  if (!invoice) throw notFound('InvoiceNo', `InvoiceNo: invoice '${input.invoiceNo}' does not exist`);
+  // Invoice numbers run in sequence: naming the customer of one outside the scope would map them all.
+  if (!invoice || (invoice.customer_code !== customerCode && !(await customerAllowed(db, allowed, invoice.customer_code)))) throw notFound('InvoiceNo', `InvoiceNo: invoice '${input.invoiceNo}' does not exist`);
   if (invoice.customer_code !== customerCode) {
     throw invalid('InvoiceNo', `invoice ${invoice.invoice_no} belongs to customer ${invoice.customer_code}, not ${customerCode}`);
   }

@@ -4,7 +4,7 @@ import { fixedClock, runOperation, type TestContextOptions } from '../../test/su
 import { createWarrantyRequest, syncWarrantyReqList, updateWarrantyTransportDetails, warrantyRequestFiles } from './operations';
 import type { SyncPage } from './sync';
 import { failure, insertWarrantyFixture, sample, validRequest } from './test-fixture';
-import { officersSeenBy, principal, seesOfficer } from '../users/test-fixture';
+import { officersSeenBy, principal, refusalShape, seesOfficer } from '../users/test-fixture';
 
 const clock = fixedClock('2026-06-15T10:00:00.000Z');
 
@@ -41,24 +41,36 @@ describe.each(ENGINES)('warranty requests with an authenticated user (principal)
       expect((await create('ADM001', validRequest({ CustomerCode: 'C004', SalesOfficer: 'SO03' }))).data).toMatchObject({ RequestNo: wr(7), SalesOfficer: 'SO03' });
     });
 
-    it('refuses a SalesOfficer outside the scope as FORBIDDEN and stores nothing', async () => {
+    it('answers a customer, SalesOfficer or InvoiceNo outside the scope as one that does not exist, and stores nothing', async () => {
       expect(officersSeenBy('SO01')).toEqual(['SO01']);
-      const error = await failure(create('SO01', validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02' })));
-      expect(error).toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
-      expect(error.message.startsWith('SalesOfficer: ')).toBe(true);
-      expect(await failure(create('AM02', validRequest({ CustomerCode: 'C001', SalesOfficer: 'SO01' })))).toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+      const asAbsent = async (id: string, field: string, hidden: string, absent: string, base: Record<string, string> = {}) => {
+        const outside = await failure(create(id, validRequest({ ...base, [field]: hidden })));
+        const unknown = await failure(create(id, validRequest({ ...base, [field]: absent })));
+        expect(outside).toMatchObject({ code: 'NOT_FOUND', field });
+        expect(refusalShape(outside, hidden)).toEqual(refusalShape(unknown, absent));
+      };
+      await asAbsent('SO01', 'CustomerCode', 'C003', 'C999');
+      await asAbsent('SO01', 'SalesOfficer', 'so.two', 'so.nobody', { CustomerCode: 'C001' });
+      await asAbsent('AM02', 'SalesOfficer', 'SO01', 'SO99', { CustomerCode: 'C004' });
+      // INV002 is an invoice of C003 (SO02's customer): its customer is not named.
+      await asAbsent('SO01', 'InvoiceNo', 'INV002', 'INV999');
       expect(await requestCount()).toBe(CREATES.length);
     });
 
-    it('answers a ClientRequestId again only within the scope of its request', async () => {
+    it("keeps an invoice of another customer within the scope INVALID_PARAMETER, naming it", async () => {
+      const error = await failure(create('AM01', validRequest({ InvoiceNo: 'INV002' })));
+      expect(error).toMatchObject({ code: 'INVALID_PARAMETER', field: 'InvoiceNo', message: 'InvoiceNo: invoice INV002 belongs to customer C003, not C001' });
+    });
+
+    it("makes a ClientRequestId the officer's own: another officer's request with the key is created as theirs", async () => {
       const first = await create('SO01', validRequest({ ClientRequestId: 'app-42' }));
       expect(first.data).toMatchObject({ RequestNo: wr(5), SalesOfficer: 'SO01' });
       expect((await create('SO01', validRequest({ ClientRequestId: 'app-42' }))).data).toEqual(first.data);
       expect((await create('AM01', validRequest({ ClientRequestId: 'app-42' }))).data).toEqual(first.data);
-      const error = await failure(create('SO02', validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'app-42' })));
-      expect(error).toMatchObject({ code: 'FORBIDDEN', field: 'ClientRequestId' });
-      expect(error.message).not.toContain(wr(5));
-      expect(await requestCount()).toBe(CREATES.length + 1);
+      const other = await create('SO02', validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'app-42' }));
+      expect(other.data).toMatchObject({ RequestNo: wr(6), SalesOfficer: 'SO02', ClientRequestId: 'app-42' });
+      expect(await failure(create('SO01', validRequest({ ClientRequestId: 'app-42', SerialNo: 'SN-other' })))).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+      expect(await requestCount()).toBe(CREATES.length + 2);
     });
   });
 

@@ -45,8 +45,10 @@ export function findRequest(db: Kysely<Database>, requestNo: string): Promise<Wa
   return db.selectFrom('warranty_requests').selectAll().where('request_no', '=', requestNo).executeTakeFirst();
 }
 
-export function findRequestByClientId(db: Kysely<Database>, clientRequestId: string): Promise<WarrantyRequestRow | undefined> {
-  return db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).executeTakeFirst();
+/** The request an officer's ClientRequestId names (the key is unique per officer). */
+export function findRequestByClientId(db: Kysely<Database>, officerId: string, clientRequestId: string): Promise<WarrantyRequestRow | undefined> {
+  return db.selectFrom('warranty_requests').selectAll()
+    .where('sales_officer_id', '=', officerId).where('client_request_id', '=', clientRequestId).executeTakeFirst();
 }
 
 export async function insertRequest(db: Kysely<Database>, row: WarrantyRequestRow): Promise<void> {

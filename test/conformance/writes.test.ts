@@ -47,6 +47,28 @@ describe.each(ENGINES)('writes: %s', (kind) => {
       expect(await stored(`missing-${binding}`)).toHaveLength(0);
     });
 
+    it("a ClientRequestId is the officer's own: the same request replays, another is CONFLICT, another officer's is created", async () => {
+      const id = `key-${binding}`;
+      const fields = warrantyFields(id);
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', fields)).toEqual({ ok: true });
+      const [first] = await stored(id);
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', { ...fields, CustomerCode: 'C001', PurchaseDate: '2026-01-15' })).toEqual({ ok: true });
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', { ...fields, Complaint: 'Another fault' })).toEqual(
+        carried(binding, {
+          ok: false,
+          code: 'CONFLICT',
+          field: 'ClientRequestId',
+          message: `ClientRequestId: '${id}' was sent before with another request (${first.request_no}); use a new key for a new request`,
+        }),
+      );
+      expect(await send(t.app, binding, 'CreateWarrantyRequest', { ...fields, CustomerCode: 'C003', SalesOfficer: 'so.two' })).toEqual({ ok: true });
+      const rows = await stored(id);
+      expect(rows.map((r) => [r.request_no === first.request_no, r.sales_officer_id, r.customer_code, r.complaint])).toEqual([
+        [true, 'SO01', 'C001', fields.Complaint],
+        [false, 'SO02', 'C003', fields.Complaint],
+      ]);
+    });
+
     it('a write without any input does nothing and succeeds', async () => {
       const before = await t.engine.db.selectFrom('warranty_requests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(await send(t.app, binding, 'CreateWarrantyRequest', [['CustomerCode', ''], ['Complaint', ' ']])).toEqual({ ok: true });

@@ -63,11 +63,13 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
     await expectStoredRequest('multipart-1');
   });
 
-  it('a retry through another binding returns the first request and stores nothing new', async () => {
+  it('a retry through another binding returns the first request and stores nothing new; the key with another request is CONFLICT', async () => {
     const first = await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('retry-1'));
-    const again = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).send({ ...warrantyFields('retry-1'), Complaint: 'changed' });
+    const again = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).send(warrantyFields('retry-1'));
     expect(again.body.Data.RequestNo).toBe(first.body.Data.RequestNo);
     expect(again.body.Data.Complaint).toBe('Motor hums but does not start');
+    const changed = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).send({ ...warrantyFields('retry-1'), Complaint: 'changed' });
+    expect(changed.body).toMatchObject({ Success: false, Code: 'CONFLICT', Field: 'ClientRequestId' });
     expect(await stored('retry-1')).toHaveLength(1);
   });
 

@@ -99,5 +99,5 @@ export function warrantyFields(clientRequestId: string): Record<string, string> 
 
 /** The warranty requests stored under a ClientRequestId. */
 export function storedWarrantyRequests(db: Kysely<Database>, clientRequestId: string) {
-  return db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).execute();
+  return db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).orderBy('request_no').execute();
 }

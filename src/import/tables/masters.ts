@@ -48,7 +48,7 @@ export const users: TableSpec = {
     optional('active', FLAG, 1),
   ],
   references: [ref('manager_id', 'users', 'id'), ref('zone_code', 'zones', 'code')],
-  unique: ['username'],
+  unique: [{ column: 'username' }],
   check: (row) => (row.manager_id !== null && row.manager_id === row.id
     ? { column: 'manager_id', reason: `a user cannot be its own manager` }
     : undefined),

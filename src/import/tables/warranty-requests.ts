@@ -45,7 +45,8 @@ export const warrantyRequests: TableSpec = {
     ref('product_code', 'products', 'code'),
     ref('invoice_no', 'invoices', 'invoice_no'),
   ],
-  unique: ['client_request_id'],
+  // A ClientRequestId is the officer's own (docs/behaviour.md): unique per officer, as in the table.
+  unique: [{ column: 'client_request_id', within: 'sales_officer_id' }],
   assigned: ['change_seq'],
   hooks: warrantyNumbers,
 };
