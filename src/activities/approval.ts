@@ -2,6 +2,8 @@
  * ActivityApprovalRejection (docs/behaviour.md): a manager above the activity's officer, or an
  * ADMIN, moves a PENDING activity to APPROVED or REJECTED. Deciding again the same way changes
  * nothing and succeeds; deciding the other way is INVALID_STATE.
+ * With an authenticated user, an activity whose officer is outside their scope is NOT_FOUND, as if
+ * absent (the refusal would otherwise name its officer).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -10,6 +12,7 @@ import type { Clock } from '../operations/types';
 import { findUser, isAbove, type User } from '../users/hierarchy';
 import type { Activity } from './records';
 import { decidePending, findActivity } from './repository';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export type Action = 'APPROVE' | 'REJECT';
 
@@ -29,10 +32,12 @@ export interface DecisionOutcome {
 
 const OUTCOME = { APPROVE: 'APPROVED', REJECT: 'REJECTED' } as const;
 
-export async function decideActivity(db: Kysely<Database>, clock: Clock, input: DecisionInput): Promise<DecisionOutcome> {
+export async function decideActivity(db: Kysely<Database>, clock: Clock, input: DecisionInput, allowed?: OfficerBound): Promise<DecisionOutcome> {
   return db.transaction().execute(async (trx) => {
+    const unknown = () => notFound('ActivityNo', `Activity '${input.activityNo}' does not exist`);
     const activity = await findActivity(trx, input.activityNo);
-    if (!activity) throw notFound('ActivityNo', `Activity '${input.activityNo}' does not exist`);
+    if (!activity) throw unknown();
+    assertVisible(allowed, activity.SalesOfficer, unknown);
     const user = await findUser(trx, input.approvedBy);
     if (!user) throw notFound('ApprovedBy', `User '${input.approvedBy}' does not exist`);
     await assertMayDecide(trx, user, activity);

@@ -2,7 +2,8 @@
  * UpdateActivityNoAndOrderToCustInEnquiryMst (docs/behaviour.md): links an enquiry to the activity
  * it came from and/or the customer it turned into an order for. References must exist; the activity
  * must be one of the enquiry's own customer. The same update again changes nothing.
- * With an authenticated user, an enquiry whose officer is outside their scope is FORBIDDEN. The
+ * With an authenticated user, an enquiry or activity whose officer is outside their scope is NOT_FOUND,
+ * as if absent (a refusal naming its customer would tell what lies outside the scope). The
  * customer the order went to is not bounded: a lead may turn into an order for a dealer of another
  * officer, and the link only records that fact.
  */
@@ -13,7 +14,7 @@ import { storedCustomerCode } from '../operations/master-codes';
 import type { Clock } from '../operations/types';
 import type { Enquiry } from './records';
 import { findActivity, findEnquiry, linkEnquiry, type EnquiryLinks } from './repository';
-import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export interface EnquiryLinkInput extends EnquiryLinks {
   enquiryNo: string;
@@ -27,11 +28,12 @@ export interface EnquiryLinkOutcome {
 
 export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput, allowed?: OfficerBound): Promise<EnquiryLinkOutcome> {
   return db.transaction().execute(async (trx) => {
+    const unknown = () => notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`);
     const enquiry = await findEnquiry(trx, input.enquiryNo);
-    if (!enquiry) throw notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`);
-    assertOfficerInScope(allowed, enquiry.SalesOfficer, 'EnquiryNo');
+    if (!enquiry) throw unknown();
+    assertVisible(allowed, enquiry.SalesOfficer, unknown);
     const links: EnquiryLinks = {
-      activityNo: input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo),
+      activityNo: input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo, allowed),
       orderToCustomer: input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),
     };
     const changed = await linkEnquiry(trx, enquiry.EnquiryNo, links, clock.now().toISOString());
@@ -43,9 +45,11 @@ export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: E
  * The stored number of the activity. An enquiry arises from a visit or demo at its own customer, so
  * an activity of another customer is refused rather than linked by mistake.
  */
-async function activityOf(db: Kysely<Database>, enquiry: Enquiry, activityNo: string): Promise<string> {
+async function activityOf(db: Kysely<Database>, enquiry: Enquiry, activityNo: string, allowed: OfficerBound): Promise<string> {
+  const unknown = () => notFound('ActivityNo', `Activity '${activityNo}' does not exist`);
   const activity = await findActivity(db, activityNo);
-  if (!activity) throw notFound('ActivityNo', `Activity '${activityNo}' does not exist`);
+  if (!activity) throw unknown();
+  assertVisible(allowed, activity.SalesOfficer, unknown);
   if (activity.CustomerCode !== enquiry.CustomerCode) {
     throw invalid(
       'ActivityNo',

@@ -112,7 +112,7 @@ export const activityApprovalRejection = writeOperation({
   returns: record(ACTIVITY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
-    const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal));
+    const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal), await allowedOfficers(ctx));
     return { data: outcome.activity, message: decisionMessage(outcome) };
   },
 });

@@ -5,7 +5,7 @@ import { businessFailure as failure, fixedClock, runOperation } from '../../test
 import type { Operation } from '../operations/types';
 import { activityApprovalRejection, updateActivityNoAndOrderToCustInEnquiryMst } from './operations';
 import { insertActivityData, insertPending } from './test-fixture';
-import { principal, seesOfficer } from '../users/test-fixture';
+import { principal, refusalShape, seesOfficer } from '../users/test-fixture';
 
 const clock = fixedClock('2026-06-15T10:00:00.000Z');
 
@@ -51,7 +51,12 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
     it('applies the manager rule to the authenticated user: an officer, a manager of another tree or of themselves may not decide', async () => {
       const activity = await addPending('SO01', 'C001');
       expect(await failure(decide('SO01', { ActivityNo: activity.activity_no, Action: 'APPROVE' }))).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
-      expect(await failure(decide('AM02', { ActivityNo: activity.activity_no, Action: 'APPROVE' }))).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
+      // Another tree's activity is answered as one that does not exist: the refusal names neither its officer nor its state.
+      const hidden = await failure(decide('AM02', { ActivityNo: activity.activity_no, Action: 'APPROVE' }));
+      expect(hidden).toMatchObject({ code: 'NOT_FOUND', field: 'ActivityNo' });
+      expect(refusalShape(hidden, activity.activity_no)).toEqual(refusalShape(await failure(decide('AM02', { ActivityNo: 'PRN9999', Action: 'APPROVE' })), 'PRN9999'));
+      const otherOfficers = await failure(decide('SO02', { ActivityNo: activity.activity_no, Action: 'APPROVE' }));
+      expect(refusalShape(otherOfficers, activity.activity_no)).toEqual(refusalShape(await failure(decide('SO02', { ActivityNo: 'PRN9999', Action: 'APPROVE' })), 'PRN9999'));
       const own = await addPending('AM01', 'C001');
       expect(await failure(decide('AM01', { ActivityNo: own.activity_no, Action: 'APPROVE' }))).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
       expect((await decide('ZM01', { ActivityNo: own.activity_no, Action: 'APPROVE' })).data).toMatchObject({ Status: 'APPROVED', DecidedBy: 'ZM01' });
@@ -90,14 +95,16 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
       ['AM01', 'SO03'],
       ['ZM02', 'SO03'],
       ['ADM001', 'SO02'],
-    ])("%s linking an enquiry of %s: allowed within the scope of the enquiry's officer, else FORBIDDEN and unchanged", async (id, officer) => {
+    ])("%s linking an enquiry of %s: allowed within the scope of the enquiry's officer, else NOT_FOUND as if absent, and unchanged", async (id, officer) => {
       const customer = officer === 'SO01' ? 'C001' : officer === 'SO02' ? 'C003' : 'C004';
       const enquiry = await addEnquiry(officer, customer);
       if (seesOfficer(id, officer)) {
         expect((await link(id, enquiry.enquiry_no, 'c002')).data).toMatchObject({ EnquiryNo: enquiry.enquiry_no, OrderToCustomer: 'C002' });
         expect(await linkedTo(enquiry.enquiry_no)).toBe('C002');
       } else {
-        expect(await failure(link(id, enquiry.enquiry_no, 'C002'))).toMatchObject({ code: 'FORBIDDEN', field: 'EnquiryNo' });
+        const error = await failure(link(id, enquiry.enquiry_no, 'C002'));
+        expect(error).toMatchObject({ code: 'NOT_FOUND', field: 'EnquiryNo' });
+        expect(refusalShape(error, enquiry.enquiry_no)).toEqual(refusalShape(await failure(link(id, 'ENQ999', 'C002')), 'ENQ999'));
         expect(await linkedTo(enquiry.enquiry_no)).toBeNull();
       }
     });
@@ -105,6 +112,16 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
     it('records an order to a customer of another officer (the link is a fact, not a view)', async () => {
       const enquiry = await addEnquiry('SO01', 'C001');
       expect((await link('SO01', enquiry.enquiry_no, 'C004')).data).toMatchObject({ OrderToCustomer: 'C004' });
+    });
+
+    it("answers an activity of an officer outside the scope as one that does not exist, not naming its customer", async () => {
+      const enquiry = await addEnquiry('SO01', 'C001');
+      const linkActivity = (activityNo: string) => runAs(updateActivityNoAndOrderToCustInEnquiryMst, 'SO01', { EnquiryNo: enquiry.enquiry_no, ActivityNo: activityNo });
+      const error = await failure(linkActivity('ACT003'));
+      expect(error).toMatchObject({ code: 'NOT_FOUND', field: 'ActivityNo' });
+      expect(refusalShape(error, 'ACT003')).toEqual(refusalShape(await failure(linkActivity('ACT999')), 'ACT999'));
+      // An activity within the scope but of another customer is still named as such.
+      expect(await failure(linkActivity('ACT002'))).toMatchObject({ code: 'INVALID_PARAMETER', field: 'ActivityNo' });
     });
 
     it('still answers an unknown enquiry with NOT_FOUND', async () => {

@@ -5,7 +5,7 @@ import { CUSTOMERS, PRODUCTS } from '../../test/support/fixture';
 import { businessFailure, runOperation } from '../../test/support/operation';
 import { activityReportAndComplaints } from './operations';
 import { ACTIVITIES, COMPLAINTS, activityObject, insertActivityData } from './test-fixture';
-import { principal, seesOfficer } from '../users/test-fixture';
+import { principal, refusalShape, seesOfficer } from '../users/test-fixture';
 
 const customerName = (code: string) => CUSTOMERS.find((c) => c.code === code)!.name;
 
@@ -192,10 +192,13 @@ describe.each(ENGINES)('ActivityReportAndComplaints with an authenticated user (
     expect(await runAs('SO01', { Username: 'so.one' })).toEqual(expectedReport(only('SO01')));
   });
 
-  it('refuses a SalesOfficer or Username outside the scope as FORBIDDEN naming it', async () => {
+  it('refuses a SalesOfficer outside the scope as FORBIDDEN naming it, and answers a Username outside it as an unknown one', async () => {
     await expect(runAs('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
     await expect(runAs('AM02', { SalesOfficer: 'AM01' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
-    await expect(runAs('SO01', { Username: 'am.north' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
-    await expect(runAs('AM01', { Username: 'admin' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
+    const unknown = refusalShape(await runAs('SO01', { Username: 'nobody' }).catch((err: unknown) => err), 'nobody');
+    expect(unknown).toMatchObject({ code: 'NOT_FOUND', field: 'Username' });
+    for (const [id, username] of [['SO01', 'am.north'], ['AM01', 'admin']]) {
+      expect(refusalShape(await runAs(id, { Username: username }).catch((err: unknown) => err), username)).toEqual(unknown);
+    }
   });
 });

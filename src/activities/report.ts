@@ -3,7 +3,7 @@
  * (SalesOfficer) or of everyone a user sees (Username), in a date range, newest first, with a
  * Summary of both lists by status.
  * With an authenticated user (principal-scope.ts) the lists never go beyond the officers within their
- * scope; a SalesOfficer or Username outside it is FORBIDDEN.
+ * scope; a SalesOfficer outside it is FORBIDDEN, a Username outside it NOT_FOUND (as if unknown).
  *
  * The whole report is streamed (src/operations/streamed.ts): both lists read with cursors in one
  * snapshot, the Summary counted while they pass (it comes after them). With PageSize/PageToken
@@ -20,7 +20,7 @@ import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type R
 import { cutPage, encodePageToken, keyDate, keyRecord, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
-import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../users/principal-scope';
+import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
 export interface ReportInput {
   salesOfficer?: string;
@@ -58,7 +58,7 @@ export interface ReportOptions {
 
 /**
  * The officers the report lists, checked before anything is read: NOT_FOUND for an unknown Username,
- * FORBIDDEN for a SalesOfficer or Username outside the bound; undefined = all.
+ * FORBIDDEN for a SalesOfficer outside the bound, NOT_FOUND for a Username outside it; undefined = all.
  */
 export async function reportOfficers(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<OfficerBound> {
   return intersectOfficers(await officers(db, input, allowed), allowed);
@@ -139,8 +139,9 @@ async function officers(db: Kysely<Database>, input: ReportInput, allowed: Offic
 
 async function scopeOf(db: Kysely<Database>, username: string, allowed: OfficerBound): Promise<string[] | undefined> {
   const user = await findUser(db, username);
-  if (!user) throw notFound('Username', `User '${username}' does not exist`);
-  assertOfficerInScope(allowed, user.id, 'Username');
+  const unknown = () => notFound('Username', `User '${username}' does not exist`);
+  if (!user) throw unknown();
+  assertVisible(allowed, user.id, unknown);
   return officerScope(db, user);
 }
 

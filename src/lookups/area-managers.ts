@@ -12,17 +12,18 @@ import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { findUser, idsBelow, type User } from '../users/hierarchy';
 import { activeAreaManagers, type AreaManagerRow } from './repository';
-import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 /**
  * Whose list is asked for, checked before anything is read: undefined for no username (every area
- * manager); an unknown username is NOT_FOUND, one outside the bound FORBIDDEN.
+ * manager); an unknown username is NOT_FOUND, and so is one outside the bound (as if unknown).
  */
 export async function areaManagerViewer(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<User | undefined> {
   if (username === undefined) return undefined;
   const user = await findUser(db, username);
-  if (!user) throw notFound('username', `username: '${username}' is not a known user`);
-  assertOfficerInScope(allowed, user.id, 'username');
+  const unknown = () => notFound('username', `username: '${username}' is not a known user`);
+  if (!user) throw unknown();
+  assertVisible(allowed, user.id, unknown);
   return user;
 }
 

@@ -4,7 +4,7 @@ import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, USERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { getSalesReportStats } from './operations';
-import { officersSeenBy, principal } from '../users/test-fixture';
+import { officersSeenBy, principal, refusalShape } from '../users/test-fixture';
 import { rebuildSummaries } from '../summaries/upkeep';
 
 /**
@@ -271,10 +271,13 @@ describe.each(ENGINES)('getSalesReportStats with an authenticated user (principa
     expect(await runAs('ADM001', { Username: 'zm.south' })).toEqual({ Username: 'zm.south', Role: 'ZM', ...expected(officersSeenBy('ZM02'), '2026-06-15', '2026-04-01') });
   });
 
-  it('refuses a Username outside the scope (a colleague, a manager above) as FORBIDDEN naming Username', async () => {
-    await expect(runAs('SO01', { Username: 'so.two' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
-    await expect(runAs('SO01', { Username: 'am.north' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
-    await expect(runAs('AM02', { Username: 'admin' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Username' });
+  it('answers a Username outside the scope (a colleague, a manager above) as an unknown one: NOT_FOUND, no officer id', async () => {
+    const unknown = await runAs('SO01', { Username: 'nobody' }).catch((err: unknown) => err);
+    expect(unknown).toMatchObject({ code: 'NOT_FOUND', field: 'Username' });
+    for (const [id, username] of [['SO01', 'so.two'], ['SO01', 'am.north'], ['AM02', 'admin']]) {
+      const hidden = await runAs(id, { Username: username }).catch((err: unknown) => err);
+      expect(refusalShape(hidden, username)).toEqual(refusalShape(unknown, 'nobody'));
+    }
     await expect(runAs('SO01', { Role: 'AM' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Role' });
   });
 });

@@ -7,13 +7,14 @@
  *   user owns themselves; Role equal to the stored role, or between SO and it, keeps the stored scope.
  * - Scope = the customers whose sales_officer_id is one of the officers returned here.
  * - With an authenticated user (principal-scope.ts), no Username means the user themselves, and
- *   another Username is answered only for a user within their scope (else FORBIDDEN).
+ *   another Username is answered only for a user within their scope (else NOT_FOUND, as if unknown:
+ *   a refusal must not map a username to an officer).
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { findUser, officerScope, ROLE_RANK, type User } from '../users/hierarchy';
-import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export interface StatsScope {
   username: string | null;
@@ -24,8 +25,9 @@ export interface StatsScope {
 
 export async function statsScope(db: Kysely<Database>, username: string | undefined, role: Role | undefined, allowed?: OfficerBound): Promise<StatsScope> {
   const user = username === undefined ? undefined : await findUser(db, username);
-  if (username !== undefined && user === undefined) throw notFound('Username', `Username: no user '${username}'`);
-  if (user !== undefined) assertOfficerInScope(allowed, user.id, 'Username');
+  const unknown = () => notFound('Username', `Username: no user '${username}'`);
+  if (username !== undefined && user === undefined) throw unknown();
+  if (user !== undefined) assertVisible(allowed, user.id, unknown);
   const storedRole: Role = user?.role ?? 'ADMIN';
   const effective = role ?? storedRole;
   if (ROLE_RANK[effective] > ROLE_RANK[storedRole]) {

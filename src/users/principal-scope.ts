@@ -36,9 +36,21 @@ export function outsideScope(field: string, what: string): AppError {
   return new AppError('FORBIDDEN', `${field}: ${what} is outside the authenticated user's scope`, field);
 }
 
-/** FORBIDDEN naming `field` when the (stored) officer id lies outside the bound. */
+/**
+ * FORBIDDEN naming `field` when the (stored) officer id lies outside the bound. The text does not
+ * name the officer: the caller may have sent a username, and the answer must not map it to an id.
+ */
 export function assertOfficerInScope(allowed: OfficerBound, officerId: string, field: string): void {
-  if (!officerAllowed(allowed, officerId)) throw outsideScope(field, `officer ${officerId}`);
+  if (!officerAllowed(allowed, officerId)) throw outsideScope(field, 'the officer it names');
+}
+
+/**
+ * A record the caller refers to (a request, an activity, a user they name), looked up within the
+ * bound: outside it the answer is `absent()`, the one for a record that does not exist, so a refusal
+ * tells neither that the record exists nor whose it is.
+ */
+export function assertVisible(allowed: OfficerBound, officerId: string, absent: () => AppError): void {
+  if (!officerAllowed(allowed, officerId)) throw absent();
 }
 
 /** Whether the (stored) customer code belongs to an officer within the bound (an unknown one is). */

@@ -7,7 +7,7 @@
  * with the stored file's row. Storing at least one new file gives the request a new version and
  * change_seq, so SyncWarrantyReqList shows that its files changed; a call that adds nothing changes nothing.
  * With an authenticated user, the files of a request whose officer is outside their scope can be
- * neither listed nor added (FORBIDDEN).
+ * neither listed nor added: the request is NOT_FOUND, as if absent.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
@@ -16,7 +16,7 @@ import type { CheckedFile } from './file-content';
 import { fileId, lockWarrantyWrites, nextValue } from './counters';
 import { findRequest, insertFile, listFiles, touchRequest, type FileMetaRow } from './repository';
 import { fileView, type WarrantyFileView } from './request-view';
-import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export interface FileLimits {
   maxFilesPerRequest: number;
@@ -45,11 +45,11 @@ export async function storeRequestFiles(
   return db.transaction().execute((trx) => storeInTransaction(trx, requestNo, files, limits, now, allowed));
 }
 
-/** The request exists (NOT_FOUND) and its officer is within the authenticated user's scope (FORBIDDEN). */
+/** The request exists within the authenticated user's scope (NOT_FOUND otherwise, whichever it is). */
 async function requestInScope(db: Kysely<Database>, requestNo: string, allowed: OfficerBound): Promise<void> {
   const request = await findRequest(db, requestNo);
   if (!request) throw unknownRequest(requestNo);
-  assertOfficerInScope(allowed, request.sales_officer_id, 'RequestNo');
+  assertVisible(allowed, request.sales_officer_id, () => unknownRequest(requestNo));
 }
 
 async function storeInTransaction(

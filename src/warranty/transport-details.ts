@@ -5,7 +5,7 @@
  *
  * The details are one set, written together: a call replaces all four, so an optional detail left out
  * is cleared. Sending the stored set again changes nothing (no new version, no new change_seq).
- * With an authenticated user, a request whose officer is outside their scope is FORBIDDEN.
+ * With an authenticated user, a request whose officer is outside their scope is NOT_FOUND, as if absent.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, WarrantyStatus } from '../db/schema';
@@ -13,7 +13,7 @@ import { AppError, notFound } from '../errors';
 import { lockWarrantyWrites, nextValue } from './counters';
 import { dispatchRequest, findRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
 import { requestView, type WarrantyRequestView } from './request-view';
-import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export interface TransportInput {
   requestNo: string;
@@ -40,7 +40,7 @@ async function updateInTransaction(trx: Transaction<Database>, input: TransportI
   await lockWarrantyWrites(trx);
   const current = await findRequest(trx, input.requestNo);
   if (!current) throw unknownRequest(input.requestNo);
-  assertOfficerInScope(allowed, current.sales_officer_id, 'RequestNo');
+  assertVisible(allowed, current.sales_officer_id, () => unknownRequest(input.requestNo));
   if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
   const details: TransportDetails = {
     transporter: input.transporter,

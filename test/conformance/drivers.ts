@@ -52,9 +52,9 @@ export function exchange(app: Express, binding: BindingName, path: string, opera
   return binding === 'httppost' ? req.send(form) : req;
 }
 
-/** Sends `operation` of the main service with `values` and normalises the answer. */
-export async function send(app: Express, binding: BindingName, operation: string, values: Values = []): Promise<Outcome> {
-  const res = await exchange(app, binding, MAIN_PATH, operation, values);
+/** Sends `operation` of the main service with `values` (and `headers`, e.g. credentials) and normalises the answer. */
+export async function send(app: Express, binding: BindingName, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}): Promise<Outcome> {
+  const res = await exchange(app, binding, MAIN_PATH, operation, values, headers);
   if (binding === 'soap11' || binding === 'soap12') return soapOutcome(binding, operation, res);
   if (res.status !== 200 || res.headers['content-type'] !== 'application/json; charset=utf-8') {
     throw new Error(`${binding} ${operation}: HTTP ${res.status} ${res.headers['content-type']}: ${res.text}`);
