@@ -45,7 +45,10 @@ function migrator(engine: Engine): Migrator {
   });
 }
 
-export async function migrate(engine: Engine): Promise<void> {
+export type MigrationName = keyof typeof MIGRATIONS;
+
+/** Applies the migrations not yet applied; up to and including `upTo` only when given (tests of a migration's data path). */
+export async function migrate(engine: Engine, upTo?: MigrationName): Promise<void> {
   if (engine.schema) {
     try {
       await sql`create schema if not exists ${sql.id(engine.schema)}`.execute(engine.db);
@@ -54,7 +57,7 @@ export async function migrate(engine: Engine): Promise<void> {
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  const { error, results } = await migrator(engine).migrateToLatest();
+  const { error, results } = await (upTo === undefined ? migrator(engine).migrateToLatest() : migrator(engine).migrateTo(upTo));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : inspect(error)}`);

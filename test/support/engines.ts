@@ -25,7 +25,7 @@ const STATEMENT_RESULTS_BYTES = 8 * 1024 * 1024;
 export const ENGINES: EngineKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export async function freshEngine(kind: EngineKind): Promise<Engine> {
-  const engine = kind === 'sqlite' ? temporarySqlite() : openEngine(withSchema(process.env.TEST_DATABASE_URL!), { statementResultsBytes: STATEMENT_RESULTS_BYTES });
+  const engine = emptyEngine(kind);
   try {
     await migrate(engine);
   } catch (err) {
@@ -33,6 +33,11 @@ export async function freshEngine(kind: EngineKind): Promise<Engine> {
     throw err;
   }
   return engine;
+}
+
+/** A fresh engine of `kind` with no migration applied yet (a test of the migrations' data path). */
+export function emptyEngine(kind: EngineKind): Engine {
+  return kind === 'sqlite' ? temporarySqlite() : openEngine(withSchema(process.env.TEST_DATABASE_URL!), { statementResultsBytes: STATEMENT_RESULTS_BYTES });
 }
 
 /**
