@@ -268,6 +268,14 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
       expect(await counter(engine, 'warranty_request_no')).toBe(1);
     });
 
+    it('parallel creates of different requests with one key store one; every other answer is CONFLICT', async () => {
+      const answers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => create(engine, validRequest({ ClientRequestId: 'one-key', SerialNo: `SN-${i}` }))));
+      const created = answers.filter((a) => a.status === 'fulfilled');
+      expect(created).toHaveLength(1);
+      for (const refused of answers.filter((a) => a.status === 'rejected')) expect(refused.reason).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+      expect(await requestRows(engine)).toHaveLength(1);
+    });
+
     it('parallel creates with different keys all get their own number', async () => {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => create(engine, validRequest({ ClientRequestId: `key-${i}` }))));
       const numbers = answers.map((a) => (a.data as { RequestNo: string }).RequestNo);
@@ -278,8 +286,9 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     });
 
     if (kind === 'postgres') {
-      it('the same request committed with the key by another path while the create waits is returned (unique violation caught)', async () => {
-        let answer: Promise<Awaited<ReturnType<typeof create>>> | undefined;
+      /** Creates with the key 'raced' while another path holds an uncommitted row with it, and returns the outcome. */
+      async function createWhileRaced(fields: Record<string, string>) {
+        let answer: Promise<unknown> | undefined;
         await engine.db.transaction().execute(async (trx) => {
           await trx.insertInto('warranty_requests').values({
             request_no: 'WR9000000', client_request_id: 'raced', customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P002',
@@ -287,14 +296,23 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
             lr_no: null, lr_date: null, vehicle_no: null, created_at: '2026-06-14T08:00:00.000Z', updated_at: '2026-06-14T08:00:00.000Z',
             version: 1, change_seq: 9000000,
           }).execute();
-          answer = create(engine, validRequest({ ClientRequestId: 'raced', ProductCode: 'P002', SerialNo: 'SN-R', Complaint: 'Written elsewhere' }));
+          answer = create(engine, validRequest({ ClientRequestId: 'raced', ...fields })).catch((err: unknown) => err);
           await waitForLockWait(engine);
         });
-        const result = await answer!;
+        return answer!;
+      }
+
+      it('the same request committed with the key by another path while the create waits is returned (unique violation caught)', async () => {
+        const result = (await createWhileRaced({ ProductCode: 'P002', SerialNo: 'SN-R', Complaint: 'Written elsewhere' })) as Awaited<ReturnType<typeof create>>;
         expect(result.data).toMatchObject({ RequestNo: 'WR9000000', Complaint: 'Written elsewhere', ProductCode: 'P002' });
         expect(result.message).toContain('was sent before');
         expect((await requestRows(engine)).map((r) => r.request_no)).toEqual(['WR9000000']);
         expect(await counter(engine, 'warranty_request_no')).toBe(0);
+      });
+
+      it('another request committed with the key by another path while the create waits makes it CONFLICT', async () => {
+        expect(await createWhileRaced({})).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+        expect((await requestRows(engine)).map((r) => r.request_no)).toEqual(['WR9000000']);
       });
     }
   });
