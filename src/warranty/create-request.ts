@@ -43,7 +43,8 @@ export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarr
   } catch (err) {
     // Every warranty writer holds the counter lock, so the check inside the transaction already sees
     // an earlier request with this key. This is the last line of defence should a row with the key
-    // arrive by another path: the unique index refuses the second row, and the first one is the answer.
+    // arrive by another path: the unique index (officer, key) refuses the second row, and the first
+    // one is compared with this request as in the transaction.
     if (input.clientRequestId !== undefined && isUniqueViolation(err)) {
       const officer = await visibleOfficer(db, input.salesOfficer, allowed);
       const winner = officer && (await findRequestByClientId(db, officer.id, input.clientRequestId));
