@@ -66,7 +66,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   Complaint: text('What is wrong with the product'),
   InvoiceNo: text('The invoice the product was bought on'),
   PurchaseDate: date('The day the product was bought (not in the future)'),
-  ClientRequestId: text("The app's own id of the request: a repeat returns the first request unchanged"),
+  ClientRequestId: text("The app's own id of the request, per sales officer: the same request again returns the first one unchanged; another request with the key is CONFLICT"),
   RequestNo: text('A warranty request number (WR...)'),
   Transporter: text('Who carries the product'),
   LRNo: text('The lorry receipt number'),
