@@ -42,7 +42,8 @@ export class WorkerLink {
   ) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: WorkerResponse) => this.settle(message));
-    worker.on('error', (err) => this.die(err.message));
+    // A worker's uncaught throw arrives as it was thrown, which need not be an Error.
+    worker.on('error', (err: unknown) => this.die(err instanceof Error ? err.message : String(err)));
     worker.on('exit', (code) => this.die(`exit code ${code}`));
   }
 
