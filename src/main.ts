@@ -2,16 +2,20 @@
  * The process: settings from the environment (plus an optional .env file), the server, and a clean
  * stop on SIGTERM / SIGINT. A bad setting stops the start with one line naming the variable and exit
  * code 1 (config.ts); so does a WSDL that differs from the code (src/asmx/contract.ts), and so does
- * WORKERS > 1 on SQLite. WORKERS > 1 runs that many processes sharing the port (src/process/cluster.ts).
+ * WORKERS > 1 on SQLite, and so does a Node outside package.json's "engines" (process/node-version.ts).
+ * WORKERS > 1 runs that many processes sharing the port (src/process/cluster.ts).
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { loadSettings, SettingsError, type Settings } from './config';
 import { runPrimary, runWorker } from './process/cluster';
+import { unsupportedNode } from './process/node-version';
 import { exitOnSignals } from './process/signals';
 import { startServer } from './server';
 
 async function main(): Promise<void> {
+  const oldNode = unsupportedNode();
+  if (oldNode !== undefined) fail(oldNode);
   const settings = readSettings();
   if (settings.workers === 1) {
     exitOnSignals(await startServer(settings));

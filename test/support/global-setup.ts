@@ -4,8 +4,12 @@
  */
 import { leftOutSuites } from './optional-suites';
 import { newTestRunId } from './engines';
+import { unsupportedNode } from '../../src/process/node-version';
 
 export default function globalSetup(): void {
+  // On an older Node the SQLite driver crashes the test processes instead of failing a test.
+  const oldNode = unsupportedNode();
+  if (oldNode !== undefined) throw new Error(oldNode);
   // The workers inherit it: every PostgreSQL schema of this run carries it (engines.ts).
   process.env.TEST_RUN_ID = newTestRunId();
   if (!process.env.TEST_DATABASE_URL) {
