@@ -3,13 +3,16 @@
 #   docker run -p 8080:8080 -v mobileapp-data:/data mobileapp-asmx
 #   docker run -p 8080:8080 -e DATABASE_URL=postgres://app:secret@db:5432/mobileapp -e WORKERS=2 mobileapp-asmx
 
-# Production dependencies only; native addons compile from source (.prebuild-installrc), hence the tools.
-FROM node:20-bookworm-slim AS deps
+# Production dependencies only; the SQLite driver compiles from source (package.json's postinstall),
+# hence the tools.
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
+# The image's own headers, so node-gyp builds against this Node without downloading them.
+ENV npm_config_nodedir=/usr/local
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json .prebuild-installrc ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # The build: every dependency (TypeScript), then the compiled JavaScript in dist/.
@@ -23,7 +26,7 @@ RUN npm run build
 
 # The runtime: Node, tini as PID 1 (signals reach the server, so SIGTERM stops it gracefully, and
 # exited children are reaped), the production node_modules, dist/ and the WSDL files it reads.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/* \
