@@ -66,7 +66,6 @@ export class WorkerLink {
     if (this.gone !== undefined) return Promise.reject(new WorkerGoneError(this.gone));
     return new Promise<Answer>((resolve, reject) => {
       const id = this.waiting.add({ resolve, reject });
-      // The id first: a literal that adds members after a spread gets a hidden class of its own (docs/operations.md, "Garbage on the request path").
       this.worker.postMessage({ id, ...request });
     });
   }
