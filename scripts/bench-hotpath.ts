@@ -1,6 +1,6 @@
 /**
  * The protocol hot path side by side with the libraries it stands on, in one run on one machine
- * (README, "Benchmark"): this server against
+ * (docs/performance.md): this server against
  *   - bare soap.listen on the same WSDL files (wsdl/*.wsdl, namespace filled in as the server does),
  *     every operation answering the empty response and HelloWorld "Hello World";
  *   - an Express 5 route per request answering exactly the bytes this server answered (fetched from it

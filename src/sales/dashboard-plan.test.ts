@@ -1,6 +1,6 @@
 /**
  * The dashboard's count of open warranty requests is read again at every getSalesReportStats request
- * (README, "Benchmark"), so for a scope of officers it reads the index on the requests' customer and
+ * (docs/performance.md), so for a scope of officers it reads the index on the requests' customer and
  * status (migration 0006) instead of every warranty request of the company. SQLite's plan is asked of
  * the statement itself; it is SQLite's alone because PostgreSQL's planner chooses by the table's
  * statistics, which a test's few rows do not have (on the scale-10 demo data it reads the index as well,
