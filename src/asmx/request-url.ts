@@ -10,6 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Settings } from '../config';
+import { lastForwarded } from '../request-context/forwarded';
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -45,14 +46,14 @@ export function ownOrigin(req: IncomingMessage, settings: AddressSettings): stri
 }
 
 function scheme(req: IncomingMessage, settings: Pick<Settings, 'trustProxy'>): 'http' | 'https' {
-  const forwarded = settings.trustProxy ? lastValue(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+  const forwarded = settings.trustProxy ? lastForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   if (forwarded === 'http' || forwarded === 'https') return forwarded;
   return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
 }
 
 /** host[:port] as the client reached it. */
 function requestHost(req: IncomingMessage, settings: Pick<Settings, 'trustProxy'>): string {
-  const forwarded = settings.trustProxy ? lastValue(req.headers['x-forwarded-host']) : undefined;
+  const forwarded = settings.trustProxy ? lastForwarded(req.headers['x-forwarded-host']) : undefined;
   if (forwarded && HOST.test(forwarded)) return forwarded;
   const header = req.headers.host?.trim();
   if (header && HOST.test(header)) return header;
@@ -66,9 +67,3 @@ function localAddress(req: IncomingMessage): string {
   return `${shown}:${req.socket.localPort ?? 80}`;
 }
 
-/** A proxy chain sends "a, b": the last is what the nearest (trusted) proxy added. */
-function lastValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header.join(',') : header;
-  const last = value?.split(',').map((entry) => entry.trim()).filter(Boolean).at(-1);
-  return last ? last : undefined;
-}

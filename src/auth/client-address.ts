@@ -5,19 +5,14 @@
  * trusting the first would let any client pick a fresh key per request.
  */
 import type { IncomingMessage } from 'node:http';
+import { lastForwarded } from '../request-context/forwarded';
 
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = lastForwarded(req.headers['x-forwarded-for']);
-    if (forwarded) return forwarded;
+    if (forwarded) return normalize(forwarded);
   }
   return normalize(req.socket.remoteAddress ?? 'unknown');
-}
-
-function lastForwarded(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header.join(',') : header;
-  const last = value?.split(',').map((entry) => entry.trim()).filter(Boolean).at(-1);
-  return last ? normalize(last) : undefined;
 }
 
 /** An IPv4 client reached over an IPv6 socket (::ffff:10.0.0.1) is the same client as 10.0.0.1. */
