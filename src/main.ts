@@ -3,27 +3,30 @@
  * stop on SIGTERM / SIGINT. A bad setting stops the start with one line naming the variable and exit
  * code 1 (config.ts); so does a WSDL that differs from the code (src/asmx/contract.ts), and so does
  * WORKERS > 1 on SQLite, and so does a Node outside package.json's "engines" (process/node-version.ts).
- * WORKERS > 1 runs that many processes sharing the port (src/process/cluster.ts).
+ * WORKERS > 1 runs that many processes sharing the port (src/process/cluster.ts). A process that
+ * serves starts OpenTelemetry tracing first when it is configured (src/process/tracing.ts).
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { loadSettings, SettingsError, type Settings } from './config';
-import { runPrimary, runWorker } from './process/cluster';
 import { unsupportedNode } from './process/node-version';
-import { exitOnSignals } from './process/signals';
-import { startServer } from './server';
+import { startTracing } from './process/tracing';
 
 async function main(): Promise<void> {
   const oldNode = unsupportedNode();
   if (oldNode !== undefined) fail(oldNode);
   const settings = readSettings();
-  if (settings.workers === 1) {
-    exitOnSignals(await startServer(settings));
-    return;
-  }
-  refuseSqliteWorkers(settings);
-  if (cluster.isPrimary) runPrimary(settings);
-  else await runWorker(settings);
+  if (settings.workers > 1) refuseSqliteWorkers(settings);
+  const serving = settings.workers === 1 || !cluster.isPrimary;
+  const tracing = serving ? await startTracing() : undefined;
+  // Loaded only now, so that tracing's instrumentations see http, express, pg and ioredis load.
+  const { exitOnSignals } = await import('./process/signals');
+  const { runPrimary, runWorker } = await import('./process/cluster');
+  const { startServer } = await import('./server');
+  const flush = () => tracing?.shutdown() ?? Promise.resolve();
+  if (settings.workers === 1) exitOnSignals(await startServer(settings), flush);
+  else if (cluster.isPrimary) runPrimary(settings);
+  else await runWorker(settings, flush);
 }
 
 function readSettings(): Settings {

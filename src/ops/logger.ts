@@ -2,11 +2,13 @@
  * The one logger of the process: pino, JSON lines, level from LOG_LEVEL. Every component logs through
  * it (requests: request-log.ts; start, stop and workers: server.ts, cluster.ts). Nothing logged may
  * carry a secret or a request body: headers are never logged, and these paths are redacted anyway in
- * case a caller passes one by mistake.
+ * case a caller passes one by mistake. With tracing on, a line written inside a trace names its trace
+ * and span (trace_id, span_id), as the request line does (request-log.ts).
  */
 import os from 'node:os';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Settings } from '../config';
+import { activeTraceIds, tracingOn } from '../telemetry/spans';
 
 export type { Logger } from 'pino';
 
@@ -30,6 +32,7 @@ export function createLogger(settings: Pick<Settings, 'logLevel'>, destination?:
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin: tracingOn() ? activeTraceIds : undefined,
     },
     destination ?? stdout(),
   );

@@ -10,7 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Engine } from '../db/engine';
 import type { CacheCounts } from '../db/versioned-lru';
-import { isOpsRequest, summarize } from './request-summary';
+import { isOpsRequest } from './request-summary';
+import { summarize } from '../request-context/annotation';
 
 const LABELS = ['service', 'operation', 'binding', 'outcome'] as const;
 

@@ -12,12 +12,15 @@
  *
  * The request id is the client's X-Request-Id when it is a sane token, else a new UUID; either way
  * it is echoed in the response's X-Request-Id, so a client report can be matched to the log line.
+ * With tracing on, the line also names the request's trace and span (telemetry/spans.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { lineWriter, type LineWriter, type Logger } from './logger';
-import { isOpsRequest, summarize } from './request-summary';
+import { isOpsRequest } from './request-summary';
+import { summarize } from '../request-context/annotation';
+import { requestTrace, type TraceIds } from '../telemetry/spans';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 const MAX_LOGGED_PATH = 512;
@@ -35,6 +38,7 @@ export function requestLogger(logger: Logger): RequestLogger {
   const write = lineWriter(logger);
   return (req, res, next) => {
     const reqId = requestId(req, res);
+    const trace = requestTrace(res);
     // A service request's line is info, or error for the server's own failure; a probe's is debug.
     const probe = isOpsRequest(req);
     if (logger.isLevelEnabled(probe ? 'debug' : 'error')) {
@@ -43,7 +47,7 @@ export function requestLogger(logger: Logger): RequestLogger {
       const done = () => {
         res.off('finish', done);
         res.off('close', done);
-        writeLine(logger, write, probe, req, res, reqId, path, Date.now() - start);
+        writeLine(logger, write, probe, req, res, { reqId, trace, path, durationMs: Date.now() - start });
       };
       res.on('finish', done);
       res.on('close', done);
@@ -52,29 +56,30 @@ export function requestLogger(logger: Logger): RequestLogger {
   };
 }
 
-function writeLine(
-  logger: Logger,
-  write: LineWriter,
-  probe: boolean,
-  req: IncomingMessage,
-  res: ServerResponse,
-  reqId: string,
-  path: string,
-  durationMs: number,
-): void {
+/** What the line says beyond the annotation: the request's ids, its path and how long it took. */
+interface LineFacts {
+  reqId: string;
+  trace: TraceIds | undefined;
+  path: string;
+  durationMs: number;
+}
+
+function writeLine(logger: Logger, write: LineWriter, probe: boolean, req: IncomingMessage, res: ServerResponse, facts: LineFacts): void {
   const summary = summarize(res);
   const level = probe ? 'debug' : summary.outcome === 'server_fault' ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const line = {
-    reqId,
+    reqId: facts.reqId,
+    trace_id: facts.trace?.trace_id,
+    span_id: facts.trace?.span_id,
     method: req.method,
-    path,
+    path: facts.path,
     binding: summary.binding,
     service: summary.service,
     operation: summary.operation,
     outcome: summary.outcome,
     status: summary.status,
-    durationMs,
+    durationMs: facts.durationMs,
     faultCode: summary.faultCode,
     errorCode: summary.errorCode,
   };

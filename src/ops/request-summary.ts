@@ -1,45 +1,8 @@
 /**
- * One finished request as the log line and the metrics see it: the binding's annotation
- * (src/request-context/annotation.ts) completed from the response where a binding did not say.
+ * The operational endpoints' paths, which the log, the metrics and the traces treat apart from the
+ * services' requests.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { annotationOf, type Binding, type RequestOutcome } from '../request-context/annotation';
-
-export interface RequestSummary {
-  binding: Binding;
-  /** Service name, 'none' outside the two services. */
-  service: string;
-  /** Operation (or document kind) name, 'unknown' when none was recognised. */
-  operation: string;
-  outcome: RequestOutcome;
-  status: number;
-  faultCode?: string;
-  errorCode?: string;
-  error?: unknown;
-}
-
-export function summarize(res: ServerResponse & { locals?: unknown }): RequestSummary {
-  const note = annotationOf(res);
-  return {
-    binding: note.binding ?? 'other',
-    service: note.service ?? 'none',
-    operation: note.operation ?? 'unknown',
-    outcome: outcomeOf(res, note.outcome),
-    status: res.statusCode,
-    faultCode: note.faultCode,
-    errorCode: note.errorCode,
-    error: note.error,
-  };
-}
-
-/** A response cut before its end was aborted, whatever the binding had decided to answer. */
-function outcomeOf(res: ServerResponse, noted: RequestOutcome | undefined): RequestOutcome {
-  if (!res.writableEnded) return 'aborted';
-  if (noted) return noted;
-  if (res.statusCode === 404) return 'not_found';
-  if (res.statusCode >= 500) return 'server_fault';
-  return res.statusCode >= 400 ? 'protocol_error' : 'success';
-}
+import type { IncomingMessage } from 'node:http';
 
 /**
  * The operational endpoints (probes.ts, metrics.ts), at the root: the one list of their paths. A path

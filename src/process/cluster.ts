@@ -40,9 +40,10 @@ export function runPrimary(settings: Settings): void {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-export async function runWorker(settings: Settings): Promise<void> {
+/** flush: what must happen before the worker exits once stopped (spans still to export). */
+export async function runWorker(settings: Settings, flush?: () => Promise<void>): Promise<void> {
   const running = await startServer(settings, { clusterWorker: true });
-  exitOnSignals(running);
+  exitOnSignals(running, flush);
   // The primary is gone (killed without a chance to stop us): nobody would replace or stop this worker.
   process.once('disconnect', () => process.emit('SIGTERM'));
 }

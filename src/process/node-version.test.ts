@@ -8,13 +8,13 @@ describe('unsupportedNode', () => {
     expect(SUPPORTED_NODE).toBe(pkg.engines.node);
   });
 
-  it.each(['22.14.0', '22.21.1', '24.0.0', '24.21.0', '25.1.0', '26.0.0'])('admits %s', (version) => {
+  it.each(['22.15.0', '22.21.1', '24.0.0', '24.21.0', '25.1.0', '26.0.0'])('admits %s', (version) => {
     expect(unsupportedNode(version)).toBeUndefined();
   });
 
-  it.each(['18.20.8', '20.19.0', '20.20.2', '22.13.0', '23.11.1'])('refuses %s in one line', (version) => {
+  it.each(['18.20.8', '20.19.0', '20.20.2', '22.14.0', '23.11.1'])('refuses %s in one line', (version) => {
     const line = unsupportedNode(version);
-    expect(line).toBe(`Node ${version} is not supported (^22.14.0 || >=24): install Node 24, then run npm ci again (README, "Node.js")`);
+    expect(line).toBe(`Node ${version} is not supported (^22.15.0 || >=24): install Node 24, then run npm ci again (README, "Node.js")`);
   });
 
   it('admits the Node running the tests', () => {

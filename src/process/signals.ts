@@ -1,17 +1,19 @@
 /**
  * SIGTERM / SIGINT stop a server process gracefully (server.ts stop()): exit 0 once every request
- * in flight is answered and the database is closed, 1 when SHUTDOWN_TIMEOUT_MS forced it.
+ * in flight is answered and the database is closed, 1 when SHUTDOWN_TIMEOUT_MS forced it. `flush`
+ * runs between the stop and the exit (the spans still waiting for export).
  */
 import type { RunningServer } from '../server';
 
-export function exitOnSignals(running: RunningServer): void {
+export function exitOnSignals(running: RunningServer, flush: () => Promise<void> = () => Promise.resolve()): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     running.logger.info({ signal }, 'stopping');
     running.stop().then(
-      ({ forced }) => {
+      async ({ forced }) => {
+        await flush().catch(() => undefined);
         if (forced) running.logger.warn('stopped: requests still open at SHUTDOWN_TIMEOUT_MS were cut');
         else running.logger.info('stopped');
         process.exit(forced ? 1 : 0);

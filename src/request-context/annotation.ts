@@ -6,6 +6,7 @@
  * Label values stay bounded (an operation is named only once it is known to exist), so a client
  * cannot create metric series by sending made-up operation names.
  */
+import type { ServerResponse } from 'node:http';
 import type { BindingResponse } from './exchange';
 
 export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' | 'other';
@@ -76,4 +77,44 @@ export function annotationOf(res: { locals?: unknown }): RequestAnnotation {
 /** Records an unexpected failure for the request's log line (error level, with the stack). */
 export function annotateUnexpected(res: BindingResponse, error: unknown): void {
   annotate(res, { outcome: 'server_fault', error });
+}
+
+/**
+ * One finished request as the log line, the metrics and the traces see it: the binding's annotation
+ * completed from the response where a binding did not say.
+ */
+export interface RequestSummary {
+  binding: Binding;
+  /** Service name, 'none' outside the two services. */
+  service: string;
+  /** Operation (or document kind) name, 'unknown' when none was recognised. */
+  operation: string;
+  outcome: RequestOutcome;
+  status: number;
+  faultCode?: string;
+  errorCode?: string;
+  error?: unknown;
+}
+
+export function summarize(res: ServerResponse & { locals?: unknown }): RequestSummary {
+  const note = annotationOf(res);
+  return {
+    binding: note.binding ?? 'other',
+    service: note.service ?? 'none',
+    operation: note.operation ?? 'unknown',
+    outcome: outcomeOf(res, note.outcome),
+    status: res.statusCode,
+    faultCode: note.faultCode,
+    errorCode: note.errorCode,
+    error: note.error,
+  };
+}
+
+/** A response cut before its end was aborted, whatever the binding had decided to answer. */
+function outcomeOf(res: ServerResponse, noted: RequestOutcome | undefined): RequestOutcome {
+  if (!res.writableEnded) return 'aborted';
+  if (noted) return noted;
+  if (res.statusCode === 404) return 'not_found';
+  if (res.statusCode >= 500) return 'server_fault';
+  return res.statusCode >= 400 ? 'protocol_error' : 'success';
 }

@@ -24,6 +24,7 @@ import { escapeXml } from '../xml-escape';
 import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { ChunkWriter } from '../chunk-writer';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
+import { traceOperation } from '../../telemetry/operation-span';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
@@ -39,13 +40,8 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
     const legacyJson = service.contract === 'legacy';
     res.setHeader('Cache-Control', 'private, max-age=0');
-    const outcome = await service.invoke(op.name, {
-      values: input.values,
-      files: input.files,
-      principal: principalOf(res),
-      streams: true,
-      answerForm: legacyJson ? 'json' : undefined,
-    });
+    const invokeInput = { values: input.values, files: input.files, principal: principalOf(res), streams: true, answerForm: legacyJson ? 'json' : undefined };
+    const outcome = await traceOperation(res, service, op.name, () => service.invoke(op.name, invokeInput));
     if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result);
     await sendOutcome(res, service, outcome);
   } catch (err) {

@@ -35,6 +35,7 @@ import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse }
 import { resolveOperation, type OperationTable } from './route';
 import { startSoapEngine, type SoapEngine } from './soap-server';
 import { writeRefusal } from '../write-refusal';
+import { traceOperation } from '../../telemetry/operation-span';
 
 export interface SoapRouter extends Router {
   ready: Promise<void>;
@@ -115,7 +116,7 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
   try {
     const engine = await context.engine;
     const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true } : { resultDiscarded: true }) };
-    outcome = await service.invoke(call.operation, input);
+    outcome = await traceOperation(res, service, call.operation, () => service.invoke(call.operation, input));
     document = typed && outcome.kind === 'report' ? '' : engine.responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
     const fault = faultFor(error, service);

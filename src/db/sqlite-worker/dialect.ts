@@ -35,6 +35,7 @@ import type { WorkerLink } from './worker-link';
 import { EXEC_PART_ROWS } from './protocol';
 import { isSelect } from '../statement-results';
 import { shapeOf, type ShapedResult } from '../shaped-read';
+import { traceQuery } from '../../telemetry/spans';
 
 /** Rows per batch a cursor sends when the caller does not say (Kysely's stream() default is 100). */
 const DEFAULT_BATCH_ROWS = 500;
@@ -146,7 +147,7 @@ class WorkerConnection implements DatabaseConnection {
       const link = lease.link;
       const max = chunkSize ?? DEFAULT_BATCH_ROWS;
       // The first batch comes with the opening: a short list is one message each way.
-      let batch = await link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters, max });
+      let batch = await traceQuery(compiled.sql, () => link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters, max }));
       for (;;) {
         done = batch.done === true;
         if (batch.rows.length > 0) yield { rows: batch.rows as R[] };
@@ -162,8 +163,9 @@ class WorkerConnection implements DatabaseConnection {
   async begin(readOnly: boolean): Promise<void> {
     if (this.pinned) throw new Error('A transaction is already open on this connection');
     const lease = await this.lease(readOnly ? this.pool.readGroup : this.pool.writer);
+    const sql = readOnly ? 'begin' : 'begin immediate';
     try {
-      await lease.link.request({ op: 'exec', sql: readOnly ? 'begin' : 'begin immediate', params: [] });
+      await traceQuery(sql, () => lease.link.request({ op: 'exec', sql, params: [] }));
     } catch (err) {
       lease.slot.group.release(lease.slot);
       throw err;
@@ -182,7 +184,7 @@ class WorkerConnection implements DatabaseConnection {
     try {
       // A worker that died took its uncommitted transaction with it: rolled back already.
       if (command === 'rollback' && !lease.link.alive) return;
-      await lease.link.request({ op: 'exec', sql: command, params: [] });
+      await traceQuery(command, () => lease.link.request({ op: 'exec', sql: command, params: [] }));
     } catch (err) {
       if (command === 'commit' && lease.link.alive) await lease.link.request({ op: 'exec', sql: 'rollback', params: [] }).catch(() => undefined);
       throw err;
@@ -217,7 +219,12 @@ class WorkerConnection implements DatabaseConnection {
     }
   }
 
-  private async run<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
+  /** One statement, traced (telemetry/spans.ts) as the pg instrumentation traces PostgreSQL's. */
+  private run<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
+    return traceQuery(compiled.sql, () => this.exec<R>(lease, compiled));
+  }
+
+  private async exec<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
     const request = shapeOf(compiled);
     const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters, shape: request?.shape, whole: request?.whole });
     // The worker made the answer's rows and wrote their JSON (../shaped-read.ts).

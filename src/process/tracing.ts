@@ -1,0 +1,97 @@
+/**
+ * OpenTelemetry traces (docs/operations.md, "Traces"), through the official Node SDK: on when
+ * OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, unless OTEL_SDK_DISABLED
+ * is true. The SDK reads every other OTEL_* variable itself (protocol, sampler, resource, batching);
+ * a value it rejects is one line on stderr. Traces only: metrics stay on /metrics, logs on stdout.
+ *
+ * The instrumentations patch http, express, pg and ioredis as those are loaded, so main.ts starts
+ * tracing before it loads the server. With tracing off none of the SDK is loaded.
+ */
+import { format } from 'node:util';
+import type { IncomingMessage } from 'node:http';
+import type { DiagLogger } from '@opentelemetry/api';
+import { isOpsRequest } from '../ops/request-summary';
+import { enableSpans } from '../telemetry/spans';
+
+export interface Tracing {
+  /** Exports the spans still waiting; the process calls it before it exits. */
+  shutdown(): Promise<void>;
+}
+
+export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  const endpoint = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+  return endpoint && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
+}
+
+export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<Tracing | undefined> {
+  if (!tracingWanted(env)) return undefined;
+  const { diag, DiagLogLevel } = await import('@opentelemetry/api');
+  // The SDK reports a value it rejects (and an export that fails) through diag, silent by default.
+  if (env.OTEL_LOG_LEVEL === undefined) diag.setLogger(stderrLines, DiagLogLevel.WARN);
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const { defaultResource, resourceFromAttributes } = await import('@opentelemetry/resources');
+  const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http');
+  const { ExpressInstrumentation } = await import('@opentelemetry/instrumentation-express');
+  const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
+  const { IORedisInstrumentation } = await import('@opentelemetry/instrumentation-ioredis');
+  const sdk = new NodeSDK({
+    // The SDK's resource detectors run after this, so OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win.
+    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': 'mobileapp-asmx' })),
+    instrumentations: [
+      new HttpInstrumentation({
+        // The probes and /metrics are polled every few seconds: a trace each would bury the requests.
+        ignoreIncomingRequestHook: (req) => isOpsRequest(req),
+        startIncomingSpanHook: (req) => redactedQuery(req),
+      }),
+      new ExpressInstrumentation(),
+      // Queries outside a request (migrations, the table-version poll) would each be a trace of one span.
+      new PgInstrumentation({ requireParentSpan: true }),
+      // The command only: its arguments are rate-limit keys, which name users and addresses.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+    ],
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  enableSpans();
+  return { shutdown: () => Promise.race([sdk.shutdown(), delay(SHUTDOWN_FLUSH_MS)]) };
+}
+
+/** How long a stopping process waits for its last spans to be exported (a collector may be down). */
+const SHUTDOWN_FLUSH_MS = 5000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** One line per message of the SDK's, on stderr (stdout carries the JSON log lines). */
+const stderrLines: DiagLogger = {
+  error: (message, ...args) => writeLine('error', message, args),
+  warn: (message, ...args) => writeLine('warn', message, args),
+  info: (message, ...args) => writeLine('info', message, args),
+  debug: (message, ...args) => writeLine('debug', message, args),
+  verbose: (message, ...args) => writeLine('verbose', message, args),
+};
+
+function writeLine(level: string, message: string, args: unknown[]): void {
+  process.stderr.write(`OpenTelemetry ${level}: ${format(message, ...args).replace(/\s*\n\s*/g, ' ')}\n`);
+}
+
+/**
+ * The query string without its values: HTTP GET carries every parameter there (PageToken included).
+ * Given as the span's url.query, which the instrumentation would otherwise fill with the values.
+ */
+function redactedQuery(req: IncomingMessage): Record<string, string> {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  if (query === -1) return {};
+  const names = url
+    .slice(query + 1)
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals === -1 ? pair : `${pair.slice(0, equals)}=REDACTED`;
+    });
+  return { 'url.query': names.join('&') };
+}

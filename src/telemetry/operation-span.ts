@@ -1,0 +1,42 @@
+/**
+ * One span per operation call (docs/operations.md, "Traces"), under the HTTP server span: it names
+ * the operation, its binding and contract, and how the request ended, never a parameter value.
+ */
+import type { ServerResponse } from 'node:http';
+import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { annotationOf, summarize } from '../request-context/annotation';
+import { tracer, tracingOn } from './spans';
+
+/**
+ * Runs an operation under its span, from the call until its answer is written (or the client goes
+ * away); the span then takes the request's outcome (summarize, request-context/annotation.ts). The binding must have
+ * annotated the response with itself already.
+ */
+export function traceOperation<T>(res: ServerResponse & { locals: unknown }, service: { name: string; contract: string }, operation: string, run: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return run();
+  const binding = annotationOf(res).binding;
+  const method = `${service.name}/${operation}`;
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.INTERNAL,
+    attributes: {
+      // `soap` is the conventions' own; ASMX's HTTP GET and POST bindings have no registered value.
+      'rpc.system.name': binding === 'soap11' || binding === 'soap12' ? 'soap' : 'asmx_http',
+      'rpc.method': method,
+      'asmx.binding': binding,
+      'asmx.contract': service.contract,
+    },
+  });
+  if (res.closed) queueMicrotask(() => endOperationSpan(span, res));
+  else res.once('close', () => endOperationSpan(span, res));
+  return context.with(trace.setSpan(context.active(), span), run);
+}
+
+function endOperationSpan(span: Span, res: ServerResponse & { locals: unknown }): void {
+  const summary = summarize(res);
+  span.setAttribute('asmx.outcome', summary.outcome);
+  if (summary.outcome !== 'success') {
+    span.setAttribute('error.type', summary.errorCode ?? summary.faultCode ?? summary.outcome);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: summary.outcome });
+  }
+  span.end();
+}

@@ -1,0 +1,72 @@
+/**
+ * The server's own spans (docs/operations.md, "Traces"), beside those of the SDK's instrumentations:
+ * one per SQLite query here, which no instrumentation covers, and one per operation
+ * (operation-span.ts); and the trace ids a request's answer and log lines carry. With tracing off
+ * (process/tracing.ts never started the SDK) every entry point is one check of a flag.
+ *
+ * No parameter value, body or credential goes into an attribute: a query span carries the SQL, whose
+ * values are always bound parameters.
+ */
+import type { ServerResponse } from 'node:http';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+export const tracer = trace.getTracer('mobileapp-asmx');
+
+let on = false;
+
+/** Called once the SDK has started (process/tracing.ts). */
+export function enableSpans(): void {
+  on = true;
+}
+
+export function tracingOn(): boolean {
+  return on;
+}
+
+/**
+ * Runs one SQLite statement under a client span. Only inside a trace: statements of the server's
+ * own background work would each start a trace of one span (the pg instrumentation is set the same way).
+ */
+export function traceQuery<T>(sql: string, run: () => Promise<T>): Promise<T> {
+  if (!on || trace.getSpan(context.active()) === undefined) return run();
+  const verb = sql.trimStart().split(/\s/, 1)[0].toUpperCase();
+  const span = tracer.startSpan(`sqlite.query:${verb}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'db.system.name': 'sqlite', 'db.operation.name': verb, 'db.query.text': sql },
+  });
+  return run().then(
+    (result) => {
+      span.end();
+      return result;
+    },
+    (error: unknown) => {
+      span.setAttribute('error.type', (error as { code?: string }).code ?? (error as Error).name ?? 'Error');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      span.end();
+      throw error;
+    },
+  );
+}
+
+export interface TraceIds {
+  trace_id: string;
+  span_id: string;
+}
+
+/**
+ * The trace and span of the request being handled, for its log line; with tracing on, its answer
+ * carries them in `traceresponse` (W3C Trace Context), so a client can find its trace.
+ */
+export function requestTrace(res: ServerResponse): TraceIds | undefined {
+  if (!on) return undefined;
+  const span = trace.getSpan(context.active())?.spanContext();
+  if (span === undefined || !trace.isSpanContextValid(span)) return undefined;
+  res.setHeader('traceresponse', `00-${span.traceId}-${span.spanId}-0${span.traceFlags & 1}`);
+  return { trace_id: span.traceId, span_id: span.spanId };
+}
+
+/** The active span's ids for a log line written outside the request line (logger.ts), if any. */
+export function activeTraceIds(): Partial<TraceIds> {
+  const span = trace.getSpan(context.active())?.spanContext();
+  return span === undefined || !trace.isSpanContextValid(span) ? {} : { trace_id: span.traceId, span_id: span.spanId };
+}
