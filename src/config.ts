@@ -274,6 +274,9 @@ const ENVIRONMENT = z.object({
 
 type Environment = z.output<typeof ENVIRONMENT>;
 
+/** The names of the variables the server reads: a deployment file can check its own against them (a misspelt name is silently ignored otherwise). */
+export const SETTING_VARIABLES: readonly string[] = Object.keys(ENVIRONMENT.shape);
+
 /**
  * The settings from the environment. The first variable (in the order of ENVIRONMENT) that holds a
  * bad value is a SettingsError naming it, with one line saying why.
