@@ -9,7 +9,10 @@
  * The HTTP getPCNList rows are also measured with the answer cache off (ANSWER_CACHE_MB=0): every request
  * runs its query, as the first one after a write does. The light reads (lightRows) are measured one
  * request at a time with the answer cache off, in one run each: the CPU time each costs the server, the
- * event loop's apart from its other threads' (the SQLite readers, V8's helpers).
+ * event loop's apart from its other threads' (the SQLite readers, V8's helpers). The tracing rows (group
+ * `tracing`) run SOAP 1.1 and HTTP GET getPCNList against this server three times over: tracing off,
+ * OpenTelemetry with parentbased_traceidratio 0.1, and every request sampled, exporting over OTLP to a
+ * sink that takes and drops the spans (pinned beside wrk, as a collector would run elsewhere).
  * Each server runs in its own process pinned to core 1 (taskset), wrk pinned to core 0. This server and
  * its peers run side by side, and each row is measured against this server and then at once against
  * its peer (sideBySide): never two servers under load at once. A row is measured in --rounds rounds
@@ -19,7 +22,7 @@
  * p99 / p50. Not part of the test suite.
  *
  *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--rounds 3] [--connections 50]
- *                                                       [--port P] [--rows soap,http,light] [--match TEXT] [--profile DIR]
+ *                                                       [--port P] [--rows soap,http,light,tracing] [--match TEXT] [--profile DIR]
  *
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
  * server runs with its default settings and LOG_LEVEL=info (its log lines go to a file of the run,
@@ -45,6 +48,9 @@ const ENVELOPE = { '1.1': 'http://schemas.xmlsoap.org/soap/envelope/', '1.2': 'h
 const SOAP_TYPE = { '1.1': 'text/xml; charset=utf-8', '1.2': 'application/soap+xml; charset=utf-8' } as const;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
+const ROW_GROUPS = ['soap', 'http', 'light', 'tracing'] as const;
+type RowGroup = (typeof ROW_GROUPS)[number];
+
 interface Options {
   database: string;
   duration: number;
@@ -52,7 +58,7 @@ interface Options {
   rounds: number;
   connections: number;
   port: number;
-  rows: Set<'soap' | 'http' | 'light'>;
+  rows: Set<RowGroup>;
   /** Only the rows whose label contains this text. */
   match?: string;
   profile?: string;
@@ -96,7 +102,8 @@ interface Collections {
 /** Pauses (ms) in node --trace-gc lines, of the isolate with the most scavenges (the main thread; the SQLite workers are isolates too). */
 function collectionsOf(text: string): Collections {
   const byIsolate = new Map<string, Collections>();
-  for (const m of text.matchAll(/\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (Scavenge|Mark-Compact)[^,\n]*, ([\d.]+) \/ [\d.]+ ms/g)) {
+  // Node 24 writes `pooled: N MB, ` before the pause; Node 22 does not.
+  for (const m of text.matchAll(/\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (Scavenge|Mark-Compact)[^,\n]*, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/g)) {
     let isolate = byIsolate.get(m[1]);
     if (!isolate) byIsolate.set(m[1], (isolate = { scavenges: [], fullCollections: [] }));
     (m[2] === 'Scavenge' ? isolate.scavenges : isolate.fullCollections).push(Number(m[3]));
@@ -122,7 +129,7 @@ interface Recorded {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, rounds: 3, connections: 50, port: 18095, rows: new Set(['soap', 'http', 'light']) };
+  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, rounds: 3, connections: 50, port: 18095, rows: new Set(ROW_GROUPS) };
   for (let i = 0; i < argv.length; i += 2) {
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${argv[i]} needs a value`);
@@ -133,7 +140,7 @@ function parseOptions(argv: string[]): Options {
     else if (argv[i] === '--port') options.port = Number(value);
     else if (argv[i] === '--profile') options.profile = path.resolve(value);
     else if (argv[i] === '--match') options.match = value;
-    else if (argv[i] === '--rows') options.rows = new Set(value.split(',').filter((r): r is 'soap' | 'http' | 'light' => r === 'soap' || r === 'http' || r === 'light'));
+    else if (argv[i] === '--rows') options.rows = new Set(value.split(',').filter((r): r is RowGroup => (ROW_GROUPS as readonly string[]).includes(r)));
     else throw new Error(`unknown option ${argv[i]}`);
   }
   return options;
@@ -287,6 +294,16 @@ function rawPeer(port: number): void {
         res.writeHead(200, { 'Content-Type': SOAP_TYPE['1.1'], 'Content-Length': reply.length });
         res.end(reply);
       });
+    })
+    .listen(port, '127.0.0.1');
+}
+
+/** An OTLP receiver that takes every export and drops it: the collector of the tracing rows. */
+function otlpSink(port: number): void {
+  http
+    .createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'Content-Type': String(req.headers['content-type'] ?? 'application/x-protobuf') }).end());
     })
     .listen(port, '127.0.0.1');
 }
@@ -463,6 +480,53 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
   return { ours, peers };
 }
 
+/** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
+const TRACING = [
+  { label: 'tracing off', env: {} },
+  { label: '1 in 10 sampled', env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
+  { label: 'every request sampled', env: { OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
+];
+
+/**
+ * What tracing costs: each row against this server with tracing off, one request in ten sampled and
+ * every request sampled, round by round, each server on core 1 and idle but for the one measured.
+ */
+async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, options: Options, dir: string): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const sinkPort = options.port + 9;
+  const started: Measured[] = [];
+  const lines = [
+    `| request | ${TRACING.map((t) => `${t.label} req/s | p50 | p99`).join(' | ')} | 1 in 10 / off | every / off | CPU per request (off, 1 in 10, every) |`,
+    `|---|${TRACING.map(() => '---|---|---').join('|')}|---|---|---|`,
+  ];
+  try {
+    const sink = spawnPinned([__filename, '--peer', 'otlp', String(sinkPort)], process.env, undefined, '0');
+    started.push({ label: 'otlp sink', port: sinkPort, child: sink });
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}` };
+    const servers: Measured[] = [];
+    for (const [i, tracing] of TRACING.entries()) {
+      const port = options.port + 3 + i;
+      const env = { ...serverEnv, PORT: String(port), ...(i === 0 ? {} : { ...endpoint, ...tracing.env }) };
+      const server = await startMeasured(tracing.label, serverArgs, env, port, '/');
+      started.push(server);
+      servers.push(server);
+    }
+    await settle("the traced servers'");
+    for (const row of rows) {
+      const rounds: Measure[][] = servers.map(() => []);
+      for (let round = 0; round < options.rounds; round++) servers.forEach((server, i) => rounds[i].push(measureRow(server, row, options, dir, round === 0)));
+      const [off, tenth, every] = rounds.map(medianOf);
+      const ratio = (m: Measure) => median(m.roundRates!.map((rate, round) => rate / off.roundRates![round]));
+      const cells = [off, tenth, every].map((m) => `${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)}`);
+      const cpu = [off, tenth, every].map((m) => m.cpuPerRequest!.toFixed(3)).join(' / ');
+      lines.push(`| ${row.label} | ${cells.join(' | ')} | ${ratio(tenth).toFixed(2)}x | ${ratio(every).toFixed(2)}x | ${cpu} ms |`);
+    }
+  } finally {
+    for (const server of started) await stopServer(server.child);
+  }
+  return lines;
+}
+
 /** The text of `file` from byte `from` on. */
 function readFrom(file: string, from: number): string {
   const fd = fs.openSync(file, 'r');
@@ -486,6 +550,7 @@ async function main(): Promise<void> {
     if (argv[1] === 'soap') return soapPeer(port);
     if (argv[1] === 'express') return expressPeer(port, argv[3]);
     if (argv[1] === 'raw') return rawPeer(port);
+    if (argv[1] === 'otlp') return otlpSink(port);
     throw new Error(`unknown peer ${argv[1]}`);
   }
   const options = parseOptions(argv);
@@ -514,6 +579,8 @@ async function main(): Promise<void> {
   const keptRows = rows.filter((r) => r.group === 'http' && r.label.includes('getPCNList'));
   const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir, output);
   const light = await measureLight(serverArgs.filter((a) => a !== '--trace-gc'), { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, lightRows(codes, options), options, dir);
+  const tracedRows = options.rows.has('tracing') ? [soapRow('1.1', MAIN, 'getPCNList', { SalesOfficer: codes.officer }), httpRows(codes.officer)[2]].filter((row) => options.match === undefined || row.label.includes(options.match)) : [];
+  const tracing = await measureTracing(tracedRows, serverArgs.filter((a) => a !== '--trace-gc'), serverEnv, options, dir);
   const rawRow: Row = { ...soapRow('1.1', SYNC, 'HelloWorld', {}), label: 'raw node:http, fixed SOAP reply' };
   const rawResults = await measureServer('raw node:http', [self, '--peer', 'raw', String(peerPort)], process.env, peerPort, [rawRow], options, dir);
 
@@ -544,6 +611,7 @@ async function main(): Promise<void> {
     if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold));
   }
   process.stdout.write(`\n${gcLines.join('\n')}\n`);
+  if (tracing.length > 0) process.stdout.write(`\nOpenTelemetry traces over OTLP (http/protobuf), medians of ${options.rounds} rounds, the ratios round by round\n${tracing.join('\n')}\n`);
   if (light.length > 0) process.stdout.write(`\nwrk -t1 -c1 -d${options.duration}s, one run each, ANSWER_CACHE_MB=0 (every request runs its queries)\n${light.join('\n')}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -25,12 +25,12 @@ export function withBenchData<T>(database: string, scale: number, work: (engine:
   });
 }
 
-/** Runs node with `args` on core 1 (this process moves to core 0), its standard output dropped or written to `stdoutFile`. */
-export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, stdoutFile = '/dev/null'): ChildProcess {
+/** Runs node with `args` on `core` (1, the servers'; this process moves to core 0), its standard output dropped or written to `stdoutFile`. */
+export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, stdoutFile = '/dev/null', core = '1'): ChildProcess {
   const stdio: ['ignore', number, 'inherit'] = ['ignore', fs.openSync(stdoutFile, 'w'), 'inherit'];
   if (!PINNED) return spawn(process.execPath, args, { env, stdio });
   spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  return spawn('taskset', ['-c', '1', process.execPath, ...args], { env, stdio });
+  return spawn('taskset', ['-c', core, process.execPath, ...args], { env, stdio });
 }
 
 /** This server (dist/src/main.js) on `database` and `port`, started pinned; resolves once /ready says 200. */

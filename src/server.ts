@@ -29,7 +29,8 @@ import { waitForDatabase } from './process/database-wait';
 import { createLogger, type Logger } from './ops/logger';
 import { InFlight } from './in-flight';
 import type { ServerState } from './ops/probes';
-import { opsPathOf } from './ops/request-summary';
+import { isOpsRequest, opsPathOf } from './ops/request-summary';
+import { traceRequests } from './telemetry/server-span';
 
 export interface StopOutcome {
   /** True when SHUTDOWN_TIMEOUT_MS ran out and open requests were cut. */
@@ -69,7 +70,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const state: ServerState = { stopping: false, starting: true };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
     await whenReady(app);
-    server = await listen(startupGate(app, state), settings, settings.port);
+    server = await listen(traceRequests(startupGate(app, state), isOpsRequest), settings, settings.port);
     const metrics = metricsListenerOf(app);
     if (metrics && settings.metricsPort !== undefined) metricsServer = await listen(metrics, settings, settings.metricsPort);
     const address = addressOf(server);

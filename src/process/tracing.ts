@@ -8,9 +8,7 @@
  * tracing before it loads the server. With tracing off none of the SDK is loaded.
  */
 import { format } from 'node:util';
-import type { IncomingMessage } from 'node:http';
 import type { DiagLogger } from '@opentelemetry/api';
-import { isOpsRequest } from '../ops/request-summary';
 import { enableSpans } from '../telemetry/spans';
 
 export interface Tracing {
@@ -38,11 +36,8 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     // The SDK's resource detectors run after this, so OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win.
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': 'mobileapp-asmx' })),
     instrumentations: [
-      new HttpInstrumentation({
-        // The probes and /metrics are polled every few seconds: a trace each would bury the requests.
-        ignoreIncomingRequestHook: (req) => isOpsRequest(req),
-        startIncomingSpanHook: (req) => redactedQuery(req),
-      }),
+      // Outgoing requests only: the server's listener opens the HTTP server spans (telemetry/server-span.ts).
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new ExpressInstrumentation(),
       // Queries outside a request (migrations, the table-version poll) would each be a trace of one span.
       new PgInstrumentation({ requireParentSpan: true }),
@@ -75,23 +70,4 @@ const stderrLines: DiagLogger = {
 
 function writeLine(level: string, message: string, args: unknown[]): void {
   process.stderr.write(`OpenTelemetry ${level}: ${format(message, ...args).replace(/\s*\n\s*/g, ' ')}\n`);
-}
-
-/**
- * The query string without its values: HTTP GET carries every parameter there (PageToken included).
- * Given as the span's url.query, which the instrumentation would otherwise fill with the values.
- */
-function redactedQuery(req: IncomingMessage): Record<string, string> {
-  const url = req.url ?? '';
-  const query = url.indexOf('?');
-  if (query === -1) return {};
-  const names = url
-    .slice(query + 1)
-    .split('&')
-    .filter((pair) => pair !== '')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      return equals === -1 ? pair : `${pair.slice(0, equals)}=REDACTED`;
-    });
-  return { 'url.query': names.join('&') };
 }

@@ -13,7 +13,8 @@ import { tracer, tracingOn } from './spans';
  * annotated the response with itself already.
  */
 export function traceOperation<T>(res: ServerResponse & { locals: unknown }, service: { name: string; contract: string }, operation: string, run: () => Promise<T>): Promise<T> {
-  if (!tracingOn()) return run();
+  // Under a span that is not recorded (not sampled) this one would not be either: no work for it.
+  if (!tracingOn() || trace.getSpan(context.active())?.isRecording() !== true) return run();
   const binding = annotationOf(res).binding;
   const method = `${service.name}/${operation}`;
   const span = tracer.startSpan(method, {

@@ -24,11 +24,12 @@ export function tracingOn(): boolean {
 }
 
 /**
- * Runs one SQLite statement under a client span. Only inside a trace: statements of the server's
- * own background work would each start a trace of one span (the pg instrumentation is set the same way).
+ * Runs one SQLite statement under a client span. Only inside a recorded trace: statements of the
+ * server's own background work would each start a trace of one span (the pg instrumentation is set the
+ * same way), and a span under one not sampled would not be sampled either.
  */
 export function traceQuery<T>(sql: string, run: () => Promise<T>): Promise<T> {
-  if (!on || trace.getSpan(context.active()) === undefined) return run();
+  if (!on || trace.getSpan(context.active())?.isRecording() !== true) return run();
   const verb = sql.trimStart().split(/\s/, 1)[0].toUpperCase();
   const span = tracer.startSpan(`sqlite.query:${verb}`, {
     kind: SpanKind.CLIENT,

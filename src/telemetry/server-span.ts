@@ -1,0 +1,74 @@
+/**
+ * The HTTP server span of each request (docs/operations.md, "Traces"), opened by the server's own
+ * listener rather than by the http instrumentation's incoming side: that one binds every request's and
+ * response's event emitters to the trace, sampled or not, which halved the rate of the hot path
+ * (docs/performance.md, "Traces"). Here a request the sampler drops costs a non-recording span and
+ * nothing more; a recorded one gets the attributes of the HTTP server conventions.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { tracer, tracingOn } from './spans';
+
+/** `untraced`: requests left out of the traces (the probes). */
+export function traceRequests(listener: RequestListener, untraced: (req: IncomingMessage) => boolean): RequestListener {
+  if (!tracingOn()) return listener;
+  return (req, res) => {
+    if (untraced(req)) return listener(req, res);
+    // W3C traceparent (or whatever OTEL_PROPAGATORS names): the caller's trace goes on.
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const method = req.method ?? 'GET';
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    if (span.isRecording()) {
+      span.setAttributes(requestAttributes(req, method));
+      res.once('close', () => endServerSpan(span, res));
+    }
+    context.with(trace.setSpan(parent, span), () => listener(req, res));
+  };
+}
+
+function requestAttributes(req: IncomingMessage, method: string): Record<string, string | number | undefined> {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  const [host, port] = hostAndPort(req.headers.host);
+  return {
+    'http.request.method': method,
+    'url.scheme': 'http',
+    'url.path': query === -1 ? url : url.slice(0, query),
+    'url.query': query === -1 ? undefined : redacted(url.slice(query + 1)),
+    'server.address': host,
+    'server.port': port,
+    'client.address': req.socket.remoteAddress,
+    'network.peer.address': req.socket.remoteAddress,
+    'network.peer.port': req.socket.remotePort,
+    'network.protocol.version': req.httpVersion,
+    'user_agent.original': req.headers['user-agent'],
+  };
+}
+
+/** The query's names with every value REDACTED: HTTP GET carries every parameter there, PageToken included. */
+function redacted(query: string): string {
+  return query
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals === -1 ? pair : `${pair.slice(0, equals)}=REDACTED`;
+    })
+    .join('&');
+}
+
+function hostAndPort(host: string | undefined): [string | undefined, number | undefined] {
+  if (host === undefined) return [undefined, undefined];
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
+  return match === null ? [undefined, undefined] : [match[1], match[2] === undefined ? undefined : Number(match[2])];
+}
+
+/** The conventions' error status: a server span errs on a 5xx, or when the answer was cut. */
+function endServerSpan(span: Span, res: ServerResponse): void {
+  span.setAttribute('http.response.status_code', res.statusCode);
+  if (res.statusCode >= 500 || !res.writableEnded) {
+    span.setAttribute('error.type', res.writableEnded ? String(res.statusCode) : 'aborted');
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
