@@ -4,97 +4,18 @@
  */
 import { z } from 'zod';
 
-export type DateOrder = 'DMY' | 'MDY';
+const DATE_ORDERS = ['DMY', 'MDY'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
 
 /** Which credentials the bindings require (docs/operations.md, "Authentication"); off by default. */
-export type AuthMode = 'off' | 'basic' | 'apikey' | 'any';
+const AUTH_MODES = ['off', 'basic', 'apikey', 'any'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** Where rate-limit counts live (docs/operations.md, "Rate limiting"): shared by every process except memory. */
-export type RateLimitStore = 'memory' | 'postgres' | 'redis';
+const RATE_LIMIT_STORES = ['memory', 'postgres', 'redis'] as const;
+export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
 
-export interface Settings {
-  port: number;
-  host: string;
-  /** Prefix before /API/..., '' or '/Something' (no trailing slash). */
-  basePath: string;
-  apiNamespace: string;
-  syncNamespace: string;
-  /** Serve the typed v2 contract beside the legacy one (docs/v2.md): {BASE_PATH}/API/v2/<Service>.asmx. */
-  v2Contract: boolean;
-  /** The v2 services' namespaces: by default the legacy ones with v2/ appended. */
-  apiV2Namespace: string;
-  syncV2Namespace: string;
-  maxRequestBytes: number;
-  /** Deepest element nesting a SOAP request document may have (docs/operations.md, "Input limits"). */
-  maxXmlDepth: number;
-  /** Most elements and attributes, together, one SOAP request document may hold. */
-  maxXmlNodes: number;
-  /** Deepest nesting of arrays and objects an HTTP POST JSON body may have. */
-  maxJsonDepth: number;
-  /** Most fields (form fields, JSON members, multipart parts) one HTTP POST body may carry. */
-  maxRequestFields: number;
-  trustProxy: boolean;
-  /** When set, /metrics is served only on a listener of its own at HOST:METRICS_PORT (0: any free port). */
-  metricsPort?: number;
-  /** The server's public root (http(s)://host[:port][/prefix], no trailing slash): when set, the only source of document addresses. */
-  publicUrl?: string;
-  databaseUrl: string;
-  /** How slash dates such as 03/04/2026 are read: day first (default) or month first. */
-  dateOrder: DateOrder;
-  /** 1..12, the month a fiscal year starts in (April by default). */
-  fiscalYearStartMonth: number;
-  /** Largest single file WarrantyRequestFiles accepts. */
-  maxFileBytes: number;
-  /** Largest number of files one warranty request may hold. */
-  maxFilesPerRequest: number;
-  /** Largest total size of the files of one warranty request. */
-  maxRequestFilesBytes: number;
-  logLevel: string;
-  /** Fill an empty SQLite database with demo data at start (docs/behaviour.md, "Demo data"). */
-  seedDemoData: boolean;
-  /** Bytes of whole read answers kept per process (docs/operations.md, "Answer cache"); 0 keeps none. */
-  answerCacheBytes: number;
-  /** Server processes on this host (node:cluster sharing the port); more than one needs PostgreSQL. */
-  workers: number;
-  /** How long open requests may take to finish after SIGTERM/SIGINT before they are cut. */
-  shutdownTimeoutMs: number;
-  /** Longest time a client may take to send one whole request (headers and body). */
-  requestTimeoutMs: number;
-  /** Longest time a client may take to send the request headers. */
-  headersTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open (above the load balancer's idle timeout). */
-  keepAliveTimeoutMs: number;
-  /** off (the drop-in default), basic (HTTP Basic), apikey (the API key header) or any (either). */
-  authMode: AuthMode;
-  /** The realm of the Basic challenge. */
-  authRealm: string;
-  /** The request header carrying an API key. */
-  authApiKeyHeader: string;
-  /** Requests per minute each client may make to the bindings; 0 turns rate limiting off. */
-  rateLimitPerMinute: number;
-  /** Requests a client may make at once before the per-minute rate applies. */
-  rateLimitBurst: number;
-  /** Where the counts live: memory (per process; SQLite's default), postgres (the default there) or redis. */
-  rateLimitStore: RateLimitStore;
-  /** redis://[user:password@]host:port[/db], required with RATE_LIMIT_STORE=redis. */
-  redisUrl?: string;
-  /** With authentication on: failed logins a minute per client address and username, then 429 before any check. */
-  loginFailuresPerMinute: number;
-  /** With authentication on: failed logins a minute per client address, whatever the username. */
-  loginFailuresPerAddressPerMinute: number;
-  /** PostgreSQL: longest wait for a new connection to be established. */
-  dbConnectTimeoutMs: number;
-  /** PostgreSQL: longest wait for a connection of the pool (new or free), connecting included. */
-  dbAcquireTimeoutMs: number;
-  /** PostgreSQL: longest run of one statement (server side, and client side a second later). */
-  dbStatementTimeoutMs: number;
-  /** SQLite: how long a statement waits for another connection's lock before it fails. */
-  dbBusyTimeoutMs: number;
-  /** At start, how long to keep trying to reach the database before giving up. */
-  dbStartupTimeoutMs: number;
-  /** After SIGTERM/SIGINT, how long the server keeps accepting (reporting not-ready) before it closes. */
-  shutdownDrainMs: number;
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class SettingsError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -221,7 +142,11 @@ const publicUrl = raw.pipe(
 
 const redisUrl = raw.pipe(checked((value) => /^rediss?:\/\/[^\s]+$/.test(value), (value) => `'${value}' is not a redis:// or rediss:// URL`).optional());
 
-/** The environment variables (README, "Settings") and what each must hold. */
+/**
+ * The environment variables and what each must hold: the one statement of the settings. README's
+ * "Settings" table describes them in this order (test/contract/settings.test.ts holds the two together),
+ * and the code reads each under its name in camelCase (Settings).
+ */
 const ENVIRONMENT = z.object({
   PORT: integer(8080, 0, 65535),
   HOST: withDefault(z.string(), '0.0.0.0'),
@@ -231,6 +156,7 @@ const ENVIRONMENT = z.object({
   V2_CONTRACT: boolean(true),
   API_V2_NAMESPACE: v2Namespace,
   SYNC_V2_NAMESPACE: v2Namespace,
+  DATABASE_URL: databaseUrl,
   MAX_REQUEST_BYTES: integer(4 * MiB, 1024, 1024 * MiB),
   MAX_XML_DEPTH: integer(64, 8, 1_000),
   MAX_XML_NODES: integer(10_000, 100, 10_000_000),
@@ -239,43 +165,68 @@ const ENVIRONMENT = z.object({
   TRUST_PROXY: boolean(false),
   PUBLIC_URL: publicUrl,
   METRICS_PORT: raw.pipe(wholeNumber(0, 65535).optional()),
-  DATABASE_URL: databaseUrl,
-  DATE_ORDER: withDefault(oneOf(['DMY', 'MDY'] as const), 'DMY'),
+  DATE_ORDER: withDefault(oneOf(DATE_ORDERS), 'DMY'),
   FISCAL_YEAR_START_MONTH: integer(4, 1, 12),
   MAX_FILE_BYTES: integer(2 * MiB, 1, 1024 * MiB),
   MAX_FILES_PER_REQUEST: integer(20, 1, 10000),
   MAX_REQUEST_FILES_BYTES: integer(20 * MiB, 1, 100 * 1024 * MiB),
-  LOG_LEVEL: withDefault(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info'),
+  LOG_LEVEL: withDefault(oneOf(LOG_LEVELS), 'info'),
   SEED_DEMO_DATA: boolean(true),
   ANSWER_CACHE_MB: integer(64, 0, 64 * 1024),
   WORKERS: integer(1, 1, 64),
+  SHUTDOWN_DRAIN_MS: integer(5_000, 0, 600_000),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
+  DB_CONNECT_TIMEOUT_MS: integer(5_000, 100, 600_000),
+  DB_ACQUIRE_TIMEOUT_MS: integer(10_000, 100, 600_000),
+  DB_STATEMENT_TIMEOUT_MS: integer(25_000, 100, 3_600_000),
+  DB_BUSY_TIMEOUT_MS: integer(5_000, 0, 600_000),
+  DB_STARTUP_TIMEOUT_MS: integer(120_000, 0, 3_600_000),
   REQUEST_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   HEADERS_TIMEOUT_MS: integer(30_000, 1000, 3_600_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(65_000, 1000, 3_600_000),
-  AUTH_MODE: withDefault(oneOf(['off', 'basic', 'apikey', 'any'] as const), 'off'),
+  AUTH_MODE: withDefault(oneOf(AUTH_MODES), 'off'),
   AUTH_REALM: realm,
   AUTH_API_KEY_HEADER: headerName,
   RATE_LIMIT_PER_MINUTE: integer(0, 0, 1_000_000),
   /** Defaults to RATE_LIMIT_PER_MINUTE (settingsOf). */
   RATE_LIMIT_BURST: raw.pipe(wholeNumber(1, 1_000_000).optional()),
   /** Defaults to postgres on PostgreSQL, else memory (settingsOf). */
-  RATE_LIMIT_STORE: raw.pipe(oneOf(['memory', 'postgres', 'redis'] as const).optional()),
+  RATE_LIMIT_STORE: raw.pipe(oneOf(RATE_LIMIT_STORES).optional()),
   REDIS_URL: redisUrl,
   LOGIN_FAILURES_PER_MINUTE: integer(10, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: integer(200, 1, 1_000_000),
-  DB_CONNECT_TIMEOUT_MS: integer(5_000, 100, 600_000),
-  DB_ACQUIRE_TIMEOUT_MS: integer(10_000, 100, 600_000),
-  DB_STATEMENT_TIMEOUT_MS: integer(25_000, 100, 3_600_000),
-  DB_BUSY_TIMEOUT_MS: integer(5_000, 0, 600_000),
-  DB_STARTUP_TIMEOUT_MS: integer(120_000, 0, 3_600_000),
-  SHUTDOWN_DRAIN_MS: integer(5_000, 0, 600_000),
 });
 
 type Environment = z.output<typeof ENVIRONMENT>;
 
+/** MAX_REQUEST_BYTES -> maxRequestBytes, API_V2_NAMESPACE -> apiV2Namespace. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}` : Lowercase<S>;
+
+function camelCase(name: string): string {
+  return name.toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+type Named = { [K in keyof Environment as CamelCase<K & string>]: Environment[K] };
+
+/** What the rules between variables settle (settingsOf): the defaults taken from other variables, the cache in bytes. */
+interface Settled {
+  apiV2Namespace: string;
+  syncV2Namespace: string;
+  rateLimitBurst: number;
+  rateLimitStore: RateLimitStore;
+  answerCacheBytes: number;
+}
+
+/** The settings as the code reads them: every variable under its camelCase name, as settled. */
+export type Settings = Omit<Named, keyof Settled | 'answerCacheMb'> & Settled;
+
 /** The names of the variables the server reads: a deployment file can check its own against them (a misspelt name is silently ignored otherwise). */
 export const SETTING_VARIABLES: readonly string[] = Object.keys(ENVIRONMENT.shape);
+
+/** Each variable's value when it is not set, before the rules between variables (settingsOf). */
+export function settingDefaults(): Readonly<Record<string, unknown>> {
+  return ENVIRONMENT.parse({});
+}
 
 /**
  * The settings from the environment. The first variable (in the order of ENVIRONMENT) that holds a
@@ -295,7 +246,7 @@ function versioned(namespace: string): string {
   return `${namespace}${namespace.endsWith('/') ? '' : '/'}v2/`;
 }
 
-/** The rules between variables, and the names the code uses. */
+/** The rules between variables, and the names the code uses (Settings). */
 function settingsOf(e: Environment): Settings {
   const onPostgres = !e.DATABASE_URL.startsWith('sqlite:');
   const rateLimitStore = e.RATE_LIMIT_STORE ?? (onPostgres ? 'postgres' : 'memory');
@@ -310,51 +261,14 @@ function settingsOf(e: Environment): Settings {
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     throw new SettingsError('METRICS_PORT', `${e.METRICS_PORT} is PORT's; /metrics needs a port of its own`);
   }
+  const named = Object.fromEntries(Object.entries(e).map(([name, value]) => [camelCase(name), value])) as Named;
+  const { answerCacheMb, ...rest } = named;
   return {
-    port: e.PORT,
-    host: e.HOST,
-    basePath: e.BASE_PATH,
-    apiNamespace: e.API_NAMESPACE,
-    syncNamespace: e.SYNC_NAMESPACE,
-    v2Contract: e.V2_CONTRACT,
+    ...rest,
     apiV2Namespace: e.API_V2_NAMESPACE ?? versioned(e.API_NAMESPACE),
     syncV2Namespace: e.SYNC_V2_NAMESPACE ?? versioned(e.SYNC_NAMESPACE),
-    maxRequestBytes: e.MAX_REQUEST_BYTES,
-    maxXmlDepth: e.MAX_XML_DEPTH,
-    maxXmlNodes: e.MAX_XML_NODES,
-    maxJsonDepth: e.MAX_JSON_DEPTH,
-    maxRequestFields: e.MAX_REQUEST_FIELDS,
-    trustProxy: e.TRUST_PROXY,
-    publicUrl: e.PUBLIC_URL,
-    metricsPort: e.METRICS_PORT,
-    databaseUrl: e.DATABASE_URL,
-    dateOrder: e.DATE_ORDER,
-    fiscalYearStartMonth: e.FISCAL_YEAR_START_MONTH,
-    maxFileBytes: e.MAX_FILE_BYTES,
-    maxFilesPerRequest: e.MAX_FILES_PER_REQUEST,
-    maxRequestFilesBytes: e.MAX_REQUEST_FILES_BYTES,
-    logLevel: e.LOG_LEVEL,
-    seedDemoData: e.SEED_DEMO_DATA,
-    answerCacheBytes: e.ANSWER_CACHE_MB * MiB,
-    workers: e.WORKERS,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
-    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-    authMode: e.AUTH_MODE,
-    authRealm: e.AUTH_REALM,
-    authApiKeyHeader: e.AUTH_API_KEY_HEADER,
-    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: e.RATE_LIMIT_BURST ?? e.RATE_LIMIT_PER_MINUTE,
     rateLimitStore,
-    redisUrl: e.REDIS_URL,
-    loginFailuresPerMinute: e.LOGIN_FAILURES_PER_MINUTE,
-    loginFailuresPerAddressPerMinute: e.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE,
-    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
-    dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
-    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
-    dbBusyTimeoutMs: e.DB_BUSY_TIMEOUT_MS,
-    dbStartupTimeoutMs: e.DB_STARTUP_TIMEOUT_MS,
-    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    answerCacheBytes: answerCacheMb * MiB,
   };
 }
