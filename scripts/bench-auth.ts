@@ -2,7 +2,7 @@
  * npm run build && node dist/scripts/bench-auth.js [--database URL] [--requests N] [--attackers C]
  *
  * An API-key request's latency while wrong Basic passwords are being checked (docs/operations.md,
- * "Password checks under load"): the real server, started as a child process pinned to core 1
+ * "Password checks under load"; the figures in docs/performance.md, the same heading): the real server, started as a child process pinned to core 1
  * (bench-server.ts), with AUTH_MODE=any, the failed-login ceilings raised out of the way (the attack
  * stands for many addresses) and the answer cache off, so that every answer is compressed anew on
  * libuv's thread pool, where scrypt runs too. On a database seeded with scale-1 demo data when empty

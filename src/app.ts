@@ -2,17 +2,18 @@
  * App assembly without listen (docs/architecture.md): the two services, each at
  * <basePath>/API/<Service>.asmx with its documents (GET), SOAP (POST) and HTTP GET/POST bindings
  * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
- * In front of them: response compression as Accept-Encoding asks, the request log line and the
- * request metrics (src/ops), and the operational
- * endpoints /health, /ready and /metrics at the root (/metrics on a listener of its own with
- * METRICS_PORT: metricsListenerOf), and the OpenAPI document of the JSON bindings at
- * <basePath>/API/openapi.json (public, like the services' documents). Ahead of each service's bindings, the optional
- * authentication and rate limiting (src/auth/access-guard.ts); its documents stay public. The
- * bindings' requests run the same handlers in the same order, taken at the app's entry without
- * routing (enterFirst below), and so are the probes.
+ *
+ * The app is its front door (frontDoor below), which every request enters: it writes the headers of
+ * every answer, runs the request log line and the request metrics (src/ops), then hands the probes
+ * (/health, /ready, /metrics at the root; /metrics on a listener of its own with METRICS_PORT:
+ * metricsListenerOf) and the bindings' requests to their handlers, and everything else to Express,
+ * which routes the documents, the OpenAPI document of the JSON bindings at
+ * <basePath>/API/openapi.json (public, like the services' documents) and the refusals. Ahead of each
+ * service's bindings, the optional authentication and rate limiting (src/auth/access-guard.ts); its
+ * documents stay public.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import express, { type Express, type NextFunction } from 'express';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import express, { type NextFunction } from 'express';
 import type { DestinationStream } from 'pino';
 import type { Settings } from './config';
 import type { Engine } from './db/engine';
@@ -89,56 +90,65 @@ export function createServices(options: AppOptions, answers: AnswerCache = answe
   ];
 }
 
+/** What the server's listener calls for every request: the front door (frontDoor). */
+export type App = RequestListener;
+
 /**
  * Throws ContractMismatchError when a WSDL and its service object differ (docs/architecture.md: the
  * server refuses to start), so an app that exists always serves what its WSDL promises.
  */
-export function createApp(appOptions: AppOptions): Express {
-  const options = Object.assign({}, appOptions, { logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) });
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
+export function createApp(appOptions: AppOptions): App {
+  const options = { ...appOptions, logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) };
   const { settings, engine, logger } = options;
   const answers = answerCacheOf(settings);
   const metrics = createAppMetrics(engine, answers.counts);
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
-  const compression = [responseCompression()].flat();
-  const log = requestLogger(logger);
   const counts = openCountStore(settings, engine, logger);
   const access = createAccessControl(options, counts);
-  closers.set(app, () => counts.close());
   const services = createServices(options, answers).map((service) => {
     const description = checkedDescription(service);
     return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
   });
-  const endpoints = services.map(({ service, description }) => serviceEndpoint(service, description, settings));
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
+  const doors = services.map(({ service, soap, guard }) => ({ path: soap.path, soap, guard, http: httpBindings(service, settings) }));
+  const app = frontDoor([requestLogger(logger), metrics.middleware], probeFor, doors, routedApp(settings, services));
+  closers.set(app, () => counts.close());
   if (settings.metricsPort !== undefined) metricsListeners.set(app, metricsListener(metricsProbe({ logger, metricsText }), (_req, res) => sendPlainError(res, 404, HTTP_TEXT.notFound())));
-  // The same handlers, in the same order, as the routed stack below (compression in its form for answers that are all compressible).
-  enterFirst(
-    app,
-    [bindingCompression(), log, metrics.middleware],
-    probeFor,
-    services.map(({ service, soap, guard }) => ({ path: soap.path, soap, guard, http: httpBindings(service, settings) })),
-  );
-  app.use(compression);
-  app.use(log);
-  app.use(metrics.middleware);
+  readiness.set(app, Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined));
+  return app;
+}
+
+/** One service as the app serves it. */
+interface ServedService {
+  service: Service;
+  description: ServiceDescription;
+  soap: SoapRouter;
+  guard: Handler;
+}
+
+/**
+ * Express, for what the front door does not take: the documents, the OpenAPI document, other methods
+ * and paths (405 and 404 in the legacy wording), and an error's last answer.
+ */
+function routedApp(settings: Settings, services: readonly ServedService[]): RequestListener {
+  const routed = express();
+  routed.disable('x-powered-by');
+  routed.disable('etag');
+  routed.use(responseCompression());
   // The JSON bindings are the legacy contract's; v2 answers XML, described by its WSDL.
   // With PUBLIC_URL the server is named whole; otherwise relative to the document, never from a request header.
   const serverUrl = (settings.publicUrl ?? '') + settings.basePath;
   const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl));
-  app.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
-  services.forEach(({ service, soap, guard }, i) => {
-    app.use(settings.basePath + service.path, guard);
-    app.use(soap);
-    app.use(settings.basePath + service.path, endpoints[i]);
-  });
-  app.use(notFound);
-  app.use(unexpectedError);
-  readiness.set(app, Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined));
-  return app;
+  routed.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
+  for (const { service, description, soap, guard } of services) {
+    routed.use(settings.basePath + service.path, guard);
+    routed.use(soap);
+    routed.use(settings.basePath + service.path, serviceEndpoint(service, description, settings));
+  }
+  routed.use(notFound);
+  routed.use(unexpectedError);
+  return routed;
 }
 
 /** A handler on the bindings' way in: Node's request and response with the shared fields (request-context/exchange.ts). */
@@ -156,42 +166,32 @@ interface ServiceDoor {
   http: (req: BindingRequest, res: BindingResponse) => void;
 }
 
-/** Express's entry, what calling the app (or mounting it in another) runs; the library's types leave it out. */
-interface AppEntry {
-  handle(req: IncomingMessage, res: ServerResponse, next?: NextFunction): void;
-}
-
 /**
- * The bindings' way in (docs/operations.md, "Request path"): a POST to exactly a service's .asmx path
- * (SOAP) and a GET or POST to a path under it (HTTP GET/POST), matched as the router matches them
- * (without regard to case), are taken at the app's entry, before any routing. Such a request runs the
- * handlers the routed stack would run for it, in the same order, without walking the layers that
- * would not. Such a request stays Node's own request and response, with only the fields the layers
- * share (request-context/exchange.ts): none of them needs Express's, and Express sets its prototypes
- * on every request it routes, which slows every later access to them and makes the request and its
- * response outlive the young generation's collections ("Garbage on the request path"). The probes
- * (ops/probes.ts) are taken the same way, after the same root handlers. Every other request
- * (documents, other methods and paths) goes to the router as before.
+ * The front door (docs/operations.md, "Request path"). Every request gets the headers of every
+ * answer and the root handlers (the log line, the metrics). A probe, a POST to exactly a service's
+ * .asmx path (SOAP) and a GET or POST to a path under it (HTTP GET/POST), matched as the router
+ * matches paths (without regard to case), go straight to their handlers, as Node's own request and
+ * response with the few fields the layers share (request-context/exchange.ts): Express sets its
+ * prototypes on every request it routes, which slows every later access to them ("Garbage on the
+ * request path"). Everything else goes to Express.
  */
-function enterFirst(app: Express, root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServiceDoor[]): void {
-  const entry = app as unknown as AppEntry;
-  const routed = entry.handle.bind(app);
+function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServiceDoor[], routed: RequestListener): App {
+  // The bindings' answers are all compressible, the probes' too: compression in its form for them.
+  const direct = [bindingCompression(), ...root];
   const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
-  entry.handle = (req, res, next) => {
+  return (req, res) => {
     setAnswerHeaders(res);
+    asBindingExchange(req, res);
+    const response = res as BindingResponse;
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
     const lowerPath = pathname.toLowerCase();
     const probe = probeFor(req.method, lowerPath);
-    if (probe) {
-      asBindingExchange(req, res);
-      return throughRoot(root, req, res as BindingResponse, () => probe(req, res));
-    }
+    if (probe) return throughRoot(direct, req, response, () => probe(req, res));
     const claim = claimOf(lowered, req.method, lowerPath);
-    if (!claim) return routed(req, res, next);
-    asBindingExchange(req, res);
-    throughDoor(root, claim, pathname, req, res as BindingResponse);
+    if (claim) return throughDoor(direct, claim, pathname, req, response);
+    throughRoot(root, req, response, () => routed(req, res));
   };
 }
 
@@ -257,17 +257,17 @@ function createAccessControl(options: AppOptions, counts: CountStore): AccessCon
   return { authenticate: createAuthenticator(engine.db, clock), throttle: createLoginThrottle(settings, counts), limiter };
 }
 
-const readiness = new WeakMap<Express, Promise<void>>();
-const metricsListeners = new WeakMap<Express, RequestListener>();
-const closers = new WeakMap<Express, () => Promise<void>>();
+const readiness = new WeakMap<App, Promise<void>>();
+const metricsListeners = new WeakMap<App, RequestListener>();
+const closers = new WeakMap<App, () => Promise<void>>();
 
 /** Lets go of what the app holds besides the engine (the rate-limit store's connection); the server calls it on stop. */
-export function closeApp(app: Express): Promise<void> {
+export function closeApp(app: App): Promise<void> {
   return closers.get(app)?.() ?? Promise.resolve();
 }
 
 /** With METRICS_PORT, what answers on that port (ops/metrics-listener.ts); the server listens there with it. */
-export function metricsListenerOf(app: Express): RequestListener | undefined {
+export function metricsListenerOf(app: App): RequestListener | undefined {
   return metricsListeners.get(app);
 }
 
@@ -275,7 +275,7 @@ export function metricsListenerOf(app: Express): RequestListener | undefined {
  * Settles when both SOAP bindings have read their WSDL (soap.listen parses it asynchronously);
  * rejects when one cannot, so the server refuses to start instead of failing its first SOAP call.
  */
-export function whenReady(app: Express): Promise<void> {
+export function whenReady(app: App): Promise<void> {
   return readiness.get(app) ?? Promise.resolve();
 }
 

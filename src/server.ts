@@ -17,9 +17,8 @@
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { DestinationStream } from 'pino';
-import { closeApp, createApp, metricsListenerOf, whenReady } from './app';
+import { closeApp, createApp, metricsListenerOf, whenReady, type App } from './app';
 import { setAnswerHeaders } from './answer-headers';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
@@ -117,7 +116,7 @@ function addressOf(server: Server): string {
 const STARTING_RETRY_AFTER_S = 5;
 
 /** Until the database is ready only the probes are answered (/ready says 503); every other request gets 503. */
-function startupGate(app: Express, gate: ServerState): http.RequestListener {
+function startupGate(app: App, gate: ServerState): http.RequestListener {
   return (req, res) => {
     if (!gate.starting || opsPathOf(req.url ?? '') !== undefined) return void app(req, res);
     setAnswerHeaders(res);

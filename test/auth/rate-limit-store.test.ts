@@ -9,7 +9,7 @@
  * cases of a store that is down need neither (they point at a closed port).
  */
 import { randomBytes } from 'node:crypto';
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import request from 'supertest';
 import { sql } from 'kysely';
 import { closeApp, createApp } from '../../src/app';
@@ -20,7 +20,7 @@ import { captureLog, type LogCapture } from '../ops/ops-support';
 import { SYNC } from './auth-support';
 
 interface Limited {
-  app: Express;
+  app: App;
   log: LogCapture;
 }
 
@@ -30,12 +30,12 @@ function limitedApp(engine: Engine, settings: Partial<Settings>): Limited {
   return { app: createApp({ settings: { ...base, ...settings }, engine, logDestination: log.destination }), log };
 }
 
-const helloWorld = (app: Express, client: string) => request(app).get(`${SYNC}/HelloWorld`).set('X-Forwarded-For', client);
-const wrongPassword = (app: Express, client: string) => helloWorld(app, client).set('Authorization', `Basic ${Buffer.from('so.one:wrong').toString('base64')}`);
+const helloWorld = (app: App, client: string) => request(app).get(`${SYNC}/HelloWorld`).set('X-Forwarded-For', client);
+const wrongPassword = (app: App, client: string) => helloWorld(app, client).set('Authorization', `Basic ${Buffer.from('so.one:wrong').toString('base64')}`);
 const newClient = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 /** Six requests of one client, alternating between the two apps: the allowance of 4 is shared. */
-async function expectSharedCount(a: Express, b: Express): Promise<void> {
+async function expectSharedCount(a: App, b: App): Promise<void> {
   const client = newClient();
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) statuses.push((await helloWorld(i % 2 === 0 ? a : b, client)).status);
@@ -43,7 +43,7 @@ async function expectSharedCount(a: Express, b: Express): Promise<void> {
 }
 
 /** Four wrong passwords for one user from one address, alternating between the two apps: the ceiling of 3 is shared. */
-async function expectSharedFailures(a: Express, b: Express): Promise<void> {
+async function expectSharedFailures(a: App, b: App): Promise<void> {
   const client = newClient();
   const statuses: number[] = [];
   for (let i = 0; i < 4; i++) statuses.push((await wrongPassword(i % 2 === 0 ? a : b, client)).status);

@@ -11,7 +11,7 @@
  *   success, code, field and message.
  */
 import request from 'supertest';
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import { MAIN_PATH } from '../support/interface-table';
 import { escapeXmlText } from '../../src/asmx/xml-escape';
 import { envelope, faultResponse, postSoap, textParser, type Version } from '../soap/soap-support';
@@ -36,7 +36,7 @@ type Values = ReadonlyArray<readonly [string, string]> | Readonly<Record<string,
  * came (for the suites that check a binding's own bytes: test/auth). `values` are name/value pairs in
  * order (duplicates kept) or a record.
  */
-export function exchange(app: Express, binding: BindingName, path: string, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}) {
+export function exchange(app: App, binding: BindingName, path: string, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}) {
   const pairs = Array.isArray(values) ? (values as ReadonlyArray<readonly [string, string]>) : Object.entries(values);
   if (binding === 'soap11' || binding === 'soap12') {
     const version: Version = binding === 'soap11' ? '1.1' : '1.2';
@@ -53,7 +53,7 @@ export function exchange(app: Express, binding: BindingName, path: string, opera
 }
 
 /** Sends `operation` of the main service with `values` (and `headers`, e.g. credentials) and normalises the answer. */
-export async function send(app: Express, binding: BindingName, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}): Promise<Outcome> {
+export async function send(app: App, binding: BindingName, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}): Promise<Outcome> {
   const res = await exchange(app, binding, MAIN_PATH, operation, values, headers);
   if (binding === 'soap11' || binding === 'soap12') return soapOutcome(binding, operation, res);
   if (res.status !== 200 || res.headers['content-type'] !== 'application/json; charset=utf-8') {

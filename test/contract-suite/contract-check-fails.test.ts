@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
+import type { App } from '../../src/app';
 import { whenReady } from '../../src/app';
 import { runContractChecks, type CheckReport } from '../../src/contract-check';
 import { startTestApp, type TestApp } from '../support/app';
@@ -27,7 +28,7 @@ function driftedWsdl(address: string): string {
     .replace('<s:element minOccurs="0" maxOccurs="1" name="PaymentMethod" type="s:string" />', '');
 }
 
-function brokenServer(real: Express, baseUrl: () => string): Express {
+function brokenServer(real: App, baseUrl: () => string): Express {
   const broken = express();
   broken.get(MAIN_PATH, (req, res, next) => {
     if (!('wsdl' in req.query)) return next();

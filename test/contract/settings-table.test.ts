@@ -20,7 +20,7 @@ function readmeRows(): { name: string; defaultCell: string }[] {
 /** How README writes a default: `value`, "empty" for an empty text, "none" for no value. */
 function written(value: unknown): string {
   if (value === undefined) return 'none';
-  return value === '' ? 'empty' : `\`${String(value)}\``;
+  return value === '' ? 'empty' : `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
 }
 
 describe("README's settings table", () => {

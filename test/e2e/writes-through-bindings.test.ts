@@ -7,7 +7,7 @@
  * is read back from the database, not from the answer alone.
  */
 import { createHash } from 'node:crypto';
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import request from 'supertest';
 import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
@@ -27,7 +27,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const NS = 'http://tempuri.org/';
 
 /** The operation with the fields as child elements, posted as generated clients do (SOAPAction for 1.1 only). */
-function soapCall(app: Express, version: Version, operation: string, fields: Record<string, string>) {
+function soapCall(app: App, version: Version, operation: string, fields: Record<string, string>) {
   const body = envelope(version, operationElement(operation, NS, fields));
   return postSoap(app, MAIN_PATH, version, body, { action: version === '1.1' ? `"${NS}${operation}"` : undefined });
 }

@@ -7,7 +7,7 @@
  * look into the database: no warranty request was written. Valid text outside ASCII goes through
  * every binding and is stored exactly.
  */
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
@@ -31,7 +31,7 @@ function soapBytes(version: Version, id: string, serial: Buffer): Buffer {
   return Buffer.concat([Buffer.from(head), serial, Buffer.from('</SerialNo></CreateWarrantyRequest></soap:Body></soap:Envelope>')]);
 }
 
-function postSoapBytes(app: Express, version: Version, body: Buffer, contentType?: string) {
+function postSoapBytes(app: App, version: Version, body: Buffer, contentType?: string) {
   const req = request(app).post(MAIN_PATH).set('Content-Type', contentType ?? (version === '1.1' ? SOAP11_TYPE : SOAP12_TYPE));
   if (version === '1.1') req.set('SOAPAction', `"${NS}CreateWarrantyRequest"`);
   return req.send(body);

@@ -2,7 +2,7 @@
  * Helpers for the operations tests: the real app on a fresh database with its log lines captured
  * through the logger's destination (no mock: pino writes every line to it), and SOAP envelopes.
  */
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import { createApp } from '../../src/app';
 import { loadSettings, type Settings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
@@ -35,7 +35,7 @@ export function captureLog(): LogCapture {
 }
 
 export interface OpsApp {
-  app: Express;
+  app: App;
   engine: Engine;
   settings: Settings;
   log: LogCapture;

@@ -3,7 +3,7 @@
  * the WSDL files (never a hand-kept list), and the exact legacy response documents to compare with.
  */
 import request from 'supertest';
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import { MAIN_OPERATIONS, SYNC_OPERATIONS } from '../support/interface-table';
 
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -48,7 +48,7 @@ export function operationElement(operation: string, ns: string, values: Record<s
 
 /** Posts a SOAP request the way generated clients do: SOAPAction quoted for 1.1, none for 1.2. */
 export function postSoap(
-  app: Express,
+  app: App,
   url: string,
   version: Version,
   body: string | Buffer,

@@ -3,7 +3,7 @@
  * Settings come from loadSettings, so defaults are the production defaults; `env` sets variables the
  * way an operator would (BASE_PATH, API_NAMESPACE, TRUST_PROXY, ...), `settings` overrides values.
  */
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import { createApp } from '../../src/app';
 import { loadSettings, type Settings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
@@ -12,7 +12,7 @@ import { freshEngine } from './engines';
 import { insertMasterData } from './fixture';
 
 export interface TestApp {
-  app: Express;
+  app: App;
   engine: Engine;
   settings: Settings;
   close(): Promise<void>;

@@ -3,7 +3,7 @@
  * rewrite (supertest serialises a Buffer sent as a form, and sets its own Host header).
  */
 import http from 'node:http';
-import type { Express } from 'express';
+import type { App } from '../../src/app';
 import { listen } from './listen';
 
 export interface RawResponse {
@@ -13,7 +13,7 @@ export interface RawResponse {
 }
 
 export async function rawRequest(
-  app: Express,
+  app: App,
   options: { method: string; path: string; headers?: http.OutgoingHttpHeaders; body?: Buffer | string },
 ): Promise<RawResponse> {
   const server = await listen(app);
