@@ -2,9 +2,7 @@
  * The linter `npm test` runs (npm run lint) before the tests, over src/, scripts/ and test/:
  * - typescript-eslint's recommended type-aware rules, with the options below and their reasons;
  * - the layer rule of docs/architecture.md ("Layers"): each folder of src/ may import only the layers
- *   below it;
- * - no getter or setter in an object literal of the server's code (docs/operations.md, "Garbage on the
- *   request path").
+ *   below it.
  */
 const tseslint = require('typescript-eslint');
 
@@ -46,23 +44,6 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
-  {
-    // docs/operations.md, "Garbage on the request path": a getter or setter in a literal is stored in a
-    // pair V8 makes in the old generation, which keeps the literal's young closures, and all they
-    // reach, alive until a full collection. The documents built once at start and the command-line
-    // tools are left free.
-    files: ['src/**/*.ts'],
-    ignores: ['**/*.test.ts', '**/test-fixture.ts', 'src/asmx/http/openapi.ts', 'src/contract-check/**', 'src/demo-data/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ObjectExpression > Property[kind='get'], ObjectExpression > Property[kind='set']",
-          message: 'A getter or setter in an object literal keeps its closures alive until a full collection (docs/operations.md, "Garbage on the request path"): use a class, or a method.',
-        },
-      ],
     },
   },
   layer(['db'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'src/db holds the engines, the schema and the migrations: it knows no operation, binding or tool.'),
