@@ -61,7 +61,7 @@ function parse(stored: string): ParsedHash | undefined {
 
 function derive(password: string, salt: Buffer, cost: ParsedHash['cost'], length: number): Promise<Buffer> {
   // node:crypto refuses more than maxmem (32 MiB by default); scrypt needs about 128 * N * r bytes.
-  const options: ScryptOptions = Object.assign({}, cost, { maxmem: 256 * cost.N * cost.r });
+  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFC'), salt, length, options, (err, key) => (err ? reject(err) : resolve(key)));
   });

@@ -169,7 +169,7 @@ function postgresOpener(engine: Engine): Opener {
         new Promise<RateLimiterAbstract>((resolve, reject) => {
           if (!engine.pool) return reject(new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database'));
           const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-            Object.assign({}, options, { storeClient: engine.pool, storeType: 'pool', tableName: TABLE, schemaName: engine.schema, clearExpiredByTimeout: true }),
+            { ...options, storeClient: engine.pool, storeType: 'pool', tableName: TABLE, schemaName: engine.schema, clearExpiredByTimeout: true },
             (error?: Error) => (error ? reject(error) : resolve(limiter)),
           );
         }),
@@ -192,7 +192,7 @@ function redisStore(url: string, health: StoreHealth): CountStore {
   };
   const open: Opener = (options) => {
     const redis = connected();
-    const limiter = new RateLimiterRedis(Object.assign({}, options, { storeClient: redis, rejectIfRedisNotReady: true }));
+    const limiter = new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true });
     return whenReady(redis).then(() => limiter);
   };
   return {

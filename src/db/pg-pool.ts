@@ -34,15 +34,14 @@ const MAX_CONNECTIONS = 10;
 
 export function createPool(config: PoolConfig, timeouts: PoolTimeouts, onError: PoolErrorReporter): Pool {
   const readTimeoutMs = timeouts.statementTimeoutMs > 0 ? timeouts.statementTimeoutMs + CLIENT_MARGIN_MS : undefined;
-  const pool = new Pool(
-    Object.assign({}, config, {
-      max: MAX_CONNECTIONS,
-      // pg-pool applies it to the whole acquisition: the wait in its queue and the connect of a new client.
-      connectionTimeoutMillis: timeouts.acquireTimeoutMs,
-      Client: clientClass(timeouts.connectTimeoutMs),
-      statement_timeout: timeouts.statementTimeoutMs > 0 ? timeouts.statementTimeoutMs : undefined,
-    }),
-  );
+  const pool = new Pool({
+    ...config,
+    max: MAX_CONNECTIONS,
+    // pg-pool applies it to the whole acquisition: the wait in its queue and the connect of a new client.
+    connectionTimeoutMillis: timeouts.acquireTimeoutMs,
+    Client: clientClass(timeouts.connectTimeoutMs),
+    statement_timeout: timeouts.statementTimeoutMs > 0 ? timeouts.statementTimeoutMs : undefined,
+  });
   pool.on('error', (error) => onError('an idle database connection failed; it was dropped', error));
   pool.on('connect', (client) => discardOnReadTimeout(client, readTimeoutMs, onError));
   return pool;
@@ -55,7 +54,7 @@ export function createPool(config: PoolConfig, timeouts: PoolTimeouts, onError: 
 function clientClass(connectTimeoutMs: number): NonNullable<PoolConfig['Client']> {
   return class TimedClient extends Client {
     constructor(config?: ClientConfig) {
-      super(Object.assign({}, config, { connectionTimeoutMillis: connectTimeoutMs }));
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
     }
   };
 }
@@ -106,7 +105,7 @@ function discardOnReadTimeout(client: PoolClient, readTimeoutMs: number | undefi
       if (isCursor(first)) boundCursor(first, readTimeoutMs, state, discard);
       return query(first, ...rest);
     }
-    const config = typeof first === 'string' ? { text: first, query_timeout: readTimeoutMs } : Object.assign({}, first as object, { query_timeout: readTimeoutMs });
+    const config = typeof first === 'string' ? { text: first, query_timeout: readTimeoutMs } : { ...(first as object), query_timeout: readTimeoutMs };
     const last = rest.at(-1);
     if (typeof last === 'function') {
       const callback = last as QueryCallback;

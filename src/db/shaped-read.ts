@@ -80,12 +80,12 @@ export async function readWhole(db: Kysely<Database>, query: CompiledQuery, shap
 
 function withBuffers(shaped: WholeShaped): WholeRead {
   const chunks = shaped.chunks.map((chunk) => (typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
-  return Object.assign({}, shaped, { chunks });
+  return { ...shaped, chunks };
 }
 
 /** A copy of the compiled query carrying the request: the caller's compiled query stays a plain one. */
 function carrying(query: CompiledQuery, request: ShapeRequest): CompiledQuery {
-  const compiled: CompiledQuery = Object.assign({}, query);
+  const compiled: CompiledQuery = { ...query };
   shapes.set(compiled, request);
   return compiled;
 }

@@ -40,7 +40,7 @@ export async function loadFile(trx: Transaction<Database>, spec: TableSpec, file
   const writer = new BatchWriter(trx, spec, [...header.header.positions.keys()], hooks, options.reject);
   const read = await loadRows(records, spec, header.header, writer, options);
   await hooks?.afterFile(trx);
-  return Object.assign({ read }, writer.counts, { refused: false });
+  return { read, ...writer.counts, refused: false };
 }
 
 async function headerOf(spec: TableSpec, records: AsyncGenerator<CsvRecord>): Promise<{ header: Header } | { line: number; problems: Problem[] }> {

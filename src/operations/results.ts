@@ -66,7 +66,7 @@ export const field = {
 } as const;
 
 export function nullable(type: ScalarField): ScalarField {
-  return Object.assign({}, type, { nullable: true });
+  return { ...type, nullable: true };
 }
 
 export function recordType(name: string, fields: Record<string, FieldType>): RecordType {

@@ -87,7 +87,7 @@ function writeLine(logger: Logger, write: LineWriter, probe: boolean, req: Incom
   if (summary.error === undefined && level !== 'error') return write(level, line, msg);
   // pino leaves out the fields that are undefined, as the line writer does.
   const err = summary.error === undefined || summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
-  logger[level](Object.assign({}, line, { err }), msg);
+  logger[level]({ ...line, err }, msg);
 }
 
 /** The path as sent, without the query string (it may carry personal data). */

@@ -11,13 +11,14 @@ const PCN_LIST_RESULT = rows(CHEQUE, { pageable: true });
 const PCN_DETAILS_RESULT = record(
   recordType(
     'PCNDetails',
-    Object.assign({}, CHEQUE.fields, {
+    {
+      ...CHEQUE.fields,
       SalesOfficer: field.string,
       InvoiceCount: field.integer,
       AdjustedAmount: field.money,
       DebitNoteCount: field.integer,
       DebitNoteAmount: field.money,
-    }),
+    },
   ),
   { nullable: true },
 );

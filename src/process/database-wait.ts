@@ -51,7 +51,7 @@ export async function waitForDatabase(engine: Engine, wait: DatabaseWait): Promi
         throw new Error(`database ${engine.describe}: not reachable within DB_STARTUP_TIMEOUT_MS (${wait.timeoutMs} ms, ${attempt} attempts): ${cause}`);
       }
       const pause = Math.min(left, LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1));
-      wait.logger.warn(Object.assign({}, wait.context, { database: engine.describe, attempt, retryInMs: pause, error: cause }), `the database ${engine.describe} is not reachable; trying again`);
+      wait.logger.warn({ ...wait.context, database: engine.describe, attempt, retryInMs: pause, error: cause }, `the database ${engine.describe} is not reachable; trying again`);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }

@@ -30,7 +30,7 @@ const DELIVERY_MEASURES: Record<string, FieldType> = {
 };
 const DELIVERY_TOTALS = recordType('OrderDeliveryTotals', DELIVERY_MEASURES);
 
-const SALES_SUMMARY_RESULT = rows(recordType('SalesSummaryRecord', Object.assign({}, CUSTOMER, { SalesOfficer: field.string }, SALES_MEASURES)), {
+const SALES_SUMMARY_RESULT = rows(recordType('SalesSummaryRecord', { ...CUSTOMER, SalesOfficer: field.string, ...SALES_MEASURES }), {
   totals: recordType('SalesSummaryTotals', SALES_MEASURES),
 });
 const ORDER_DELIVERY_RESULT = rows(recordType('OrderDeliveryRecord', { ...CUSTOMER, ...DELIVERY_MEASURES }), { totals: DELIVERY_TOTALS });

@@ -57,7 +57,8 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period): Pro
     activeCustomers(db, officers),
     activeSalesOfficers(db, officers),
   ]);
-  return Object.assign({}, head, {
+  return {
+    ...head,
     SalesMTD: amount(sales.mtd),
     SalesYTD: amount(sales.ytd),
     PendingOrders: pending.orders,
@@ -68,7 +69,7 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period): Pro
     PendingActivities: activities,
     Customers: customers,
     SalesOfficers: salesOfficers,
-  });
+  };
 }
 
 const ZERO = {

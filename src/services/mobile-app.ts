@@ -136,5 +136,5 @@ function delivered(result: OperationResult, input: InvokeInput): Promise<Operati
 async function unread(result: OperationResult): Promise<OperationResult> {
   if (!(result.data instanceof StreamedData)) return result;
   await result.data.close();
-  return Object.assign({}, result, { data: null });
+  return { ...result, data: null };
 }

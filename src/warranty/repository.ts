@@ -75,7 +75,8 @@ export async function dispatchRequest(db: Kysely<Database>, requestNo: string, r
   const result = await db
     .updateTable('warranty_requests')
     .set((eb) =>
-      Object.assign({}, details, {
+      ({
+        ...details,
         status: 'DISPATCHED' as const,
         version: eb('version', '+', 1),
         change_seq: change.changeSeq,

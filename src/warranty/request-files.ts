@@ -69,7 +69,7 @@ async function storeInTransaction(
   const stored = new Map(existing.map((row) => [row.sha256, row]));
   for (const file of fresh) {
     const row = { file_id: fileId(await nextValue(trx, 'warranty_file_id')), request_no: requestNo, file_name: file.fileName, content_type: file.contentType, size_bytes: file.sizeBytes, sha256: file.sha256, created_at: stamp };
-    await insertFile(trx, Object.assign({}, row, { content: file.content }));
+    await insertFile(trx, { ...row, content: file.content });
     stored.set(row.sha256, row);
   }
   if (fresh.length > 0) await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });

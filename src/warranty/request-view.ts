@@ -45,7 +45,7 @@ const REQUEST_FIELDS: Record<keyof WarrantyRequestView, FieldType> = {
 /** What the writes answer (docs/results.md). */
 export const WARRANTY_REQUEST_TYPE = recordType('WarrantyRequest', REQUEST_FIELDS);
 /** A request as the sync lists it: with the number of its files. */
-export const SYNCED_WARRANTY_REQUEST_TYPE = recordType('SyncedWarrantyRequest', Object.assign({}, REQUEST_FIELDS, { FileCount: field.integer }));
+export const SYNCED_WARRANTY_REQUEST_TYPE = recordType('SyncedWarrantyRequest', { ...REQUEST_FIELDS, FileCount: field.integer });
 
 export interface WarrantyFileView {
   FileId: string;

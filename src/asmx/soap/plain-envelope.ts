@@ -150,7 +150,7 @@ function readAttributes(text: string, parent: Scope): { attributes: [string, str
     if (name === 'xmlns' || name.startsWith('xmlns:')) {
       const prefix = name === 'xmlns' ? '' : name.slice(6);
       if (value.trim() !== value || prefix === 'xml' || prefix === 'xmlns' || (prefix !== '' && value === '') || value === XMLNS_NS || value === XML_NS) return undefined;
-      scope ??= Object.assign({}, parent);
+      scope ??= { ...parent };
       scope[prefix] = value;
     }
     attributes.push([name, value]);
