@@ -50,16 +50,14 @@ export type RowMaker = new (row: unknown) => Record<string, unknown>;
 /**
  * The constructor of the shape's rows, `function (v) { this["PDCID"] = v[0]; this["Amount"] =
  * moneyAmount(v[11]); ... }`, where `access` writes how a column's value is reached (`v[0]` in an
- * array, `v["pdc_id"]` in an object); its objects are plain ones (their prototype is
- * Object.prototype). V8 sizes the objects of a constructor to the properties it sets, so every field
- * has a slot in the object itself. An empty object given its fields one by one has room for four, the
- * others go to a second allocation, and building 30,000 rows of eight columns took five to ten times
- * as long (7 to 15 ms against 2) and twice the memory. Not an object literal, `{ "code": v[0], ... }`:
- * V8 tracks where literals are made, and once the rows of a report outlived a collection it made that
- * literal's later objects directly in the old generation, streamed rows too, where they stayed until
- * a full collection (four large lists streaming at once peaked at 246 to 319 MB instead of 233). The
- * names are written as JSON strings, so any name is a property name and nothing else; `__proto__`
- * sets the prototype, as in a row object better-sqlite3 makes.
+ * array, `v["pdc_id"]` in an object); its objects are plain ones (their prototype is Object.prototype).
+ * V8 sizes the objects of a constructor to the properties it sets, so every field has a slot in the
+ * object itself. An empty object given its fields one by one has room for four, the others go to a
+ * second allocation, slower to build and larger. Not an object literal, `{ "code": v[0], ... }`: V8
+ * tracks where literals are made, and once the rows of a report outlived a collection it made that
+ * literal's later objects directly in the old generation, streamed rows too, where they stayed until a
+ * full collection. The names are written as JSON strings, so any name is a property name and nothing
+ * else; `__proto__` sets the prototype, as in a row object better-sqlite3 makes.
  */
 function rowMaker(shape: RowShape, access: (column: string) => string): RowMaker {
   const body = shape
@@ -232,10 +230,9 @@ export class WholeShaper {
 }
 
 /**
- * Rows written as JSON at once: their text (about 70 KB for a report's rows) stays under V8's size
- * for large objects. Encoded at once in a worker, it dies young, in a scavenge; kept on the main
- * thread, it is one flat string a scavenge copies in one go. A large object would be freed only by a
- * full collection.
+ * Rows written as JSON at once: their text stays under V8's size for large objects. Encoded at once in
+ * a worker, it dies young, in a scavenge; kept on the main thread, it is one flat string a scavenge
+ * copies in one go. A large object would be freed only by a full collection.
  */
 const TEXT_ROWS = 250;
 

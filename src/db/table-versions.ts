@@ -8,9 +8,9 @@
  * an answer read from one of those is never kept.
  *
  * - SQLite: read by a connection of this thread that never writes. `PRAGMA data_version` (a look at
- *   the WAL index, a few microseconds, no query) changes whenever another connection commits to the
- *   file, the server's own worker threads, an import or a manual fix from another process alike; the
- *   versions are read again only then. A private in-memory database has no other connection to see
+ *   the WAL index, no query) changes whenever another connection commits to the file, the server's
+ *   own worker threads, an import or a manual fix from another process alike; the versions are read
+ *   again only then. A private in-memory database has no other connection to see
  *   it: no versions, nothing cached.
  * - PostgreSQL: one round trip, a read of the one-page version table.
  */

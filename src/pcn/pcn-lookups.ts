@@ -78,8 +78,8 @@ export interface PcnListQuery {
  * The caller's scope was checked before (checkPcnListScope, the operation's prepare), and the list's
  * own statement finds the filters' stored codes (repo.ChequeFilter): one round trip, and a code that
  * names nothing selects nothing. On PostgreSQL it also keeps the plan that reads the customers by
- * their index: given an officer's id as a literal, the planner judged from the id's statistics that
- * hashing all 30,000 customers was cheaper, 5 ms instead of 1 for an officer's 233 cheques.
+ * their index: given an officer's id as a literal, the id's statistics led the planner to hash the
+ * whole customers table instead.
  */
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const filter: repo.ChequeFilter = { officer: q.salesOfficer, customer: q.customer, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };

@@ -20,10 +20,10 @@ export interface SummarySql {
   byCodePoint(text: RawBuilder<unknown>): RawBuilder<unknown>;
   /**
    * A column to GROUP BY that no index may serve. Summed per customer, SQLite would otherwise read a
-   * summary table whole in its customer index's order to spare itself a sort, when the rows of the
-   * date range are a fraction of it (an odd range: 480 ms instead of 210 here); the unary + keeps
-   * the term off the indexes, so the primary key picks the range's rows and the groups are sorted
-   * after. PostgreSQL plans by its statistics.
+   * summary table whole in its customer index's order to spare itself a sort, slower than the sort when
+   * the rows of the date range are a fraction of it; the unary + keeps the term off the indexes, so the
+   * primary key picks the range's rows and the groups are sorted after. PostgreSQL plans by its
+   * statistics.
    */
   groupKey(column: RawBuilder<unknown>): RawBuilder<unknown>;
 }

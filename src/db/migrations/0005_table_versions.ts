@@ -8,8 +8,7 @@
  * server never comes to repeat a version that a kept answer carries for other rows.
  *
  * - SQLite has row triggers only: each changed row writes its table's version, a 64-bit random()
- *   integer, in a one-page table (about 1 microsecond a row here; a text token cost 1.7, a counter
- *   0.4, but a counter can come back to an old value after a restore).
+ *   integer, in a one-page table (an integer is cheaper to write than a text token).
  * - PostgreSQL: one statement trigger per table (TRUNCATE too). The version row stays locked until
  *   the writing transaction ends, so two transactions writing the same table commit one after the
  *   other; they did already wherever the server writes (a counter, a warranty request's files).
