@@ -6,10 +6,9 @@
  *
  * The answers of one turn of the event loop are written together, at its end (setImmediate, after the
  * poll phase has read every request that arrived): under load a burst of requests is answered in one
- * batch of writes instead of a write between each read. Measured on SOAP HelloWorld under
- * `wrk -c50` (docs/operations.md, "Request path"): 84 µs of CPU per request instead of 137-146, the
- * same gain that requests waiting together on one database check had shown. The answer's headers are
- * set at once; an answer is sent once, a second call for the same response is ignored.
+ * batch of writes instead of a system call between each read (docs/operations.md, "Request path").
+ * The answer's headers are set at once; an answer is sent once, a second call for the same response
+ * is ignored.
  */
 import type { ServerResponse } from 'node:http';
 

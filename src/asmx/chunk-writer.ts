@@ -5,8 +5,7 @@
  * free between chunks, and nothing written once the client has gone. Whoever wants the answer's bytes
  * as well (the answer cache) is handed each chunk encoded once, the bytes that are written; otherwise
  * the text is written as it is, and the socket encodes it into memory of its own that is freed as
- * soon as it is sent (a Buffer per chunk would stay until a collection: four large lists streaming at
- * once peaked 40 MB higher).
+ * soon as it is sent (a Buffer per chunk would stay until a collection).
  *
  * An answer that ends before its first chunk went out (a short report, most typed XML answers) goes
  * whole, with its Content-Length, in one write, as the answers written at once do (src/send.ts); the

@@ -2,8 +2,8 @@
  * The v2 contract's typed XML (docs/v2.md): an operation's result written as the element its v2 WSDL
  * declares, field by field from the operation's result declaration (docs/results.md): the frame
  * (envelope, result element, Message, Count, Totals, a record's fields) with xmlbuilder2's callback
- * builder, the rows with the soap library's serialiser (library-rows.ts), which writes them some
- * twenty times faster. One writer for both ways the v2 contract answers: inside the SOAP envelope
+ * builder, the rows with the soap library's serialiser (library-rows.ts), which writes them far more
+ * cheaply. One writer for both ways the v2 contract answers: inside the SOAP envelope
  * (`<opResponse><opResult>`) and as the HTTP GET/POST answer's root element.
  *
  * The result element holds Message, then Count and Data (rows) or Data (one record), then Totals and

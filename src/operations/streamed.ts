@@ -2,16 +2,16 @@
  * Answers too large to build in memory (docs/behaviour.md, "Large answers"): the rows are read with
  * a cursor inside one read-only snapshot and handed on in the batches the cursor fetches, so the
  * binding writes them while they are read and memory does not grow with the answer. A batch is handed
- * on, made into answer rows and written as JSON at once: a row at a time, through three async
- * generators and an await per row, the event loop spent about as much on the hand-overs as on the
- * rows (docs/operations.md, "Streamed lists in batches").
+ * on, made into answer rows and written as JSON at once: a row at a time, the event loop would spend
+ * much of its time handing rows between async generators
+ * (docs/operations.md, "Streamed lists in batches").
  *
- * A StreamedData describes the Data of the envelope as a tree: arrays of rows (cursors), objects
- * whose members come in order, and values computed when they are reached (a summary of the rows
- * before them). Count (for array Data) is counted in the same snapshot before the first row, since
- * it precedes Data in the envelope, but only once the envelope's head has gone out: a count of half
- * a million rows takes tens of milliseconds, and the client has its first byte without waiting for
- * it. Totals follow Data and are summed while the rows pass.
+ * A StreamedData describes the Data of the envelope as a tree: arrays of rows (cursors), objects whose
+ * members come in order, and values computed when they are reached (a summary of the rows before them).
+ * Count (for array Data) is counted in the same snapshot before the first row, since it precedes Data
+ * in the envelope, but only once the envelope's head has gone out: counting a long list takes a while,
+ * and the client has its first byte without waiting for it. Totals follow Data and are summed while the
+ * rows pass.
  *
  * Whoever receives one must read it to the end or close it: close() stops the cursor where it is
  * and ends the snapshot (a client that hung up). The snapshot is a read-only transaction: on SQLite

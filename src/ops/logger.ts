@@ -44,8 +44,8 @@ let stdoutDestination: DestinationStream | undefined;
  * One stdout stream per process. The lines of one turn of the event loop go out together in one
  * synchronous write at its end (setImmediate), and whatever is left when the process exits is written
  * then ('exit' handlers run on process.exit(), at the natural end and after an uncaught exception's
- * handler): under load a write per turn instead of a write per request, which cost a SOAP request a
- * tenth of its CPU time (docs/operations.md, "Logs"). A line waits at most for the rest of its turn.
+ * handler): under load a write per turn instead of a system call per request
+ * (docs/operations.md, "Logs"). A line waits at most for the rest of its turn.
  */
 function stdout(): DestinationStream {
   if (stdoutDestination === undefined) {

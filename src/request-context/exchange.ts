@@ -3,8 +3,8 @@
  * objects, with the few fields the layers share. The bindings' way in (src/app.ts) hands the SOAP
  * bindings' requests over as such, without turning them into Express's objects: setting another
  * prototype on a live request and response made every later property access on them, Node's own
- * included, several times slower (docs/operations.md, "Request path"). Express's request and
- * response have these fields too, so a handler written for these serves both.
+ * included, slower (docs/operations.md, "Request path"). Express's request and response have these
+ * fields too, so a handler written for these serves both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

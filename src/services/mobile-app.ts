@@ -104,7 +104,7 @@ async function discarded(databaseThere: () => Promise<void>): Promise<OperationR
  * answers every request that asks while it runs and for the rest of that turn of the event loop
  * (under load, a turn reads many requests; one look answers them all); a request of a later turn
  * starts another. On a SQLite file the look is at the file from this thread: its tables' versions (the
- * answer cache's, src/db/table-versions.ts), a few microseconds, no trip to a worker thread busy with
+ * answer cache's, src/db/table-versions.ts), no query and no trip to a worker thread busy with
  * reports; only when that fails (the file not created yet, or unreadable) is a trivial statement
  * sent, as on PostgreSQL.
  */

@@ -23,10 +23,8 @@ export const SLICE_ROWS = 1000;
 
 /**
  * Rows written as JSON at once (writeRows), for a streamed batch and an array in memory alike. Their
- * text (about 20 to 40 KB) and the chunk it completes (chunk-writer.ts: 64 KB and what the last piece
- * brings) stay under V8's size for large objects, which only a full collection frees: with a batch of
- * 500 rows written whole, chunks of up to 160 KB made the server's longest pauses twice as long while
- * lists streamed on PostgreSQL.
+ * text and the chunk it completes (chunk-writer.ts: 64 KB and what the last piece brings) stay under
+ * V8's size for large objects, which only a full collection frees, lengthening the server's pauses.
  */
 const TEXT_ROWS = 100;
 
@@ -41,7 +39,7 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
     await out.write(`{"Success":true,"Message":${JSON.stringify(message)}`);
     let count = '';
     if (data.count !== undefined) {
-      // Counting can take long (half a million receipts: 40 to 100 ms on PostgreSQL): the head goes first.
+      // Counting a long list takes a while: the head goes first.
       out.flush();
       count = `,"Count":${await data.count()}`;
     }
@@ -60,7 +58,7 @@ export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedD
 
 /**
  * A large answer already in memory (a report's rows): the envelope with its Data array written in
- * pieces (writeRows), the event loop free between chunks, so a 5 MB report does not hold up every
+ * pieces (writeRows), the event loop free between chunks, so a large report does not hold up every
  * other request while it is stringified. The bytes are those of JSON.stringify(envelope).
  */
 export async function writeArrayEnvelope(

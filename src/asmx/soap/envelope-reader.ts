@@ -9,7 +9,7 @@
  * Bounds (docs/operations.md, "Input limits"): the element nesting depth and the number of elements and
  * attributes are counted as the parser meets them, and the parse stops at the first one over its bound.
  * saxes resolves namespaces at a cost that grows with the depth, so an unbounded depth makes the parse
- * quadratic (50,000 nested elements took 16-30 s); within the bounds the cost is linear in the size.
+ * quadratic; within the bounds the cost is linear in the size.
  * The text goes to the parser in slices with a turn of the event loop between them, so even the
  * slowest document of the largest size keeps the loop free for other requests every few milliseconds.
  */
@@ -130,7 +130,7 @@ interface Reading {
 
 /**
  * A saxes parser with its handlers registered once, for one document at a time: building a parser and
- * registering its handlers cost about a fifth of reading a small envelope.
+ * registering its handlers is a large part of reading a small envelope.
  */
 class ReusableParser {
   readonly saxes = new SaxesParser({ xmlns: true, position: false });

@@ -10,8 +10,8 @@
  * MAX_PLAIN_CHARS. What it declines, saxes reads (envelope-reader.ts), with every check and answer as
  * before.
  *
- * Why: saxes reads a character at a time, and a small envelope cost about 15 µs of a SOAP request's
- * 85 to 100 (docs/operations.md, "Request path"); this reads it in a few regular-expression steps.
+ * Why: saxes reads a character at a time, a large share of what a small SOAP request costs
+ * (docs/operations.md, "Request path"); this reads it in a few regular-expression steps.
  * src/asmx/soap/plain-envelope.test.ts compares the two on a corpus of documents and on random
  * changes of them: whatever this accepts, saxes reads to the same result.
  */
@@ -54,7 +54,8 @@ type Scope = Readonly<Record<string, string>>;
 
 /**
  * The longest document read here: it is read in one go, where saxes reads in slices with a turn of the
- * event loop between them (envelope-reader.ts); a request of this size is read in well under a millisecond.
+ * event loop between them (envelope-reader.ts); a document this short holds up the loop too briefly to
+ * matter.
  */
 export const MAX_PLAIN_CHARS = 64 * 1024;
 
