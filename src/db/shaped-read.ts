@@ -45,7 +45,7 @@ export type WholeRead = WholeShaped & { chunks: (string | Buffer)[] };
 /** Rows per cursor fetch on PostgreSQL, each part made into its answer rows and let go before the next. */
 const WHOLE_PART_ROWS = 1000;
 
-/** Rows made into answer rows per turn of the event loop on PostgreSQL: a millisecond or two of work. */
+/** Rows made into answer rows per turn of the event loop on PostgreSQL: few enough to keep turns short. */
 const TURN_ROWS = 250;
 
 /**

@@ -4,7 +4,7 @@
  * company-wide report is put together (docs/behaviour.md, "Large answers").
  */
 
-/** Rows per turn: well under a millisecond of work for the loops of the reports. */
+/** Rows per turn: the loops of the reports do little per row, so a turn stays short. */
 const TURN_ROWS = 2000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

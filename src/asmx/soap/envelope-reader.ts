@@ -11,7 +11,7 @@
  * saxes resolves namespaces at a cost that grows with the depth, so an unbounded depth makes the parse
  * quadratic; within the bounds the cost is linear in the size.
  * The text goes to the parser in slices with a turn of the event loop between them, so even the
- * slowest document of the largest size keeps the loop free for other requests every few milliseconds.
+ * slowest document of the largest size lets other requests run between its slices.
  */
 import { SaxesParser } from 'saxes';
 import { readPlainDocument, type ReadTag } from './plain-envelope';
@@ -74,7 +74,7 @@ export interface ReadDocument {
 
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
-/** Characters handed to the parser at a time (a few milliseconds of parsing at most). */
+/** Characters handed to the parser at a time: a slice short enough to parse between other requests. */
 const SLICE_CHARS = 64 * 1024;
 
 /**

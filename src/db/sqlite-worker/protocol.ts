@@ -31,7 +31,7 @@
  */
 import type { RowShape, WholeOptions, WholeShaped } from '../row-shape';
 
-/** Rows per message of a large result: a part is a millisecond or two of work for the main thread. */
+/** Rows per message of a large result: few enough that the main thread handles a part in a short turn. */
 export const EXEC_PART_ROWS = 1000;
 
 /**
