@@ -7,8 +7,8 @@
  *   GET /metrics  the Prometheus exposition (metrics.ts), here unless METRICS_PORT gives it a
  *                 listener of its own (metrics-listener.ts).
  * HEAD as well, with the headers alone. They are answered on Node's own request and response, taken
- * at the app's entry as the bindings are (src/app.ts; docs/operations.md, "Garbage on the request
- * path"): a liveness probe polled while reports run must not cost what Express's routing costs.
+ * by the app's front door as the bindings are (src/app.ts; docs/operations.md, "Garbage on the
+ * request path"): a liveness probe polled while reports run must not cost what Express's routing costs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'kysely';
