@@ -9,8 +9,8 @@ import { tracer, tracingOn } from './spans';
 
 /**
  * Runs an operation under its span, from the call until its answer is written (or the client goes
- * away); the span then takes the request's outcome (summarize, request-context/annotation.ts). The binding must have
- * annotated the response with itself already.
+ * away); the span then takes the request's outcome (summarize, request-context/annotation.ts). The
+ * binding must have annotated the response with itself already.
  */
 export function traceOperation<T>(res: ServerResponse & { locals: unknown }, service: { name: string; contract: string }, operation: string, run: () => Promise<T>): Promise<T> {
   // Under a span that is not recorded (not sampled) this one would not be either: no work for it.
