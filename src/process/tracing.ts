@@ -16,7 +16,7 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   const endpoint = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
   return endpoint && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
 }

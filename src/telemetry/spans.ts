@@ -8,7 +8,7 @@
  * values are always bound parameters.
  */
 import type { ServerResponse } from 'node:http';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type SpanContext } from '@opentelemetry/api';
 
 export const tracer = trace.getTracer('mobileapp-asmx');
 
@@ -60,14 +60,19 @@ export interface TraceIds {
  */
 export function requestTrace(res: ServerResponse): TraceIds | undefined {
   if (!on) return undefined;
-  const span = trace.getSpan(context.active())?.spanContext();
-  if (span === undefined || !trace.isSpanContextValid(span)) return undefined;
+  const span = activeSpanContext();
+  if (span === undefined) return undefined;
   res.setHeader('traceresponse', `00-${span.traceId}-${span.spanId}-0${span.traceFlags & 1}`);
   return { trace_id: span.traceId, span_id: span.spanId };
 }
 
 /** The active span's ids for a log line written outside the request line (logger.ts), if any. */
 export function activeTraceIds(): Partial<TraceIds> {
+  const span = activeSpanContext();
+  return span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
+}
+
+function activeSpanContext(): SpanContext | undefined {
   const span = trace.getSpan(context.active())?.spanContext();
-  return span === undefined || !trace.isSpanContextValid(span) ? {} : { trace_id: span.traceId, span_id: span.spanId };
+  return span !== undefined && trace.isSpanContextValid(span) ? span : undefined;
 }

@@ -23,7 +23,7 @@ export const SLICE_ROWS = 1000;
 
 /**
  * Rows written as JSON at once (writeRows), for a streamed batch and an array in memory alike. Their
- * text and the chunk it completes (chunk-writer.ts: 64 KB and what the last piece brings) stay under
+ * text and the chunk it completes (chunk-writer.ts: a chunk and what its last piece brings) stay under
  * V8's size for large objects, which only a full collection frees, lengthening the server's pauses.
  */
 const TEXT_ROWS = 100;
