@@ -29,7 +29,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const { defaultResource, resourceFromAttributes } = await import('@opentelemetry/resources');
   const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http');
-  const { ExpressInstrumentation } = await import('@opentelemetry/instrumentation-express');
+  const { ExpressInstrumentation, ExpressLayerType } = await import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
   const { IORedisInstrumentation } = await import('@opentelemetry/instrumentation-ioredis');
   const sdk = new NodeSDK({
@@ -38,7 +38,9 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     instrumentations: [
       // Outgoing requests only: the server's listener opens the HTTP server spans (telemetry/server-span.ts).
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
-      new ExpressInstrumentation(),
+      // A span for the route's handler only: the middleware and routers around it would add a span
+      // each to every document's trace, saying nothing the HTTP server span does not.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
       // Queries outside a request (migrations, the table-version poll) would each be a trace of one span.
       new PgInstrumentation({ requireParentSpan: true }),
       // The command only: its arguments are rate-limit keys, which name users and addresses.

@@ -8,7 +8,7 @@
  * values are always bound parameters.
  */
 import type { ServerResponse } from 'node:http';
-import { context, SpanKind, SpanStatusCode, trace, type SpanContext } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
 
 export const tracer = trace.getTracer('mobileapp-asmx');
 
@@ -55,19 +55,24 @@ export interface TraceIds {
 }
 
 /**
- * The trace and span of the request being handled, for its log line; with tracing on, its answer
- * carries them in `traceresponse` (W3C Trace Context), so a client can find its trace.
+ * The trace and span of the request being handled, for its log line. A sampled request's answer
+ * carries them in `traceresponse` (W3C Trace Context), so a client can find its trace; one the sampler
+ * dropped has no trace to find, and skips the header.
  */
 export function requestTrace(res: ServerResponse): TraceIds | undefined {
   if (!on) return undefined;
   const span = activeSpanContext();
   if (span === undefined) return undefined;
-  res.setHeader('traceresponse', `00-${span.traceId}-${span.spanId}-0${span.traceFlags & 1}`);
+  if (span.traceFlags & TraceFlags.SAMPLED) res.setHeader('traceresponse', `00-${span.traceId}-${span.spanId}-01`);
   return { trace_id: span.traceId, span_id: span.spanId };
 }
 
-/** The active span's ids for a log line written outside the request line (logger.ts), if any. */
-export function activeTraceIds(): Partial<TraceIds> {
+/**
+ * The active span's ids for a log line (logger.ts's mixin); none for a line that names its trace
+ * already (the request line, written when the answer is done, requestTrace above).
+ */
+export function activeTraceIds(line: object): Partial<TraceIds> {
+  if ('trace_id' in line) return {};
   const span = activeSpanContext();
   return span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
 }

@@ -169,6 +169,30 @@ describe.each(ENGINES)('traces on %s', (kind) => {
     expect(operation.attributes).toMatchObject({ 'asmx.binding': 'httpget', 'asmx.contract': 'v2', 'asmx.outcome': 'success' });
   });
 
+  it('records nothing of a trace its caller did not sample, and its answer has no traceresponse, but its log line has the trace', async () => {
+    const unsampled = 'f1e2d3c4b5a697887766554433221100';
+    const answer = await request(port, 'GET', `${SERVICE}/FillAreaManagers`, { traceparent: `00-${unsampled}-${CALLER_SPAN_ID}-00` });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.traceresponse).toBeUndefined();
+    const line = await server.waitForLine((l) => l.msg === 'request completed' && l.trace_id === unsampled);
+    expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
+    // A sampled request sent after it is exported; by then the first would have been too.
+    const sampled = await request(port, 'GET', `${SERVICE}/FillAreaManagers`, {});
+    const traceId = String(sampled.headers.traceresponse).split('-')[1];
+    await receiver.waitForSpan((s) => s.name === 'MobileAppWebService/FillAreaManagers' && s.traceId === traceId);
+    expect(receiver.spans.filter((s) => s.traceId === unsampled)).toEqual([]);
+  });
+
+  it("traces a document's route handler through Express, not each middleware", async () => {
+    const answer = await request(port, 'GET', `${SERVICE}?WSDL`, {});
+    expect(answer.status).toBe(200);
+    const traceId = String(answer.headers.traceresponse).split('-')[1];
+    const handler = await receiver.waitForSpan((s) => s.traceId === traceId && s.attributes['express.type'] === 'request_handler');
+    const httpSpan = await receiver.waitForSpan((s) => s.traceId === traceId && s.kind === 2);
+    expect(handler.parentSpanId).toBe(httpSpan.spanId);
+    expect(receiver.spans.filter((s) => s.traceId === traceId && s.attributes['express.type'] !== undefined && s.attributes['express.type'] !== 'request_handler')).toEqual([]);
+  });
+
   it('leaves the probes out of the traces', async () => {
     const health = await request(port, 'GET', '/health', {});
     expect(health.status).toBe(200);
