@@ -1,8 +1,7 @@
 /**
  * Reads a request document into the few facts the SOAP binding needs, with a streaming parser that
  * never resolves a DTD or an entity (docs/contract.md: "A DOCTYPE is refused ... No entity is ever
- * expanded"); a plain document, as nearly every client sends, is read by plain-envelope.ts to the
- * same result. Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
+ * expanded"). Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
  * and that element's children as name/value pairs. Everything else is skipped without building a tree,
  * so a deeply nested document costs no stack.
  *
@@ -13,8 +12,7 @@
  * The text goes to the parser in slices with a turn of the event loop between them, so even the
  * slowest document of the largest size lets other requests run between its slices.
  */
-import { SaxesParser } from 'saxes';
-import { readPlainDocument, type ReadTag } from './plain-envelope';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 /** The body is not well-formed XML (or not XML at all): the legacy stack answers 400. */
 export class MalformedXmlError extends Error {
@@ -89,23 +87,6 @@ export async function readDocument(
   onRoot?: (root: QName) => void,
 ): Promise<ReadDocument> {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  // A plain document (plain-envelope.ts) is read without saxes, to the same result.
-  const plain = new Collector(envelopeNamespaces);
-  if (readPlainDocument(source, plain, limits)) {
-    const document = plain.result();
-    onRoot?.(document.root);
-    return document;
-  }
-  return readWithSaxes(source, envelopeNamespaces, limits, onRoot);
-}
-
-/** readDocument by saxes alone (text without its byte order mark). */
-export async function readWithSaxes(
-  source: string,
-  envelopeNamespaces: readonly string[],
-  limits: XmlLimits,
-  onRoot?: (root: QName) => void,
-): Promise<ReadDocument> {
   const parser = idleParsers.pop() ?? new ReusableParser();
   const collector = new Collector(envelopeNamespaces, onRoot);
   parser.reading = { collector, bounds: new Bounds(limits) };
@@ -201,7 +182,7 @@ class Bounds {
   }
 }
 
-function qname(tag: ReadTag): QName {
+function qname(tag: SaxesTagNS): QName {
   return { name: tag.name, local: tag.local, ns: tag.uri };
 }
 
@@ -224,7 +205,7 @@ class Collector {
     private readonly onRoot?: (root: QName) => void,
   ) {}
 
-  open(tag: ReadTag): void {
+  open(tag: SaxesTagNS): void {
     this.depth += 1;
     if (this.depth === 1) this.openRoot(tag);
     else if (this.depth === 2) this.openEnvelopeChild(tag);
@@ -253,19 +234,19 @@ class Collector {
     return { root: this.root, rootChildren: this.rootChildren, headerBlocks: this.headerBlocks, operation: this.operation };
   }
 
-  private openRoot(tag: ReadTag): void {
+  private openRoot(tag: SaxesTagNS): void {
     this.root = qname(tag);
     this.onRoot?.(this.root);
   }
 
-  private openEnvelopeChild(tag: ReadTag): void {
+  private openEnvelopeChild(tag: SaxesTagNS): void {
     const child = qname(tag);
     this.rootChildren.push(child);
     const inEnvelopeNs = this.envelopeNamespaces.includes(child.ns);
     this.section = inEnvelopeNs && child.local === 'Header' ? 'header' : inEnvelopeNs && child.local === 'Body' ? 'body' : 'other';
   }
 
-  private openSectionChild(tag: ReadTag): void {
+  private openSectionChild(tag: SaxesTagNS): void {
     if (this.section === 'header') {
       const attributes = Object.values(tag.attributes).map((a) => ({ local: a.local, ns: a.uri, value: a.value }));
       this.headerBlocks.push({ name: tag.name, local: tag.local, ns: tag.uri, attributes });
@@ -276,6 +257,6 @@ class Collector {
   }
 }
 
-function isNil(tag: ReadTag): boolean {
+function isNil(tag: SaxesTagNS): boolean {
   return Object.values(tag.attributes).some((a) => a.uri === XSI_NS && a.local === 'nil' && ['true', '1'].includes(a.value.trim()));
 }
