@@ -272,7 +272,7 @@ export function metricsListenerOf(app: App): RequestListener | undefined {
 }
 
 /**
- * Settles when both SOAP bindings have read their WSDL (soap.listen parses it asynchronously);
+ * Settles when both SOAP bindings have read their WSDL (the soap library parses it asynchronously);
  * rejects when one cannot, so the server refuses to start instead of failing its first SOAP call.
  */
 export function whenReady(app: App): Promise<void> {

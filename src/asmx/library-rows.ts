@@ -8,34 +8,23 @@
  * `lexical`), and strings through cdataProof: the library copies a string that looks like a CDATA
  * section unescaped (docs/contract.md, the soap library's traps).
  */
-import { WSDL } from 'soap';
 import type { RecordType } from '../operations/results';
 import type { Service } from '../services/types';
 import { loadServiceDescription } from './contract';
+import { childrenXml, readWsdl, type LibraryWsdl } from './soap/soap-library';
 import { replaceNonXmlChars } from './xml-escape';
 
 /** The XML of rows of one record type: `<Row>…</Row><Row>…</Row>`, in the service's namespace. */
 export type RowsXml = (type: RecordType, rows: readonly Readonly<Record<string, unknown>>[]) => string;
-
-/** The part of the library's WSDL object used here (public at run time, untyped in soap 1.13). */
-interface LibraryWsdl {
-  objectToXML(obj: unknown, name: null, nsPrefix: string, nsURI: string, isFirst: boolean, xmlnsAttr: null, schemaObject: null): string;
-}
 
 const loaded = new WeakMap<Pick<Service, 'wsdlFile' | 'namespace'>, Promise<LibraryWsdl>>();
 
 /** The rows writer of a service, its WSDL read by the library once per service object. */
 export async function rowsWriter(service: Pick<Service, 'wsdlFile' | 'namespace'>, lexical: (type: RecordType, row: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<RowsXml> {
   let wsdl = loaded.get(service);
-  if (!wsdl) loaded.set(service, (wsdl = readWsdl(service)));
+  if (!wsdl) loaded.set(service, (wsdl = readWsdl(loadServiceDescription(service).wsdlTemplate)));
   const library = await wsdl;
-  return (type, rows) => library.objectToXML({ [type.name]: rows.map((row) => lexical(type, row)) }, null, '', service.namespace, false, null, null);
-}
-
-function readWsdl(service: Pick<Service, 'wsdlFile' | 'namespace'>): Promise<LibraryWsdl> {
-  const { wsdlTemplate } = loadServiceDescription(service);
-  const wsdl = new WSDL(wsdlTemplate, 'urn:service', {});
-  return new Promise((resolve, reject) => wsdl.onReady((error) => (error ? reject(error) : resolve(wsdl as unknown as LibraryWsdl))));
+  return (type, rows) => childrenXml(library, { [type.name]: rows.map((row) => lexical(type, row)) }, service.namespace);
 }
 
 /**

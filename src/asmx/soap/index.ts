@@ -10,7 +10,7 @@
  * slash): POST is SOAP; any method but GET and POST is 405 (HEAD, PUT, DELETE, OPTIONS, ...). GET and
  * everything under the path (<path>/<op>) fall through to the next handlers. It reads the body itself,
  * so no body parser may run before it on that path. wsdlXml is the service's WSDL with the namespace
- * filled in; `ready` settles once soap.listen has parsed it (a request arriving earlier waits for it).
+ * filled in; `ready` settles once the soap library has parsed it (a request arriving earlier waits for it).
  *
  * One request: media type -> body (size limit, inflation) -> envelope checks (charset, depth and size
  * bounds: guard.ts) -> operation routing -> mustUnderstand headers -> service.invoke -> the response
@@ -52,7 +52,7 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
   const path = settings.basePath + service.path;
   const engine = startSoapEngine(service, wsdlXml);
   const ready = engine.then(() => undefined);
-  // A WSDL soap.listen cannot read is reported through `ready` and answered per request as a fault.
+  // A WSDL the soap library cannot read is reported through `ready` and answered per request as a fault.
   ready.catch(() => undefined);
   const table: OperationTable = { namespace: service.namespace, has: (op) => service.operations.has(op) };
   const context: SoapContext = { service, table, engine, settings };

@@ -1,6 +1,6 @@
 /**
  * What an operation's outcome becomes in the SOAP bindings (docs/contract.md, "SOAP";
- * docs/behaviour.md, "Result format"): the object soap.listen serialises on success, or the fault on failure.
+ * docs/behaviour.md, "Result format"): the object the soap library serialises on success, or the fault on failure.
  */
 import { AppError } from '../../errors';
 import { UNEXPECTED_FAULT, type Fault } from '../faults';
