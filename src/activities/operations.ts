@@ -121,6 +121,7 @@ export const activityApprovalRejection = writeOperation({
 
 export const activityReportAndComplaints = readOperation({
   name: 'ActivityReportAndComplaints',
+  reads: ['activities', 'complaints', 'customers', 'products'],
   params: [],
   fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate', ...PAGE_FIELDS],
   acceptsFiles: false,

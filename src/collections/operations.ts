@@ -35,6 +35,7 @@ const OPENING_BALANCE_RESULT = rows(
 
 export const getCollectionStatements = readOperation({
   name: 'getCollectionStatements',
+  reads: ['receipts', 'customers'],
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
   acceptsFiles: false,
@@ -61,6 +62,7 @@ export const getCollectionStatements = readOperation({
 
 export const getOpeningBalance = readOperation({
   name: 'getOpeningBalance',
+  reads: ['customers', 'ledger_month_balances', 'summary_facts'],
   params: ['CustomerIds', 'Month', 'Year'],
   fields: [],
   acceptsFiles: false,

@@ -389,3 +389,6 @@ export interface Database {
   receipt_period_totals: ReceiptPeriodTotalsTable;
   summary_facts: SummaryFactsTable;
 }
+
+/** A table of the schema. */
+export type TableName = keyof Database;

@@ -1,5 +1,5 @@
 /** The tables the demo data fills, parents before children (the order inserts need; deletes go backwards). */
-import type { TableName } from './writer';
+import type { TableName } from '../db/schema';
 
 export type SeededTable = Exclude<TableName, 'counters'>;
 

@@ -7,11 +7,10 @@
  * hundreds of thousands of rows while the engine still spells the statement (placeholders, quoting).
  */
 import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, TableName } from '../db/schema';
 
 const MAX_PARAMETERS = 30_000;
 
-export type TableName = keyof Database;
 export type RowCounts = Partial<Record<TableName, number>>;
 
 export class RowWriter {

@@ -11,6 +11,7 @@ const PROFIT_CENTERS_RESULT = rows(recordType('ProfitCenter', { Code: field.stri
 
 export const fillAreaManagers = readOperation({
   name: 'FillAreaManagers',
+  reads: ['users'],
   params: ['username'],
   fields: [],
   acceptsFiles: false,
@@ -25,6 +26,7 @@ export const fillAreaManagers = readOperation({
 
 export const fillProfitCenterForCustomer = readOperation({
   name: 'FillProfitCenterForCustomer',
+  reads: ['profit_centers', 'customer_profit_centers', 'customers'],
   params: [],
   fields: ['CustomerCode'],
   acceptsFiles: false,

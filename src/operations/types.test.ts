@@ -1,8 +1,8 @@
 /**
  * Typed operation declarations (types.ts, parse.ts Fields): an operation's code receives exactly the
- * names it declared. A misspelt or undeclared name is a compile error, which the `@ts-expect-error`
- * lines below assert: `npm test` type-checks this file first, and an expected error that no longer
- * occurs fails that check.
+ * names it declared. A misspelt or undeclared name, or a table the schema lacks, is a compile error,
+ * which the `@ts-expect-error` lines below assert: `npm test` type-checks this file first, and an
+ * expected error that no longer occurs fails that check.
  */
 import { createMobileAppService } from '../services/mobile-app';
 import { text, type Fields } from './parse';
@@ -18,6 +18,7 @@ function officerOf(fields: Fields<'SalesOfficer'>): string | undefined {
 
 const probe = readOperation({
   name: 'Probe',
+  reads: ['pcn', 'customers'],
   params: ['SalesOfficer', 'FromDate'],
   fields: ['PageSize'],
   acceptsFiles: false,
@@ -45,6 +46,18 @@ const write = writeOperation({
   },
 });
 
+readOperation({
+  name: 'ProbeTables',
+  // @ts-expect-error 'pcns' is no table of the schema: the tables a read declares are the schema's
+  reads: ['pcns'],
+  params: [],
+  fields: [],
+  acceptsFiles: false,
+  returns: record(recordType('Nothing', {})),
+  prepare: () => undefined,
+  read: () => Promise.resolve({ data: null }),
+});
+
 describe('typed operation declarations', () => {
   it('hand the code the declared names, sent values trimmed by the readers and absent ones undefined', async () => {
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [probe, write] });
@@ -55,7 +68,7 @@ describe('typed operation declarations', () => {
   });
 
   it('keep the declared names as the operation lists them, for the WSDL check and the help pages', () => {
-    expect([probe.params, probe.fields]).toEqual([['SalesOfficer', 'FromDate'], ['PageSize']]);
+    expect([probe.params, probe.fields, probe.reads]).toEqual([['SalesOfficer', 'FromDate'], ['PageSize'], ['pcn', 'customers']]);
     expect([write.kind, write.fields]).toEqual(['write', ['RequestNo']]);
   });
 });

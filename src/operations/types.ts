@@ -7,7 +7,7 @@
  * itself (src/operations/parse.ts) and returns one result that every binding encodes its own way.
  */
 import type { Kysely } from 'kysely';
-import type { Database, UsersTable } from '../db/schema';
+import type { Database, TableName, UsersTable } from '../db/schema';
 import type { Engine } from '../db/engine';
 import type { DateOrder } from '../config';
 import type { Fields } from './parse';
@@ -98,6 +98,8 @@ export interface OperationShape {
  */
 export interface ReadOperation extends OperationShape {
   kind: 'read';
+  /** The tables its read phase reads (ReadDefinition.reads). */
+  reads: readonly TableName[];
   prepare(request: OperationRequest, ctx: OperationContext): Promise<PreparedRead>;
   /** prepare, then read. */
   run(request: OperationRequest, ctx: OperationContext): Promise<OperationResult>;
@@ -152,12 +154,19 @@ function declared<N extends string>(request: OperationRequest): DeclaredRequest<
 
 /** A read's two phases as the operation writes them: the checked input (Plan) passes from one to the other. */
 export interface ReadDefinition<Plan, P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {
+  /**
+   * Every table `read` reads: the answer cache keeps its answer under their versions
+   * (src/services/answer-cache.ts). What `prepare` reads needs no place here: it runs at every
+   * request, and what it finds is in the plan, so in the key. Checked against the statements each read
+   * runs by test/http/declared-tables.test.ts.
+   */
+  reads: readonly [TableName, ...TableName[]];
   prepare(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Plan | Promise<Plan>;
   read(plan: Plan, ctx: OperationContext): Promise<OperationResult>;
 }
 
 export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): ReadOperation {
-  const { name, params, fields, acceptsFiles, returns } = definition;
+  const { name, params, fields, acceptsFiles, returns, reads } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => new PreparedPlan(definition, await definition.prepare(declared(request), ctx), ctx);
   return {
     name,
@@ -166,6 +175,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     acceptsFiles,
     returns,
     kind: 'read',
+    reads,
     prepare,
     run: async (request, ctx) => (await prepare(request, ctx)).read(),
   };

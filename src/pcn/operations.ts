@@ -37,6 +37,7 @@ export const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
 
 export const getPCNList = readOperation({
   name: 'getPCNList',
+  reads: ['pcn', 'customers', 'users'],
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
   fields: PAGE_FIELDS,
   acceptsFiles: false,
@@ -59,6 +60,7 @@ export const getPCNList = readOperation({
 
 export const getPCNDetails = readOperation({
   name: 'getPCNDetails',
+  reads: ['pcn', 'customers', 'pcn_invoices', 'pcn_debit_notes'],
   params: ['PDCID'],
   fields: [],
   acceptsFiles: false,
@@ -69,6 +71,7 @@ export const getPCNDetails = readOperation({
 
 export const getPCNDebitNotes = readOperation({
   name: 'getPCNDebitNotes',
+  reads: ['pcn_debit_notes', 'pcn', 'customers'],
   params: ['PCNNO'],
   fields: [],
   acceptsFiles: false,
@@ -79,6 +82,7 @@ export const getPCNDebitNotes = readOperation({
 
 export const getPCNInvoices = readOperation({
   name: 'getPCNInvoices',
+  reads: ['pcn_invoices', 'invoices', 'pcn', 'customers'],
   params: ['PCNNO'],
   fields: [],
   acceptsFiles: false,

@@ -77,6 +77,7 @@ async function customerReport<F extends string>(filters: ReportFilterInput, orde
 
 export const getSalesSummaryRecords = readOperation({
   name: 'getSalesSummaryRecords',
+  reads: ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'sales_period_totals', 'sales_period_categories', 'sales_period_category_sets', 'sales_category_sets'],
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
@@ -90,6 +91,7 @@ export const getSalesSummaryRecords = readOperation({
 
 export const getOrderVDeliverySummaryRecords = readOperation({
   name: 'getOrderVDeliverySummaryRecords',
+  reads: ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'order_period_totals', 'order_period_categories', 'order_delivery_events', 'summary_facts'],
   params: CUSTOMER_REPORT_PARAMS,
   fields: [],
   acceptsFiles: false,
@@ -103,6 +105,7 @@ export const getOrderVDeliverySummaryRecords = readOperation({
 
 export const getOrderVsDeliveryOfficer = readOperation({
   name: 'getOrderVsDeliveryOfficer',
+  reads: ['users', 'customers', 'states', 'order_period_totals', 'order_delivery_events', 'summary_facts'],
   params: ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States'],
   fields: [],
   acceptsFiles: false,
@@ -136,6 +139,7 @@ export const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM',
 
 export const getSalesReportStats = readOperation({
   name: 'getSalesReportStats',
+  reads: ['users', 'customers', 'sales_period_totals', 'open_order_balances', 'open_order_deliveries', 'receipt_period_totals', 'ledger_month_balances', 'ledger_entries', 'summary_facts', 'warranty_requests', 'activities'],
   params: ['Username', 'Role'],
   fields: ['AsOf'],
   acceptsFiles: false,

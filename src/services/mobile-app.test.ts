@@ -38,6 +38,7 @@ function recorder(options: RecorderOptions): { op: Operation; seen: OperationReq
       ? { ...shape, kind: 'write', run: answer }
       : readOperation({
           ...shape,
+          reads: ['customers'],
           prepare(request): OperationRequest {
             const plain = request as unknown as OperationRequest;
             prepared.push(plain);

@@ -98,6 +98,7 @@ export const warrantyRequestFiles = writeOperation({
 
 export const syncWarrantyReqList = readOperation({
   name: 'SyncWarrantyReqList',
+  reads: ['warranty_requests', 'warranty_files'],
   params: [],
   fields: ['SalesOfficer', 'Since', 'PageSize'],
   acceptsFiles: false,
