@@ -101,8 +101,6 @@ function openServerEngine(settings: Settings, logger: Logger): Engine {
     acquireTimeoutMs: settings.dbAcquireTimeoutMs,
     statementTimeoutMs: settings.dbStatementTimeoutMs,
     busyTimeoutMs: settings.dbBusyTimeoutMs,
-    // An eighth of the answer cache's memory (docs/operations.md, "Statement results"); none when it is off.
-    statementResultsBytes: settings.answerCacheBytes / 8,
     onPoolError: (message, error) => logger.warn({ err: error }, message),
   });
 }

@@ -22,8 +22,6 @@ import { createPool, type PoolErrorReporter } from './pg-pool';
 import { SchemaPostgresDialect } from './pg-introspector';
 import type { Database } from './schema';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './table-versions';
-import { noticingTablesRead } from './tables-read';
-import { StatementResults } from './statement-results';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -51,13 +49,11 @@ export interface Engine {
   sqliteWorkers?: WorkerPool;
   /** The tables' versions (table-versions.ts); absent where nothing can see other writers (':memory:'). */
   dataVersion?: DataVersion;
-  /** The kept results of small reads (statement-results.ts), when there are any. */
-  statementResults?: StatementResults;
   close(): Promise<void>;
 }
 
 /** Options of the engines; each takes the ones that concern it. */
-export type EngineOptions = PostgresOptions & SqliteOptions & CommonOptions;
+export type EngineOptions = PostgresOptions & SqliteOptions;
 
 export function openEngine(databaseUrl: string, options: EngineOptions = {}): Engine {
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length), options);
@@ -79,16 +75,6 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
-/** What both engines take. */
-export interface CommonOptions {
-  /** Bytes of the small reads' results kept (statement-results.ts); default 0, none. */
-  statementResultsBytes?: number;
-}
-
-function statementResults(options: CommonOptions): StatementResults | undefined {
-  return (options.statementResultsBytes ?? 0) > 0 ? new StatementResults(options.statementResultsBytes ?? 0) : undefined;
-}
-
 const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', money: 'bigint', binary: 'blob' };
 
 function openSqlite(file: string, options: EngineOptions): Engine {
@@ -100,8 +86,7 @@ function openSqlite(file: string, options: EngineOptions): Engine {
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  const results = statementResults(options);
-  return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(dialect, results) }), dialect.pool, sqliteDataVersion(file), results);
+  return sqliteEngine(file, new Kysely<Database>({ dialect }), dialect.pool, sqliteDataVersion(file));
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -110,15 +95,15 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  return sqliteEngine(file, new Kysely<Database>({ dialect: noticingTablesRead(new SqliteDialect({ database })) }));
+  return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
 }
 
-function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion, statementResults?: StatementResults): Engine {
+function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
   const close = async () => {
     dataVersion?.close();
     await db.destroy();
   };
-  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, dataVersion, statementResults, close };
+  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, dataVersion, close };
 }
 
 type PgTypeId = (typeof pgTypes.builtins)[keyof typeof pgTypes.builtins];
@@ -152,7 +137,7 @@ export interface PostgresOptions {
   onPoolError?: PoolErrorReporter;
 }
 
-function openPostgres(databaseUrl: string, options: PostgresOptions & CommonOptions = {}): Engine {
+function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engine {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
@@ -163,8 +148,7 @@ function openPostgres(databaseUrl: string, options: PostgresOptions & CommonOpti
   const timeouts = { connectTimeoutMs: options.connectTimeoutMs ?? 5000, acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000, statementTimeoutMs: options.statementTimeoutMs ?? 0 };
   // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
   const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
-  const results = statementResults(options);
-  const db = new Kysely<Database>({ dialect: noticingTablesRead(new SchemaPostgresDialect({ pool, cursor: Cursor }, schema ?? undefined), results) });
+  const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool, cursor: Cursor }, schema ?? undefined) });
   url.password = url.password ? '***' : '';
   return {
     kind: 'postgres',
@@ -175,7 +159,6 @@ function openPostgres(databaseUrl: string, options: PostgresOptions & CommonOpti
     schema: schema ?? undefined,
     pool,
     dataVersion: postgresDataVersion(pool),
-    statementResults: results,
     close: () => db.destroy(),
   };
 }

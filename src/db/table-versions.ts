@@ -25,37 +25,24 @@ export interface DataVersion {
   close(): void;
 }
 
-const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
-
-/**
- * The words of a statement, lower case: every table it reads is among them (SQL cannot read a table
- * without naming it); so are its columns, aliases and keywords, which name no table.
- */
-export function sqlWords(text: string, into = new Set<string>()): Set<string> {
-  for (const [word] of text.matchAll(WORD)) into.add(word.toLowerCase());
-  return into;
-}
-
-/** The tables a result was read from, each with its version then. */
+/** The tables an answer was read from, each with its version then. */
 export type Dependencies = readonly (readonly [table: string, version: string])[];
 
 /**
- * What a result read by statements of these words (tables-read.ts) depends on: the versions of the
- * tables among the words. Undefined when it cannot be kept: it read a table that has no version, or
- * none at all (a read of nothing is not one a cache can tell apart from one it failed to follow).
+ * What an answer read from these tables (a read's declaration, operations/types.ts) depends on: their
+ * versions. Undefined when it cannot be kept: a table has no version.
  */
-export function dependencies(versions: TableVersions, words: Iterable<string>): Dependencies | undefined {
+export function dependencies(versions: TableVersions, tables: readonly string[]): Dependencies | undefined {
   const depends: (readonly [string, string])[] = [];
-  for (const word of words) {
-    const version = versions.get(word);
-    if (version === undefined) continue;
-    if (version === null) return undefined;
-    depends.push([word, version]);
+  for (const table of tables) {
+    const version = versions.get(table);
+    if (version === undefined || version === null) return undefined;
+    depends.push([table, version]);
   }
-  return depends.length === 0 ? undefined : depends;
+  return depends;
 }
 
-/** Whether every table a result was read from is still at the version it had then. */
+/** Whether every table an answer was read from is still at the version it had then. */
 export function unchanged(depends: Dependencies, versions: TableVersions): boolean {
   return depends.every(([table, version]) => versions.get(table) === version);
 }

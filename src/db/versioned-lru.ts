@@ -1,7 +1,7 @@
 /**
  * Results kept under the versions of the tables they were read from (table-versions.ts), within a
- * budget of bytes, the least recently used first out: what the answer cache
- * (src/services/answer-cache.ts) and the statement results (statement-results.ts) both keep.
+ * budget of bytes, the least recently used first out: how the answer cache
+ * (src/services/answer-cache.ts) keeps its answers.
  *
  * Least recently used as the CLOCK algorithm approximates it: a hit only marks its entry used, and
  * when room is needed the oldest entries are passed in order, one marked used losing its mark and

@@ -47,12 +47,7 @@ export function createAppMetrics(engine: Engine, answers?: CacheCounts): AppMetr
     registers: [registry],
   });
   registerDatabaseGauges(registry, engine);
-  if (answers) {
-    registerCacheSeries(registry, 'asmx_answer_cache', 'Reads that looked for a kept answer: hit (answered from the cache) or miss (the query ran).', 'Bytes of the answers the answer cache holds.', answers);
-  }
-  if (engine.statementResults) {
-    registerCacheSeries(registry, 'asmx_statement_results', 'Small reads outside transactions that looked for kept rows: hit (the database not asked) or miss.', 'Bytes (estimated) of the rows kept for small reads.', engine.statementResults.counts);
-  }
+  if (answers) registerAnswerCacheSeries(registry, answers);
   // One pair of series per label set, looked up by a joined key instead of prom-client hashing the labels twice per request.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
   const seriesOf = (labels: Record<(typeof LABELS)[number], string>) => {
@@ -111,14 +106,11 @@ function registerDatabaseGauges(registry: Registry, engine: Engine): void {
   });
 }
 
-/**
- * A cache's lookups and the bytes it holds: the answer cache (docs/operations.md, "Answer cache") and
- * the statement results ("Statement results").
- */
-function registerCacheSeries(registry: Registry, prefix: string, looked: string, held: string, cache: CacheCounts): void {
+/** The answer cache's lookups and the bytes it holds (docs/operations.md, "Answer cache"). */
+function registerAnswerCacheSeries(registry: Registry, cache: CacheCounts): void {
   new Counter({
-    name: `${prefix}_lookups_total`,
-    help: looked,
+    name: 'asmx_answer_cache_lookups_total',
+    help: 'Reads that looked for a kept answer: hit (answered from the cache) or miss (the query ran).',
     labelNames: ['result'],
     registers: [registry],
     collect() {
@@ -128,8 +120,8 @@ function registerCacheSeries(registry: Registry, prefix: string, looked: string,
     },
   });
   new Gauge({
-    name: `${prefix}_bytes`,
-    help: held,
+    name: 'asmx_answer_cache_bytes',
+    help: 'Bytes of the answers the answer cache holds.',
     registers: [registry],
     collect() {
       this.set(cache.size);

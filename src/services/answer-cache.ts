@@ -5,11 +5,11 @@
  * A read's answer is a function of its prepared plan (the checked parameters with every default
  * resolved: the month "now" stands for, the caller's scope; operations/types.ts, PreparedRead.key),
  * of the binding's encoding, and of the rows of the tables it read. Those are named by the tables'
- * versions (db/table-versions.ts), read before the read runs, and kept for the tables its statements
- * named (db/tables-read.ts): an answer read after a commit but kept under the versions before it is
- * never served once that commit is seen, and a request that starts after a commit to a table it reads
- * always sees a new version. A write to other tables (a warranty request, an activity) leaves the
- * answer kept. Nothing goes stale, whichever connection or process wrote; there is no time-to-live to
+ * versions (db/table-versions.ts), read before the read runs, of the tables the read declares
+ * (operations/types.ts, ReadDefinition.reads): an answer read after a commit but kept under the
+ * versions before it is never served once that commit is seen, and a request that starts after a
+ * commit to a table it reads always sees a new version. A write to other tables (a warranty request,
+ * an activity) leaves the answer kept. Nothing goes stale, whichever connection or process wrote; there is no time-to-live to
  * tune.
  *
  * Bounded: at most `maxBytes` in all (least recently used first out), `maxEntryBytes` per answer;

@@ -9,7 +9,6 @@ import { StreamedData } from '../operations/streamed';
 import { buildRequest, carriesNoInput } from './request-fields';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
 import type { AnswerCache } from './answer-cache';
-import { withTablesRead } from '../db/tables-read';
 import { dependencies } from '../db/table-versions';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
@@ -68,22 +67,17 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   // The versions are read before the read runs, its checks too: an answer is kept under versions of the
   // data it was read from or older (answer-cache.ts).
   const before = await versions.read();
-  const { result: outcome, words } = await withTablesRead(before, async (): Promise<KeptOrRead> => {
-    const prepared = await operation.prepare(request, ctx);
-    if (prepared.key === undefined) return { kind: 'report', result: await delivered(await prepared.read(), input) };
-    const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
-    const answer = answers.get(key, before);
-    if (answer !== undefined) return { kind: 'kept', answer };
-    return { kind: 'report', result: await delivered(await prepared.read(), input), key };
-  });
-  if (outcome.kind === 'kept' || outcome.key === undefined) return outcome;
+  const depends = dependencies(before, operation.reads);
+  const prepared = await operation.prepare(request, ctx);
+  if (prepared.key === undefined || depends === undefined) return report(await delivered(await prepared.read(), input));
+  const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
+  const answer = answers.get(key, before);
+  if (answer !== undefined) return { kind: 'kept', answer };
+  const result = await delivered(await prepared.read(), input);
   // A list read from a cursor while it is written is never kept: it can be of any size.
-  const depends = outcome.result.data instanceof StreamedData ? undefined : dependencies(before, words);
-  return depends === undefined ? report(outcome.result) : { kind: 'report', result: outcome.result, keeper: answers.keeper(outcome.key, depends) };
+  if (result.data instanceof StreamedData) return report(result);
+  return { kind: 'report', result, keeper: answers.keeper(key, depends) };
 }
-
-/** A read answered from the cache, or read, with the key it may be kept under. */
-type KeptOrRead = Extract<Outcome, { kind: 'kept' }> | { kind: 'report'; result: OperationResult; key?: string };
 
 function report(result: OperationResult): Outcome {
   return { kind: 'report', result };

