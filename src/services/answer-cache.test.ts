@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
-import { AnswerCache, KEY_BYTES } from './answer-cache';
+import { AnswerCache, entryBytes, KEY_BYTES } from './answer-cache';
 import { dependencies } from '../db/table-versions';
 import { planKey } from '../operations/types';
 
 /** One table at one version, for the tests of what the cache holds. */
 const V = [['t', 'v']] as const;
 const VERSIONS = new Map([['t', 'v']]);
+/** What each entry of one table holds beside its body. */
+const ENTRY = entryBytes(V);
 
 describe('AnswerCache', () => {
   it('answers a key only while the tables it was read from keep their versions', () => {
@@ -30,7 +32,7 @@ describe('AnswerCache', () => {
   });
 
   it('holds at most maxBytes, dropping the least recently used answers first', () => {
-    const cache = new AnswerCache({ maxBytes: 3 * (KEY_BYTES + 10), maxEntryBytes: 30 });
+    const cache = new AnswerCache({ maxBytes: 3 * (ENTRY + 10), maxEntryBytes: 30 });
     cache.put('a', V, 'x'.repeat(10));
     cache.put('b', V, 'y'.repeat(10));
     cache.put('c', V, 'z'.repeat(10));
@@ -38,7 +40,7 @@ describe('AnswerCache', () => {
     cache.put('d', V, 'w'.repeat(10));
     expect(cache.get('b', VERSIONS)).toBeUndefined();
     expect(['a', 'c', 'd'].map((key) => cache.get(key, VERSIONS) !== undefined)).toEqual([true, true, true]);
-    expect(cache.counts.size).toBe(3 * (KEY_BYTES + 10));
+    expect(cache.counts.size).toBe(3 * (ENTRY + 10));
   });
 
   it('counts bytes in UTF-8 and never keeps an answer larger than maxEntryBytes', () => {
@@ -51,7 +53,7 @@ describe('AnswerCache', () => {
     expect(keeper.maxLength).toBe(8);
     keeper.keep('kept');
     expect(cache.get('k', VERSIONS)?.body?.toString('utf8')).toBe('kept');
-    expect(cache.counts.size).toBe(2 * KEY_BYTES + 12);
+    expect(cache.counts.size).toBe(2 * ENTRY + 12);
   });
 
   it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
@@ -66,7 +68,7 @@ describe('AnswerCache', () => {
     const br = kept.compressed('br')!;
     expect(zlib.gunzipSync(gzip).toString('utf8')).toBe(body);
     expect(zlib.brotliDecompressSync(br).toString('utf8')).toBe(body);
-    expect(cache.counts.size).toBe(KEY_BYTES + body.length + gzip.length + br.length);
+    expect(cache.counts.size).toBe(ENTRY + body.length + gzip.length + br.length);
   });
 
   it('keeps no compressed form of an answer dropped or replaced meanwhile', async () => {
@@ -75,11 +77,11 @@ describe('AnswerCache', () => {
     expect(cache.get('a', VERSIONS)!.compressed('gzip')).toBeUndefined();
     cache.put('a', [['t', 'w']], 'y'.repeat(5000));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(cache.counts.size).toBe(KEY_BYTES + 5000);
+    expect(cache.counts.size).toBe(ENTRY + 5000);
     expect(cache.get('a', new Map([['t', 'w']]))!.compressed('gzip')).toBeUndefined();
   });
 
-  it('keeps a key of any length as its digest: KEY_BYTES, counted in the bytes it holds', () => {
+  it('keeps a key of any length as its digest: KEY_BYTES, counted in the bytes it holds with its dependencies', () => {
     const cache = new AnswerCache({ maxBytes: 10_000, maxEntryBytes: 100 });
     const long = `getPCNList\n{"salesOfficer":"${'X'.repeat(1_000_000)}"}`;
     cache.put(long, V, 'answer');
@@ -87,9 +89,11 @@ describe('AnswerCache', () => {
     expect(cache.get(long, VERSIONS)?.body.toString('utf8')).toBe('answer');
     expect(cache.get(`${long}2`, VERSIONS)?.body.toString('utf8')).toBe('other');
     expect(cache.get(`${long}3`, VERSIONS)).toBeUndefined();
-    expect({ size: cache.counts.size, count: cache.counts.count }).toEqual({ size: 2 * KEY_BYTES + 'answer'.length + 'other'.length, count: 2 });
-    // KEY_BYTES is what a key's digest takes, whatever the key's length.
+    expect({ size: cache.counts.size, count: cache.counts.count }).toEqual({ size: 2 * ENTRY + 'answer'.length + 'other'.length, count: 2 });
+    // KEY_BYTES is what a key's digest takes, whatever the key's length; each table depended on counts too.
     expect(KEY_BYTES).toBe(Buffer.from(createHash('sha256').update(long).digest('base64')).length);
+    expect(entryBytes([['a', '1'], ['b', '2']])).toBeGreaterThan(entryBytes([['a', '1']]));
+    expect(entryBytes([])).toBeGreaterThan(KEY_BYTES);
   });
 
   it('keeps nothing when off (maxBytes 0)', () => {

@@ -68,6 +68,15 @@ const COMPRESS: Record<ContentCoding, (body: Buffer, done: (error: Error | null,
 /** What a kept answer's key takes: its digest, in base64. */
 export const KEY_BYTES = 44;
 
+/**
+ * What an entry holds beside its body, counted against the budget too: its key's digest, its own
+ * objects (the entry, its slot in the Map, its answer and closure) and a pair per table it depends on
+ * (the table names and versions themselves are shared with the table versions).
+ */
+export function entryBytes(depends: Dependencies): number {
+  return KEY_BYTES + 256 + 24 * depends.length;
+}
+
 function digestOf(key: string): string {
   return createHash('sha256').update(key).digest('base64');
 }
@@ -129,7 +138,7 @@ export class AnswerCache {
     if (!this.enabled) return;
     const body = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
     if (body.length > this.options.maxEntryBytes) return;
-    const entry: Entry = { depends, body, bytes: KEY_BYTES + body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(digest, entry, coding) } };
+    const entry: Entry = { depends, body, bytes: entryBytes(depends) + body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(digest, entry, coding) } };
     this.kept.put(digest, entry);
   }
 
