@@ -14,9 +14,11 @@
  * - every record type: its fields in order, each with its XML Schema type and nillable exactly when
  *   the field can be null; ArrayOf<Row>: a repeated element <Row>;
  * - the ServiceError fault: its type, its element, and a fault of every SOAP operation.
+ * Where the file lacks an operation or a type, the difference holds the XML to paste, written in the
+ * file's shape from the declaration (v2Entry; docs/architecture.md, "Adding an operation").
  */
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
-import type { Service } from '../services/types';
+import { contractInputs, type Service, type ServiceOperation } from '../services/types';
 import type { ServiceDescription } from './contract';
 import { SERVICE_ERROR_TYPE, v2ResultTypeName, XSD_TYPE } from './typed-xml';
 import { childrenNamed, firstChildNamed, resolveQName, type XmlElement } from './xml-tree';
@@ -32,70 +34,203 @@ interface Particle {
   nillable: boolean;
   /** true: maxOccurs="unbounded" (the item of an ArrayOf type). */
   repeated: boolean;
+  /** minOccurs="0": written only (the ASMX shape), not compared. */
+  optional?: boolean;
+}
+
+/** The types an operation's result needs, by name, in the order of first use. */
+class ExpectedTypes {
+  readonly types = new Map<string, Particle[]>();
+
+  constructor(private readonly tns: string) {}
+
+  scalar(name: string, kind: ScalarKind, nillable = false, optional = false): Particle {
+    return { name, type: { uri: XSD_NS, local: XSD_TYPE[kind] }, nillable, repeated: false, optional };
+  }
+
+  named(name: string, local: string, optional = false): Particle {
+    return { name, type: { uri: this.tns, local }, nillable: false, repeated: false, optional };
+  }
+
+  /** The one element of `<op>Response`, adding the result's types. */
+  response(op: Pick<ServiceOperation, 'name' | 'returns'>): Particle {
+    if (op.returns.kind === 'text') return this.scalar(`${op.name}Result`, 'string', false, true);
+    const resultType = v2ResultTypeName(op.name);
+    this.types.set(resultType, this.resultParticles(op.returns));
+    return this.named(`${op.name}Result`, resultType, true);
+  }
+
+  private resultParticles(returns: Exclude<ResultType, { kind: 'text' }>): Particle[] {
+    const list = [this.scalar('Message', 'string')];
+    if (returns.kind === 'rows') {
+      list.push(this.scalar('Count', 'integer', false, true), this.named('Data', this.arrayType(returns.row), true));
+      if (returns.totals) {
+        this.recordType(returns.totals);
+        list.push(this.named('Totals', returns.totals.name, true));
+      }
+    } else {
+      this.recordType(returns.type);
+      list.push(this.named('Data', returns.type.name, true));
+    }
+    if (returns.pageable) list.push(this.scalar('NextPageToken', 'string', true, true));
+    return list;
+  }
+
+  private recordType(type: RecordType): void {
+    if (this.types.has(type.name)) return;
+    this.types.set(type.name, []);
+    this.types.set(type.name, Object.entries(type.fields).map(([name, field]) => this.particle(name, field)));
+  }
+
+  private arrayType(type: RecordType): string {
+    this.recordType(type);
+    this.types.set(`ArrayOf${type.name}`, [{ name: type.name, type: { uri: this.tns, local: type.name }, nillable: false, repeated: true, optional: true }]);
+    return `ArrayOf${type.name}`;
+  }
+
+  private particle(name: string, field: FieldType): Particle {
+    if (isScalar(field)) return this.scalar(name, field.kind, field.nullable);
+    if ('list' in field) return this.named(name, this.arrayType(field.list));
+    this.recordType(field.record);
+    return this.named(name, field.record.name);
+  }
 }
 
 /** Every difference between the v2 WSDL's types and the operations' declarations; empty when they agree. */
-export function typedContractDifferences(description: ServiceDescription, service: Pick<Service, 'operations'>): string[] {
+export function typedContractDifferences(description: ServiceDescription, service: Pick<Service, 'operations' | 'wsdlFile'>): string[] {
   const root = description.document;
   const tns = description.targetNamespace;
   const schema = new SchemaIndex(root);
   const differences: string[] = [];
-  const expectedTypes = new Map<string, Particle[]>();
-  const xsd = (local: string) => ({ uri: XSD_NS, local });
-  const own = (local: string) => ({ uri: tns, local });
-  const scalar = (name: string, kind: ScalarKind, nillable = false): Particle => ({ name, type: xsd(XSD_TYPE[kind]), nillable, repeated: false });
-  const named = (name: string, local: string): Particle => ({ name, type: own(local), nillable: false, repeated: false });
-
-  const recordType = (type: RecordType): void => {
-    if (expectedTypes.has(type.name)) return;
-    expectedTypes.set(type.name, []);
-    expectedTypes.set(type.name, Object.entries(type.fields).map(([name, field]) => particle(name, field)));
-  };
-  const arrayType = (type: RecordType): string => {
-    recordType(type);
-    expectedTypes.set(`ArrayOf${type.name}`, [{ name: type.name, type: own(type.name), nillable: false, repeated: true }]);
-    return `ArrayOf${type.name}`;
-  };
-  const particle = (name: string, field: FieldType): Particle => {
-    if (isScalar(field)) return scalar(name, field.kind, field.nullable);
-    if ('list' in field) return named(name, arrayType(field.list));
-    recordType(field.record);
-    return named(name, field.record.name);
-  };
-  const resultParticles = (returns: Exclude<ResultType, { kind: 'text' }>): Particle[] => {
-    const list = [scalar('Message', 'string')];
-    if (returns.kind === 'rows') {
-      list.push(scalar('Count', 'integer'), named('Data', arrayType(returns.row)));
-      if (returns.totals) {
-        recordType(returns.totals);
-        list.push(named('Totals', returns.totals.name));
-      }
-    } else {
-      recordType(returns.type);
-      list.push(named('Data', returns.type.name));
-    }
-    if (returns.pageable) list.push(scalar('NextPageToken', 'string', true));
-    return list;
-  };
+  const expected = new ExpectedTypes(tns);
 
   for (const op of service.operations.values()) {
     const response = schema.elementSequence(`${op.name}Response`);
-    if (op.returns.kind === 'text') {
-      differences.push(...compare(`element ${op.name}Response`, response, [scalar(`${op.name}Result`, 'string')]));
-      continue;
-    }
+    differences.push(...compare(`element ${op.name}Response`, response, [expected.response(op)]));
+    if (op.returns.kind === 'text') continue;
     const resultType = v2ResultTypeName(op.name);
-    differences.push(...compare(`element ${op.name}Response`, response, [named(`${op.name}Result`, resultType)]));
-    expectedTypes.set(resultType, resultParticles(op.returns));
     const global = schema.element(resultType);
     if (!global) differences.push(`the schema has no element ${resultType} (the HTTP GET/POST answer of ${op.name})`);
-    else if (!sameName(schema.typeOf(global), own(resultType))) differences.push(`element ${resultType} is not of type ${resultType}`);
+    else if (!sameName(schema.typeOf(global), { uri: tns, local: resultType })) differences.push(`element ${resultType} is not of type ${resultType}`);
   }
-  for (const [name, particles] of expectedTypes) differences.push(...compare(`complexType ${name}`, schema.complexTypeSequence(name), particles));
+  for (const [name, particles] of expected.types) {
+    const actual = schema.complexTypeSequence(name);
+    if (actual === undefined) differences.push(`the schema has no complexType ${name}${toAdd(service.wsdlFile, [{ ...IN_SCHEMA, xml: complexType(name, particles) }])}`);
+    else differences.push(...compare(`complexType ${name}`, actual, particles));
+  }
   if (service.operations.size > 0 && [...service.operations.values()].some((op) => op.returns.kind !== 'text')) {
     differences.push(...faultDifferences(root, schema, tns, [...service.operations.keys()]));
   }
   return differences;
+}
+
+/**
+ * Where a piece of a v2 WSDL entry goes: before the first line holding `before` that follows the
+ * first `after` in the file.
+ */
+export interface Insertion {
+  after: string;
+  before: string;
+  xml: string;
+}
+
+const IN_SCHEMA = { after: '<s:schema', before: '</s:schema>' };
+
+/**
+ * Everything the v2 WSDL needs for an operation it does not list yet, in the file's own shape: the
+ * request and response elements, the result's types the schema lacks, the global result element,
+ * the messages, and the operation in each port type and binding.
+ */
+export function v2Entry(description: ServiceDescription, service: Pick<Service, 'name'>, op: ServiceOperation): Insertion[] {
+  const schema = new SchemaIndex(description.document);
+  const tns = description.targetNamespace;
+  const expected = new ExpectedTypes(tns);
+  const inputs = contractInputs(op, 'v2');
+  const input = (name: string) => expected.scalar(name, 'string', false, true);
+  const response = expected.response(op);
+  const typed = op.returns.kind !== 'text';
+  const body = typed ? v2ResultTypeName(op.name) : 'string';
+  const schemaXml = [element(op.name, inputs.map(input)), element(`${op.name}Response`, [response])];
+  for (const [name, particles] of expected.types) if (schema.complexTypeSequence(name) === undefined) schemaXml.push(complexType(name, particles));
+  if (typed) schemaXml.push(globalResultElement(body));
+  const httpIn = (binding: string) =>
+    inputs.length === 0 ? `  <wsdl:message name="${op.name}${binding}In" />` : message(`${op.name}${binding}In`, inputs.map((name) => `<wsdl:part name="${name}" type="s:string" />`));
+  const messages = [
+    message(`${op.name}SoapIn`, [`<wsdl:part name="parameters" element="tns:${op.name}" />`]),
+    message(`${op.name}SoapOut`, [`<wsdl:part name="parameters" element="tns:${op.name}Response" />`]),
+    ...['HttpGet', 'HttpPost'].flatMap((binding) => [httpIn(binding), message(`${op.name}${binding}Out`, [`<wsdl:part name="Body" element="tns:${body}" />`])]),
+  ];
+  const fault = typed ? ['<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />'] : [];
+  const portType = (binding: string, lines: string[]) => ({
+    after: `<wsdl:portType name="${service.name}${binding}">`,
+    before: '</wsdl:portType>',
+    xml: operation(op.name, [`<wsdl:input message="tns:${op.name}${binding}In" />`, `<wsdl:output message="tns:${op.name}${binding}Out" />`, ...lines]),
+  });
+  const soapBinding = (binding: string, prefix: string) => ({
+    after: `<wsdl:binding name="${service.name}${binding}"`,
+    before: '</wsdl:binding>',
+    xml: operation(op.name, [
+      `<${prefix}:operation soapAction="{{namespace}}${op.name}" style="document" />`,
+      ...wrapped('wsdl:input', [`<${prefix}:body use="literal" />`]),
+      ...wrapped('wsdl:output', [`<${prefix}:body use="literal" />`]),
+      ...(typed ? wrapped('wsdl:fault name="ServiceError"', [`<${prefix}:fault name="ServiceError" use="literal" />`]) : []),
+    ]),
+  });
+  const httpBinding = (binding: string, input: string) => ({
+    after: `<wsdl:binding name="${service.name}${binding}"`,
+    before: '</wsdl:binding>',
+    xml: operation(op.name, [`<http:operation location="/${op.name}" />`, ...wrapped('wsdl:input', [input]), ...wrapped('wsdl:output', ['<mime:mimeXml part="Body" />'])]),
+  });
+  return [
+    { ...IN_SCHEMA, xml: schemaXml.join('\n') },
+    { after: '</wsdl:types>', before: '<wsdl:portType', xml: messages.join('\n') },
+    portType('Soap', fault),
+    portType('HttpGet', []),
+    portType('HttpPost', []),
+    soapBinding('Soap', 'soap'),
+    soapBinding('Soap12', 'soap12'),
+    httpBinding('HttpGet', '<http:urlEncoded />'),
+    httpBinding('HttpPost', '<mime:content type="application/x-www-form-urlencoded" />'),
+  ];
+}
+
+/** The text of a difference's remedy: each piece to paste into the file, and where. */
+export function toAdd(file: string, insertions: Insertion[]): string {
+  return `; add to ${file}:${insertions.map((i) => `\n  after ${i.after}, before the next ${i.before}:\n${i.xml}`).join('')}`;
+}
+
+const prefixed = (type: { uri: string; local: string }) => `${type.uri === XSD_NS ? 's' : 'tns'}:${type.local}`;
+
+function sequence(particles: Particle[], indent: string): string[] {
+  return particles.map(
+    (p) =>
+      `${indent}<s:element minOccurs="${p.optional ? 0 : 1}" maxOccurs="${p.repeated ? 'unbounded' : 1}" name="${p.name}"${p.nillable ? ' nillable="true"' : ''} type="${prefixed(p.type)}" />`,
+  );
+}
+
+function element(name: string, particles: Particle[]): string {
+  const type = particles.length === 0 ? ['        <s:complexType />'] : ['        <s:complexType>', '          <s:sequence>', ...sequence(particles, '            '), '          </s:sequence>', '        </s:complexType>'];
+  return [`      <s:element name="${name}">`, ...type, '      </s:element>'].join('\n');
+}
+
+function complexType(name: string, particles: Particle[]): string {
+  return [`      <s:complexType name="${name}">`, '        <s:sequence>', ...sequence(particles, '          '), '        </s:sequence>', '      </s:complexType>'].join('\n');
+}
+
+function globalResultElement(name: string): string {
+  return `      <s:element name="${name}" nillable="true" type="tns:${name}" />`;
+}
+
+function message(name: string, parts: string[]): string {
+  return [`  <wsdl:message name="${name}">`, ...parts.map((part) => `    ${part}`), '  </wsdl:message>'].join('\n');
+}
+
+function wrapped(tag: string, lines: string[]): string[] {
+  return [`<${tag}>`, ...lines.map((line) => `  ${line}`), `</${tag.split(' ')[0]}>`];
+}
+
+function operation(name: string, lines: string[]): string {
+  return [`    <wsdl:operation name="${name}">`, ...lines.map((line) => `      ${line}`), '    </wsdl:operation>'].join('\n');
 }
 
 /** The ServiceError fault type and element, and a ServiceError fault on every operation of the SOAP port type. */

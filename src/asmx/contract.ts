@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { contractInputs, type Service } from '../services/types';
-import { typedContractDifferences } from './contract-v2';
+import { toAdd, typedContractDifferences, v2Entry } from './contract-v2';
 import { childrenNamed, firstChildNamed, parseXml, type XmlElement } from './xml-tree';
 import { escapeXml } from './xml-escape';
 
@@ -68,7 +68,7 @@ export function describeWsdl(template: string, namespace: string): ServiceDescri
  * Every difference between the WSDL and the service object; empty when they agree. A v2 WSDL lists
  * each operation's extension fields after its parameters, and declares typed results (contract-v2.ts).
  */
-export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract'>): string[] {
+export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>): string[] {
   const differences: string[] = [];
   if (description.serviceName !== service.name) {
     differences.push(`the WSDL describes service ${description.serviceName}, the implementation is ${service.name}`);
@@ -84,15 +84,18 @@ export function contractDifferences(description: ServiceDescription, service: Pi
       );
     }
   }
-  for (const name of service.operations.keys()) {
-    if (!described.has(name)) differences.push(`operation ${name} is implemented but not in the WSDL`);
+  for (const op of service.operations.values()) {
+    if (described.has(op.name)) continue;
+    // The v2 entry follows from the declaration: the difference says what to paste.
+    const entry = service.contract === 'v2' ? toAdd(service.wsdlFile, v2Entry(description, service, op)) : '';
+    differences.push(`operation ${op.name} is implemented but not in the WSDL${entry}`);
   }
   if (service.contract === 'v2' && differences.length === 0) differences.push(...typedContractDifferences(description, service));
   return differences;
 }
 
 /** The start-up check: throws ContractMismatchError naming every difference. */
-export function assertContract(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract'>): void {
+export function assertContract(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>): void {
   const differences = contractDifferences(description, service);
   if (differences.length > 0) throw new ContractMismatchError(service.name, differences);
 }
