@@ -1,7 +1,8 @@
 /**
  * Adding an operation (docs/architecture.md): the v2 WSDL entry follows from the declaration. When the
  * v2 WSDL lacks an operation, the start-up check's difference holds every piece to paste and where;
- * pasted as it says, the WSDL agrees with the declarations.
+ * pasted as it says, the WSDL agrees with the declarations. A record type it lacks comes back byte
+ * for byte as the file wrote it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,4 +51,11 @@ it('says what to paste for an operation the v2 WSDL lacks, and the WSDL with the
     pasted = `${pasted.slice(0, at)}${xml}\n${pasted.slice(at)}`;
   }
   expect(differences(pasted, operations)).toEqual([]);
+});
+
+it('says what to paste for a record type the v2 WSDL lacks: the type as the file had it', () => {
+  const block = /\n( {6}<s:complexType name="PCNDebitNote">\n[\s\S]*?\n {6}<\/s:complexType>)\n/.exec(v2Wsdl)![1];
+  expect(differences(v2Wsdl.replace(`${block}\n`, ''), mainServiceOperations)).toEqual([
+    `the schema has no complexType PCNDebitNote; add to wsdl/v2/MobileAppWebService.wsdl:\n  after <s:schema, before the next </s:schema>:\n${block}`,
+  ]);
 });
