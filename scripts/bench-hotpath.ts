@@ -584,14 +584,15 @@ async function main(): Promise<void> {
   const rawRow: Row = { ...soapRow('1.1', SYNC, 'HelloWorld', {}), label: 'raw node:http, fixed SOAP reply' };
   const rawResults = await measureServer('raw node:http', [self, '--peer', 'raw', String(peerPort)], process.env, peerPort, [rawRow], options, dir);
 
-  const header = `| request | this server req/s | p50 | p99 | peer | peer req/s | p50 | p99 | ratio |`;
-  const lines = [header, '|---|---|---|---|---|---|---|---|---|'];
+  // The CPU ratio is the rate ratio the servers would reach if wrk, on one core, could always keep up with both.
+  const header = `| request | this server req/s | p50 | p99 | peer | peer req/s | p50 | p99 | ratio | CPU per request (this / peer) | CPU ratio |`;
+  const lines = [header, '|---|---|---|---|---|---|---|---|---|---|---|'];
   for (const row of rows) {
     const a = ours.get(row.label)!;
     const peerName = row.group === 'soap' ? 'bare soap.listen' : row.method === 'GET' ? 'Express 5 route' : 'Express 5 route, urlencoded';
     const b = peers.get(row.label)!;
     const line = (label: string, m: Measure, ratio: number) =>
-      `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${ratio.toFixed(2)}x |`;
+      `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${ratio.toFixed(2)}x | ${m.cpuPerRequest!.toFixed(3)} / ${b.cpuPerRequest!.toFixed(3)} ms | ${(b.cpuPerRequest! / m.cpuPerRequest!).toFixed(2)}x |`;
     // Measured round by round beside its peer: the median of the rounds' ratios, each taken at nearly one moment.
     lines.push(line(row.label, a, median(a.roundRates!.map((rate, round) => rate / b.roundRates![round]))));
     const cold = uncached.get(row.label);
@@ -599,7 +600,7 @@ async function main(): Promise<void> {
     if (cold) lines.push(line(`${row.label}, ANSWER_CACHE_MB=0`, cold, cold.rps / b.rps));
   }
   const raw = rawResults.get(rawRow.label)!;
-  lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | |`);
+  lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | | ${raw.cpuPerRequest!.toFixed(3)} ms | |`);
   process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, medians of ${options.rounds} rounds${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
   // What the machine itself does to a tail: a server that does nothing but answer, measured the same way.
