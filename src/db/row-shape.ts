@@ -44,65 +44,44 @@ export function percentOf(part: unknown, whole: unknown): number {
   return of === 0 ? 0 : Math.round((plainNumber(part) * 10000) / of) / 100;
 }
 
-/** Makes one row object from a query row (its array of values, or its object). */
-export type RowMaker = new (row: unknown) => Record<string, unknown>;
+/** Makes one answer row from a query row (its array of values, or its object). */
+export type RowMaker = (row: unknown) => Record<string, unknown>;
+
+/** A query row's values, by index (an array of values) or by column name (a row object). */
+type QueryRow = Record<string | number, unknown>;
 
 /**
- * The constructor of the shape's rows, `function (v) { this["PDCID"] = v[0]; this["Amount"] =
- * moneyAmount(v[11]); ... }`, where `access` writes how a column's value is reached (`v[0]` in an
- * array, `v["pdc_id"]` in an object); its objects are plain ones (their prototype is Object.prototype).
- * V8 sizes the objects of a constructor to the properties it sets, so every field has a slot in the
- * object itself. An empty object given its fields one by one has room for four, the others go to a
- * second allocation, slower to build and larger. Not an object literal, `{ "code": v[0], ... }`: V8
- * tracks where literals are made, and once the rows of a report outlived a collection it made that
- * literal's later objects directly in the old generation, streamed rows too, where they stayed until a
- * full collection. The names are written as JSON strings, so any name is a property name and nothing
- * else; `__proto__` sets the prototype, as in a row object better-sqlite3 makes.
+ * The maker of the shape's rows, where `at` says where a column's value is in a query row (an index
+ * in an array of values, a name in a row object). Each field is assigned in the shape's order, so a
+ * name is a property name as in a row object better-sqlite3 makes (`__proto__` sets the prototype).
  */
-function rowMaker(shape: RowShape, access: (column: string) => string): RowMaker {
-  const body = shape
-    .map(({ name, column, conversion, of }) => `this[${JSON.stringify(name)}] = ${converted(conversion, access(column), of === undefined ? undefined : access(of))};`)
-    .join('\n');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- made from names written as JSON strings and from `access`, which writes only element reads (see above)
-  const make = new Function('moneyAmount', 'plainNumber', 'percentOf', `return function Row(v) {\n${body}\n}`) as (money: typeof moneyAmount, number: typeof plainNumber, percent: typeof percentOf) => RowMaker;
-  const Row = make(moneyAmount, plainNumber, percentOf);
-  Row.prototype = Object.prototype;
-  return Row;
+function rowMaker(shape: RowShape, at: (column: string) => string | number): RowMaker {
+  const fields = shape.map(({ name, column, conversion, of }) => ({ name, value: fieldValue(conversion, at(column), of === undefined ? undefined : at(of)) }));
+  return (row) => {
+    const answer: Record<string, unknown> = {};
+    for (const { name, value } of fields) answer[name] = value(row as QueryRow);
+    return answer;
+  };
 }
 
-/** The expression of a field's value in a row maker's body: `value` and `of` are element reads. */
-function converted(conversion: Conversion, value: string, of: string | undefined): string {
+/** How a field's value is read from a query row: its column's value at `at`, converted. */
+function fieldValue(conversion: Conversion, at: string | number, of: string | number | undefined): (row: QueryRow) => unknown {
   switch (conversion) {
     case 'value':
-      return value;
+      return (row) => row[at];
     case 'number':
-      return `plainNumber(${value})`;
+      return (row) => plainNumber(row[at]);
     case 'money':
-      return `moneyAmount(${value})`;
+      return (row) => moneyAmount(row[at]);
     case 'percent':
       if (of === undefined) throw new Error('A percent field names the column it is a percentage of');
-      return `percentOf(${value}, ${of})`;
+      return (row) => percentOf(row[at], row[of]);
   }
-}
-
-/** Makers kept, one per shape and column list met (the queries of the code: a few hundred at most). */
-const MAKERS_KEPT = 1024;
-const makers = new Map<string, RowMaker>();
-
-/** The maker kept under `key`, made by `make` the first time. */
-function kept(key: string, make: () => RowMaker): RowMaker {
-  let Row = makers.get(key);
-  if (Row === undefined) {
-    Row = make();
-    if (makers.size >= MAKERS_KEPT) makers.clear();
-    makers.set(key, Row);
-  }
-  return Row;
 }
 
 /** The maker of the shape's rows from row objects, each column read by its name. */
 export function objectRowMaker(shape: RowShape): RowMaker {
-  return kept(`object\n${JSON.stringify(shape)}`, () => rowMaker(shape, (column) => `v[${JSON.stringify(column)}]`));
+  return rowMaker(shape, (column) => column);
 }
 
 /**
@@ -110,7 +89,7 @@ export function objectRowMaker(shape: RowShape): RowMaker {
  * shape names a column the statement does not have.
  */
 export function arrayRowMaker(shape: RowShape, columns: readonly string[]): RowMaker {
-  return kept(`array\n${JSON.stringify(shape)}\n${columns.join('\u0000')}`, () => rowMaker(shape, arrayAccess(columns)));
+  return rowMaker(shape, arrayIndex(columns));
 }
 
 /**
@@ -118,15 +97,18 @@ export function arrayRowMaker(shape: RowShape, columns: readonly string[]): RowM
  * are `columns`: each column under its own name, in order.
  */
 export function columnRowMaker(columns: readonly string[]): RowMaker {
-  return kept(`columns\n${columns.join('\u0000')}`, () => rowMaker(columns.map((name) => ({ name, column: name, conversion: 'value' })), arrayAccess(columns)));
+  return rowMaker(
+    columns.map((name) => ({ name, column: name, conversion: 'value' })),
+    arrayIndex(columns),
+  );
 }
 
-/** A column's value in an array of values: a name that comes twice gives its last value, as in a row object. */
-function arrayAccess(columns: readonly string[]): (column: string) => string {
+/** A column's index in an array of values: a name that comes twice gives its last value, as in a row object. */
+function arrayIndex(columns: readonly string[]): (column: string) => number {
   return (column) => {
     const at = columns.lastIndexOf(column);
     if (at < 0) throw new Error(`The statement has no column ${JSON.stringify(column)} for its answer's rows`);
-    return `v[${at}]`;
+    return at;
   };
 }
 
@@ -185,7 +167,7 @@ export class WholeShaper {
   private last: Record<string, unknown> | undefined;
 
   constructor(
-    private readonly Row: RowMaker,
+    private readonly makeRow: RowMaker,
     private readonly options: WholeOptions,
     /** Reads a summed column's value from a query row (an array of values or a row object). */
     private readonly column: (row: unknown, name: string) => unknown,
@@ -205,7 +187,7 @@ export class WholeShaper {
     const sums = this.options.sums ?? [];
     for (let r = from; r < to; r++) {
       const row = part[r];
-      const answer = new this.Row(row);
+      const answer = this.makeRow(row);
       made[r - from] = answer;
       for (let c = 0; c < sums.length; c++) this.sums[c] += plainNumber(this.column(row, sums[c]));
       if (this.ordered && this.last !== undefined && this.options.order !== undefined) this.ordered = inOrder(this.last, answer, this.options.order);

@@ -34,8 +34,7 @@ export type ShapedRead = { count: number; json: string } | { count: number; rows
 export async function readShaped(db: Kysely<Database>, query: CompiledQuery, shape: RowShape): Promise<ShapedRead> {
   const result: ShapedResult<unknown> = await db.executeQuery(carrying(query, { shape }));
   if (result.shaped !== undefined) return result.shaped;
-  const Row = objectRowMaker(shape);
-  const rows = result.rows.map((row) => new Row(row));
+  const rows = result.rows.map(objectRowMaker(shape));
   return { count: rows.length, rows };
 }
 

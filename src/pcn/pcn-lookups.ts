@@ -54,7 +54,7 @@ const CHEQUE_SHAPE = rowShape(CHEQUE, {
   Amount: 'amount',
   Status: 'status',
 });
-const ChequeRow = objectRowMaker(CHEQUE_SHAPE);
+const chequeRow: (r: repo.ListedCheque) => Record<string, unknown> = objectRowMaker(CHEQUE_SHAPE);
 
 export interface PcnListQuery {
   salesOfficer?: string;
@@ -175,6 +175,3 @@ function oneSpelling<R extends { pcn_no: string }>(records: R[], spellings: read
   return records.filter((r) => r.pcn_no === chosen);
 }
 
-function chequeRow(r: repo.ListedCheque): Record<string, unknown> {
-  return new ChequeRow(r);
-}

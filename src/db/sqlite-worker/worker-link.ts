@@ -133,13 +133,12 @@ function toError(failure: WorkerFailure): Error {
  */
 function rowObjects(batch: RowBatch): Record<string, unknown>[] {
   const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
-  // Made once per column list, as constructors (../row-shape.ts says why).
-  const Row = columnRowMaker(batch.columns);
+  const makeRow = columnRowMaker(batch.columns);
   const rows = new Array<Record<string, unknown>>(arrays.length);
   for (let r = 0; r < arrays.length; r++) {
     const values = arrays[r];
     if (batch.json === undefined) for (let c = 0; c < values.length; c++) values[c] = asBuffer(values[c]);
-    rows[r] = new Row(values);
+    rows[r] = makeRow(values);
   }
   return rows;
 }

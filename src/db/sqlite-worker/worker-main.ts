@@ -128,9 +128,9 @@ class Session {
 
   /** The answer's rows made from a whole result, as JSON text (../row-shape.ts). */
   private shaped(shape: RowShape, columns: string[], rows: Row[]): ShapedRows {
-    const Row = arrayRowMaker(shape, columns);
+    const makeRow = arrayRowMaker(shape, columns);
     const made = new Array<unknown>(rows.length);
-    for (let r = 0; r < rows.length; r++) made[r] = new Row(rows[r]);
+    for (let r = 0; r < rows.length; r++) made[r] = makeRow(rows[r]);
     return { count: rows.length, json: JSON.stringify(made) };
   }
 
