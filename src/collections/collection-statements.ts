@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { amount } from '../operations/money';
+import { amount } from '../operations/values';
 import type { Direction, Range } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';

@@ -5,13 +5,15 @@
  * (from the row's array of values), where the worker then writes the rows' JSON itself: the main
  * thread takes one string instead of parsing the rows, building them twice and writing them again.
  *
- * The worker thread loads this file beside its own (worker-main.ts), so it imports nothing.
+ * The worker thread loads this file beside its own (worker-main.ts), so it imports nothing but the
+ * conversions (../operations/values.ts), which import nothing either.
  */
+import { amount, compareValues, percentOf, plainNumber } from '../operations/values';
 
 /**
  * What becomes of a column's value: `value` as it is; `number` as a number, null as 0 (a sum that
  * PostgreSQL gives as numeric text); `money` from minor units (docs/behaviour.md); `percent` as a
- * percentage of the field's `of` column (percentOf).
+ * percentage of the field's `of` column (percentOf). The conversions are ../operations/values.ts.
  */
 export type Conversion = 'value' | 'number' | 'money' | 'percent';
 
@@ -27,22 +29,6 @@ export interface ShapeField {
 
 /** The fields of an answer row in the order the answer writes them. */
 export type RowShape = readonly ShapeField[];
-
-/** Money is stored in integer minor units and answered as a number with (at most) two decimals. */
-export function moneyAmount(minor: unknown): number {
-  return Math.round(Number(minor ?? 0)) / 100;
-}
-
-/** A sum's or a count's value as a number: PostgreSQL gives numeric as text, a sum over no rows is null. */
-export function plainNumber(value: unknown): number {
-  return Number(value ?? 0);
-}
-
-/** `part` as a percentage of `whole`, two decimals, 0 when `whole` is 0 (both numbers as plainNumber gives them). */
-export function percentOf(part: unknown, whole: unknown): number {
-  const of = plainNumber(whole);
-  return of === 0 ? 0 : Math.round((plainNumber(part) * 10000) / of) / 100;
-}
 
 /** Makes one answer row from a query row (its array of values, or its object). */
 export type RowMaker = (row: unknown) => Record<string, unknown>;
@@ -72,7 +58,7 @@ function fieldValue(conversion: Conversion, at: string | number, of: string | nu
     case 'number':
       return (row) => plainNumber(row[at]);
     case 'money':
-      return (row) => moneyAmount(row[at]);
+      return (row) => amount(row[at]);
     case 'percent':
       if (of === undefined) throw new Error('A percent field names the column it is a percentage of');
       return (row) => percentOf(row[at], row[of]);
@@ -110,14 +96,6 @@ function arrayIndex(columns: readonly string[]): (column: string) => number {
     if (at < 0) throw new Error(`The statement has no column ${JSON.stringify(column)} for its answer's rows`);
     return at;
   };
-}
-
-/** A value of an answer row as the reports order them: numbers by value, text by code point, nulls first. */
-export function compareValues(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  return (a as number | string) < (b as number | string) ? -1 : 1;
 }
 
 /** The order an answer's rows are asked of SQL in: by one field, ties by the key field ascending. */

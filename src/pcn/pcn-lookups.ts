@@ -12,7 +12,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
-import { amount } from '../operations/money';
+import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
 import { rowBatches, SMALL_LIST_ROWS, StreamedData, streamedResult } from '../operations/streamed';

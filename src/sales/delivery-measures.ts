@@ -9,8 +9,7 @@
  * - DeliveryPercent: delivered value / ordered value * 100, two decimals, 0 when nothing was ordered.
  * The sums come from the summary data (repository.ts, docs/summaries.md).
  */
-import { amount } from '../operations/money';
-import { percentOf } from '../db/row-shape';
+import { amount, percentOf } from '../operations/values';
 import { forEachInTurns } from '../operations/turns';
 
 /** The measures of one group, money in minor units, as SQL returns them. */

@@ -13,7 +13,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';
-import { amount } from '../operations/money';
+import { amount } from '../operations/values';
 import { isoDate } from '../operations/parse';
 import type { StatsScope } from './stats-scope';
 import { type Period, activeCustomers, activeSalesOfficers, collectionsTotal, openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesTotals } from './repository';

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { amount } from '../operations/money';
+import { amount } from '../operations/values';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { resolveFilters, type ReportFilterInput } from './report-filters';

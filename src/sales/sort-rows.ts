@@ -12,7 +12,7 @@
  * a computed field), the rows are sorted here as before, so the answer never depends on it.
  */
 import type { Sort } from '../operations/parse';
-import { compareValues } from '../db/row-shape';
+import { compareValues } from '../operations/values';
 import type { WholeRead } from '../db/shaped-read';
 import { parsed, wholeData, type JsonRows } from '../operations/json-rows';
 

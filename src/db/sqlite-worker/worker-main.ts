@@ -1,9 +1,9 @@
 /**
  * The body of an SQLite worker thread (protocol.ts): opens one better-sqlite3 connection and runs
  * what the main thread sends, one message at a time. It imports nothing at run time but Node's own
- * modules and ../row-shape.ts, which imports nothing itself (the driver comes by path in workerData):
- * when the server runs from TypeScript sources (the tests) these two files alone are transpiled
- * (worker-script.ts).
+ * modules, ../row-shape.ts and the conversions it applies (../../operations/values.ts), which import
+ * nothing else (the driver comes by path in workerData): when the server runs from TypeScript sources
+ * (the tests) these three files alone are transpiled (worker-script.ts).
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';

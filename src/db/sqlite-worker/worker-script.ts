@@ -1,11 +1,12 @@
 /**
  * Starts an SQLite worker thread running worker-main. From the compiled build that is the
  * worker-main.js beside this file; from TypeScript sources (the test suites under ts-jest) there is
- * no .js file, so the worker's own source files (worker-main.ts and the one it imports, ../row-shape.ts)
- * are transpiled with the TypeScript compiler (a development dependency) into a directory of the
- * temporary directory named by a hash of the sources, in the same places relative to each other:
- * made once for each version of the sources and shared by every test process (each file is written
- * under a name of its own and renamed into place, so processes that make it at once do not collide).
+ * no .js file, so the worker's own source files (worker-main.ts and what it imports: ../row-shape.ts,
+ * ../../operations/values.ts) are transpiled with the TypeScript compiler (a development dependency)
+ * into a directory of the temporary directory named by a hash of the sources, in the same places
+ * relative to each other: made once for each version of the sources and shared by every test process
+ * (each file is written under a name of its own and renamed into place, so processes that make it at
+ * once do not collide).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,15 +15,15 @@ import { createHash } from 'node:crypto';
 import { threadId, Worker } from 'node:worker_threads';
 import type { WorkerSettings } from './protocol';
 
-/** The worker's sources, relative to src/db. */
-const SOURCES = ['sqlite-worker/worker-main.ts', 'row-shape.ts'];
+/** The worker's sources, relative to src. */
+const SOURCES = ['db/sqlite-worker/worker-main.ts', 'db/row-shape.ts', 'operations/values.ts'];
 
 let transpiled: Promise<string> | undefined;
 
 export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   const compiled = path.join(__dirname, 'worker-main.js');
   if (fs.existsSync(compiled)) return new Worker(compiled, { workerData: settings });
-  transpiled ??= transpile(path.join(__dirname, '..'));
+  transpiled ??= transpile(path.join(__dirname, '..', '..'));
   return new Worker(await transpiled, { workerData: settings });
 }
 
@@ -41,5 +42,5 @@ async function transpile(root: string): Promise<string> {
     fs.writeFileSync(partial, js);
     fs.renameSync(partial, target);
   });
-  return path.join(out, 'sqlite-worker', 'worker-main.js');
+  return path.join(out, 'db', 'sqlite-worker', 'worker-main.js');
 }
