@@ -67,15 +67,16 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   // The versions are read before the read runs, its checks too: an answer is kept under versions of the
   // data it was read from or older (answer-cache.ts).
   const before = await versions.read();
-  const depends = dependencies(before, operation.reads);
   const prepared = await operation.prepare(request, ctx);
-  if (prepared.key === undefined || depends === undefined) return report(await delivered(await prepared.read(), input));
+  if (prepared.key === undefined) return report(await delivered(await prepared.read(), input));
   const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
   const answer = answers.get(key, before);
   if (answer !== undefined) return { kind: 'kept', answer };
   const result = await delivered(await prepared.read(), input);
+  // Worked out on a miss only. None when a table it reads has no version: its answer is not kept.
+  const depends = dependencies(before, operation.reads);
   // A list read from a cursor while it is written is never kept: it can be of any size.
-  if (result.data instanceof StreamedData) return report(result);
+  if (depends === undefined || result.data instanceof StreamedData) return report(result);
   return { kind: 'report', result, keeper: answers.keeper(key, depends) };
 }
 
