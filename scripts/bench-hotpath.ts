@@ -32,14 +32,14 @@
  * answered request, from /proc (Linux). --profile writes a V8 CPU profile of this server (node --cpu-prof)
  * into DIR.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { percentile, PINNED, procCpuMs, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
+import { percentile, PINNED, procCpuMs, runWrk, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -332,28 +332,11 @@ function luaScript(row: Row, dir: string): string {
   return file;
 }
 
-function millis(text: string): number {
-  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
-  if (!m) return NaN;
-  const scale = { us: 0.001, ms: 1, s: 1000, m: 60000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
-  return Number(m[1]) * scale;
-}
-
 function wrk(port: number, row: Row, options: Options, dir: string): Measure {
-  const args = ['-t1', `-c${options.connections}`, `-d${options.duration}s`, '--latency', '-s', luaScript(row, dir), `http://127.0.0.1:${port}${row.target}`];
-  const run = PINNED ? spawnSync('taskset', ['-c', '0', 'wrk', ...args], { encoding: 'utf8' }) : spawnSync('wrk', args, { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
-  const out = run.stdout;
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const measure = runWrk(['-t1', `-c${options.connections}`, `-d${options.duration}s`, '-s', luaScript(row, dir), `http://127.0.0.1:${port}${row.target}`]);
   // A server that answers nothing is a failed run, not a row of zeros.
-  if (!(rps > 0)) throw new Error(`${row.label}: no answers in ${options.duration} s\n${out}`);
-  const p50 = millis(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '');
-  const p99 = millis(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '');
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
-  return { rps, p50, p99, errors: non2xx + socketErrors, requests };
+  if (!(measure.rps > 0)) throw new Error(`${row.label}: no answers in ${options.duration} s`);
+  return measure;
 }
 
 /** A server started for measuring, answering on `port` (measureRow runs a row against it). */

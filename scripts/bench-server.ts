@@ -134,3 +134,35 @@ export async function settle(whose: string): Promise<void> {
 }
 
 const SETTLE_MS = 20_000;
+
+export interface WrkMeasure {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Non-2xx answers and socket errors (timeouts included). */
+  errors: number;
+  requests: number;
+}
+
+/** One wrk run with `args` (pinned to core 0), its figures in milliseconds. */
+export function runWrk(args: readonly string[]): WrkMeasure {
+  const all = ['--latency', ...args];
+  const run = PINNED ? spawnSync('taskset', ['-c', '0', 'wrk', ...all], { encoding: 'utf8' }) : spawnSync('wrk', all, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
+  const out = run.stdout;
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    p50: millis(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? ''),
+    p99: millis(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? ''),
+    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
+  };
+}
+
+function millis(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!m) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+  return Number(m[1]) * scale;
+}
