@@ -7,7 +7,7 @@
 const tseslint = require('typescript-eslint');
 
 const BUSINESS = ['sales', 'collections', 'pcn', 'lookups', 'warranty', 'activities', 'users', 'summaries'];
-const TOOLS = ['import', 'demo-data', 'contract-check'];
+const TOOLS = ['import', 'demo-data', 'contract-check', 'migration'];
 const BINDINGS = ['asmx', 'auth', 'ops'];
 const ASSEMBLY = ['services', 'process', 'app', 'server', 'main'];
 
@@ -59,6 +59,7 @@ module.exports = tseslint.config(
   layer(['telemetry'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db'], 'Spans read the request context: the bindings and the engines call them, never the other way.'),
   layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
   layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
+  layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations.'),
   {
     files: ['src/operations/values.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.', message: 'The SQLite worker thread loads this file by path (src/db/sqlite-worker/worker-script.ts): it imports nothing.' }] }] },

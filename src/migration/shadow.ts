@@ -1,0 +1,214 @@
+/**
+ * Shadow mode (docs/migration.md): a reverse proxy in front of two servers. Every client is served by
+ * the primary alone, its answer streamed back unchanged; reads are then sent to the candidate in the
+ * background and the two answers compared (compare.ts) into the report (report.ts). The candidate can
+ * be slow, down or wrong without a client noticing: mirrored work waits in a bounded queue, each call
+ * under a timeout, and what does not fit is dropped and counted.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
+import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
+import { NoiseLearner } from './noise';
+import { keyOf, Report } from './report';
+import { classify, type Call } from './traffic';
+
+export interface ShadowOptions extends TlsOptions {
+  primary: string;
+  candidate: string;
+  port: number;
+  host: string;
+  out: string;
+  mirrorWrites: boolean;
+  ignore: readonly string[];
+  /** Requests up to this size are kept for the candidate (the servers' own body limit). */
+  maxRequestBytes: number;
+  /** Each side's answer is compared up to this many bytes, a longer one by length and digest. */
+  captureBytes: number;
+  /** Mirrored calls waiting at most, and their bytes at most: more are dropped and counted. */
+  queueLength: number;
+  queueBytes: number;
+  /** Mirrored calls under way at once. */
+  concurrency: number;
+  /** A mirrored call (or second primary call) that takes longer fails. */
+  timeoutMs: number;
+  /** One read in this many goes to the primary twice, to learn its noise; 0 for none. */
+  noiseEvery: number;
+  /** How often summary.json and summary.html are rewritten. */
+  reportEveryMs: number;
+}
+
+export const SHADOW_DEFAULTS = {
+  port: 8081,
+  host: '0.0.0.0',
+  out: './shadow-report',
+  mirrorWrites: false,
+  ignore: [],
+  maxRequestBytes: 4 * 1024 * 1024,
+  captureBytes: 16 * 1024 * 1024,
+  queueLength: 1000,
+  queueBytes: 256 * 1024 * 1024,
+  concurrency: 4,
+  timeoutMs: 30_000,
+  noiseEvery: 20,
+  reportEveryMs: 5000,
+} satisfies Partial<ShadowOptions>;
+
+interface Mirrored {
+  call: Call;
+  request: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer };
+  primary: Answer;
+  bytes: number;
+}
+
+export interface Shadow {
+  port: number;
+  report: Report;
+  /** Resolves once every mirrored call already queued has been compared (tests, and a clean exit). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startShadow(options: ShadowOptions): Promise<Shadow> {
+  const primary = target(options.primary, options);
+  const candidate = target(options.candidate, options);
+  const noise = new NoiseLearner(options.noiseEvery);
+  const report = new Report(options.out, (key) => noise.noisyFields(key));
+  const ignored = pathMatcher(options.ignore);
+  const queue: Mirrored[] = [];
+  let queuedBytes = 0;
+  let running = 0;
+  let idle: (() => void)[] = [];
+
+  function enqueue(job: Mirrored): void {
+    if (queue.length >= options.queueLength || queuedBytes + job.bytes > options.queueBytes) {
+      report.count(job.call, 'dropped');
+      return;
+    }
+    queue.push(job);
+    queuedBytes += job.bytes;
+    pump();
+  }
+
+  function pump(): void {
+    while (running < options.concurrency && queue.length > 0) {
+      const job = queue.shift()!;
+      queuedBytes -= job.bytes;
+      running += 1;
+      void mirror(job).finally(() => {
+        running -= 1;
+        pump();
+        if (running === 0 && queue.length === 0) for (const resolve of idle.splice(0)) resolve();
+      });
+    }
+  }
+
+  async function mirror(job: Mirrored): Promise<void> {
+    const key = keyOf(job.call);
+    if (!job.call.write && noise.sampleNext()) {
+      const again = await exchange(primary, job.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
+      if (again !== undefined) noise.learn(key, differencesOf(job.primary, again).differences);
+    }
+    let answer: Answer;
+    try {
+      answer = await exchange(candidate, job.request, options.captureBytes, options.timeoutMs);
+    } catch {
+      report.count(job.call, 'candidateErrors');
+      return;
+    }
+    // The v2 contract and the OpenAPI document are this server's own: the legacy one answers 404.
+    if ((job.call.contract === 'v2' || job.call.operation === 'openapi') && (answer.status === 404) !== (job.primary.status === 404)) {
+      report.count(job.call, 'notInContract');
+      return;
+    }
+    const verdict = compareAnswers(job.call, job.request, job.primary, answer, { ignored, noisy: (path) => noise.isNoisy(key, path) });
+    report.record(job.call, job.request, [job.primary.status, answer.status], verdict);
+  }
+
+  const server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report);
+    proxy(req, res, primary, options, (job) => {
+      if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
+      else enqueue(job);
+    }, (call) => report.count(call, 'notMirrored'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const timer = setInterval(() => report.write(), options.reportEveryMs);
+  timer.unref();
+  report.write();
+
+  const settled = () => (running === 0 && queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+  return {
+    port: (server.address() as AddressInfo).port,
+    report,
+    settled,
+    async close() {
+      clearInterval(timer);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      queue.length = 0;
+      await settled();
+      idle = [];
+      primary.agent.destroy();
+      candidate.agent.destroy();
+      await report.close();
+    },
+  };
+}
+
+/**
+ * One client request through to the primary and its answer back, streamed both ways. Once the client
+ * has its whole answer, `mirror` gets the exchange, unless the request was over the body limit
+ * (`tooLarge`: it cannot be sent again).
+ */
+function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+  const headers = forwarded(req);
+  const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
+  const sent = new Capture(options.maxRequestBytes);
+  req.on('data', (chunk: Buffer) => sent.add(chunk));
+  req.pipe(upstream);
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  upstream.on('error', () => {
+    if (res.headersSent) res.destroy();
+    else res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end('The primary server did not answer.');
+  });
+  upstream.on('response', (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+    const received = new Capture(options.captureBytes);
+    answer.on('data', (chunk: Buffer) => received.add(chunk));
+    answer.pipe(res);
+    res.on('finish', () => {
+      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: sent.bytes };
+      const call = classify(request, request.body);
+      if (sent.truncated) return tooLarge(call);
+      const primaryAnswer = received.answer(answer);
+      mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length });
+    });
+  });
+}
+
+/** The client's headers as a reverse proxy passes them on: its Host kept, X-Forwarded-* added. */
+function forwarded(req: IncomingMessage): http.IncomingHttpHeaders {
+  const headers = endToEnd(req.headers);
+  const client = req.socket.remoteAddress ?? '';
+  const before = req.headers['x-forwarded-for'];
+  headers['x-forwarded-for'] = before === undefined ? client : `${String(before)}, ${client}`;
+  headers['x-forwarded-proto'] = 'http';
+  if (req.headers.host !== undefined) headers['x-forwarded-host'] = req.headers.host;
+  return headers;
+}
+
+/** The proxy's own endpoints: never forwarded. */
+function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report): void {
+  const path = (req.url ?? '').split('?')[0];
+  if (path === '/__shadow/metrics') res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
+  else if (path === '/__shadow/summary') res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
+  else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+}
