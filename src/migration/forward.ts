@@ -6,13 +6,14 @@
 import { createHash, type Hash } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import zlib from 'node:zlib';
 import type { Answer } from './compare';
 
 export interface Target {
   url: URL;
   agent: http.Agent;
-  send: typeof http.request;
+  send: (options: https.RequestOptions) => http.ClientRequest;
 }
 
 export interface TlsOptions {
@@ -26,10 +27,10 @@ export function target(base: string, tls: TlsOptions = {}): Target {
   const url = new URL(base);
   if (url.protocol === 'https:') {
     const agent = new https.Agent({ keepAlive: true, ca: tls.ca, rejectUnauthorized: tls.insecure !== true });
-    return { url, agent, send: https.request };
+    return { url, agent, send: (options) => https.request(options) };
   }
   if (url.protocol !== 'http:') throw new Error(`${base}: only http and https URLs can be used`);
-  return { url, agent: new http.Agent({ keepAlive: true }), send: http.request };
+  return { url, agent: new http.Agent({ keepAlive: true }), send: (options) => http.request(options) };
 }
 
 /** Headers of one hop only (RFC 9110, section 7.6.1): a proxy does not pass them on. */
@@ -61,6 +62,8 @@ export function open(to: Target, request: OutgoingRequest, timeoutMs: number): h
     headers: request.headers,
     agent: to.agent,
     timeout: timeoutMs,
+    // The certificate is checked against the server's own name, not the client's Host passed on (no SNI for an address).
+    servername: isIP(to.url.hostname) === 0 ? to.url.hostname : '',
   });
 }
 

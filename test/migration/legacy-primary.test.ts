@@ -46,6 +46,10 @@ function legacyStandIn(): Promise<Listening> {
         else res.writeHead(200, { 'content-length': '0' }).end();
         return;
       }
+      if (url.pathname.startsWith('/API/v2/') || url.pathname === '/API/openapi.json') {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
+        return;
+      }
       const action = /"http:\/\/tempuri\.org\/(\w+)"/.exec(String(req.headers.soapaction ?? ''))?.[1];
       if (req.method === 'POST' && action !== undefined && (!body.includes(`<${action} `) || body.length > BODY_LIMIT)) {
         // The action wins, whatever the Body holds and however long it is.
@@ -96,6 +100,8 @@ beforeAll(async () => {
     { ...soapCall('1.2', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }), headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNList"' } },
     soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNInvoices', { PCNNO: 'x'.repeat(BODY_LIMIT) }),
     { method: 'GET', path: MAIN },
+    soapCall('1.1', '/API/v2/MobileAppWebService.asmx', 'http://tempuri.org/v2/', 'FillAreaManagers', { username: 'admin' }),
+    { method: 'GET', path: '/API/openapi.json' },
   ];
   for (const request of traffic) expect((await rawRequest(shadow.port, request)).status).toBeLessThan(600);
   await shadow.settled();
@@ -121,6 +127,9 @@ it('counts the deliberate differences as expected, by rule, and reports nothing 
   expect(rules('getPCNDetails', 'soap11')).toEqual({ 'action-and-body-disagree': 1 });
   expect(rules('getPCNList', 'soap11')).toEqual({ 'soap12-envelope-as-text-xml': 1 });
   expect(rules('getPCNInvoices', 'soap11')).toEqual({ 'request-limits': 1 });
+  // This server's own contract, which the legacy one does not have: counted, not compared.
+  expect(rows.find((row) => row.contract === 'v2')).toMatchObject({ notInContract: 1, compared: 0 });
+  expect(rows.find((row) => row.operation === 'openapi')).toMatchObject({ notInContract: 1, compared: 0 });
   for (const [operation, binding] of [
     ['FillAreaManagers', 'soap12'],
     ['HelloWorld', 'get'],

@@ -6,6 +6,8 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
@@ -222,6 +224,49 @@ describe('noise', () => {
     } finally {
       await shadow.close();
       await Promise.all([noisyPrimary.stop(), noisyCandidate.stop()]);
+    }
+  });
+});
+
+describe('as a reverse proxy', () => {
+  /** Answers with the headers it was sent, as JSON. */
+  const echo = (req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
+  let tlsPrimary: https.Server;
+  let tlsUrl: string;
+  let caFile: string;
+
+  beforeAll(async () => {
+    // A primary on HTTPS with a self-signed certificate for 127.0.0.1 (tls/, valid for a century), as a legacy IIS server often is.
+    const dir = path.join(__dirname, 'tls');
+    caFile = path.join(dir, 'cert.pem');
+    tlsPrimary = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(caFile) }, echo);
+    await new Promise<void>((resolve) => tlsPrimary.listen(0, '127.0.0.1', resolve));
+    tlsUrl = `https://127.0.0.1:${(tlsPrimary.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => tlsPrimary.close(() => resolve())));
+
+  it('passes the Host on, adds X-Forwarded-*, and drops the hop-by-hop headers', async () => {
+    const shadow = await startProxy({ primary: tlsUrl, candidate: primary.baseUrl, ca: fs.readFileSync(caFile) });
+    try {
+      const answer = await rawRequest(shadow.port, { method: 'GET', path: '/anything', headers: { host: 'app.example:8443', connection: 'keep-alive, x-drop', 'x-drop': '1', 'keep-alive': 'timeout=5', 'x-kept': '1' } });
+      expect(answer.status).toBe(200);
+      const seen = JSON.parse(answer.body.toString());
+      expect(seen).toMatchObject({ host: 'app.example:8443', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': 'app.example:8443', 'x-kept': '1' });
+      expect(Object.keys(seen)).not.toEqual(expect.arrayContaining(['x-drop']));
+      expect(seen['keep-alive']).toBeUndefined();
+    } finally {
+      await shadow.close();
+    }
+  });
+
+  it('refuses a certificate it cannot verify (502), unless given its CA or told --insecure', async () => {
+    for (const [tls, status] of [[{}, 502], [{ insecure: true }, 200], [{ ca: fs.readFileSync(caFile) }, 200]] as const) {
+      const shadow = await startProxy({ primary: tlsUrl, candidate: primary.baseUrl, ...tls });
+      try {
+        expect((await rawRequest(shadow.port, { method: 'GET', path: '/anything' })).status).toBe(status);
+      } finally {
+        await shadow.close();
+      }
     }
   });
 });
