@@ -10,6 +10,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { main as shadowMain } from '../../scripts/shadow';
 import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
 import type { OperationSummary } from '../../src/migration/report';
 import { warrantyFields } from '../support/fixture';
@@ -267,6 +268,16 @@ describe('as a reverse proxy', () => {
       } finally {
         await shadow.close();
       }
+    }
+  });
+});
+
+describe('npm run shadow', () => {
+  it('refuses bad arguments with exit code 2 and the usage, starting nothing', async () => {
+    for (const argv of [[], ['--primary', primary.baseUrl], ['--primary', 'ftp://x', '--candidate', candidate.baseUrl], ['--primary', primary.baseUrl, '--candidate', candidate.baseUrl, '--port', '70000'], ['--bogus']]) {
+      const lines: string[] = [];
+      expect(await shadowMain(argv, { out: (line) => lines.push(line), err: (line) => lines.push(line) })).toBe(2);
+      expect(lines.join('\n')).toContain('usage: npm run shadow --');
     }
   });
 });
