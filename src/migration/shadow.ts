@@ -25,9 +25,13 @@ export interface ShadowOptions extends TlsOptions {
   maxRequestBytes: number;
   /** Each side's answer is compared up to this many bytes, a longer one by length and digest. */
   captureBytes: number;
-  /** Mirrored calls waiting at most, and their bytes at most: more are dropped and counted. */
+  /** Mirrored calls waiting at most: more are dropped and counted. */
   queueLength: number;
-  queueBytes: number;
+  /**
+   * Bytes held for comparison at most: answers being captured and mirrored calls waiting. Past it an
+   * answer is compared by length and digest only, and a call that does not fit is dropped.
+   */
+  heldBytes: number;
   /** Mirrored calls under way at once. */
   concurrency: number;
   /** A mirrored call (or second primary call) that takes longer fails. */
@@ -47,12 +51,18 @@ export const SHADOW_DEFAULTS = {
   maxRequestBytes: 4 * 1024 * 1024,
   captureBytes: 16 * 1024 * 1024,
   queueLength: 1000,
-  queueBytes: 256 * 1024 * 1024,
+  heldBytes: 256 * 1024 * 1024,
   concurrency: 4,
   timeoutMs: 30_000,
   noiseEvery: 20,
   reportEveryMs: 5000,
 } satisfies Partial<ShadowOptions>;
+
+/** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
+interface Budget {
+  take(wanted: number): number;
+  give(bytes: number): void;
+}
 
 interface Mirrored {
   call: Call;
@@ -76,26 +86,37 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const report = new Report(options.out, (key) => noise.noisyFields(key));
   const ignored = pathMatcher(options.ignore);
   const queue: Mirrored[] = [];
-  let queuedBytes = 0;
+  let held = 0;
   let running = 0;
   let idle: (() => void)[] = [];
+  const budget: Budget = {
+    take(wanted) {
+      const granted = Math.max(0, Math.min(wanted, options.heldBytes - held));
+      held += granted;
+      return granted;
+    },
+    give(bytes) {
+      held -= bytes;
+    },
+  };
 
   function enqueue(job: Mirrored): void {
-    if (queue.length >= options.queueLength || queuedBytes + job.bytes > options.queueBytes) {
+    const granted = queue.length < options.queueLength ? budget.take(job.bytes) : -1;
+    if (granted < job.bytes) {
+      budget.give(Math.max(0, granted));
       report.count(job.call, 'dropped');
       return;
     }
     queue.push(job);
-    queuedBytes += job.bytes;
     pump();
   }
 
   function pump(): void {
     while (running < options.concurrency && queue.length > 0) {
       const job = queue.shift()!;
-      queuedBytes -= job.bytes;
       running += 1;
       void mirror(job).finally(() => {
+        budget.give(job.bytes);
         running -= 1;
         pump();
         if (running === 0 && queue.length === 0) for (const resolve of idle.splice(0)) resolve();
@@ -127,7 +148,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
 
   const server = http.createServer((req, res) => {
     if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report);
-    proxy(req, res, primary, options, (job) => {
+    proxy(req, res, primary, options, budget, (job) => {
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
       else enqueue(job);
     }, (call) => report.count(call, 'notMirrored'));
@@ -164,9 +185,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
 /**
  * One client request through to the primary and its answer back, streamed both ways. Once the client
  * has its whole answer, `mirror` gets the exchange, unless the request was over the body limit
- * (`tooLarge`: it cannot be sent again).
+ * (`tooLarge`: it cannot be sent again). The answer is captured within what the budget grants.
  */
-function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
   const headers = forwarded(req);
   const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
   const sent = new Capture(options.maxRequestBytes);
@@ -181,10 +202,17 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
   });
   upstream.on('response', (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
-    const received = new Capture(options.captureBytes);
+    let reserved = budget.take(options.captureBytes);
+    const received = new Capture(reserved);
+    const release = () => {
+      budget.give(reserved);
+      reserved = 0;
+    };
     answer.on('data', (chunk: Buffer) => received.add(chunk));
     answer.pipe(res);
+    res.on('close', release);
     res.on('finish', () => {
+      release();
       const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: sent.bytes };
       const call = classify(request, request.body);
       if (sent.truncated) return tooLarge(call);

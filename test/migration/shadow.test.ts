@@ -281,3 +281,25 @@ describe('npm run shadow', () => {
     }
   });
 });
+
+describe('memory held for comparisons', () => {
+  it('is bounded: past the budget answers are compared by digest, and calls that do not fit are dropped', async () => {
+    const shadow = await startProxy({ heldBytes: 100 });
+    try {
+      await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin` });
+      await shadow.settled();
+      // The answer (over 100 bytes) was captured within the budget only, so it went by digest, and differs.
+      expect(row(shadow, 'FillAreaManagers', 'get')).toMatchObject({ compared: 1, different: 1, byDigest: 1 });
+      const big = await startProxy({ heldBytes: 0 });
+      try {
+        await rawRequest(big.port, { method: 'POST', path: `${MAIN}/FillAreaManagers`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=admin' });
+        await big.settled();
+        expect(row(big, 'FillAreaManagers', 'post')).toMatchObject({ compared: 0, dropped: 1 });
+      } finally {
+        await big.close();
+      }
+    } finally {
+      await shadow.close();
+    }
+  });
+});
