@@ -9,11 +9,10 @@
  * Exit codes: 0 done (check: in step), 1 failed (check: out of step), 2 bad arguments or settings.
  */
 import { sql } from 'kysely';
-import { loadSettings, SettingsError } from '../src/config';
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import { checkSummaries } from '../src/summaries/check';
 import { rebuildSummaries } from '../src/summaries/upkeep';
-import { consoleOutput, type Output } from './output';
+import { consoleOutput, settingsOrSay, type Output } from './output';
 
 const USAGE = 'usage: npm run summaries -- rebuild | check';
 
@@ -23,14 +22,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     io.err(USAGE);
     return 2;
   }
-  let databaseUrl: string;
-  try {
-    databaseUrl = loadSettings(env).databaseUrl;
-  } catch (err) {
-    if (!(err instanceof SettingsError)) throw err;
-    io.err(`summaries: ${err.message}`);
-    return 2;
-  }
+  const settings = settingsOrSay('summaries', env, io);
+  if (settings === undefined) return 2;
+  const databaseUrl = settings.databaseUrl;
   try {
     return await withMigratedEngine(databaseUrl, async (engine) => {
       const started = Date.now();
