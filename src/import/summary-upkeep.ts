@@ -7,7 +7,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { refreshSummaries } from '../summaries/upkeep';
+import { refreshSummaries, type SummaryFamily } from '../summaries/upkeep';
 import type { PendingRow, WriteHooks } from './table-spec';
 import { tupleIn, type Tuple } from './tuple-in';
 
@@ -15,6 +15,17 @@ type Trx = Transaction<Database>;
 
 /** The tables whose rows the summaries are made of. */
 type SummarisedTable = 'orders' | 'order_lines' | 'invoices' | 'invoice_lines' | 'receipts' | 'ledger_entries';
+
+/** The summary families each table's rows go into (src/summaries/upkeep.ts). */
+const FAMILIES_OF: Record<SummarisedTable, readonly SummaryFamily[]> = {
+  orders: ['orders'],
+  order_lines: ['orders'],
+  // An invoice's lines are the sales, and its date and lines are the orders' deliveries.
+  invoices: ['sales', 'orders'],
+  invoice_lines: ['sales', 'orders'],
+  receipts: ['receipts'],
+  ledger_entries: ['ledger'],
+};
 
 /** The hooks of a summarised table's spec. */
 export function summaryUpkeep(table: SummarisedTable, key: readonly string[]): () => WriteHooks {
@@ -27,7 +38,7 @@ export function summaryUpkeep(table: SummarisedTable, key: readonly string[]): (
         for (const code of await affectedCustomers(trx, table, key, rows)) customers.add(code);
       },
       async afterFile(trx) {
-        await refreshSummaries(trx, customers);
+        await refreshSummaries(trx, customers, FAMILIES_OF[table]);
       },
     };
   };

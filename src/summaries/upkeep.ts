@@ -40,27 +40,52 @@ export const FACT_LEDGER_HORIZON = 'ledger_horizon_month';
 /** Customers per statement when refreshing a list (bound parameters stay well under every limit). */
 const CHUNK = 500;
 
+/**
+ * The summary data in families, each derived from its own raw tables: a write to invoices need not
+ * rebuild the receipts' totals. A refresh names the families its write can change.
+ */
+export type SummaryFamily = 'sales' | 'orders' | 'receipts' | 'ledger';
+
+const FAMILIES: Record<SummaryFamily, { tables: readonly (typeof CUSTOMER_SUMMARY_TABLES)[number][]; write(db: Db, s: SummarySql, customers: Customers): Promise<void> }> = {
+  sales: { tables: ['sales_period_totals', 'sales_period_categories', 'sales_period_category_sets'], write: insertSales },
+  orders: {
+    tables: ['order_period_totals', 'order_period_categories', 'order_delivery_events', 'open_order_balances', 'open_order_deliveries'],
+    async write(db, s, customers) {
+      await insertOrderDeliveries(db, s, customers);
+      await insertOpenOrders(db, customers);
+      await noteMaxDeliveryLag(db, s, customers);
+    },
+  },
+  receipts: { tables: ['receipt_period_totals'], write: insertReceipts },
+  // writeLedgerBalances deletes its own rows: a new horizon widens its scope to every customer.
+  ledger: { tables: [], write: writeLedgerBalances },
+};
+
+const ALL_FAMILIES = Object.keys(FAMILIES) as SummaryFamily[];
+
 export async function rebuildSummaries(db: Db): Promise<void> {
-  await writeSummaries(db, 'all');
+  await writeSummaries(db, 'all', ALL_FAMILIES);
 }
 
-/** Refreshes the summary rows of these customers (stored codes; duplicates and unknown codes are harmless). */
-export async function refreshSummaries(db: Db, customerCodes: Iterable<string>): Promise<void> {
+/**
+ * Refreshes the summary rows of these customers (stored codes; duplicates and unknown codes are
+ * harmless) in the given families. When they are most of the customers (a first import), every
+ * customer is rebuilt in one pass instead: the same rows, without a statement per chunk of codes.
+ */
+export async function refreshSummaries(db: Db, customerCodes: Iterable<string>, families: readonly SummaryFamily[] = ALL_FAMILIES): Promise<void> {
   const codes = [...new Set(customerCodes)].sort();
-  for (let i = 0; i < codes.length; i += CHUNK) await writeSummaries(db, codes.slice(i, i + CHUNK));
+  if (codes.length === 0) return;
+  const stored = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (codes.length * 2 >= Number(stored.n)) return writeSummaries(db, 'all', families);
+  for (let i = 0; i < codes.length; i += CHUNK) await writeSummaries(db, codes.slice(i, i + CHUNK), families);
 }
 
-async function writeSummaries(db: Db, customers: Customers): Promise<void> {
+async function writeSummaries(db: Db, customers: Customers, families: readonly SummaryFamily[]): Promise<void> {
   const s = summarySql(db);
-  for (const table of CUSTOMER_SUMMARY_TABLES) {
-    if (table !== 'ledger_month_balances') await deleteRows(db, table, customers);
+  for (const family of families) {
+    for (const table of FAMILIES[family].tables) await deleteRows(db, table, customers);
+    await FAMILIES[family].write(db, s, customers);
   }
-  await insertSales(db, s, customers);
-  await insertOrderDeliveries(db, s, customers);
-  await insertOpenOrders(db, customers);
-  await insertReceipts(db, s, customers);
-  await noteMaxDeliveryLag(db, s, customers);
-  await writeLedgerBalances(db, s, customers);
 }
 
 function customerFilter(customers: Customers, column: string): Expression<SqlBool> {
