@@ -14,9 +14,10 @@ import { reportingListener, summary, type Output } from '../src/import/import-re
 import { runImport, type FileResult } from '../src/import/import-run';
 import { RejectsFile } from '../src/import/rejects-file';
 
-const USAGE = 'usage: npm run import -- <dir> [--dry-run]\n' +
+const USAGE = 'usage: npm run import -- <dir> [--dry-run] [--quiet]\n' +
   '  <dir>      a directory of CSV files named after the tables (zones.csv, customers.csv, ...; docs/import.md)\n' +
   '  --dry-run  validate and report without writing to the database\n' +
+  '  --quiet    no progress lines while a file loads\n' +
   'The database is DATABASE_URL (default sqlite:./data/mobileapp.db).\n';
 
 export const EXIT = { ok: 0, rejected: 1, badArguments: 2 } as const;
@@ -24,6 +25,7 @@ export const EXIT = { ok: 0, rejected: 1, badArguments: 2 } as const;
 interface Arguments {
   dir: string;
   dryRun: boolean;
+  quiet: boolean;
 }
 
 export async function main(
@@ -64,7 +66,9 @@ async function importFiles(args: Arguments, settings: Settings, files: ImportFil
     engine = openEngine(settings.databaseUrl);
     io.out.write(`importing ${files.map((f) => f.name).join(', ')} into ${engine.describe}${args.dryRun ? ' (dry run)' : ''}\n`);
     await migrate(engine);
-    const results = await runImport(engine, files, { dryRun: args.dryRun, dateOrder: settings.dateOrder }, reportingListener(io.out, rejects));
+    // A progress line rewritten in place on a terminal, plain lines now and then in a log or a pipe.
+    const style = args.quiet ? 'quiet' : (io.out as { isTTY?: boolean }).isTTY === true ? 'terminal' : 'lines';
+    const results = await runImport(engine, files, { dryRun: args.dryRun, dateOrder: settings.dateOrder }, reportingListener(io.out, rejects, style));
     io.out.write(summary(results, rejects, args.dryRun));
     return allLoaded(results) ? EXIT.ok : EXIT.rejected;
   } catch (err) {
@@ -85,8 +89,10 @@ function allLoaded(results: FileResult[]): boolean {
 function parseArguments(argv: string[]): Arguments | string {
   const positional: string[] = [];
   let dryRun = false;
+  let quiet = false;
   for (const arg of argv) {
     if (arg === '--dry-run') dryRun = true;
+    else if (arg === '--quiet') quiet = true;
     else if (arg === '--help' || arg === '-h') return 'help';
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else positional.push(arg);
@@ -94,7 +100,7 @@ function parseArguments(argv: string[]): Arguments | string {
   if (positional.length !== 1) return positional.length === 0 ? 'the directory to import is missing' : `one directory expected, got ${positional.length}`;
   const dir = positional[0];
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return `${dir} is not a directory`;
-  return { dir, dryRun };
+  return { dir, dryRun, quiet };
 }
 
 if (require.main === module) {

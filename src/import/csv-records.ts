@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import { parse, type CsvError } from 'csv-parse';
 
 export type CsvRecord =
-  | { line: number; fields: string[] }
+  /** `bytes`: how far into the file the parser has read, for progress. */
+  | { line: number; fields: string[]; bytes: number }
   /** A record the parser could not read (a stray or unclosed quote): reported, not loaded. */
   | { line: number; error: string };
 
@@ -28,11 +29,11 @@ export async function* readCsvRecords(file: string): AsyncGenerator<CsvRecord> {
   // A read error of the file reaches the parser, and so the loop below, instead of going unnoticed.
   source.on('error', (err) => parser.destroy(err));
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number } }>) {
       const line = info.lines - newlinesIn(record);
       // The parser runs ahead of this loop: a skip it noted may lie after records not yet handed out.
       while (skipped.length > 0 && skipped[0].line < line) yield skipped.shift()!;
-      yield { line, fields: record };
+      yield { line, fields: record, bytes: info.bytes };
     }
     yield* skipped.splice(0);
   } finally {

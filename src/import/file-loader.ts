@@ -19,6 +19,8 @@ export interface LoadOptions {
   dateOrder: DateOrder;
   reject: RejectSink;
   batchRows?: number;
+  /** Hears how many rows have been read and how many bytes of the file, after each batch. */
+  progress?: (rows: number, bytes: number) => void;
 }
 
 export interface FileLoad extends WriteCounts {
@@ -58,7 +60,10 @@ async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, hea
   const selfReference = spec.references.find((r) => r.table === spec.table);
   const held: PendingRow[] = [];
   let read = 0;
+  let bytes = 0;
   for await (const record of records) {
+    if ('bytes' in record) bytes = record.bytes;
+    if (read % batchRows === 0) options.progress?.(read, bytes);
     // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
     if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
     read++;

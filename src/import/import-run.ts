@@ -4,6 +4,7 @@
  * one transaction that is rolled back at the end, each file under a savepoint: every check a real run
  * makes, including the database's own, with nothing kept.
  */
+import fs from 'node:fs';
 import type { Transaction } from 'kysely';
 import type { DateOrder } from '../config';
 import type { Engine } from '../db/engine';
@@ -39,6 +40,8 @@ export interface FileResult {
 export interface ImportListener {
   reject(reject: RejectLine): void;
   fileDone(result: FileResult): void;
+  /** Rows and bytes read so far of a file of `size` bytes, now and then while it loads. */
+  progress?(file: string, rows: number, bytes: number, size: number): void;
 }
 
 export async function runImport(engine: Engine, files: ImportFile[], options: ImportOptions, listener: ImportListener): Promise<FileResult[]> {
@@ -58,8 +61,10 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
 
 async function importFile(scope: Scope, file: ImportFile, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
   const reject = (line: number, column: string, reason: string) => listener.reject({ file: file.name, line, column, reason });
+  const size = fs.statSync(file.path).size;
+  const progress = (rows: number, bytes: number) => listener.progress?.(file.name, rows, bytes, size);
   try {
-    const load = await scope.run((trx) => loadFile(trx, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject }));
+    const load = await scope.run((trx) => loadFile(trx, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject, progress }));
     const { read, inserted, updated, rejected } = load;
     return { file: file.name, table: file.spec.table, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
   } catch (err) {
