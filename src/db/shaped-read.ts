@@ -1,21 +1,16 @@
 /**
- * A query read with its answer rows made where it is read (row-shape.ts, docs/operations.md "Rows
- * shaped where they are read"): on an SQLite worker thread the worker makes the rows and writes their
- * JSON, and the main thread takes that one string; elsewhere (PostgreSQL, SQLite in process, a result
- * too large for one message) the rows are made here from the row objects by the same shape.
- *
- * The shape travels beside the compiled query to the driver (shapeOf); a driver that knows nothing of
- * shapes just runs the query.
+ * A whole report read with its answer rows made where it is read (row-shape.ts, docs/operations.md
+ * "Whole reports read by a shape"). The shape travels beside the compiled query to the driver
+ * (shapeOf); a driver that knows nothing of shapes just runs the query.
  */
 import { PostgresAdapter, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import { objectRowMaker, WholeShaper, type RowShape, type WholeOptions, type WholeShaped } from './row-shape';
-import type { ShapedRows } from './sqlite-worker/protocol';
 import type { Database } from './schema';
 
-/** How a query's answer rows are to be made: by `shape`; with `whole`, the whole result at once (readWhole). */
+/** How a query's answer rows are to be made: by `shape`, the whole result at once (readWhole). */
 export interface ShapeRequest {
   shape: RowShape;
-  whole?: WholeOptions;
+  whole: WholeOptions;
 }
 
 const shapes = new WeakMap<CompiledQuery, ShapeRequest>();
@@ -25,18 +20,8 @@ export function shapeOf(compiled: CompiledQuery): ShapeRequest | undefined {
   return shapes.get(compiled);
 }
 
-/** A driver's result with the rows made and written as JSON by the shape (a worker's `shaped`, or `whole`). */
-export type ShapedResult<R> = QueryResult<R> & { shaped?: ShapedRows; whole?: WholeShaped };
-
-/** The answer rows: as their JSON text when the worker wrote it, else as objects. */
-export type ShapedRead = { count: number; json: string } | { count: number; rows: Record<string, unknown>[] };
-
-export async function readShaped(db: Kysely<Database>, query: CompiledQuery, shape: RowShape): Promise<ShapedRead> {
-  const result: ShapedResult<unknown> = await db.executeQuery(carrying(query, { shape }));
-  if (result.shaped !== undefined) return result.shaped;
-  const rows = result.rows.map(objectRowMaker(shape));
-  return { count: rows.length, rows };
-}
+/** A driver's result with the rows made and written as JSON by the shape (a worker's `whole`). */
+export type ShapedResult<R> = QueryResult<R> & { whole?: WholeShaped };
 
 /** A whole result made into its answer rows (row-shape.ts, WholeShaped), its chunks text or Buffers. */
 export type WholeRead = WholeShaped & { chunks: (string | Buffer)[] };

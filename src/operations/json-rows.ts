@@ -1,14 +1,9 @@
 /**
- * A list answer read whole whose rows may already be JSON: one text (src/db/shaped-read.ts, readShaped)
- * or chunks of text or UTF-8 bytes (readWhole). The JSON binding writes it as it is, and only a binding
- * that needs the rows themselves (the typed XML of the v2 contract) parses it. On SQLite a light read (an officer's PCN list) is then one string
- * from the worker thread to the socket: no JSON.parse, no rows made twice and written again on the
- * event loop (docs/operations.md, "Rows shaped where they are read").
+ * A report's rows read whole as JSON already, in chunks of text or UTF-8 bytes (src/db/shaped-read.ts,
+ * readWhole). The JSON binding writes it as it is, and only a binding that needs the rows themselves
+ * (the typed XML of the v2 contract) parses it.
  */
-import type { Compilable, Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { readShaped, type WholeRead } from '../db/shaped-read';
-import type { RowShape } from '../db/row-shape';
+import type { WholeRead } from '../db/shaped-read';
 
 export class JsonRows {
   private text: string | undefined;
@@ -29,16 +24,8 @@ export class JsonRows {
     this.objects = objects;
   }
 
-  static ofText(count: number, json: string): JsonRows {
-    return new JsonRows(count, json, undefined);
-  }
-
   static ofChunks(count: number, chunks: readonly (string | Buffer)[]): JsonRows {
     return new JsonRows(count, undefined, undefined, chunks);
-  }
-
-  static ofRows(rows: readonly unknown[]): JsonRows {
-    return new JsonRows(rows.length, undefined, rows);
   }
 
   /** JSON.stringify of the rows. */
@@ -52,12 +39,6 @@ export class JsonRows {
     this.objects ??= JSON.parse(this.text === undefined && this.chunks === undefined ? '[]' : this.json) as unknown[];
     return this.objects;
   }
-}
-
-/** The query's rows made by `shape`, for a list the caller knows to be bounded (a LIMIT). */
-export async function readJsonRows(db: Kysely<Database>, query: Compilable, shape: RowShape): Promise<JsonRows> {
-  const read = await readShaped(db, query.compile(), shape);
-  return 'json' in read ? JsonRows.ofText(read.count, read.json) : JsonRows.ofRows(read.rows);
 }
 
 /**

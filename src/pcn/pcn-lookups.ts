@@ -16,7 +16,6 @@ import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
 import { rowBatches, SMALL_LIST_ROWS, StreamedData, streamedResult } from '../operations/streamed';
-import { readJsonRows } from '../operations/json-rows';
 import { field, nullable, recordType, rowShape } from '../operations/results';
 import { objectRowMaker } from '../db/row-shape';
 import type { OperationResult } from '../operations/types';
@@ -71,8 +70,7 @@ export interface PcnListQuery {
 
 /**
  * getPCNList: the cheques matching the filters, newest first. A list of up to SMALL_LIST_ROWS cheques
- * (an officer's, a customer's) is read whole by one statement and answered at once, its rows made
- * where they are read (JsonRows, for a caller that takes one); a longer one is streamed (counted and
+ * (an officer's, a customer's) is read whole by one statement and answered at once; a longer one is streamed (counted and
  * read in one snapshot, docs/behaviour.md "Large answers"); a page is read whole.
  *
  * The caller's scope was checked before (checkPcnListScope, the operation's prepare), and the list's
@@ -84,8 +82,8 @@ export interface PcnListQuery {
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const filter: repo.ChequeFilter = { officer: q.salesOfficer, customer: q.customer, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
   if (q.page) return chequePage(db, filter, q.page);
-  const first = await readJsonRows(db, repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1), CHEQUE_SHAPE);
-  if (first.count <= SMALL_LIST_ROWS) return { data: q.streams ? first : first.rows() };
+  const first = await repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
+  if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
   return streamedResult(db, q.streams, (trx, end) => {
     const rows = () => rowBatches(trx, repo.chequesQuery(trx, filter), chequeRow);
     return new StreamedData({ kind: 'rows', rows }, () => repo.countCheques(trx, filter), undefined, end);

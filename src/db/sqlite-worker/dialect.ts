@@ -12,7 +12,7 @@
  *   across its queries while the writer goes on;
  * - streamQuery reads a cursor (better-sqlite3 iterate) in the worker, a batch of rows per request of
  *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor;
- * - a query with a shape (../shaped-read.ts) has its answer rows made and written as JSON in the worker.
+ * - a whole read by a shape (../shaped-read.ts, readWhole) has its answer rows made and written as JSON in the worker.
  */
 import {
   CompiledQuery,
@@ -229,8 +229,7 @@ class WorkerConnection implements DatabaseConnection {
   private async exec<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
     const request = shapeOf(compiled);
     const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters, shape: request?.shape, whole: request?.whole });
-    // The worker made the answer's rows and wrote their JSON (../shaped-read.ts).
-    if (answer.shaped !== undefined) return { rows: [], shaped: answer.shaped };
+    // The worker made the answer's rows and wrote their JSON (../shaped-read.ts, readWhole).
     if (answer.whole !== undefined) return { rows: [], whole: answer.whole };
     if (answer.done === false) {
       // A large result comes a part per message (protocol.ts), other work running between them.

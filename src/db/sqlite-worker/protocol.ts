@@ -7,10 +7,9 @@
  *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others); a result of
  *            more than EXEC_PART_ROWS rows comes in parts: the first here with done = false, the
  *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
- *            With a `shape` (../row-shape.ts) a result of at most EXEC_PART_ROWS rows comes as the
- *            JSON text of the answer's rows made from it (`shaped`); a larger one as rows, as without.
- *            With `whole` as well, the whole result, of any size, comes as the JSON text of its answer
- *            rows (`whole`, with the sums and the order check asked for: ../row-shape.ts WholeShaper)
+ *            With a `shape` and `whole` (../row-shape.ts), the whole result, of any size, comes as the
+ *            JSON text of its answer rows (`whole`, with the sums and the order check asked for:
+ *            ../row-shape.ts WholeShaper)
  *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate) and answers its first
  *            `max` rows as `next` does: a list that fits in one batch costs one message each way
  *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
@@ -76,14 +75,8 @@ export interface RowBatch {
   values?: unknown[][];
 }
 
-/** The answer's rows made from a whole result by a shape: how many, and JSON.stringify of them. */
-export interface ShapedRows {
-  count: number;
-  json: string;
-}
-
 export type WorkerResponse =
-  | { id: number; ok: true; rows?: RowBatch; shaped?: ShapedRows; whole?: WholeShaped; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
+  | { id: number; ok: true; rows?: RowBatch; whole?: WholeShaped; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
   | { id: number; ok: false; error: WorkerFailure };
 
 /** Posted once by a worker after its connection is open and set up. */

@@ -2,7 +2,7 @@
  * The SQLite worker-thread engine (src/db/sqlite-worker/): the event loop stays free while a long
  * query runs, reads run beside an open write transaction, write transactions queue instead of
  * losing updates or deadlocking, read-only transactions see one snapshot, cursors stop when their
- * consumer stops, large results come a part at a time, shaped reads (and whole results read by a shape, of any size) have their rows made and written as JSON in the worker,
+ * consumer stops, large results come a part at a time, whole results read by a shape, of any size, have their rows made and written as JSON in the worker,
  * errors keep their SQLite codes and blobs stay Buffers, and a worker that dies is
  * replaced while the query that was on it fails. Real worker threads on a real file throughout.
  */
@@ -15,7 +15,7 @@ import { migrate } from '../migrate';
 import { isUniqueViolation } from '../unique-violation';
 import { EXEC_PART_ROWS, WORKER_NICE } from './protocol';
 import { objectRowMaker, type RowShape } from '../row-shape';
-import { readShaped, readWhole } from '../shaped-read';
+import { readWhole } from '../shaped-read';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
 function slowCount(rows: number) {
@@ -163,46 +163,6 @@ describe('SQLite on worker threads', () => {
     // A value written by SQLite's JSON functions stays text, as in-process.
     const { rows } = await sql<{ j: string }>`select json_object('a', 1) as j`.execute(engine.db);
     expect(rows).toEqual([{ j: '{"a":1}' }]);
-  });
-
-  it('makes a shaped read\'s answer rows in the worker: the JSON of the rows the same shape makes here from in-process rows, byte for byte', async () => {
-    await sql`create table shaped (id integer primary key, code text, name text, minor integer, note text)`.execute(engine.db);
-    const names = ['Zoë 𝄞 \u2028\u2029', '"quoted" \\ back/slash', '\u0001\u001f\u007f\t\r\n', '{"looks":["like","json"]}', '', 'null', null];
-    const minors: unknown[] = [0, 1, -5, 12345, 999999999999, 250.5, null];
-    for (let i = 0; i < names.length; i++) await sql`insert into shaped values (${i + 1}, ${`K${i}`}, ${names[i]}, ${minors[i]}, ${i % 2 ? null : 'n'})`.execute(engine.db);
-    // Fields in another order than the columns, a column used twice, one the shape leaves out.
-    const shape: RowShape = [
-      { name: 'Name', column: 'name', conversion: 'value' },
-      { name: 'Code', column: 'code', conversion: 'value' },
-      { name: 'Amount', column: 'minor', conversion: 'money' },
-      { name: 'Minor', column: 'minor', conversion: 'value' },
-      { name: 'Note', column: 'note', conversion: 'value' },
-    ];
-    const query = engine.db.selectFrom('shaped' as never).select(['id', 'code', 'name', 'minor', 'note'] as never[]).orderBy('id' as never, 'desc');
-    const inProcess = new Database(engine.describe.slice('sqlite:'.length), { readonly: true });
-    try {
-      const expected = JSON.stringify((inProcess.prepare(query.compile().sql).all(...query.compile().parameters) as object[]).map(objectRowMaker(shape)));
-      expect(expected).toContain('"Amount":123.45,"Minor":12345');
-      expect(expected).toContain('"Amount":0,"Minor":null');
-      // Several times, so that every reader thread has made it.
-      for (let i = 0; i < 4; i++) {
-        const read = await readShaped(engine.db, query.compile(), shape);
-        expect(read).toEqual({ count: names.length, json: expected });
-      }
-    } finally {
-      inProcess.close();
-    }
-    // A shape that names a column the statement lacks fails the read, and the worker serves on.
-    const lacking: RowShape = [{ name: 'Missing', column: 'nowhere', conversion: 'value' }];
-    await expect(readShaped(engine.db, query.compile(), lacking)).rejects.toThrow('The statement has no column "nowhere"');
-    expect(await readShaped(engine.db, query.where('id' as never, '=', 1 as never).compile(), shape)).toEqual({ count: 1, json: expect.stringContaining('"Code":"K0"') });
-    // Past EXEC_PART_ROWS the rows come as rows and are made here, by the same shape.
-    const many = await readShaped(engine.db, sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${EXEC_PART_ROWS + 1}) select x as minor, 'k' || x as code from c`.compile(engine.db), [
-      { name: 'Code', column: 'code', conversion: 'value' },
-      { name: 'Amount', column: 'minor', conversion: 'money' },
-    ]);
-    expect(many.count).toBe(EXEC_PART_ROWS + 1);
-    expect('rows' in many && many.rows[EXEC_PART_ROWS]).toEqual({ Code: `k${EXEC_PART_ROWS + 1}`, Amount: (EXEC_PART_ROWS + 1) / 100 });
   });
 
   it('makes a whole result of any size into its answer rows in the worker (readWhole): the JSON, sums and order check the rows made here give', async () => {

@@ -92,7 +92,7 @@ export class WorkerLink {
   private settle(message: WorkerResponse): void {
     const waiter = this.waiting.take(message.id);
     if (!waiter) return;
-    if (message.ok) waiter.resolve({ id: message.id, ok: true, rows: message.rows ? rowObjects(message.rows) : [], shaped: message.shaped, whole: message.whole, numAffectedRows: message.numAffectedRows, insertId: message.insertId, done: message.done });
+    if (message.ok) waiter.resolve({ id: message.id, ok: true, rows: message.rows ? rowObjects(message.rows) : [], whole: message.whole, numAffectedRows: message.numAffectedRows, insertId: message.insertId, done: message.done });
     else waiter.reject(toError(message.error));
   }
 

@@ -8,7 +8,7 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { RowBatch, ShapedRows, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
+import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
 import { arrayRowMaker, WholeShaper, type RowShape, type WholeOptions, type WholeShaped } from '../row-shape';
 
 type Connection = BetterSqlite3.Database;
@@ -56,7 +56,7 @@ class Session {
     switch (request.op) {
       case 'exec':
         if (request.shape !== undefined && request.whole !== undefined) return { id: request.id, ok: true, whole: this.whole(request.sql, request.params, request.shape, request.whole) };
-        return { id: request.id, ok: true, ...this.exec(request.sql, request.params, request.shape) };
+        return { id: request.id, ok: true, ...this.exec(request.sql, request.params) };
       case 'open':
         this.openCursor(request.sql, request.params);
         return { id: request.id, ok: true, ...this.next(request.max) };
@@ -71,13 +71,12 @@ class Session {
     }
   }
 
-  private exec(sql: string, params: readonly unknown[], shape: RowShape | undefined): { rows?: RowBatch; shaped?: ShapedRows; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
+  private exec(sql: string, params: readonly unknown[]): { rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
     const statement = this.prepare(sql);
     if (statement.reader) {
       const rows = statement.all(bindable(params)) as Row[];
       const columns = columnNames(statement);
-      if (rows.length <= settings.partRows && shape !== undefined) return { shaped: this.shaped(shape, columns, rows) };
       if (rows.length <= settings.partRows) return { rows: wholeResult(columns, rows) };
       // The rest waits as this connection's cursor; the main thread asks for it with `next`.
       this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
@@ -124,14 +123,6 @@ class Session {
       offset += chunk.length;
     }
     return Object.assign(whole, { chunks: [joined] });
-  }
-
-  /** The answer's rows made from a whole result, as JSON text (../row-shape.ts). */
-  private shaped(shape: RowShape, columns: string[], rows: Row[]): ShapedRows {
-    const makeRow = arrayRowMaker(shape, columns);
-    const made = new Array<unknown>(rows.length);
-    for (let r = 0; r < rows.length; r++) made[r] = makeRow(rows[r]);
-    return { count: rows.length, json: JSON.stringify(made) };
   }
 
   private openCursor(sql: string, params: readonly unknown[]): void {
