@@ -39,7 +39,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { percentile, PINNED, procCpuMs, runWrk, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
+import { percentile, PINNED, procCpuMs, runWrk, SERVER_NODE_FLAGS, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -544,7 +544,7 @@ async function main(): Promise<void> {
   const main = path.join(__dirname, '..', 'src', 'main.js');
 
   const serverEnv = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_MS: '0' };
-  const serverArgs = ['--trace-gc', ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []), main];
+  const serverArgs = [...SERVER_NODE_FLAGS, '--trace-gc', ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []), main];
   const output = path.join(dir, 'server.out');
   const recordedFile = path.join(dir, 'recorded.json');
   const record = async () => {

@@ -33,10 +33,13 @@ export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, std
   return spawn('taskset', ['-c', core, process.execPath, ...args], { env, stdio });
 }
 
-/** This server (dist/src/main.js) on `database` and `port`, started pinned; resolves once /ready says 200. */
+/** The flags the server's own start commands (package.json "start", the Dockerfile) give node: docs/operations.md, "Memory". */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
+
+/** This server (dist/src/main.js) on `database` and `port`, started as `npm start` starts it, pinned; resolves once /ready says 200. */
 export async function startServer(database: string, port: number, env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = []): Promise<ChildProcess> {
   const main = path.join(__dirname, '..', 'src', 'main.js');
-  const child = spawnPinned([...nodeArgs, main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
+  const child = spawnPinned([...SERVER_NODE_FLAGS, ...nodeArgs, main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
   await waitUntilAnswers(port, '/ready', child, (status) => status === 200);
   return child;
 }

@@ -172,7 +172,7 @@ const ENVIRONMENT = z.object({
   MAX_REQUEST_FILES_BYTES: integer(20 * MiB, 1, 100 * 1024 * MiB),
   LOG_LEVEL: withDefault(oneOf(LOG_LEVELS), 'info'),
   SEED_DEMO_DATA: boolean(true),
-  ANSWER_CACHE_MB: integer(64, 0, 64 * 1024),
+  ANSWER_CACHE_MB: integer(32, 0, 64 * 1024),
   WORKERS: integer(1, 1, 64),
   SHUTDOWN_DRAIN_MS: integer(5_000, 0, 600_000),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),

@@ -138,7 +138,7 @@ describe('settings', () => {
       maxRequestFilesBytes: 20971520,
       logLevel: 'info',
       seedDemoData: true,
-      answerCacheBytes: 64 * 1024 * 1024,
+      answerCacheBytes: 32 * 1024 * 1024,
       workers: 1,
       shutdownTimeoutMs: 10000,
       requestTimeoutMs: 120000,

@@ -20,11 +20,18 @@ const SOURCES = ['db/sqlite-worker/worker-main.ts', 'db/row-shape.ts', 'operatio
 
 let transpiled: Promise<string> | undefined;
 
+/**
+ * A worker's young generation, in MB (docs/operations.md, "Memory"): by default it may grow to 192 MB.
+ * A worker's garbage is the rows of one part at a time, which this holds.
+ */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
 export async function startWorker(settings: WorkerSettings): Promise<Worker> {
+  const options = { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } };
   const compiled = path.join(__dirname, 'worker-main.js');
-  if (fs.existsSync(compiled)) return new Worker(compiled, { workerData: settings });
+  if (fs.existsSync(compiled)) return new Worker(compiled, options);
   transpiled ??= transpile(path.join(__dirname, '..', '..'));
-  return new Worker(await transpiled, { workerData: settings });
+  return new Worker(await transpiled, options);
 }
 
 /** Transpiles SOURCES from `root` into the temporary directory of their hash; the path of worker-main.js there. */
