@@ -2,13 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openEngine } from '../db/engine';
-import { main, parseArguments, type Output } from '../../scripts/seed';
-
-function capture(): Output & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l) };
-}
+import { main, parseArguments } from '../../scripts/seed';
+import { captureOutput } from '../../test/support/output';
 
 describe('npm run seed (scripts/seed.ts)', () => {
   let dir: string;
@@ -35,7 +30,7 @@ describe('npm run seed (scripts/seed.ts)', () => {
   }
 
   it('migrates and seeds a new database file, printing a line per table and the time', async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['--scale', '0.02', '--as-of', '2026-05-15'], env, io)).toBe(0);
     expect(io.errors).toEqual([]);
     const orders = io.lines.find((l) => l.startsWith('orders '));
@@ -46,7 +41,7 @@ describe('npm run seed (scripts/seed.ts)', () => {
 
   it('refuses to seed over existing data without --reset (exit 1)', async () => {
     const before = await orderCount();
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['--scale=0.02', '--as-of=2026-05-15'], env, io)).toBe(1);
     expect(io.errors.join('\n')).toMatch(/not empty[\s\S]*--reset/);
     expect(await orderCount()).toBe(before);
@@ -54,10 +49,10 @@ describe('npm run seed (scripts/seed.ts)', () => {
 
   it('replaces the data with --reset, deterministically', async () => {
     const before = await orderCount();
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['--reset', '--scale', '0.02', '--as-of', '2026-05-15'], env, io)).toBe(0);
     expect(await orderCount()).toBe(before);
-    expect(await main(['--reset', '--scale', '0.02', '--as-of', '2026-04-02'], env, capture())).toBe(0);
+    expect(await main(['--reset', '--scale', '0.02', '--as-of', '2026-04-02'], env, captureOutput())).toBe(0);
     expect(await orderCount()).toBeLessThan(before);
   });
 
@@ -71,7 +66,7 @@ describe('npm run seed (scripts/seed.ts)', () => {
     [['--reset=yes']],
     [['--bogus']],
   ])('answers bad arguments %p with a message and exit code 2', async (argv) => {
-    const io = capture();
+    const io = captureOutput();
     const other = { DATABASE_URL: `sqlite:${path.join(dir, 'untouched', 'x.db')}` };
     expect(await main(argv, other, io)).toBe(2);
     expect(io.errors[0]).toMatch(/^seed: /);
@@ -80,7 +75,7 @@ describe('npm run seed (scripts/seed.ts)', () => {
   });
 
   it('answers a bad DATABASE_URL with exit code 2', async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await main([], { DATABASE_URL: 'mysql://db/x' }, io)).toBe(2);
     expect(io.errors[0]).toMatch(/DATABASE_URL/);
   });

@@ -9,13 +9,7 @@ import { sql } from 'kysely';
 import { openEngine } from '../db/engine';
 import { main as seedMain } from '../../scripts/seed';
 import { main } from '../../scripts/summaries';
-import type { Output } from '../../scripts/output';
-
-function capture(): Output & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l) };
-}
+import { captureOutput } from '../../test/support/output';
 
 describe('npm run summaries (scripts/summaries.ts)', () => {
   let dir: string;
@@ -24,12 +18,12 @@ describe('npm run summaries (scripts/summaries.ts)', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'summaries-cli-'));
     env = { DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}` };
-    expect(await seedMain(['--scale', '0.02', '--as-of', '2026-05-15'], env, capture())).toBe(0);
+    expect(await seedMain(['--scale', '0.02', '--as-of', '2026-05-15'], env, captureOutput())).toBe(0);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('says the seeded summaries are in step, table by table, and exits 0', async () => {
-    const io = capture();
+    const io = captureOutput();
     expect(await main(['check'], env, io)).toBe(0);
     expect(io.errors).toEqual([]);
     expect(io.lines.filter((l) => l.includes('rows  in step')).length).toBeGreaterThanOrEqual(10);
@@ -43,20 +37,20 @@ describe('npm run summaries (scripts/summaries.ts)', () => {
     } finally {
       await engine.close();
     }
-    const broken = capture();
+    const broken = captureOutput();
     expect(await main(['check'], env, broken)).toBe(1);
     expect(broken.lines.find((l) => l.startsWith('sales_period_totals'))).toMatch(/OUT OF STEP: \d+ stored rows the raw rows do not give, \d+ rows missing/);
     expect(broken.lines.at(-1)).toBe('the summary data is out of step: run `npm run summaries -- rebuild`');
 
-    const rebuilt = capture();
+    const rebuilt = captureOutput();
     expect(await main(['rebuild'], env, rebuilt)).toBe(0);
     expect(rebuilt.lines[0]).toMatch(/^rebuilt the summary data of sqlite:.* in \d+\.\d s$/);
-    expect(await main(['check'], env, capture())).toBe(0);
+    expect(await main(['check'], env, captureOutput())).toBe(0);
   });
 
   it('refuses anything but one of its two commands (exit 2, usage)', async () => {
     for (const argv of [[], ['repair'], ['check', 'extra']]) {
-      const io = capture();
+      const io = captureOutput();
       expect(await main(argv, env, io)).toBe(2);
       expect(io.errors).toEqual(['usage: npm run summaries -- rebuild | check']);
     }

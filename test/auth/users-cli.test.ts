@@ -13,23 +13,11 @@ import { main, type UsersIo } from '../../scripts/users';
 import { authDb } from '../../src/auth/auth-tables';
 import { clearDatabase } from '../../src/demo-data/reset';
 import { insertMasterData } from '../support/fixture';
+import { captureOutput } from '../support/output';
 import { SYNC, basic, call } from './auth-support';
 
-interface Captured extends UsersIo {
-  outLines: string[];
-  errLines: string[];
-}
-
-function io(password = ''): Captured {
-  const outLines: string[] = [];
-  const errLines: string[] = [];
-  return {
-    outLines,
-    errLines,
-    out: (line) => outLines.push(line),
-    err: (line) => errLines.push(line),
-    readPassword: () => Promise.resolve(password),
-  };
+function io(password = ''): UsersIo & ReturnType<typeof captureOutput> {
+  return { ...captureOutput(), readPassword: () => Promise.resolve(password) };
 }
 
 describe('users CLI', () => {
@@ -54,7 +42,7 @@ describe('users CLI', () => {
   it('sets a password read from standard input, which then opens the bindings', async () => {
     const out = io('a long passphrase');
     expect(await main(['set-password', 'SO.One'], out, env)).toBe(0);
-    expect(out.outLines).toEqual(['password set for so.one (SO01, SO)']);
+    expect(out.lines).toEqual(['password set for so.one (SO01, SO)']);
     expect((await call(app(), 'soap12', SYNC, 'HelloWorld', {}, basic('so.one', 'a long passphrase'))).status).toBe(200);
     expect((await call(app(), 'soap12', SYNC, 'HelloWorld', {}, basic('so.one', 'another one'))).status).toBe(401);
   });
@@ -62,34 +50,34 @@ describe('users CLI', () => {
   it('refuses a short password and an unknown user', async () => {
     const short = io('short');
     expect(await main(['set-password', 'so.two'], short, env)).toBe(1);
-    expect(short.errLines[0]).toMatch(/8 to 1024 characters/);
+    expect(short.errors[0]).toMatch(/8 to 1024 characters/);
     const unknown = io('a long passphrase');
     expect(await main(['set-password', 'nobody'], unknown, env)).toBe(1);
-    expect(unknown.errLines).toEqual(["users: no user named 'nobody'"]);
+    expect(unknown.errors).toEqual(["users: no user named 'nobody'"]);
   });
 
   it('creates a key shown once, lists it, and revokes it', async () => {
     const created = io();
     expect(await main(['create-key', '--label', 'field tablet 7', 'am.north'], created, env)).toBe(0);
-    const [key] = created.outLines;
+    const [key] = created.lines;
     expect(key).toMatch(/^[0-9a-f]{16}\.[A-Za-z0-9_-]{43}$/);
     const keyId = key.split('.')[0];
     expect((await call(app(), 'httpget', SYNC, 'HelloWorld', {}, { 'X-API-Key': key })).status).toBe(200);
 
     const listed = io();
     expect(await main(['list-keys', 'am.north'], listed, env)).toBe(0);
-    expect(listed.outLines).toHaveLength(2);
-    const fields = listed.outLines[1].split('\t');
+    expect(listed.lines).toHaveLength(2);
+    const fields = listed.lines[1].split('\t');
     expect(fields.slice(0, 3)).toEqual([keyId, 'am.north', 'field tablet 7']);
     expect(fields[4]).toMatch(/^\d{4}-/); // last used by the call above
     expect(fields[5]).toBe('');
-    expect(listed.outLines.join('\n')).not.toContain(key.split('.')[1]);
+    expect(listed.lines.join('\n')).not.toContain(key.split('.')[1]);
 
     expect(await main(['revoke-key', keyId], io(), env)).toBe(0);
     expect((await call(app(), 'httpget', SYNC, 'HelloWorld', {}, { 'X-API-Key': key })).status).toBe(401);
     const again = io();
     expect(await main(['revoke-key', keyId], again, env)).toBe(1);
-    expect(again.errLines).toEqual([`users: no active key '${keyId}'`]);
+    expect(again.errors).toEqual([`users: no active key '${keyId}'`]);
   });
 
   it('leaves nothing behind that would stop seed --reset from emptying the users', async () => {
@@ -113,6 +101,6 @@ describe('users CLI', () => {
   ])('answers a usage error with exit code 2: %j', async (argv) => {
     const out = io();
     expect(await main(argv, out, env)).toBe(2);
-    expect(out.errLines.at(-1)).toMatch(/usage:/);
+    expect(out.errors.at(-1)).toMatch(/usage:/);
   });
 });
