@@ -19,7 +19,7 @@ import http from 'node:http';
 import { generateApiKey, hashSecret } from '../src/auth/api-key';
 import { insertKey, storePassword } from '../src/auth/credential-store';
 import { hashPassword } from '../src/auth/password-hash';
-import { percentile, PINNED, startServer, stopServer, withBenchData } from './bench-server';
+import { flagValue, percentile, PINNED, startServer, stopServer, withBenchData } from './bench-server';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const USER = { id: 'ADM001', username: 'admin', password: 'bench-auth password' };
@@ -33,10 +33,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (flag: string) => {
-    const at = argv.indexOf(flag);
-    return at >= 0 ? argv[at + 1] : undefined;
-  };
+  const value = (flag: string) => flagValue(argv, flag);
   return {
     databaseUrl: value('--database') ?? 'sqlite:./data/bench-auth.db',
     requests: Number(value('--requests') ?? '200'),

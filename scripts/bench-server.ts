@@ -1,7 +1,7 @@
 /**
- * What the benchmarks (bench-reports, bench-hotpath, bench-streams) share: the demo data they need,
- * a server process pinned to core 1 with the load generator on core 0 (when taskset is there), and
- * the figures read from /proc and from latencies. Not part of the test suite.
+ * What the benchmarks (bench-reports, bench-hotpath, bench-streams, bench-auth) share: their flags,
+ * the demo data they need, a server process pinned to core 1 with the load generator on core 0 (when
+ * taskset is there), and the figures read from /proc and from latencies. Not part of the test suite.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,12 @@ import type { Engine } from '../src/db/engine';
 import { isEmpty, seed } from '../src/demo-data';
 
 export const PINNED = spawnSync('taskset', ['--version']).status === 0;
+
+/** The word after `flag` in a command line, or undefined when the flag is not there. */
+export function flagValue(argv: readonly string[], flag: string): string | undefined {
+  const at = argv.indexOf(flag);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
 
 /** Opens the database, seeds it with demo data of `scale` first when it is empty, and runs `work` on it. */
 export function withBenchData<T>(database: string, scale: number, work: (engine: Engine) => Promise<T>): Promise<T> {

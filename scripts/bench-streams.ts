@@ -16,7 +16,7 @@
  * output, never in the test suite.
  */
 import http from 'node:http';
-import { percentile, probeHealth, procCpuMs, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
+import { flagValue, percentile, probeHealth, procCpuMs, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const LISTS = ['getCollectionStatements', 'ActivityReportAndComplaints', 'getPCNList'];
@@ -28,10 +28,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (flag: string) => {
-    const at = argv.indexOf(flag);
-    return at >= 0 ? argv[at + 1] : undefined;
-  };
+  const value = (flag: string) => flagValue(argv, flag);
   const scale = Number(value('--scale') ?? '1');
   return {
     scale,
