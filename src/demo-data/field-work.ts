@@ -4,7 +4,7 @@
  */
 import { timestamp, type Day, type Month } from './calendar';
 import type { Activity, Customer, Officer } from './model';
-import { officeSeconds, rememberActivity, stateOf, type Simulation } from './simulation';
+import { drawDays, officeSeconds, rememberActivity, stateOf, type Simulation } from './simulation';
 
 const ACTIVITIES_PER_MONTH = 0.25;
 const ENQUIRIES_PER_MONTH = 0.1;
@@ -30,12 +30,6 @@ export function logFieldWork(sim: Simulation, customer: Customer, month: Month):
   for (const day of drawDays(sim, month, random.poisson(ACTIVITIES_PER_MONTH * busy))) logActivity(sim, customer, day);
   for (const day of drawDays(sim, month, random.poisson(ENQUIRIES_PER_MONTH * busy))) logEnquiry(sim, customer, day);
   for (const day of drawDays(sim, month, random.poisson(COMPLAINTS_PER_MONTH * customer.weight))) logComplaint(sim, customer, day);
-}
-
-function drawDays(sim: Simulation, month: Month, count: number): Day[] {
-  const days: Day[] = [];
-  for (let i = 0; i < count; i++) days.push(sim.random.pick(month.workingDays));
-  return days.sort((a, b) => a - b);
 }
 
 /** Decided a few days later by the officer's area or zonal manager; recent ones still pending. */

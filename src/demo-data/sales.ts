@@ -8,7 +8,7 @@ import { workingDayFrom, type Day, type Month } from './calendar';
 import type { Delivery } from './events';
 import type { Customer, Invoice, InvoiceLine, Order, OrderLine, Product } from './model';
 import { collectPayment } from './collections';
-import { rememberPurchase, schedule, stateOf, type Simulation } from './simulation';
+import { drawDays, rememberPurchase, schedule, stateOf, type Simulation } from './simulation';
 
 /** Orders per average customer per month (scale 1: ~35,000 orders over the period). */
 const ORDERS_PER_MONTH = 0.58;
@@ -22,12 +22,6 @@ export function placeOrders(sim: Simulation, customer: Customer, month: Month): 
   for (const day of days) placeOrder(sim, customer, day);
   const direct = drawDays(sim, month, random.poisson(DIRECT_INVOICES_PER_MONTH * customer.weight * scaleToMonth));
   for (const day of direct) invoiceDirect(sim, customer, day);
-}
-
-function drawDays(sim: Simulation, month: Month, count: number): Day[] {
-  const days: Day[] = [];
-  for (let i = 0; i < count; i++) days.push(sim.random.pick(month.workingDays));
-  return days.sort((a, b) => a - b);
 }
 
 function placeOrder(sim: Simulation, customer: Customer, date: Day): void {

@@ -3,7 +3,7 @@
  * generated, and per customer its pending events and the recent history that later documents refer to
  * (what it bought, for complaints and warranty claims; its recent activities, for enquiries).
  */
-import type { Day } from './calendar';
+import type { Day, Month } from './calendar';
 import { EventQueue, type SimEvent } from './events';
 import type { Company } from './masters';
 import type { Activity, Customer, Invoice, Product, WarrantyRequest } from './model';
@@ -64,4 +64,11 @@ export function rememberActivity(state: CustomerState, activity: Activity): void
 /** A working-hours time of day in UTC seconds (09:00-19:00 India time). */
 export function officeSeconds(random: Random): number {
   return 3 * 3600 + 30 * 60 + random.int(0, 10 * 3600 - 1);
+}
+
+/** `count` working days of the month drawn at random (a day may come twice), in order. */
+export function drawDays(sim: Simulation, month: Month, count: number): Day[] {
+  const days: Day[] = [];
+  for (let i = 0; i < count; i++) days.push(sim.random.pick(month.workingDays));
+  return days.sort((a, b) => a - b);
 }
