@@ -100,3 +100,9 @@ export function optional(name: string, type: ColumnType, fallback: ColumnSpec['f
 export function ref(columns: string | string[], table: keyof Database, targets: string | string[]): ReferenceSpec {
   return { columns: [columns].flat(), table, targets: [targets].flat() };
 }
+
+/** The customer and the sales officer a document belongs to, as most documents name them. */
+export const PARTY: ReferenceSpec[] = [
+  ref('customer_code', 'customers', 'code'),
+  ref('sales_officer_id', 'users', 'id'),
+];

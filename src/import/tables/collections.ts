@@ -1,5 +1,5 @@
 /** Payment collection notes (docs/architecture.md, "The data"): one row per cheque, the invoices and debit notes of a PCN. */
-import { AMOUNT, CODE, DATE, LONG, NAME, SHORT, enumOf, optional, ref, required, type TableSpec } from '../table-spec';
+import { AMOUNT, CODE, DATE, LONG, NAME, SHORT, enumOf, optional, PARTY, ref, required, type TableSpec } from '../table-spec';
 import { PAYMENT_METHODS } from './sales';
 
 export const pcn: TableSpec = {
@@ -19,7 +19,7 @@ export const pcn: TableSpec = {
     required('amount', AMOUNT),
     required('status', enumOf(['RECEIVED', 'DEPOSITED', 'CLEARED', 'BOUNCED', 'CANCELLED'])),
   ],
-  references: [ref('customer_code', 'customers', 'code'), ref('sales_officer_id', 'users', 'id')],
+  references: PARTY,
 };
 
 /** pcn_no is not a key of pcn (one PCN holds several cheques), so the database cannot check it; the import does. */

@@ -1,10 +1,5 @@
 /** The officers' field work (docs/architecture.md, "The data"): activities, enquiries and complaints. */
-import { CODE, DATE, LONG, SHORT, TIMESTAMP, enumOf, optional, ref, required, type TableSpec } from '../table-spec';
-
-const party = [
-  ref('customer_code', 'customers', 'code'),
-  ref('sales_officer_id', 'users', 'id'),
-];
+import { CODE, DATE, LONG, SHORT, TIMESTAMP, enumOf, optional, PARTY, ref, required, type TableSpec } from '../table-spec';
 
 export const activities: TableSpec = {
   table: 'activities',
@@ -22,7 +17,7 @@ export const activities: TableSpec = {
     optional('decided_at', TIMESTAMP),
     optional('remarks', LONG),
   ],
-  references: [...party, ref('decided_by', 'users', 'id')],
+  references: [...PARTY, ref('decided_by', 'users', 'id')],
 };
 
 /**
@@ -42,7 +37,7 @@ export const enquiries: TableSpec = {
     optional('order_to_customer', CODE),
     optional('updated_at', TIMESTAMP, (row) => `${row.enquiry_date}T00:00:00.000Z`),
   ],
-  references: [...party, ref('activity_no', 'activities', 'activity_no'), ref('order_to_customer', 'customers', 'code')],
+  references: [...PARTY, ref('activity_no', 'activities', 'activity_no'), ref('order_to_customer', 'customers', 'code')],
 };
 
 export const complaints: TableSpec = {
@@ -57,5 +52,5 @@ export const complaints: TableSpec = {
     required('description', LONG),
     required('status', enumOf(['OPEN', 'RESOLVED'])),
   ],
-  references: [...party, ref('product_code', 'products', 'code')],
+  references: [...PARTY, ref('product_code', 'products', 'code')],
 };

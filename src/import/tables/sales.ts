@@ -3,16 +3,11 @@
  * Each keeps the summary data of the customers it touches in step (summary-upkeep.ts).
  */
 import {
-  AMOUNT, CODE, DATE, POSITIVE_INTEGER, QUANTITY, SHORT, SIGNED_AMOUNT, enumOf, optional, ref, required, type TableSpec,
+  AMOUNT, CODE, DATE, POSITIVE_INTEGER, QUANTITY, SHORT, SIGNED_AMOUNT, enumOf, optional, PARTY, ref, required, type TableSpec,
 } from '../table-spec';
 import { summaryUpkeep } from '../summary-upkeep';
 
 export const PAYMENT_METHODS = ['CHEQUE', 'DD', 'NEFT', 'RTGS', 'UPI', 'CASH'] as const;
-
-const party = [
-  ref('customer_code', 'customers', 'code'),
-  ref('sales_officer_id', 'users', 'id'),
-];
 
 export const orders: TableSpec = {
   table: 'orders',
@@ -26,7 +21,7 @@ export const orders: TableSpec = {
     required('profit_center_code', CODE),
     required('status', enumOf(['OPEN', 'CLOSED', 'CANCELLED'])),
   ],
-  references: [...party, ref('profit_center_code', 'profit_centers', 'code')],
+  references: [...PARTY, ref('profit_center_code', 'profit_centers', 'code')],
 };
 
 const lineColumns = (document: string) => [
@@ -61,7 +56,7 @@ export const invoices: TableSpec = {
     optional('order_no', CODE),
     required('amount', SIGNED_AMOUNT),
   ],
-  references: [...party, ref('profit_center_code', 'profit_centers', 'code'), ref('order_no', 'orders', 'order_no')],
+  references: [...PARTY, ref('profit_center_code', 'profit_centers', 'code'), ref('order_no', 'orders', 'order_no')],
 };
 
 /** An invoice line may name the order line it delivers: both order_no and order_line_no, or neither. */
@@ -95,7 +90,7 @@ export const receipts: TableSpec = {
     optional('reference', SHORT, ''),
     required('amount', AMOUNT),
   ],
-  references: party,
+  references: PARTY,
 };
 
 /** Balances come only from the ledger (docs/behaviour.md); one entry per document and customer. */

@@ -12,7 +12,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { lockWarrantyWrites } from '../../warranty/counters';
 import {
-  CODE, DATE, POSITIVE_INTEGER, LONG, NAME, SHORT, TIMESTAMP, enumOf, optional, ref, required,
+  CODE, DATE, POSITIVE_INTEGER, LONG, NAME, SHORT, TIMESTAMP, enumOf, optional, PARTY, ref, required,
   type PendingRow, type TableSpec, type WriteHooks,
 } from '../table-spec';
 
@@ -39,12 +39,7 @@ export const warrantyRequests: TableSpec = {
     // Absent: 1 for a new request, the stored version (plus one when the file changes the row) otherwise.
     optional('version', POSITIVE_INTEGER),
   ],
-  references: [
-    ref('customer_code', 'customers', 'code'),
-    ref('sales_officer_id', 'users', 'id'),
-    ref('product_code', 'products', 'code'),
-    ref('invoice_no', 'invoices', 'invoice_no'),
-  ],
+  references: [...PARTY, ref('product_code', 'products', 'code'), ref('invoice_no', 'invoices', 'invoice_no')],
   // A ClientRequestId is the officer's own (docs/behaviour.md): unique per officer, as in the table.
   unique: [{ column: 'client_request_id', within: 'sales_officer_id' }],
   assigned: ['change_seq'],
