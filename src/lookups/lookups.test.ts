@@ -19,6 +19,12 @@ const EXTRA_USERS: UsersTable[] = [
 ];
 const ALL_USERS: readonly UsersTable[] = [...USERS, ...EXTRA_USERS];
 
+/** The fixture's master data with the extra users above. */
+async function insertLookupData(engine: Engine): Promise<void> {
+  await insertMasterData(engine.db);
+  for (const user of EXTRA_USERS) await engine.db.insertInto('users').values(user).execute();
+}
+
 /** Expected rows: the active area managers among `ids` (all when undefined), by name then id. */
 function managers(ids?: string[]) {
   return ALL_USERS.filter((u) => u.role === 'AM' && u.active === 1 && (ids === undefined || ids.includes(u.id)))
@@ -28,10 +34,7 @@ function managers(ids?: string[]) {
 
 describe.each(ENGINES)('lookups: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), async () => {
-    await insertMasterData(engine.db);
-    for (const user of EXTRA_USERS) await engine.db.insertInto('users').values(user).execute();
-  });
+  suiteEngine(kind, (opened) => (engine = opened), () => insertLookupData(engine));
 
   describe('FillAreaManagers', () => {
     const run = (fields: Record<string, string> = {}) => runOperation(fillAreaManagers, engine, fields);
@@ -132,10 +135,7 @@ describe.each(ENGINES)('lookups on an empty database: %s', (kind) => {
 
 describe.each(ENGINES)('lookups with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), async () => {
-    await insertMasterData(engine.db);
-    for (const user of EXTRA_USERS) await engine.db.insertInto('users').values(user).execute();
-  });
+  suiteEngine(kind, (opened) => (engine = opened), () => insertLookupData(engine));
 
   describe('FillAreaManagers', () => {
     const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(fillAreaManagers, engine, fields, { principal: principal(id, ALL_USERS) })).data;
