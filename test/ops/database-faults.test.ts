@@ -22,7 +22,7 @@ import { loadSettings } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server';
 import { captureLog, MAIN, SOAP11, soapEnvelope, SYNC, type LogCapture } from './ops-support';
 import { PrivatePostgres, privatePostgresMissing } from './private-postgres';
-import { healthPid, spawnServer, type SpawnedServer } from './spawned-server';
+import { healthPid, spawnPerTest } from './spawned-server';
 
 interface Answer {
   status: number;
@@ -76,13 +76,10 @@ async function until<T>(attempt: () => Promise<T>, ok: (value: T) => boolean, ti
 }
 
 describe('a start with the database unreachable', () => {
-  let server: SpawnedServer | undefined;
-  afterEach(() => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  });
+  const spawn = spawnPerTest();
 
   it('gives up after DB_STARTUP_TIMEOUT_MS with exit code 1 and a line naming the database and the cause', async () => {
-    server = spawnServer({ DATABASE_URL: 'postgres://someone:s3cret@127.0.0.1:1/nowhere', DB_STARTUP_TIMEOUT_MS: '1500' });
+    const server = spawn({ DATABASE_URL: 'postgres://someone:s3cret@127.0.0.1:1/nowhere', DB_STARTUP_TIMEOUT_MS: '1500' });
     expect(await server.exited).toEqual({ code: 1, signal: null });
     const stderr = server.stderr().trim();
     expect(stderr).toMatch(/^database postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere: not reachable within DB_STARTUP_TIMEOUT_MS \(1500 ms, \d+ attempts\): connect ECONNREFUSED 127\.0\.0\.1:1$/);
@@ -201,19 +198,15 @@ if (!missing) describe('PostgreSQL failing under a running server', () => {
 
 if (!missing) describe('a start while PostgreSQL is down', () => {
   let cluster: PrivatePostgres;
-  let server: SpawnedServer | undefined;
+  const spawn = spawnPerTest();
   beforeAll(async () => {
     cluster = await PrivatePostgres.create();
   }, 120_000);
   afterAll(() => cluster?.remove());
-  afterEach(() => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  });
 
   it('listens at once (/health 200, /ready 503, other requests 503), logs each attempt, and serves once the database is up', async () => {
     const url = cluster.url.replace('postgres@', 'postgres:pa55word@');
-    server = spawnServer({ DATABASE_URL: url, DB_STARTUP_TIMEOUT_MS: '120000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
-    const running = server;
+    const running = spawn({ DATABASE_URL: url, DB_STARTUP_TIMEOUT_MS: '120000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
     const first = await running.waitForLine((l) => l.level === 'warn' && l.attempt === 1);
     expect(first.msg).toBe(`the database postgres://postgres:***@127.0.0.1:${cluster.port}/postgres is not reachable; trying again`);
     expect(first.error).toMatch(/ECONNREFUSED/);

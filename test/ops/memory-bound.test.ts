@@ -6,7 +6,7 @@
  * as too long, so none becomes part of a kept key; and a key is kept as a fixed-size digest anyway.
  */
 import http from 'node:http';
-import { spawnServer, type SpawnedServer } from './spawned-server';
+import { spawnPerTest } from './spawned-server';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const V2 = '/API/v2/MobileAppWebService.asmx';
@@ -60,14 +60,11 @@ const BINDINGS: ReadonlyArray<{ label: string; send: (port: number, i: number) =
 ];
 
 describe('a server with a small heap, sent many distinct 2 MB parameter values', () => {
-  let server: SpawnedServer | undefined;
-  afterAll(() => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  });
+  const spawn = spawnPerTest();
 
   it(`survives ${VALUES} of them over each of ${BINDINGS.map((binding) => binding.label).join(' and ')}, refusing each, and answers afterwards`, async () => {
     // A SQLite file: the answer cache keeps nothing of a private in-memory database.
-    server = spawnServer({ DATABASE_URL: 'sqlite:./memory-bound.db', AUTH_MODE: 'off', NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
+    const server = spawn({ DATABASE_URL: 'sqlite:./memory-bound.db', AUTH_MODE: 'off', NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
     const port = await server.port();
     let failure: string | undefined;
     const refusals = new Set<string>();

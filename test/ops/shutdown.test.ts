@@ -8,7 +8,7 @@
 import { loadSettings } from '../../src/config';
 import { startServer } from '../../src/server';
 import { captureLog, MAIN, SOAP11, SOAP12, soapEnvelope, SYNC } from './ops-support';
-import { healthPid, RawConnection, spawnServer, type SpawnedServer } from './spawned-server';
+import { healthPid, RawConnection, spawnPerTest } from './spawned-server';
 
 interface HeldRequest {
   head: string;
@@ -46,13 +46,10 @@ async function startHeld(port: number, held: HeldRequest): Promise<RawConnection
 }
 
 describe('graceful shutdown of the server process', () => {
-  let server: SpawnedServer | undefined;
-  afterEach(() => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  });
+  const spawn = spawnPerTest();
 
   it('answers every request in flight at SIGTERM in full, refuses new connections, and exits 0', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
+    const server = spawn({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
     const port = await server.port();
     expect(await healthPid(server, port)).toBe(server.child.pid);
     const inFlight = [...REQUESTS, ...REQUESTS];
@@ -84,7 +81,7 @@ describe('graceful shutdown of the server process', () => {
   });
 
   it('cuts what is still open at SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '300', SHUTDOWN_DRAIN_MS: '0' });
+    const server = spawn({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '300', SHUTDOWN_DRAIN_MS: '0' });
     const port = await server.port();
     const stuck = await startHeld(port, REQUESTS[0]);
     server.child.kill('SIGTERM');

@@ -78,6 +78,19 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
   };
 }
 
+/** spawnServer for the tests of a describe block: a server still running after its test is killed. */
+export function spawnPerTest(): (env: Record<string, string>) => SpawnedServer {
+  const spawned: SpawnedServer[] = [];
+  afterEach(() => {
+    for (const server of spawned.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  });
+  return (env) => {
+    const server = spawnServer(env);
+    spawned.push(server);
+    return server;
+  };
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { newTestRunId, schemaPrefix } from '../support/engines';
 import { SYNC } from './ops-support';
-import { spawnServer, type SpawnedServer } from './spawned-server';
+import { spawnPerTest, type SpawnedServer } from './spawned-server';
 
 function status(port: number, path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,15 +24,12 @@ function status(port: number, path: string, headers: Record<string, string> = {}
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
 describe('rate limiting across WORKERS=2', () => {
-  let server: SpawnedServer | undefined;
+  const spawn = spawnPerTest();
   // A schema of this run's, dropped with the others when the run ends (test/support/engines.ts).
   const schema = `${schemaPrefix(process.env.TEST_RUN_ID ?? newTestRunId())}${randomBytes(4).toString('hex')}`;
-  afterEach(() => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  });
 
   it('refuses RATE_LIMIT_STORE=postgres on SQLite at start, naming the variable', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_STORE: 'postgres' });
+    const server = spawn({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_STORE: 'postgres' });
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.stderr().trim()).toBe('Invalid setting RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
   });
@@ -42,14 +39,14 @@ describe('rate limiting across WORKERS=2', () => {
     return;
   }
 
-  /** WORKERS=2 on a schema of its own, once both workers listen; resolves with the port. */
-  async function startWorkers(schemaName: string, env: Record<string, string>): Promise<number> {
+  /** WORKERS=2 on a schema of its own, once both workers listen; resolves with the server and its port. */
+  async function startWorkers(schemaName: string, env: Record<string, string>): Promise<{ running: SpawnedServer; port: number }> {
     const url = new URL(databaseUrl!);
     url.searchParams.set('schema', schemaName);
-    const running = (server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_DRAIN_MS: '0', ...env }));
+    const running = spawn({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_DRAIN_MS: '0', ...env });
     const port = await running.port();
     await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
-    return port;
+    return { running, port };
   }
 
   /** Both workers answered, one of them with a 429; then the server stops cleanly. */
@@ -62,20 +59,20 @@ describe('rate limiting across WORKERS=2', () => {
   }
 
   it('holds the limit of one client across both workers: 5 of 20 requests allowed', async () => {
-    const port = await startWorkers(schema, { RATE_LIMIT_PER_MINUTE: '5' });
+    const { running, port } = await startWorkers(schema, { RATE_LIMIT_PER_MINUTE: '5' });
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push(await status(port, `${SYNC}/HelloWorld`));
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    await expectBothWorkersAndStop(server!);
+    await expectBothWorkersAndStop(running);
   }, 90_000);
 
   it('counts the failed logins of one address and username across both workers: 3 answered 401, then 429', async () => {
-    const port = await startWorkers(`${schema}l`, { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '3' });
+    const { running, port } = await startWorkers(`${schema}l`, { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '3' });
     const wrong = { Authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}` };
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push(await status(port, `${SYNC}/HelloWorld`, wrong));
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
-    await expectBothWorkersAndStop(server!);
+    await expectBothWorkersAndStop(running);
   }, 90_000);
 });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Pool } from 'pg';
 import { SYNC } from './ops-support';
-import { healthPid, spawnServer, type SpawnedServer } from './spawned-server';
+import { healthPid, spawnPerTest, type SpawnedServer } from './spawned-server';
 
 /** A new connection per request (agent: false), so the cluster may hand each to another worker. */
 function get(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -34,13 +34,10 @@ async function pidsAnswering(server: SpawnedServer, port: number, tries: number)
 }
 
 describe('WORKERS', () => {
-  let server: SpawnedServer | undefined;
-  afterEach(() => {
-    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-  });
+  const spawn = spawnPerTest();
 
   it('refuses more than one worker on SQLite, naming WORKERS, with exit code 1', async () => {
-    server = spawnServer({ DATABASE_URL: 'sqlite::memory:', WORKERS: '2' });
+    const server = spawn({ DATABASE_URL: 'sqlite::memory:', WORKERS: '2' });
     expect(await server.exited).toEqual({ code: 1, signal: null });
     const lines = server.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -68,8 +65,7 @@ describe('WORKERS', () => {
     it('serves from two processes, replaces a dead worker, and stops all on SIGTERM with exit 0', async () => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', schema);
-      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '500', LOG_LEVEL: 'debug' });
-      const running = server;
+      const running = spawn({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '500', LOG_LEVEL: 'debug' });
       const port = await running.port();
       await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
       const primaryPid = running.child.pid!;
@@ -101,8 +97,7 @@ describe('WORKERS', () => {
     it('with METRICS_PORT, serves the sum over both workers there and /metrics 404 on the main port', async () => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', schema);
-      server = spawnServer({ DATABASE_URL: url.toString(), WORKERS: '2', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
-      const running = server;
+      const running = spawn({ DATABASE_URL: url.toString(), WORKERS: '2', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
       const port = await running.port();
       const listening = running.lines.filter((l) => l.msg?.startsWith('listening'));
       await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== listening[0].pid);
