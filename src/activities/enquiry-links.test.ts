@@ -1,10 +1,10 @@
 import type { Engine } from '../db/engine';
 import type { EnquiriesTable } from '../db/schema';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { businessFailure, fixedClock, runOperation } from '../../test/support/operation';
 import { updateActivityNoAndOrderToCustInEnquiryMst as operation } from './operations';
-import { ENQUIRIES, insertActivityData, pending } from './test-fixture';
+import { ENQUIRIES, insertActivityData, insertEnquiry, pending } from './test-fixture';
 
 const NOW = '2026-06-15T10:00:00.000Z';
 const LATER = '2026-06-16T09:30:00.000Z';
@@ -29,20 +29,7 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
   suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   /** A new unlinked enquiry of C001 (SO01) for a test that changes one. */
-  async function addEnquiry(): Promise<EnquiriesTable> {
-    const row: EnquiriesTable = {
-      enquiry_no: `ENQT${String(++sequence).padStart(3, '0')}`,
-      enquiry_date: '2026-06-11',
-      customer_code: 'C001',
-      sales_officer_id: 'SO01',
-      description: 'Enquiry to link',
-      activity_no: null,
-      order_to_customer: null,
-      updated_at: '2026-06-11T07:00:00.000Z',
-    };
-    await engine.db.insertInto('enquiries').values(row).execute();
-    return row;
-  }
+  const addEnquiry = () => insertEnquiry(engine.db, `ENQT${String(++sequence).padStart(3, '0')}`, 'SO01', 'C001');
 
   const run = (fields: Record<string, string>, now = NOW) => runOperation(operation, engine, fields, { clock: fixedClock(now) });
 
@@ -145,15 +132,13 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
 
 // A separate block, so its database is never open at the same time as the fixture database above.
 describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst on an empty database: %s', (kind) => {
+  let empty: Engine;
+  suiteEngine(kind, (opened) => (empty = opened));
+
   it('answers NOT_FOUND, or nothing for no input', async () => {
-    const empty = await freshEngine(kind);
-    try {
-      const error = await runOperation(operation, empty, { EnquiryNo: 'ENQ001', ActivityNo: 'ACT001' }).catch((e: AppError) => e);
-      expect(error).toBeInstanceOf(AppError);
-      expect([(error as AppError).code, (error as AppError).field]).toEqual(['NOT_FOUND', 'EnquiryNo']);
-      expect(await runOperation(operation, empty, {})).toEqual({ data: null, message: expect.any(String) });
-    } finally {
-      await empty.close();
-    }
+    const error = await runOperation(operation, empty, { EnquiryNo: 'ENQ001', ActivityNo: 'ACT001' }).catch((e: AppError) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect([(error as AppError).code, (error as AppError).field]).toEqual(['NOT_FOUND', 'EnquiryNo']);
+    expect(await runOperation(operation, empty, {})).toEqual({ data: null, message: expect.any(String) });
   });
 });

@@ -1,10 +1,10 @@
 import type { Engine } from '../db/engine';
-import type { ActivitiesTable, EnquiriesTable } from '../db/schema';
+import type { ActivitiesTable } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { businessFailure as failure, fixedClock, runOperation } from '../../test/support/operation';
 import type { Operation } from '../operations/types';
 import { activityApprovalRejection, updateActivityNoAndOrderToCustInEnquiryMst } from './operations';
-import { insertActivityData, insertPending } from './test-fixture';
+import { insertActivityData, insertEnquiry, insertPending } from './test-fixture';
 import { principal, refusalShape, seesOfficer } from '../users/test-fixture';
 
 const clock = fixedClock('2026-06-15T10:00:00.000Z');
@@ -70,20 +70,7 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
 
   describe('UpdateActivityNoAndOrderToCustInEnquiryMst', () => {
     /** A new unlinked enquiry of `customer` (owned by `officer`). */
-    async function addEnquiry(officer: string, customer: string): Promise<EnquiriesTable> {
-      const row: EnquiriesTable = {
-        enquiry_no: `PENQ${String(++sequence).padStart(3, '0')}`,
-        enquiry_date: '2026-06-10',
-        customer_code: customer,
-        sales_officer_id: officer,
-        description: 'Wants a quote',
-        activity_no: null,
-        order_to_customer: null,
-        updated_at: '2026-06-10T08:00:00.000Z',
-      };
-      await engine.db.insertInto('enquiries').values(row).execute();
-      return row;
-    }
+    const addEnquiry = (officer: string, customer: string) => insertEnquiry(engine.db, `PENQ${String(++sequence).padStart(3, '0')}`, officer, customer);
     const linkedTo = async (no: string) => (await engine.db.selectFrom('enquiries').select('order_to_customer').where('enquiry_no', '=', no).executeTakeFirstOrThrow()).order_to_customer;
     const link = (id: string, enquiryNo: string, customer: string) => runAs(updateActivityNoAndOrderToCustInEnquiryMst, id, { EnquiryNo: enquiryNo, OrderToCustomer: customer });
 

@@ -76,6 +76,13 @@ export async function insertPending(db: Kysely<Database>, no: string, officer: s
   return row;
 }
 
+/** A new unlinked enquiry `no` of `officer` at `customer`, stored, for a test that links one. */
+export async function insertEnquiry(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<EnquiriesTable> {
+  const row = enquiry(no, '2026-06-11', customer, officer, 'Enquiry to link', null, null);
+  await db.insertInto('enquiries').values(row).execute();
+  return row;
+}
+
 /** The activity object the operations return for a stored row (docs/behaviour.md field names). */
 export function activityObject(row: ActivitiesTable) {
   return {
