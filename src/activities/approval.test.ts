@@ -1,7 +1,7 @@
 import type { Engine } from '../db/engine';
 import type { ActivitiesTable } from '../db/schema';
 import { AppError } from '../errors';
-import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { businessFailure, fixedClock, runOperation } from '../../test/support/operation';
 import { activityApprovalRejection } from './operations';
 import { ACTIVITIES, activityObject, insertActivityData, insertPending } from './test-fixture';
@@ -224,15 +224,13 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
 
 // A separate block, so its database is never open at the same time as the fixture database above.
 describe.each(ENGINES)('ActivityApprovalRejection on an empty database: %s', (kind) => {
+  let empty: Engine;
+  suiteEngine(kind, (opened) => (empty = opened));
+
   it('answers NOT_FOUND, or nothing for no input', async () => {
-    const empty = await freshEngine(kind);
-    try {
-      const error = await runOperation(activityApprovalRejection, empty, { ActivityNo: 'ACT001', Action: 'A', ApprovedBy: 'admin' }).catch((e: AppError) => e);
-      expect(error).toBeInstanceOf(AppError);
-      expect([(error as AppError).code, (error as AppError).field]).toEqual(['NOT_FOUND', 'ActivityNo']);
-      expect(await runOperation(activityApprovalRejection, empty, {})).toEqual({ data: null, message: expect.any(String) });
-    } finally {
-      await empty.close();
-    }
+    const error = await runOperation(activityApprovalRejection, empty, { ActivityNo: 'ACT001', Action: 'A', ApprovedBy: 'admin' }).catch((e: AppError) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect([(error as AppError).code, (error as AppError).field]).toEqual(['NOT_FOUND', 'ActivityNo']);
+    expect(await runOperation(activityApprovalRejection, empty, {})).toEqual({ data: null, message: expect.any(String) });
   });
 });

@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine';
 import type { ActivitiesTable, ComplaintsTable } from '../db/schema';
-import { ENGINES, freshEngine, suiteEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, PRODUCTS } from '../../test/support/fixture';
 import { businessFailure, runOperation } from '../../test/support/operation';
 import { activityReportAndComplaints } from './operations';
@@ -151,20 +151,18 @@ describe.each(ENGINES)('ActivityReportAndComplaints: %s', (kind) => {
 
 // A separate block, so its database is never open at the same time as the fixture database above.
 describe.each(ENGINES)('ActivityReportAndComplaints on an empty database: %s', (kind) => {
+  let empty: Engine;
+  suiteEngine(kind, (opened) => (empty = opened));
+
   it('answers empty lists and zero counts', async () => {
-    const empty = await freshEngine(kind);
-    try {
-      const result = await runOperation(activityReportAndComplaints, empty, {});
-      expect(result.data).toEqual({
-        Activities: [],
-        Complaints: [],
-        Summary: { ActivityCount: 0, PendingActivities: 0, ApprovedActivities: 0, RejectedActivities: 0, ComplaintCount: 0, OpenComplaints: 0, ResolvedComplaints: 0 },
-      });
-      const withOfficer = await runOperation(activityReportAndComplaints, empty, { SalesOfficer: 'SO01', FromDate: '2026-06-01' });
-      expect((withOfficer.data as { Activities: unknown[] }).Activities).toEqual([]);
-    } finally {
-      await empty.close();
-    }
+    const result = await runOperation(activityReportAndComplaints, empty, {});
+    expect(result.data).toEqual({
+      Activities: [],
+      Complaints: [],
+      Summary: { ActivityCount: 0, PendingActivities: 0, ApprovedActivities: 0, RejectedActivities: 0, ComplaintCount: 0, OpenComplaints: 0, ResolvedComplaints: 0 },
+    });
+    const withOfficer = await runOperation(activityReportAndComplaints, empty, { SalesOfficer: 'SO01', FromDate: '2026-06-01' });
+    expect((withOfficer.data as { Activities: unknown[] }).Activities).toEqual([]);
   });
 });
 

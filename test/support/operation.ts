@@ -71,3 +71,10 @@ export async function businessFailure(call: Promise<unknown>): Promise<AppError>
   if (error instanceof AppError) return error;
   throw new Error(`expected a business failure, got ${inspect(error)}`);
 }
+
+/** A call that must fail as INVALID_PARAMETER naming `field`, in a message that starts with the field's name. */
+export async function expectInvalidParameter(call: Promise<unknown>, field: string): Promise<void> {
+  const error = await businessFailure(call);
+  expect(error).toMatchObject({ code: 'INVALID_PARAMETER', field });
+  expect(error.message.startsWith(field)).toBe(true);
+}
