@@ -8,8 +8,8 @@ import { generateApiKey, hashSecret } from '../../src/auth/api-key';
 import { insertKey, storePassword } from '../../src/auth/credential-store';
 import { hashPassword } from '../../src/auth/password-hash';
 import type { EngineKind } from '../../src/db/engine';
-import { startTestApp, type TestApp } from '../support/app';
-import { insertMasterData, USERS } from '../support/fixture';
+import { startTestApp, suiteApp, type TestApp } from '../support/app';
+import { USERS } from '../support/fixture';
 import { refusal, type BindingName } from '../conformance/drivers';
 import { faultResponse } from '../soap/soap-support';
 
@@ -19,10 +19,13 @@ export const SYNC = '/API/SyncCustomers.asmx';
 
 export { BINDINGS, exchange as call, type BindingName } from '../conformance/drivers';
 
-export async function startAuthApp(kind: EngineKind, env: Record<string, string>): Promise<TestApp> {
-  const app = await startTestApp({ kind, env });
-  await insertMasterData(app.engine.db);
-  return app;
+export function startAuthApp(kind: EngineKind, env: Record<string, string>): Promise<TestApp> {
+  return startTestApp({ kind, env, masterData: true });
+}
+
+/** startAuthApp for the enclosing describe block (suiteApp): `prepare` gives credentials and rows before its tests. */
+export function suiteAuthApp(kind: EngineKind, env: Record<string, string>, assign: (app: TestApp) => void, prepare?: () => Promise<void>): void {
+  suiteApp({ kind, env, masterData: true }, assign, prepare);
 }
 
 export async function givePassword(app: TestApp, username: string, password: string): Promise<void> {

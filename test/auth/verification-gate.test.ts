@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { BUSY_RETRY_AFTER_SECONDS, RUNNING, WAITING, gateCounts } from '../../src/auth/verification-gate';
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { BINDINGS, SYNC, basic, call, expectRefusal, givePassword, startAuthApp } from './auth-support';
+import { BINDINGS, SYNC, basic, call, expectRefusal, givePassword, suiteAuthApp } from './auth-support';
 
 const BUSY = `Server too busy; retry after ${BUSY_RETRY_AFTER_SECONDS} seconds.`;
 /** Far more than RUNNING + WAITING, sent at once. */
@@ -17,13 +17,11 @@ const BURST = 64;
 
 describe.each(ENGINES)('password verifications at once: %s', (kind) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startAuthApp(kind, { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '10000', LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '10000' });
+  suiteAuthApp(kind, { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '10000', LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '10000' }, (started) => (t = started), async () => {
     await givePassword(t, 'so.one', 'correct horse');
     // The decoy hash of unknown usernames is made once per process, on first use: not within the burst.
     expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('nobody', 'x'))).status).toBe(401);
   });
-  afterAll(() => t.close());
 
   it(`runs at most ${RUNNING} at once with ${WAITING} waiting, and refuses the others in every binding with 503 before any hash`, async () => {
     const before = gateCounts();

@@ -8,7 +8,7 @@ import { revokeKey } from '../../src/auth/credential-store';
 import { authDb } from '../../src/auth/auth-tables';
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { BINDINGS, MAIN, SYNC, basic, call, expectRefusal, giveKey, givePassword, startAuthApp } from '../auth/auth-support';
+import { BINDINGS, MAIN, SYNC, basic, call, expectRefusal, giveKey, givePassword, startAuthApp, suiteAuthApp } from '../auth/auth-support';
 
 const DENIED = 'Access is denied.';
 const CHALLENGE = 'Basic realm="MobileApp", charset="UTF-8"';
@@ -21,10 +21,7 @@ function helloWorldAnswered(res: request.Response): void {
 describe.each(ENGINES)('authentication: %s', (kind) => {
   describe('off (the default)', () => {
     let t: TestApp;
-    beforeAll(async () => {
-      t = await startAuthApp(kind, {});
-    });
-    afterAll(() => t.close());
+    suiteAuthApp(kind, {}, (started) => (t = started));
 
     it.each(BINDINGS)('answers %s without credentials', async (binding) => {
       helloWorldAnswered(await call(t.app, binding, SYNC, 'HelloWorld'));
@@ -38,13 +35,11 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
 
   describe('basic', () => {
     let t: TestApp;
-    beforeAll(async () => {
-      t = await startAuthApp(kind, { AUTH_MODE: 'basic' });
+    suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (t = started), async () => {
       await givePassword(t, 'so.one', 'correct horse');
       await givePassword(t, 'so.four', 'inactive horse');
       await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
     });
-    afterAll(() => t.close());
 
     it.each(BINDINGS)('answers %s for the right password', async (binding) => {
       helloWorldAnswered(await call(t.app, binding, SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse')));
@@ -111,8 +106,7 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
     let valid: string;
     let revoked: string;
     let inactive: string;
-    beforeAll(async () => {
-      t = await startAuthApp(kind, { AUTH_MODE: 'apikey', AUTH_API_KEY_HEADER: 'X-Mobile-Key' });
+    suiteAuthApp(kind, { AUTH_MODE: 'apikey', AUTH_API_KEY_HEADER: 'X-Mobile-Key' }, (started) => (t = started), async () => {
       valid = (await giveKey(t, 'am.north')).key;
       const old = await giveKey(t, 'am.north');
       await revokeKey(t.engine.db, old.keyId, new Date().toISOString());
@@ -121,7 +115,6 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
       await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
       await givePassword(t, 'am.north', 'correct horse');
     });
-    afterAll(() => t.close());
 
     it.each(BINDINGS)('answers %s for a valid key in the configured header', async (binding) => {
       helloWorldAnswered(await call(t.app, binding, SYNC, 'HelloWorld', {}, { 'X-Mobile-Key': valid }));
@@ -165,12 +158,10 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
   describe('any', () => {
     let t: TestApp;
     let key: string;
-    beforeAll(async () => {
-      t = await startAuthApp(kind, { AUTH_MODE: 'any', AUTH_REALM: 'Field Sales' });
+    suiteAuthApp(kind, { AUTH_MODE: 'any', AUTH_REALM: 'Field Sales' }, (started) => (t = started), async () => {
       key = (await giveKey(t, 'zm.north')).key;
       await givePassword(t, 'zm.north', 'correct horse');
     });
-    afterAll(() => t.close());
 
     it('accepts either credential', async () => {
       helloWorldAnswered(await call(t.app, 'soap11', SYNC, 'HelloWorld', {}, { 'X-API-Key': key }));

@@ -7,7 +7,7 @@
  */
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { giveKey, startAuthApp } from '../auth/auth-support';
+import { giveKey, suiteAuthApp } from '../auth/auth-support';
 import { BINDINGS, send, type BindingName, type Outcome } from './drivers';
 import { pending } from '../../src/activities/test-fixture';
 
@@ -24,8 +24,7 @@ describe.each(ENGINES)('references outside the caller\'s scope: %s', (kind) => {
   let t: TestApp;
   const keys: Record<string, string> = {};
 
-  beforeAll(async () => {
-    t = await startAuthApp(kind, { AUTH_MODE: 'apikey', AUTH_API_KEY_HEADER: HEADER });
+  suiteAuthApp(kind, { AUTH_MODE: 'apikey', AUTH_API_KEY_HEADER: HEADER }, (started) => (t = started), async () => {
     for (const username of ['so.one', 'am.south']) keys[username] = (await giveKey(t, username)).key;
     const db = t.engine.db;
     // SO02's invoice, activity and warranty request; SO01's enquiry and pending activity.
@@ -44,7 +43,6 @@ describe.each(ENGINES)('references outside the caller\'s scope: %s', (kind) => {
       created_at: '2026-06-10T08:00:00.000Z', updated_at: '2026-06-10T08:00:00.000Z', version: 1, change_seq: 777,
     }).execute();
   });
-  afterAll(() => t.close());
 
   /** Sends the operation as `username` with `reference` in `field`, and with an absent one: the answers must match. */
   async function expectAsAbsent(binding: BindingName, username: string, operation: string, fields: Record<string, string>, field: string, hidden: string, absent: string) {

@@ -5,19 +5,13 @@
  */
 import request from 'supertest';
 import { childrenNamed, parseXml } from '../../src/asmx/xml-tree';
-import { startTestApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { MAIN_OPERATION_NAMES, MAIN_PATH, SYNC_PATH } from '../support/interface-table';
 
 let t: TestApp;
 let custom: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  custom = await startTestApp({ env: { API_NAMESPACE: 'urn:example:api', BASE_PATH: '/MobileApp' } });
-});
-afterAll(async () => {
-  await t.close();
-  await custom.close();
-});
+suiteApp({}, (started) => (t = started));
+suiteApp({ env: { API_NAMESPACE: 'urn:example:api', BASE_PATH: '/MobileApp' } }, (started) => (custom = started));
 
 describe('?disco', () => {
   it.each([

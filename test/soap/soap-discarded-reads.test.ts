@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { basic, call, clientFault, givePassword, MAIN, NS, startAuthApp, type BindingName } from '../auth/auth-support';
+import { basic, call, clientFault, givePassword, MAIN, NS, suiteAuthApp, type BindingName } from '../auth/auth-support';
 import { emptyResponse } from './soap-support';
 
 const SOAP_BINDINGS: Array<Extract<BindingName, 'soap11' | 'soap12'>> = ['soap11', 'soap12'];
@@ -30,11 +30,9 @@ function httpError(text: string): { Code: string; Message: string } {
 describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
   describe('authentication off', () => {
     let app: TestApp;
-    beforeAll(async () => {
-      app = await startAuthApp(kind, {});
+    suiteAuthApp(kind, {}, (started) => (app = started), async () => {
       await hideReportTables(app);
     });
-    afterAll(() => app.close());
 
     it.each([
       ['getPCNList', { SalesOfficer: 'SO01' }, 'a 500'],
@@ -83,12 +81,10 @@ describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
   describe('authentication on', () => {
     let app: TestApp;
     const asSoOne = basic('so.one', 'secret one');
-    beforeAll(async () => {
-      app = await startAuthApp(kind, { AUTH_MODE: 'basic' });
+    suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (app = started), async () => {
       await givePassword(app, 'so.one', 'secret one');
       await hideReportTables(app);
     });
-    afterAll(() => app.close());
 
     // A user named outside the scope is answered as an unknown one (docs/behaviour.md, "Records outside the caller's scope").
     it.each([

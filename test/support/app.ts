@@ -8,7 +8,7 @@ import { createApp } from '../../src/app';
 import { loadSettings, type Settings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
 import type { Clock } from '../../src/operations/types';
-import { freshEngine } from './engines';
+import { freshEngine, suiteOpened } from './engines';
 import { insertMasterData } from './fixture';
 
 export interface TestApp {
@@ -43,12 +43,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 }
 
-/** A test app for the enclosing describe block: started before its tests, handed to `assign`, closed after them. */
-export function suiteApp(options: TestAppOptions, assign: (app: TestApp) => void): void {
-  let started: TestApp | undefined;
-  beforeAll(async () => {
-    started = await startTestApp(options);
-    assign(started);
-  });
-  afterAll(() => started?.close());
+/** A test app for the enclosing describe block (suiteOpened): started before its tests, closed after them. */
+export function suiteApp(options: TestAppOptions, assign: (app: TestApp) => void, prepare?: () => Promise<void>): void {
+  suiteOpened(() => startTestApp(options), assign, prepare);
 }

@@ -38,17 +38,22 @@ export function emptyEngine(kind: EngineKind): Engine {
 }
 
 /**
- * A fresh engine of `kind` for the enclosing describe block: opened (and prepared) before its tests,
- * handed to `assign`, and closed after them.
+ * What `open` gives, for the enclosing describe block: opened before its tests, handed to `assign`,
+ * prepared (`prepare`: the rows, the credentials its tests need), and closed after them.
  */
-export function suiteEngine(kind: EngineKind, assign: (engine: Engine) => void, prepare: () => Promise<void> = () => Promise.resolve()): void {
-  let opened: Engine | undefined;
+export function suiteOpened<T extends { close(): Promise<void> }>(open: () => Promise<T>, assign: (opened: T) => void, prepare: () => Promise<void> = () => Promise.resolve()): void {
+  let opened: T | undefined;
   beforeAll(async () => {
-    opened = await freshEngine(kind);
+    opened = await open();
     assign(opened);
     await prepare();
   });
   afterAll(() => opened?.close());
+}
+
+/** A fresh engine of `kind` for the enclosing describe block (suiteOpened). */
+export function suiteEngine(kind: EngineKind, assign: (engine: Engine) => void, prepare?: () => Promise<void>): void {
+  suiteOpened(() => freshEngine(kind), assign, prepare);
 }
 
 /** A worker-thread SQLite engine on a new file that is deleted (with its WAL) when it closes. */
