@@ -11,7 +11,7 @@ import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { storedWarrantyRequests, warrantyFields } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
-import { basic, givePassword, startAuthApp } from '../auth/auth-support';
+import { basic, givePassword, startAuthApp, suiteAuthApp } from '../auth/auth-support';
 import { BINDINGS, exchange, refusal, type BindingName } from './drivers';
 
 const POSTED: readonly BindingName[] = ['soap11', 'soap12', 'httppost'];
@@ -39,11 +39,9 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
   describe('authentication on', () => {
     let t: TestApp;
     const auth = basic('so.one', 'correct horse');
-    beforeAll(async () => {
-      t = await startAuthApp(kind, { AUTH_MODE: 'basic' });
+    suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (t = started), async () => {
       await givePassword(t, 'so.one', 'correct horse');
     });
-    afterAll(() => t.close());
 
     const write = (binding: BindingName, id: string, headers: Record<string, string> = {}) =>
       exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { ...auth, Host: HOST, ...headers });
@@ -97,43 +95,35 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
   });
 
   describe('the server\'s own origin', () => {
-    it('is PUBLIC_URL\'s when it is set, whatever the Host header', async () => {
-      const t = await startAuthApp(kind, { AUTH_MODE: 'basic', PUBLIC_URL: 'https://api.example.com/mobile' });
+    /**
+     * An app with `env` writes what comes from `own` and refuses, writing nothing, what comes from
+     * `other` (each sent over `binding` to Host internal:8080, with `headers`).
+     */
+    async function expectOwnOrigin(env: Record<string, string>, binding: BindingName, headers: Record<string, string>, own: string, other: string): Promise<void> {
+      const t = await startAuthApp(kind, { AUTH_MODE: 'basic', ...env });
       try {
         await givePassword(t, 'so.one', 'correct horse');
         const send = (id: string, origin: string) =>
-          exchange(t.app, 'httppost', MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { ...basic('so.one', 'correct horse'), Host: 'internal:8080', Origin: origin });
-        expect(succeeded('httppost', await send('public-own', 'https://api.example.com'))).toBe(true);
-        expect(refusal('httppost', await send('public-host', 'http://internal:8080'))).toEqual({ status: 403, message: CROSS_SITE });
-        expect(await storedWarrantyRequests(t.engine.db, 'public-own')).toHaveLength(1);
-        expect(await storedWarrantyRequests(t.engine.db, 'public-host')).toHaveLength(0);
+          exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { ...basic('so.one', 'correct horse'), Host: 'internal:8080', ...headers, Origin: origin });
+        expect(succeeded(binding, await send('own', own))).toBe(true);
+        expect(refusal(binding, await send('other', other))).toEqual({ status: 403, message: CROSS_SITE });
+        expect(await storedWarrantyRequests(t.engine.db, 'own')).toHaveLength(1);
+        expect(await storedWarrantyRequests(t.engine.db, 'other')).toHaveLength(0);
       } finally {
         await t.close();
       }
-    });
+    }
 
-    it('is the one the trusted proxy forwarded with TRUST_PROXY', async () => {
-      const t = await startAuthApp(kind, { AUTH_MODE: 'basic', TRUST_PROXY: 'true' });
-      try {
-        await givePassword(t, 'so.one', 'correct horse');
-        const proxied = { ...basic('so.one', 'correct horse'), Host: 'internal:8080', 'X-Forwarded-Host': 'attacker.example, lb.example', 'X-Forwarded-Proto': 'https' };
-        const send = (id: string, origin: string) => exchange(t.app, 'soap11', MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { ...proxied, Origin: origin });
-        expect(succeeded('soap11', await send('proxied-own', 'https://lb.example'))).toBe(true);
-        expect(refusal('soap11', await send('proxied-first', 'https://attacker.example'))).toEqual({ status: 403, message: CROSS_SITE });
-        expect(await storedWarrantyRequests(t.engine.db, 'proxied-own')).toHaveLength(1);
-        expect(await storedWarrantyRequests(t.engine.db, 'proxied-first')).toHaveLength(0);
-      } finally {
-        await t.close();
-      }
-    });
+    it('is PUBLIC_URL\'s when it is set, whatever the Host header', () =>
+      expectOwnOrigin({ PUBLIC_URL: 'https://api.example.com/mobile' }, 'httppost', {}, 'https://api.example.com', 'http://internal:8080'));
+
+    it('is the one the trusted proxy forwarded with TRUST_PROXY', () =>
+      expectOwnOrigin({ TRUST_PROXY: 'true' }, 'soap11', { 'X-Forwarded-Host': 'attacker.example, lb.example', 'X-Forwarded-Proto': 'https' }, 'https://lb.example', 'https://attacker.example'));
   });
 
   describe('authentication off (the legacy behaviour)', () => {
     let t: TestApp;
-    beforeAll(async () => {
-      t = await startAuthApp(kind, {});
-    });
-    afterAll(() => t.close());
+    suiteAuthApp(kind, {}, (started) => (t = started));
 
     it.each(BINDINGS)('a write over %s from another site is written', async (binding) => {
       const id = `legacy-${binding}`;

@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { parseXml, childrenNamed, firstChildNamed, type XmlElement } from '../../src/asmx/xml-tree';
-import { startTestApp, suiteApp, type TestApp } from '../support/app';
+import { suiteApp, type TestApp } from '../support/app';
 import { rawRequest } from '../support/raw-http';
 import { MAIN_OPERATIONS, MAIN_PATH, SYNC_OPERATIONS, SYNC_PATH } from '../support/interface-table';
 
@@ -149,16 +149,13 @@ describe.each([
 describe('WSDL addresses follow the request', () => {
   let plain: TestApp;
   let proxied: TestApp;
-  beforeAll(async () => {
-    plain = await startTestApp();
-    proxied = await startTestApp({ env: { TRUST_PROXY: 'true', BASE_PATH: '/MobileApp' } });
-  });
-  afterAll(async () => {
-    await plain.close();
-    await proxied.close();
-  });
+  suiteApp({}, (started) => (plain = started));
+  suiteApp({ env: { TRUST_PROXY: 'true', BASE_PATH: '/MobileApp' } }, (started) => (proxied = started));
 
   const addressOf = (text: string, service = 'MobileAppWebService') => addresses(parseXml(text), service)[0];
+  /** A GET to Host internal:8080 with the X-Forwarded-Host and X-Forwarded-Proto a proxy sets. */
+  const forwarded = (t: TestApp, path: string, host: string, proto: string) =>
+    request(t.app).get(path).set('Host', 'internal:8080').set('X-Forwarded-Host', host).set('X-Forwarded-Proto', proto);
 
   it('takes the whole Host header, port included', async () => {
     const res = await request(plain.app).get(`${MAIN_PATH}?wsdl`).set('Host', 'legacy.example.com:8443');
@@ -166,29 +163,17 @@ describe('WSDL addresses follow the request', () => {
   });
 
   it('ignores X-Forwarded-* unless TRUST_PROXY is set', async () => {
-    const res = await request(plain.app)
-      .get(`${MAIN_PATH}?wsdl`)
-      .set('Host', 'internal:8080')
-      .set('X-Forwarded-Host', 'proxy.example.com')
-      .set('X-Forwarded-Proto', 'https');
+    const res = await forwarded(plain, `${MAIN_PATH}?wsdl`, 'proxy.example.com', 'https');
     expect(addressOf(res.text)).toBe(`http://internal:8080${MAIN_PATH}`);
   });
 
   it('follows X-Forwarded-Proto and X-Forwarded-Host with TRUST_PROXY', async () => {
-    const res = await request(proxied.app)
-      .get(`/MobileApp${SYNC_PATH}?wsdl`)
-      .set('Host', 'internal:8080')
-      .set('X-Forwarded-Host', 'proxy.example.com')
-      .set('X-Forwarded-Proto', 'https');
+    const res = await forwarded(proxied, `/MobileApp${SYNC_PATH}?wsdl`, 'proxy.example.com', 'https');
     expect(addressOf(res.text, 'SyncCustomers')).toBe(`https://proxy.example.com/MobileApp${SYNC_PATH}`);
   });
 
   it('of a forwarded chain takes the last entries, the ones the trusted proxy added, not the client\'s', async () => {
-    const res = await request(proxied.app)
-      .get(`/MobileApp${SYNC_PATH}?wsdl`)
-      .set('Host', 'internal:8080')
-      .set('X-Forwarded-Host', 'attacker.example, lb.internal')
-      .set('X-Forwarded-Proto', 'http, https');
+    const res = await forwarded(proxied, `/MobileApp${SYNC_PATH}?wsdl`, 'attacker.example, lb.internal', 'http, https');
     expect(addressOf(res.text, 'SyncCustomers')).toBe(`https://lb.internal/MobileApp${SYNC_PATH}`);
   });
 
