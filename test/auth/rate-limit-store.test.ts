@@ -58,68 +58,55 @@ const redisUrl = process.env.TEST_REDIS_URL;
 if (!databaseUrl) process.stdout.write('[left out] the rate-limit count shared in PostgreSQL: TEST_DATABASE_URL is not set.\n');
 if (!redisUrl) process.stdout.write('[left out] the rate-limit count shared in Redis: TEST_REDIS_URL is not set (redis://127.0.0.1:6379).\n');
 
+/** Two engines on one fresh PostgreSQL schema, as two processes open it. */
+async function twoPostgresEngines(): Promise<Engine[]> {
+  const first = await freshEngine('postgres');
+  const url = new URL(databaseUrl!);
+  url.searchParams.set('schema', first.schema!);
+  return [first, openEngine(url.toString())];
+}
+
+/** Two apps with `settings` on the first and the last of `engines` (one engine may serve both); all closed after `work`. */
+async function withTwoApps(engines: Engine[], settings: Partial<Settings>, work: (a: Limited, b: Limited) => Promise<void>): Promise<void> {
+  const a = limitedApp(engines[0], settings);
+  const b = limitedApp(engines.at(-1)!, settings);
+  try {
+    await work(a, b);
+  } finally {
+    await Promise.all([closeApp(a.app), closeApp(b.app)]);
+    await Promise.all(engines.map((engine) => engine.close()));
+  }
+}
+
 describe('a shared rate-limit store', () => {
   if (databaseUrl) {
     it('postgres: two apps on one database count one client together, in the table rate_limits', async () => {
-      const first = await freshEngine('postgres');
-      const url = new URL(databaseUrl);
-      url.searchParams.set('schema', first.schema!);
-      const second = openEngine(url.toString());
-      const a = limitedApp(first, { rateLimitStore: 'postgres' });
-      const b = limitedApp(second, { rateLimitStore: 'postgres' });
-      try {
+      const engines = await twoPostgresEngines();
+      await withTwoApps(engines, { rateLimitStore: 'postgres' }, async (a, b) => {
         await expectSharedCount(a.app, b.app);
-        const rows = await sql<{ n: number }>`select count(*) as n from ${sql.table('rate_limits')}`.execute(first.db);
+        const rows = await sql<{ n: number }>`select count(*) as n from ${sql.table('rate_limits')}`.execute(engines[0].db);
         expect(rows.rows[0].n).toBeGreaterThanOrEqual(1);
         expect(a.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
-      } finally {
-        await Promise.all([closeApp(a.app), closeApp(b.app)]);
-        await Promise.all([first.close(), second.close()]);
-      }
+      });
     });
   }
 
   if (databaseUrl) {
     it('postgres: two apps on one database count the failed logins of one address and username together', async () => {
-      const first = await freshEngine('postgres');
-      const url = new URL(databaseUrl);
-      url.searchParams.set('schema', first.schema!);
-      const second = openEngine(url.toString());
-      const a = limitedApp(first, { ...loginSettings, rateLimitStore: 'postgres' });
-      const b = limitedApp(second, { ...loginSettings, rateLimitStore: 'postgres' });
-      try {
-        await expectSharedFailures(a.app, b.app);
-      } finally {
-        await Promise.all([closeApp(a.app), closeApp(b.app)]);
-        await Promise.all([first.close(), second.close()]);
-      }
+      await withTwoApps(await twoPostgresEngines(), { ...loginSettings, rateLimitStore: 'postgres' }, (a, b) => expectSharedFailures(a.app, b.app));
     });
   }
 
   if (redisUrl) {
     it('redis: two apps count the failed logins of one address and username together', async () => {
-      const engine = await freshEngine('sqlite');
-      const a = limitedApp(engine, { ...loginSettings, rateLimitStore: 'redis', redisUrl });
-      const b = limitedApp(engine, { ...loginSettings, rateLimitStore: 'redis', redisUrl });
-      try {
-        await expectSharedFailures(a.app, b.app);
-      } finally {
-        await Promise.all([closeApp(a.app), closeApp(b.app)]);
-        await engine.close();
-      }
+      await withTwoApps([await freshEngine('sqlite')], { ...loginSettings, rateLimitStore: 'redis', redisUrl }, (a, b) => expectSharedFailures(a.app, b.app));
     });
 
     it('redis: two apps count one client together', async () => {
-      const engine = openEngine('sqlite::memory:');
-      const a = limitedApp(engine, { rateLimitStore: 'redis', redisUrl });
-      const b = limitedApp(engine, { rateLimitStore: 'redis', redisUrl });
-      try {
+      await withTwoApps([openEngine('sqlite::memory:')], { rateLimitStore: 'redis', redisUrl }, async (a, b) => {
         await expectSharedCount(a.app, b.app);
         expect(a.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
-      } finally {
-        await Promise.all([closeApp(a.app), closeApp(b.app)]);
-        await engine.close();
-      }
+      });
     });
   }
 
