@@ -11,13 +11,25 @@ export const consoleOutput: Output = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-/** The settings from the environment, or undefined once the reason they are not valid is written. */
-export function settingsOrSay(command: string, env: NodeJS.ProcessEnv, io: Output): Settings | undefined {
+/** A command line the script does not take. */
+export class UsageError extends Error {}
+
+/**
+ * What `read` makes of the command line and the settings; a UsageError or SettingsError is written as
+ * `<command>: <message>` (then `usage`, when given) and gives undefined: the script exits with code 2.
+ */
+export function readOrSay<T>(command: string, io: Output, read: () => T, usage?: string): T | undefined {
   try {
-    return loadSettings(env);
+    return read();
   } catch (err) {
-    if (!(err instanceof SettingsError)) throw err;
+    if (!(err instanceof UsageError || err instanceof SettingsError)) throw err;
     io.err(`${command}: ${err.message}`);
+    if (usage !== undefined) io.err(usage);
     return undefined;
   }
+}
+
+/** The settings from the environment, or undefined once the reason they are not valid is written. */
+export function settingsOrSay(command: string, env: NodeJS.ProcessEnv, io: Output): Settings | undefined {
+  return readOrSay(command, io, () => loadSettings(env));
 }

@@ -6,12 +6,12 @@
  * line per table and the time taken. Exit codes: 0 done, 1 failed (e.g. database not empty), 2 bad
  * arguments or settings.
  */
-import { loadSettings, SettingsError } from '../src/config';
+import { loadSettings } from '../src/config';
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/demo-data';
 import { parseDay, todayUtc } from '../src/demo-data/calendar';
 import { clearDatabase } from '../src/demo-data/reset';
-import { consoleOutput, type Output } from './output';
+import { consoleOutput, readOrSay, UsageError, type Output } from './output';
 
 const USAGE = 'usage: npm run seed -- [--scale N] [--as-of yyyy-MM-dd] [--reset]';
 
@@ -20,8 +20,6 @@ export interface SeedArguments {
   asOf: string;
   reset: boolean;
 }
-
-export class UsageError extends Error {}
 
 export function parseArguments(argv: string[], today: string = todayUtc()): SeedArguments {
   const args: SeedArguments = { scale: 1, asOf: today, reset: false };
@@ -67,18 +65,9 @@ export type { Output } from './output';
 
 /** Runs the command; resolves to the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Output = consoleOutput): Promise<number> {
-  let args: SeedArguments;
-  let databaseUrl: string;
-  let fiscalYearStartMonth: number;
-  try {
-    args = parseArguments(argv);
-    ({ databaseUrl, fiscalYearStartMonth } = loadSettings(env));
-  } catch (err) {
-    if (!(err instanceof UsageError || err instanceof SettingsError)) throw err;
-    io.err(`seed: ${err.message}`);
-    io.err(USAGE);
-    return 2;
-  }
+  const read = readOrSay('seed', io, () => ({ args: parseArguments(argv), settings: loadSettings(env) }), USAGE);
+  if (!read) return 2;
+  const { args, settings: { databaseUrl, fiscalYearStartMonth } } = read;
   try {
     return await withMigratedEngine(databaseUrl, async (engine) => {
       if (args.reset) await clearDatabase(engine);

@@ -13,12 +13,13 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { loadSettings, SettingsError } from '../src/config';
+import { loadSettings } from '../src/config';
 import type { Database, UsersTable } from '../src/db/schema';
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import { generateApiKey, hashSecret } from '../src/auth/api-key';
 import { insertKey, listKeys, revokeKey, storePassword, userWithPassword } from '../src/auth/credential-store';
 import { hashPassword } from '../src/auth/password-hash';
+import { readOrSay, UsageError } from './output';
 
 const USAGE = [
   'usage: npm run users -- set-password <username>        (password on standard input)',
@@ -35,8 +36,6 @@ export type Command =
   | { name: 'create-key'; username: string; label: string | null }
   | { name: 'revoke-key'; keyId: string }
   | { name: 'list-keys'; username?: string };
-
-export class UsageError extends Error {}
 
 export function parseCommand(argv: string[]): Command {
   const [name, ...rest] = argv;
@@ -89,17 +88,9 @@ export interface UsersIo {
 
 /** Runs the command; resolves to the process exit code. */
 export async function main(argv: string[], io: UsersIo = processIo(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let command: Command;
-  let databaseUrl: string;
-  try {
-    command = parseCommand(argv);
-    ({ databaseUrl } = loadSettings(env));
-  } catch (err) {
-    if (!(err instanceof UsageError || err instanceof SettingsError)) throw err;
-    io.err(`users: ${err.message}`);
-    io.err(USAGE);
-    return 2;
-  }
+  const read = readOrSay('users', io, () => ({ command: parseCommand(argv), settings: loadSettings(env) }), USAGE);
+  if (!read) return 2;
+  const { command, settings: { databaseUrl } } = read;
   try {
     return await withMigratedEngine(databaseUrl, (engine) => run(command, engine.db, io));
   } catch (err) {
