@@ -21,51 +21,51 @@ function day(i: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export function receiptRows(count: number, prefix = 'RC'): ReceiptsTable[] {
+const numbered = (prefix: string, i: number) => `${prefix}${String(i).padStart(6, '0')}`;
+
+/** `count` rows made by `row`; row i belongs to the i-th customer and officer of CUSTOMER_OFFICERS in turn. */
+function documentRows<T>(count: number, row: (i: number, party: { customer_code: string; sales_officer_id: string }) => T): T[] {
   return Array.from({ length: count }, (_, i) => {
-    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
-    return {
-      receipt_no: `${prefix}${String(i).padStart(6, '0')}`,
-      receipt_date: day((i * 7) % count),
-      customer_code: customer,
-      sales_officer_id: officer,
-      payment_method: METHODS[i % METHODS.length],
-      reference: `REF-${(i * 13) % 97} "quoted" \\ ü`,
-      amount: 1000 + ((i * 37) % 50) * 100 + (i % 3),
-    };
+    const [customer_code, sales_officer_id] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
+    return row(i, { customer_code, sales_officer_id });
   });
+}
+
+export function receiptRows(count: number, prefix = 'RC'): ReceiptsTable[] {
+  return documentRows(count, (i, party) => ({
+    receipt_no: numbered(prefix, i),
+    receipt_date: day((i * 7) % count),
+    ...party,
+    payment_method: METHODS[i % METHODS.length],
+    reference: `REF-${(i * 13) % 97} "quoted" \\ ü`,
+    amount: 1000 + ((i * 37) % 50) * 100 + (i % 3),
+  }));
 }
 
 export function chequeRows(count: number, prefix = 'PDC'): PcnTable[] {
-  return Array.from({ length: count }, (_, i) => {
-    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
-    return {
-      pdc_id: `${prefix}${String(i).padStart(6, '0')}`,
-      pcn_no: `PCN${String(Math.floor(i / 2)).padStart(6, '0')}`,
-      pcn_date: day((i * 5) % count),
-      customer_code: customer,
-      sales_officer_id: officer,
-      payment_type: (['PDC', 'CURRENT', 'ADVANCE'] as const)[i % 3],
-      payment_method: METHODS[i % METHODS.length],
-      cheque_no: i % 2 === 0 ? `CHQ${i}` : null,
-      cheque_date: i % 2 === 0 ? day(i + 8) : null,
-      bank_name: i % 2 === 0 ? 'HDFC Bank' : null,
-      amount: 50_000 + i * 101,
-      status: (['RECEIVED', 'DEPOSITED', 'CLEARED', 'BOUNCED', 'CANCELLED'] as const)[i % 5],
-    };
-  });
+  return documentRows(count, (i, party) => ({
+    pdc_id: numbered(prefix, i),
+    pcn_no: numbered('PCN', Math.floor(i / 2)),
+    pcn_date: day((i * 5) % count),
+    ...party,
+    payment_type: (['PDC', 'CURRENT', 'ADVANCE'] as const)[i % 3],
+    payment_method: METHODS[i % METHODS.length],
+    cheque_no: i % 2 === 0 ? `CHQ${i}` : null,
+    cheque_date: i % 2 === 0 ? day(i + 8) : null,
+    bank_name: i % 2 === 0 ? 'HDFC Bank' : null,
+    amount: 50_000 + i * 101,
+    status: (['RECEIVED', 'DEPOSITED', 'CLEARED', 'BOUNCED', 'CANCELLED'] as const)[i % 5],
+  }));
 }
 
 export function activityRows(count: number, prefix = 'ACT'): ActivitiesTable[] {
-  return Array.from({ length: count }, (_, i) => {
-    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
+  return documentRows(count, (i, party) => {
     const status = (['PENDING', 'APPROVED', 'REJECTED'] as const)[i % 3];
     return {
-      activity_no: `${prefix}${String(i).padStart(6, '0')}`,
+      activity_no: numbered(prefix, i),
       activity_date: day((i * 3) % count),
       activity_type: 'VISIT',
-      customer_code: customer,
-      sales_officer_id: officer,
+      ...party,
       description: `Visit ${i}`,
       status,
       decided_by: status === 'PENDING' ? null : 'AM01',
@@ -76,18 +76,14 @@ export function activityRows(count: number, prefix = 'ACT'): ActivitiesTable[] {
 }
 
 export function complaintRows(count: number, prefix = 'CMP'): ComplaintsTable[] {
-  return Array.from({ length: count }, (_, i) => {
-    const [customer, officer] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
-    return {
-      complaint_no: `${prefix}${String(i).padStart(6, '0')}`,
-      complaint_date: day((i * 11) % count),
-      customer_code: customer,
-      sales_officer_id: officer,
-      product_code: ['P001', 'P002', 'P003', 'P004'][i % 4],
-      description: `Complaint ${i}`,
-      status: i % 4 === 0 ? 'RESOLVED' : 'OPEN',
-    };
-  });
+  return documentRows(count, (i, party) => ({
+    complaint_no: numbered(prefix, i),
+    complaint_date: day((i * 11) % count),
+    ...party,
+    product_code: ['P001', 'P002', 'P003', 'P004'][i % 4],
+    description: `Complaint ${i}`,
+    status: i % 4 === 0 ? 'RESOLVED' : 'OPEN',
+  }));
 }
 
 export interface ListSizes {
