@@ -4,7 +4,8 @@
  */
 import { expectContentType, expectEqual, expectIncludes, expectMediaType, expectStatus, expectThat, fail } from '../expect';
 import { CONTRACT_SERVICES, type ContractService } from '../interface';
-import type { Check } from '../types';
+import type { HttpExchange } from '../http-client';
+import type { Check, CheckContext } from '../types';
 import { children, parseXmlDocument, resolveQName } from '../xml';
 import { bindingProblems, messageProblems, portTypeProblems, rootProblems, servicePorts, serviceProblems, typesProblems } from '../wsdl-structure';
 
@@ -33,9 +34,7 @@ function serviceChecks(contract: ContractService): Check[] {
       extension: false,
       async run(ctx) {
         const service = ctx.service(contract.name);
-        const lower = await ctx.send({ method: 'GET', path: `${service.path}?wsdl` });
-        expectStatus(lower, 200);
-        expectContentType(lower, 'text/xml; charset=utf-8');
+        const lower = await getXmlDocument(ctx, `${service.path}?wsdl`);
         const problems = rootProblems(parseXmlDocument(lower.body), service.namespace);
         if (problems.length > 0) fail(problems.join('; '));
         for (const key of ['WSDL', 'Wsdl']) {
@@ -118,10 +117,7 @@ function discoCheck(contract: ContractService): Check {
     extension: false,
     async run(ctx) {
       const service = ctx.service(contract.name);
-      const exchange = await ctx.send({ method: 'GET', path: `${service.path}?disco` });
-      expectStatus(exchange, 200);
-      expectContentType(exchange, 'text/xml; charset=utf-8');
-      const root = parseXmlDocument(exchange.body);
+      const root = parseXmlDocument((await getXmlDocument(ctx, `${service.path}?disco`)).body);
       expectThat(root.uri === DISCO_NS && root.local === 'discovery', 'root is not disco:discovery');
       const contractRef = children(root, `${DISCO_NS}scl/`, 'contractRef')[0];
       expectThat(contractRef !== undefined, 'no scl:contractRef');
@@ -169,6 +165,14 @@ function helpOperationCheck(contract: ContractService): Check {
       }
     },
   };
+}
+
+/** A GET of a service document (?wsdl, ?disco): it must answer 200 with text/xml in UTF-8. */
+async function getXmlDocument(ctx: CheckContext, path: string): Promise<HttpExchange> {
+  const exchange = await ctx.send({ method: 'GET', path });
+  expectStatus(exchange, 200);
+  expectContentType(exchange, 'text/xml; charset=utf-8');
+  return exchange;
 }
 
 function parseUrl(value: string | undefined, what: string): URL {
