@@ -1,7 +1,7 @@
 import type { Engine } from '../db/engine';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, STATES, USERS, insertMasterData } from '../../test/support/fixture';
-import { expectInvalidParameter, runOperation } from '../../test/support/operation';
+import { expectInvalidParameter, runOperation, runReport } from '../../test/support/operation';
 import { getOrderVDeliverySummaryRecords, getOrderVsDeliveryOfficer } from './operations';
 import { officersSeenBy, principal, seesOfficer } from '../users/test-fixture';
 import { rebuildSummaries } from '../summaries/upkeep';
@@ -173,10 +173,7 @@ describe.each(ENGINES)('getOrderVDeliverySummaryRecords: %s', (kind) => {
   let engine: Engine;
   suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
-  const run = async (fields: Record<string, string>) => {
-    const result = await runOperation(getOrderVDeliverySummaryRecords, engine, fields);
-    return { data: result.data, totals: result.totals };
-  };
+  const run = (fields: Record<string, string>) => runReport(getOrderVDeliverySummaryRecords, engine, fields);
 
   it('with no fields compares every order that is not cancelled with every delivery so far', async () => {
     const result = await run({});
@@ -236,10 +233,7 @@ describe.each(ENGINES)('getOrderVsDeliveryOfficer: %s', (kind) => {
   let engine: Engine;
   suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
-  const run = async (fields: Record<string, string>) => {
-    const result = await runOperation(getOrderVsDeliveryOfficer, engine, fields);
-    return { data: result.data, totals: result.totals };
-  };
+  const run = (fields: Record<string, string>) => runReport(getOrderVsDeliveryOfficer, engine, fields);
   const ALL_SO = ['SO01', 'SO02', 'SO03', 'SO04', 'SO05', 'SO06'];
 
   it('with no fields lists every active officer, and inactive ones with orders, attributed by the order', async () => {
@@ -311,10 +305,8 @@ describe.each(ENGINES)('order/delivery reports with an authenticated user (princ
   let engine: Engine;
   suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
 
-  const runAs = async (operation: typeof getOrderVsDeliveryOfficer, id: string, fields: Record<string, string> = {}) => {
-    const result = await runOperation(operation, engine, fields, { principal: principal(id, ALL_USERS) });
-    return { data: result.data, totals: result.totals };
-  };
+  const runAs = (operation: typeof getOrderVsDeliveryOfficer, id: string, fields: Record<string, string> = {}) =>
+    runReport(operation, engine, fields, { principal: principal(id, ALL_USERS) });
   /** The order's customer is owned by an officer the user sees. */
   const customerSeenBy = (id: string) => (o: Order) => seesOfficer(id, CUSTOMERS.find((c) => c.code === o.customer_code)!.sales_officer_id, ALL_USERS);
   /** The sales officers (role SO) the user sees. */

@@ -1,7 +1,7 @@
 import type { Engine } from '../db/engine';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, STATES, insertMasterData } from '../../test/support/fixture';
-import { expectInvalidParameter, runOperation } from '../../test/support/operation';
+import { expectInvalidParameter, runOperation, runReport } from '../../test/support/operation';
 import { getSalesSummaryRecords } from './operations';
 import { officersSeenBy, principal, seesOfficer } from '../users/test-fixture';
 import { rebuildSummaries } from '../summaries/upkeep';
@@ -77,10 +77,7 @@ describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
   let engine: Engine;
   suiteEngine(kind, (opened) => (engine = opened), () => insertInvoices(engine));
 
-  const run = async (fields: Record<string, string>) => {
-    const result = await runOperation(getSalesSummaryRecords, engine, fields);
-    return { data: result.data, totals: result.totals };
-  };
+  const run = (fields: Record<string, string>) => runReport(getSalesSummaryRecords, engine, fields);
 
   it('with no fields lists every customer with invoiced lines, by customer code, totals the sum of the rows', async () => {
     const result = await run({});
@@ -180,10 +177,7 @@ describe.each(ENGINES)('getSalesSummaryRecords with an authenticated user (princ
   let engine: Engine;
   suiteEngine(kind, (opened) => (engine = opened), () => insertInvoices(engine));
 
-  const runAs = async (id: string, fields: Record<string, string> = {}) => {
-    const result = await runOperation(getSalesSummaryRecords, engine, fields, { principal: principal(id) });
-    return { data: result.data, totals: result.totals };
-  };
+  const runAs = (id: string, fields: Record<string, string> = {}) => runReport(getSalesSummaryRecords, engine, fields, { principal: principal(id) });
   /** The invoice's customer is owned by an officer the user sees. */
   const ownedBy = (id: string) => (i: Invoice) => seesOfficer(id, CUSTOMERS.find((c) => c.code === i.customer_code)!.sales_officer_id);
 

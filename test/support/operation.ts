@@ -55,6 +55,17 @@ export async function runOperation(
   return result;
 }
 
+/** A report's rows and totals, what the report tests compare (runOperation, the rest of its result left out). */
+export async function runReport(
+  operation: Operation,
+  engine: Engine,
+  fields: Record<string, string> = {},
+  options: TestContextOptions = {},
+): Promise<Pick<OperationResult, 'data' | 'totals'>> {
+  const { data, totals } = await runOperation(operation, engine, fields, options);
+  return { data, totals };
+}
+
 /** Fails when the result differs from what the operation declares it returns. */
 export function assertDeclared(operation: Operation, result: OperationResult): void {
   const noInputWrite = operation.kind === 'write' && result.data === null && result.message === NO_INPUT_MESSAGE;
