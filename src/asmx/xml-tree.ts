@@ -1,6 +1,7 @@
 /**
  * A namespace-aware element tree read with saxes, for documents the server itself owns (the WSDL
- * files). DOCTYPEs are refused: no entity is ever expanded (docs/contract.md).
+ * files) and for the answers the contract checks read (src/contract-check/xml.ts). DOCTYPEs are
+ * refused: no entity is ever expanded (docs/contract.md).
  */
 import { SaxesParser } from 'saxes';
 
@@ -8,11 +9,13 @@ export interface XmlElement {
   /** Namespace URI ('' when none). */
   uri: string;
   local: string;
-  /** Attributes by local name (the WSDL uses no prefixed attributes that matter here). */
+  /** Attributes by name as written: "prefix:local" when prefixed (xmlns declarations left out). */
   attributes: Record<string, string>;
   children: XmlElement[];
   /** The namespace prefixes in scope ('' for the default namespace), to resolve QName values. */
   scope: Readonly<Record<string, string>>;
+  /** The character data directly inside the element. */
+  text: string;
 }
 
 export function parseXml(text: string): XmlElement {
@@ -25,13 +28,16 @@ export function parseXml(text: string): XmlElement {
   parser.on('opentag', (tag) => {
     const parentScope = stack.length > 0 ? stack[stack.length - 1].scope : {};
     const scope = Object.keys(tag.ns).length > 0 ? { ...parentScope, ...tag.ns } : parentScope;
-    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes: {}, children: [], scope };
+    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes: {}, children: [], scope, text: '' };
     for (const attribute of Object.values(tag.attributes)) {
-      if (attribute.prefix !== 'xmlns' && attribute.name !== 'xmlns') element.attributes[attribute.local] = attribute.value;
+      if (attribute.prefix !== 'xmlns' && attribute.name !== 'xmlns') element.attributes[attribute.name] = attribute.value;
     }
     if (stack.length > 0) stack[stack.length - 1].children.push(element);
     else root = element;
     stack.push(element);
+  });
+  parser.on('text', (value) => {
+    if (stack.length > 0) stack[stack.length - 1].text += value;
   });
   parser.on('closetag', () => {
     stack.pop();

@@ -1,50 +1,12 @@
 /**
- * A namespace-aware element tree of an answer (saxes), with what the checks need beyond
- * src/asmx/xml-tree.ts: the text of elements and the in-scope prefixes, so that QName attribute
- * values (element="tns:op", binding="q1:XSoap") resolve to namespaces whatever prefixes a server uses.
- * DOCTYPEs are refused, as everywhere in this project.
+ * What the checks read in the element tree of an answer (src/asmx/xml-tree.ts: namespace-aware,
+ * DOCTYPEs refused, element text and in-scope prefixes kept): children by name, and QName attribute
+ * values (element="tns:op", binding="q1:XSoap") resolved to namespaces whatever prefixes a server uses.
  */
-import { SaxesParser } from 'saxes';
+import type { XmlElement } from '../asmx/xml-tree';
 
-export interface XmlNode {
-  uri: string;
-  local: string;
-  /** Unprefixed attributes and prefixed ones as "prefix:local" (xmlns declarations left out). */
-  attributes: Record<string, string>;
-  /** prefix ('' for the default namespace) -> namespace URI, as in scope on this element. */
-  scope: Record<string, string>;
-  children: XmlNode[];
-  text: string;
-}
-
-export function parseXmlDocument(text: string): XmlNode {
-  const parser = new SaxesParser({ xmlns: true });
-  const stack: XmlNode[] = [];
-  let root: XmlNode | undefined;
-  parser.on('doctype', () => {
-    throw new Error('a DOCTYPE is not allowed');
-  });
-  parser.on('opentag', (tag) => {
-    const scope = { ...(stack.length > 0 ? stack[stack.length - 1].scope : {}), ...tag.ns };
-    const node: XmlNode = { uri: tag.uri, local: tag.local, attributes: {}, scope, children: [], text: '' };
-    for (const attribute of Object.values(tag.attributes)) {
-      if (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') continue;
-      node.attributes[attribute.name] = attribute.value;
-    }
-    if (stack.length > 0) stack[stack.length - 1].children.push(node);
-    else root = node;
-    stack.push(node);
-  });
-  parser.on('text', (value) => {
-    if (stack.length > 0) stack[stack.length - 1].text += value;
-  });
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  parser.write(text).close();
-  if (!root) throw new Error('the document has no root element');
-  return root;
-}
+export { parseXml as parseXmlDocument } from '../asmx/xml-tree';
+export type XmlNode = XmlElement;
 
 export function children(parent: XmlNode, uri: string, local?: string): XmlNode[] {
   return parent.children.filter((child) => child.uri === uri && (local === undefined || child.local === local));
