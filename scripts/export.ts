@@ -7,7 +7,7 @@
  */
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import { exportData } from '../src/import/export';
-import { consoleOutput, settingsOrSay, type Output } from './output';
+import { consoleOutput, exitWithMain, settingsOrSay, type Output } from './output';
 
 const USAGE = 'usage: npm run export -- <dir>   (the database is DATABASE_URL, default sqlite:./data/mobileapp.db)';
 
@@ -31,12 +31,4 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`export: ${(err as Error).message}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) exitWithMain('export', main);

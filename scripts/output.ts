@@ -33,3 +33,17 @@ export function readOrSay<T>(command: string, io: Output, read: () => T, usage?:
 export function settingsOrSay(command: string, env: NodeJS.ProcessEnv, io: Output): Settings | undefined {
   return readOrSay(command, io, () => loadSettings(env));
 }
+
+/**
+ * Runs `main` as the process, for a script run rather than imported: the process exits with its code,
+ * or with 1 after `<command>: <message>` when it throws.
+ */
+export function exitWithMain(command: string, main: (argv: string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${command}: ${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

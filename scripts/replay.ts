@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/migration/replay';
 import { SHADOW_DEFAULTS } from '../src/migration/shadow';
-import { consoleOutput, type Output } from './output';
+import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = 'usage: npm run replay -- <file.har> --target <url> [--out <dir>] [--concurrency N] [--host <name>] [--include-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
 
@@ -70,12 +70,4 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   return total('different') > 0 || total('candidateErrors') > 0 ? 1 : 0;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`replay: ${(err as Error).message}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) exitWithMain('replay', main);

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
-import { consoleOutput, type Output } from './output';
+import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = 'usage: npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
 
@@ -68,12 +68,4 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   return 0;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`shadow: ${(err as Error).message}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) exitWithMain('shadow', main);
