@@ -8,7 +8,8 @@
  * (/health, /ready, /metrics at the root; /metrics on a listener of its own with METRICS_PORT:
  * metricsListenerOf) and the bindings' requests to their handlers, and everything else to Express,
  * which routes the documents, the OpenAPI document of the JSON bindings at
- * <basePath>/API/openapi.json (public, like the services' documents) and the refusals. Ahead of each
+ * <basePath>/API/openapi.json and its viewer at <basePath>/API/docs (public, like the services'
+ * documents) and the refusals. Ahead of each
  * service's bindings, the optional authentication and rate limiting (src/auth/access-guard.ts); its
  * documents stay public.
  */
@@ -42,6 +43,7 @@ import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
 import { openApiDocument } from './asmx/http/openapi';
+import { apiDocs } from './asmx/api-docs';
 import { sendWhole } from './send';
 import { setAnswerHeaders } from './answer-headers';
 
@@ -139,8 +141,9 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
   // The JSON bindings are the legacy contract's; v2 answers XML, described by its WSDL.
   // With PUBLIC_URL the server is named whole; otherwise relative to the document, never from a request header.
   const serverUrl = (settings.publicUrl ?? '') + settings.basePath;
-  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl));
+  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl, settings.dateOrder));
   routed.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
+  routed.use(apiDocs(settings));
   for (const { service, description, soap, guard } of services) {
     routed.use(settings.basePath + service.path, guard);
     routed.use(soap);

@@ -15,6 +15,10 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 const RATE_LIMIT_STORES = ['memory', 'postgres', 'redis'] as const;
 export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
 
+/** Who sees the test form of an operation's help page (docs/operations.md, "Help pages"): the local machine only, as the legacy server showed it. */
+const HELP_TEST_FORMS = ['local', 'all', 'off'] as const;
+export type HelpTestForms = (typeof HELP_TEST_FORMS)[number];
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class SettingsError extends Error {
@@ -164,6 +168,7 @@ const ENVIRONMENT = z.object({
   MAX_REQUEST_FIELDS: integer(1000, 10, 1_000_000),
   TRUST_PROXY: boolean(false),
   PUBLIC_URL: publicUrl,
+  HELP_TEST_FORMS: withDefault(oneOf(HELP_TEST_FORMS), 'local'),
   METRICS_PORT: raw.pipe(wholeNumber(0, 65535).optional()),
   DATE_ORDER: withDefault(oneOf(DATE_ORDERS), 'DMY'),
   FISCAL_YEAR_START_MONTH: integer(4, 1, 12),

@@ -9,7 +9,8 @@ import type { Settings } from '../config';
 import type { Service } from '../services/types';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
 import { discoveryDocument } from './disco';
-import { helpPage, operationHelpPage, operationNotFoundPage } from './help-page';
+import { fromLocalMachine } from '../auth/client-address';
+import { helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
 import { publicAddress, serviceUrl } from './request-url';
 import { annotate } from '../request-context/annotation';
 import { escapeXml } from './xml-escape';
@@ -56,7 +57,15 @@ function sendOperationPage(req: Request, res: Response, service: Service, name: 
     return;
   }
   const { host, prefix } = publicAddress(req, settings);
-  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: prefix + settings.basePath + service.path }));
+  const options = { testForm: testFormOf(req, settings), dateOrder: settings.dateOrder };
+  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: prefix + settings.basePath + service.path }, options));
+}
+
+/** HELP_TEST_FORMS: the form for everyone, no one, or (local) the legacy rule: the machine itself sees it, others a sentence. */
+function testFormOf(req: Request, settings: Settings): OperationPageOptions['testForm'] {
+  if (settings.helpTestForms === 'off') return 'none';
+  if (settings.helpTestForms === 'all') return 'form';
+  return fromLocalMachine(req, settings.trustProxy) ? 'form' : 'local-only';
 }
 
 /** The legacy server's Cache-Control: `private, max-age=0` on a 200, `private` on its error pages. */

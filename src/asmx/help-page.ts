@@ -4,7 +4,9 @@
  * Every value that comes from a request or a setting is escaped.
  */
 import type { Service, ServiceOperation } from '../services/types';
-import { httpNames, operationSamples, type SampleContext } from './help-samples';
+import type { DateOrder } from '../config';
+import { acceptedValues, PARAMETERS } from '../services/parameters';
+import { operationSamples, type SampleContext } from './help-samples';
 import { escapeXml as esc } from './xml-escape';
 
 const STYLE = `
@@ -21,7 +23,11 @@ const STYLE = `
     .heading1 { color: #ffffff; font-family: Tahoma; font-size: 26px; font-weight: normal; background-color: #003366; margin-top: 0px; margin-bottom: 0px; margin-left: -30px; padding-top: 10px; padding-bottom: 3px; padding-left: 15px; width: 105%; }
     .intro { margin-left: -15px; }
     table { font-size: 1em; }
-    td { padding: 2px 8px; border: 1px solid #e5e5cc; }`;
+    td { padding: 2px 8px; border: 1px solid #e5e5cc; }
+    table.frm { border: 1px solid #dcdcdc; border-collapse: collapse; }
+    table.frm td { border: none; padding: 4px; }
+    .frmHeader { background-color: #dcdcdc; }
+    .frmText { font-weight: normal; }`;
 
 /** Operation names sorted as the legacy page shows them: case-insensitively. */
 function sortedOperationNames(service: Service): string[] {
@@ -41,7 +47,14 @@ ${items}
     </span>`);
 }
 
-export function operationHelpPage(service: Service, op: ServiceOperation, ctx: SampleContext): string {
+/** What an operation's page shows beyond its samples. */
+export interface OperationPageOptions {
+  /** The test form (docs/operations.md, "Help pages"), or the legacy sentence saying it is for the local machine only. */
+  testForm: 'form' | 'local-only' | 'none';
+  dateOrder: DateOrder;
+}
+
+export function operationHelpPage(service: Service, op: ServiceOperation, ctx: SampleContext, options: OperationPageOptions): string {
   const samples = operationSamples(service, op, ctx)
     .map((s) => `
       <span>
@@ -54,7 +67,8 @@ export function operationHelpPage(service: Service, op: ServiceOperation, ctx: S
   return page(service, `
     <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>
     <h2>${esc(op.name)}</h2>
-${parameterTable(service, op)}
+${parameterTable(service, op, options.dateOrder)}
+${testSection(op, ctx, options.testForm)}
 ${samples}`);
 }
 
@@ -69,12 +83,50 @@ function operationNotFoundMessage(service: Service, name: string): string {
   return `Method '${name}' was not found in service ${service.name}.`;
 }
 
-function parameterTable(service: Service, op: ServiceOperation): string {
-  const names = httpNames(op, service);
+/**
+ * Every name the operation reads, the contract's parameters first: what it accepts (src/services/parameters.ts,
+ * by name, and the result's fields for SortBy), and whether the contract lists it.
+ */
+function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateOrder): string {
+  const names = [...op.params, ...op.fields];
   if (names.length === 0) return '    <p class="intro">This operation takes no parameters.</p>';
-  const label = op.params.length > 0 || service.contract === 'v2' ? 'Parameters (every parameter is optional)' : 'Fields (sent as extra named fields; every field is optional)';
-  const rows = names.map((n) => `        <tr><td>${esc(n)}</td><td>string</td></tr>`).join('\n');
-  return `    <h3>${label}</h3>\n    <table>\n${rows}\n    </table>`;
+  const rowFields = op.returns.kind === 'rows' ? Object.keys(op.returns.row.fields) : [];
+  const rows = names.map((name) => {
+    const parameter = PARAMETERS[name] ?? { kind: 'text', description: '' };
+    const extension = service.contract === 'legacy' && op.fields.includes(name) ? ' <em>Not in the legacy contract: an extension this server reads.</em>' : '';
+    const cells = [esc(name), 'string', esc(acceptedValues(parameter, rowFields, dateOrder)), esc(parameter.description) + extension];
+    return `        <tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  });
+  const files = op.acceptsFiles ? '\n    <p class="intro">Files are sent as multipart/form-data parts, under any name, or base64 in FileContent.</p>' : '';
+  return [
+    '    <h3>Parameters (every parameter is optional: empty or missing means no filter, or the default named)</h3>',
+    '    <table>',
+    '        <tr><td><b>Name</b></td><td><b>Type</b></td><td><b>Accepts</b></td><td><b>Meaning</b></td></tr>',
+    ...rows,
+    `    </table>${files}`,
+  ].join('\n');
+}
+
+/**
+ * The legacy page's Test section: a form that posts to the HTTP POST binding, one input per name the
+ * operation reads, file inputs for one that takes files. Its answer opens as the binding gives it.
+ */
+function testSection(op: ServiceOperation, ctx: SampleContext, testForm: OperationPageOptions['testForm']): string {
+  if (testForm === 'none') return '';
+  if (testForm === 'local-only') return '    <h3>Test</h3>\n    <p>The test form is only available for requests from the local machine.</p>';
+  const inputs = [...op.params, ...op.fields].map(
+    (name) => `        <tr><td class="frmText">${esc(name)}:</td><td><input class="frmInput" type="text" size="50" name="${esc(name)}"></td></tr>`,
+  );
+  if (op.acceptsFiles) inputs.push('        <tr><td class="frmText">Files:</td><td><input class="frmInput" type="file" name="File" multiple></td></tr>');
+  const enctype = op.acceptsFiles ? ' enctype="multipart/form-data"' : '';
+  return `    <h3>Test</h3>
+    <p>To test the operation using the HTTP POST protocol, click the 'Invoke' button.</p>
+    <form target="_blank" action="${esc(`${ctx.servicePath}/${op.name}`)}" method="POST"${enctype}>
+      <table class="frm">
+        <tr><td class="frmHeader">Parameter</td><td class="frmHeader">Value</td></tr>
+${[...inputs, '        <tr><td></td><td align="right"><input type="submit" value="Invoke" class="button"></td></tr>'].join('\n')}
+      </table>
+    </form>`;
 }
 
 function page(service: Service, body: string): string {

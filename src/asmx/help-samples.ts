@@ -33,7 +33,7 @@ export function operationSamples(service: Service, op: ServiceOperation, ctx: Sa
  * HTTP samples list the contract parameters, or the extra fields of an operation that has none; a v2
  * service's list both (its WSDL does).
  */
-export function httpNames(op: ServiceOperation, service: Pick<Service, 'contract'>): readonly string[] {
+function httpNames(op: ServiceOperation, service: Pick<Service, 'contract'>): readonly string[] {
   if (service.contract === 'v2') return contractInputs(op, 'v2');
   return op.params.length > 0 ? op.params : op.fields;
 }

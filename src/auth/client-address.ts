@@ -19,3 +19,9 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 function normalize(address: string): string {
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
+
+/** Whether a request comes from the machine the server runs on (a loopback address), as clientAddress sees it. */
+export function fromLocalMachine(req: IncomingMessage, trustProxy: boolean): boolean {
+  const address = clientAddress(req, trustProxy);
+  return address === '::1' || /^127\.\d+\.\d+\.\d+$/.test(address);
+}

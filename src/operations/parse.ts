@@ -61,8 +61,10 @@ export function user<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
-const DATE_FORMATS = 'yyyy-MM-dd, dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy';
-const DATE_FORMATS_MDY = 'yyyy-MM-dd, MM/dd/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy';
+/** The forms a date is accepted in under DATE_ORDER, as the refusals and the help pages name them. */
+export function dateForms(order: DateOrder): string {
+  return `yyyy-MM-dd, ${order === 'MDY' ? 'MM/dd/yyyy' : 'dd/MM/yyyy'}, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy`;
+}
 
 /**
  * Reads a date in one of the accepted forms and returns it as yyyy-MM-dd.
@@ -70,7 +72,7 @@ const DATE_FORMATS_MDY = 'yyyy-MM-dd, MM/dd/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM
  */
 export function parseDate(value: string, field: string, order: DateOrder = 'DMY'): string {
   const v = value.trim();
-  const formats = order === 'MDY' ? DATE_FORMATS_MDY : DATE_FORMATS;
+  const formats = dateForms(order);
   let m: RegExpMatchArray | null;
   let y: number, mo: number, d: number;
   if ((m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/))) {

@@ -6,7 +6,9 @@
  * this only describes what they accept. The accepted words come from the operations' own tables.
  */
 import { ACTIONS } from '../activities/operations';
+import type { DateOrder } from '../config';
 import { MAX_PAGE_SIZE } from '../operations/paging';
+import { dateForms, MAX_CODE_LENGTH } from '../operations/parse';
 import { PAYMENT_METHODS, PAYMENT_TYPES } from '../pcn/operations';
 import { ROLES } from '../sales/operations';
 
@@ -29,7 +31,8 @@ export interface ParameterDescription {
 }
 
 const text = (description: string): ParameterDescription => ({ kind: 'text', description });
-const date = (description: string): ParameterDescription => ({ kind: 'date', description: `${description} (yyyy-MM-dd; also dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy, dd MMM yyyy)` });
+/** The forms a date takes follow DATE_ORDER: the documents add them (acceptedValues). */
+const date = (description: string): ParameterDescription => ({ kind: 'date', description });
 const words = (description: string, table: Readonly<Record<string, string>>): ParameterDescription => ({ kind: 'word', description, words: Object.keys(table) });
 
 export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
@@ -42,7 +45,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   FromPCat: text('A product category code: the first of a range, or the one category when ToPCat is empty'),
   ToPCat: text('A product category code: the last of a range'),
   SortBy: { kind: 'sortField', description: 'A field of the result rows to sort by (ties by the row key)' },
-  SortDirection: words('The sort direction', { ASC: 'ASC', DESC: 'DESC' }),
+  SortDirection: words('The sort direction (default ASC; Ascending and Descending are read too)', { ASC: 'ASC', DESC: 'DESC' }),
   Zones: { kind: 'list', description: 'Zone codes, comma-separated' },
   States: { kind: 'list', description: 'State codes, comma-separated' },
   ManagerId: text("A manager's employee id: every sales officer below them"),
@@ -82,3 +85,24 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   EnquiryNo: text('An enquiry number (ENQ...)'),
   OrderToCustomer: text('The customer code the order went to'),
 };
+
+/**
+ * What a named input accepts, in words (the conventions of src/operations/parse.ts for its kind), for
+ * the pages that show it; `rowFields` are the fields of the operation's result rows, which SortBy names.
+ */
+export function acceptedValues(parameter: ParameterDescription, rowFields: readonly string[], dateOrder: DateOrder): string {
+  switch (parameter.kind) {
+    case 'date':
+      return `A date: ${dateForms(dateOrder)}; a time after yyyy-MM-dd is ignored`;
+    case 'list':
+      return `Codes separated by commas, in any case, each at most ${MAX_CODE_LENGTH} characters; spaces around them are ignored; empty or ALL: no filter`;
+    case 'integer':
+      return `A whole number from ${parameter.minimum ?? 1} to ${parameter.maximum ?? ''}`;
+    case 'word':
+      return `One of ${(parameter.words ?? []).join(', ')}, in any case`;
+    case 'sortField':
+      return `One of ${rowFields.join(', ')}, in any case`;
+    case 'text':
+      return 'Text';
+  }
+}

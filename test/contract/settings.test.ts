@@ -130,6 +130,7 @@ describe('settings', () => {
       maxJsonDepth: 64,
       maxRequestFields: 1000,
       trustProxy: false,
+      helpTestForms: 'local',
       databaseUrl: 'sqlite:./data/mobileapp.db',
       dateOrder: 'DMY',
       fiscalYearStartMonth: 4,

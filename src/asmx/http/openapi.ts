@@ -7,7 +7,9 @@
  * Paths are relative to the one server entry, the base path, which OpenAPI resolves against the
  * document's own address: the document names no host, so it holds behind any proxy.
  */
+import type { DateOrder } from '../../config';
 import { ERROR_CODES } from '../../errors';
+import { dateForms } from '../../operations/parse';
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../../operations/results';
 import { PARAMETERS, type ParameterDescription } from '../../services/parameters';
 import type { Service, ServiceOperation } from '../../services/types';
@@ -117,12 +119,13 @@ function parameterSchema(op: ServiceOperation, name: string, parameter: Paramete
   }
 }
 
-function describedInputs(op: ServiceOperation): Array<{ name: string; schema: Schema; description: string }> {
+function describedInputs(op: ServiceOperation, dateOrder: DateOrder): Array<{ name: string; schema: Schema; description: string }> {
   return [...op.params, ...op.fields].map((name) => {
     const parameter = PARAMETERS[name];
     if (parameter === undefined) throw new Error(`${op.name}: the input ${name} is not described in src/services/parameters.ts`);
     const extension = op.fields.includes(name) && op.params.length > 0 ? ' (an extension: not in the WSDL)' : '';
-    return { name, schema: parameterSchema(op, name, parameter), description: parameter.description + extension };
+    const forms = parameter.kind === 'date' ? ` (${dateForms(dateOrder)})` : '';
+    return { name, schema: parameterSchema(op, name, parameter), description: parameter.description + forms + extension };
   });
 }
 
@@ -140,8 +143,8 @@ function responses(service: Service, op: ServiceOperation, method: 'get' | 'post
   return { '200': ok, default: { $ref: '#/components/responses/ProtocolFailure' } };
 }
 
-function operationObject(service: Service, op: ServiceOperation, method: 'get' | 'post', records: RecordSchemas): Schema {
-  const inputs = describedInputs(op);
+function operationObject(service: Service, op: ServiceOperation, method: 'get' | 'post', records: RecordSchemas, dateOrder: DateOrder): Schema {
+  const inputs = describedInputs(op, dateOrder);
   const common = {
     operationId: method === 'get' ? op.name : `${op.name}_post`,
     tags: [service.name],
@@ -169,12 +172,12 @@ function operationObject(service: Service, op: ServiceOperation, method: 'get' |
 const DOCUMENT_VERSION = '1.0';
 
 /** The whole document, as an object ready for JSON.stringify; `serverUrl`: PUBLIC_URL + BASE_PATH ('' for the default server). */
-export function openApiDocument(services: readonly Service[], serverUrl: string): Record<string, unknown> {
+export function openApiDocument(services: readonly Service[], serverUrl: string, dateOrder: DateOrder): Record<string, unknown> {
   const records = new RecordSchemas();
   const paths: Record<string, Schema> = {};
   for (const service of services) {
     for (const op of service.operations.values()) {
-      paths[`${service.path}/${op.name}`] = { get: operationObject(service, op, 'get', records), post: operationObject(service, op, 'post', records) };
+      paths[`${service.path}/${op.name}`] = { get: operationObject(service, op, 'get', records, dateOrder), post: operationObject(service, op, 'post', records, dateOrder) };
     }
   }
   return {
