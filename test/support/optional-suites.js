@@ -42,6 +42,13 @@ const OPTIONAL_SUITES = [
     available: () => succeeds('perl', ['-MSOAP::Lite', '-MJSON::PP', '-e', '1']),
     missing: 'SOAP::Lite is not installed (apt-get install libsoap-lite-perl)',
   },
+  {
+    file: 'test/browser/help-pages.test.ts',
+    what: 'the help pages and /API/docs in a real browser',
+    // The path test/support/browser.ts launches: Debian's package, which downloads nothing.
+    available: () => succeeds('/usr/bin/chromium', ['--version']),
+    missing: 'Chromium is not installed (apt-get install chromium)',
+  },
 ];
 
 /** The suites this machine cannot run, each checked once per call. */
