@@ -9,9 +9,8 @@
  * metricsListenerOf) and the bindings' requests to their handlers, and everything else to Express,
  * which routes the documents, the OpenAPI document of the JSON bindings at
  * <basePath>/API/openapi.json and its viewer at <basePath>/API/docs (public, like the services'
- * documents) and the refusals. Ahead of each
- * service's bindings, the optional authentication and rate limiting (src/auth/access-guard.ts); its
- * documents stay public.
+ * documents) and the refusals. Ahead of each service's bindings, the optional authentication and rate
+ * limiting (src/auth/access-guard.ts); its documents stay public.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import express, { type NextFunction } from 'express';

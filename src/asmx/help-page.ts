@@ -93,17 +93,22 @@ function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateO
   const rowFields = op.returns.kind === 'rows' ? Object.keys(op.returns.row.fields) : [];
   const rows = names.map((name) => {
     const parameter = PARAMETERS[name] ?? { kind: 'text', description: '' };
-    const extension = service.contract === 'legacy' && op.fields.includes(name) ? ' <em>Not in the legacy contract: an extension this server reads.</em>' : '';
+    const extension = service.contract === 'legacy' && op.params.length > 0 && op.fields.includes(name) ? ' <em>Not in the legacy contract: an extension this server reads.</em>' : '';
     const cells = [esc(name), 'string', esc(acceptedValues(parameter, rowFields, dateOrder)), esc(parameter.description) + extension];
     return `        <tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
   });
-  const files = op.acceptsFiles ? '\n    <p class="intro">Files are sent as multipart/form-data parts, under any name, or base64 in FileContent.</p>' : '';
+  const notes = [
+    ...(service.contract === 'legacy' && op.params.length === 0 ? ['The WSDL lists none of these: they are sent as named fields (query, form, JSON or multipart).'] : []),
+    ...(op.acceptsFiles ? ['Files are sent as multipart/form-data parts, under any name, or base64 in FileContent.'] : []),
+  ];
+  const noted = notes.map((note) => `\n    <p class="intro">${note}</p>`).join('');
+  const optional = op.write ? 'called with none, it changes nothing' : 'every parameter is optional: empty or missing means no filter, or the default named';
   return [
-    '    <h3>Parameters (every parameter is optional: empty or missing means no filter, or the default named)</h3>',
+    `    <h3>Parameters (${optional})</h3>`,
     '    <table>',
     '        <tr><td><b>Name</b></td><td><b>Type</b></td><td><b>Accepts</b></td><td><b>Meaning</b></td></tr>',
     ...rows,
-    `    </table>${files}`,
+    `    </table>${noted}`,
   ].join('\n');
 }
 

@@ -56,7 +56,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   PageToken: text('The NextPageToken of the previous page, unchanged'),
   CustomerIds: { kind: 'list', description: 'Customer codes, comma-separated; empty or ALL: every customer' },
   Month: text('A month: 1-12, Jan-Dec or January-December (default: the current month)'),
-  Year: { kind: 'integer', description: 'A year, four digits (default: the current year)', minimum: 1000, maximum: 9999 },
+  Year: { kind: 'integer', description: 'A year, four digits (default: the current year)', minimum: 1900, maximum: 9999 },
   Customer: text('A customer code'),
   PaymentType: words('The payment type', PAYMENT_TYPES),
   PaymentMethod: words('The payment method', PAYMENT_METHODS),
