@@ -14,7 +14,10 @@ import { escapeXml as esc } from './xml-escape';
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
 const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/** Started from a file rather than inline, so a Content-Security-Policy a proxy adds may forbid inline scripts. validatorUrl null: no call to the public validator. */
+/**
+ * Started from a file rather than inline, so a Content-Security-Policy a proxy adds may forbid inline
+ * scripts. validatorUrl null: no call to the public validator.
+ */
 const INIT = `window.addEventListener('load', function () {
   var root = document.getElementById('swagger-ui');
   window.ui = SwaggerUIBundle({ url: root.getAttribute('data-url'), dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
