@@ -27,7 +27,7 @@
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
  * server runs with its default settings and LOG_LEVEL=info (its log lines go to a file of the run,
  * with node --trace-gc's lines: the second table gives, per row, the collections of the server's main
- * thread while it was measured; docs/operations.md, "Garbage on the request path"), and the CPU time
+ * thread while it was measured; docs/architecture.md, "Garbage on the request path"), and the CPU time
  * the server's process (all its threads: the event loop, the SQLite workers, V8's helpers) spent per
  * answered request, from /proc (Linux). --profile writes a V8 CPU profile of this server (node --cpu-prof)
  * into DIR.

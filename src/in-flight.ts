@@ -5,7 +5,7 @@
  * A plain object keyed by those numbers, not a Map or Set: a long-lived Map or Set that every request
  * enters and leaves, once one of its tables has been promoted to the old generation, keeps every later
  * table and what it held alive until a full collection
- * (docs/operations.md, "Garbage on the request path").
+ * (docs/architecture.md, "Garbage on the request path").
  */
 export class InFlight<T> {
   private nextId = 1;

@@ -167,7 +167,7 @@ function listen(app: http.RequestListener, settings: Settings, port: number): Pr
  * The responses not yet finished. Once the server stops, each one whose headers are still to be
  * written (and any request that arrives on a kept-alive connection) answers with Connection: close,
  * so a client or load balancer does not reuse a connection about to go away. Kept in an InFlight, not
- * a Set (docs/operations.md, "Garbage on the request path").
+ * a Set (docs/architecture.md, "Garbage on the request path").
  */
 function trackOpenResponses(server: Server, state: ServerState): InFlight<ServerResponse> {
   const open = new InFlight<ServerResponse>();

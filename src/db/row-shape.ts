@@ -1,5 +1,5 @@
 /**
- * An answer row made from a query's row (docs/operations.md, "Rows shaped where they are read"):
+ * An answer row made from a query's row (docs/architecture.md, "Rows shaped where they are read"):
  * each field of the answer from one column, as it is or converted. The same shape makes the row on
  * the main thread (from a row object: PostgreSQL, SQLite in process) and in an SQLite worker thread
  * (from the row's array of values), where the worker then writes the rows' JSON itself: the main

@@ -1,5 +1,5 @@
 /**
- * A whole report read with its answer rows made where it is read (row-shape.ts, docs/operations.md
+ * A whole report read with its answer rows made where it is read (row-shape.ts, docs/architecture.md,
  * "Whole reports read by a shape"). The shape travels beside the compiled query to the driver
  * (shapeOf); a driver that knows nothing of shapes just runs the query.
  */

@@ -7,7 +7,7 @@
  * when room is needed the oldest entries are passed in order, one marked used losing its mark and
  * going to the back (a second chance), the first one not marked going out. A hit that moved its entry
  * to the back of the Map itself (delete, then set) changed a long-lived Map at every request, with
- * the request's own key: young objects kept alive until a full collection (docs/operations.md,
+ * the request's own key: young objects kept alive until a full collection (docs/architecture.md,
  * "Garbage on the request path").
  */
 import { unchanged, type Dependencies, type TableVersions } from './table-versions';

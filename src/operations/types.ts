@@ -184,7 +184,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
 /**
  * A read with its plan. A class, not an object literal with a getter: V8 keeps a literal's getter in a
  * pair it makes in the old generation, which kept each request's plan and context alive until a full
- * collection (docs/operations.md, "Garbage on the request path").
+ * collection (docs/architecture.md, "Garbage on the request path").
  */
 class PreparedPlan<Plan> implements PreparedRead {
   /** Written only when asked for (a read whose answer is never kept, or not read at all, skips it). */

@@ -34,7 +34,7 @@ export interface SalesSummaryRow {
  * `streams`: the caller takes the rows as JSON (JsonRows, OperationContext.streams). The rows are
  * made where they are read, as JSON bytes (repository.ts, salesRowsWhole): a company-wide report is
  * 30,000 rows, which as objects on the event loop cost more in collections of the young generation
- * than in anything else (docs/operations.md, "Rows shaped where they are read").
+ * than in anything else (docs/architecture.md, "Rows shaped where they are read").
  */
 export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);

@@ -160,7 +160,7 @@ async function sendStreamed(res: BindingResponse, data: StreamedData, message: s
  * NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
  */
 export function successEnvelope(result: OperationResult): Record<string, unknown> {
-  // Built member by member, in the order the answer lists them (docs/operations.md, "Garbage on the request path").
+  // Built member by member, in the order the answer lists them (docs/architecture.md, "Garbage on the request path").
   const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
   if (Array.isArray(result.data)) envelope.Count = result.data.length;
   else if (result.data instanceof JsonRows) envelope.Count = result.data.count;

@@ -30,7 +30,7 @@ interface Waiter {
 }
 
 export class WorkerLink {
-  /** The requests sent and not yet answered, by their id (an InFlight, not a Map: docs/operations.md, "Garbage on the request path"). */
+  /** The requests sent and not yet answered, by their id (an InFlight, not a Map: docs/architecture.md, "Garbage on the request path"). */
   private readonly waiting = new InFlight<Waiter>();
   private gone: string | undefined;
   private stopping = false;
