@@ -85,16 +85,15 @@ function operationNotFoundMessage(service: Service, name: string): string {
 
 /**
  * Every name the operation reads, the contract's parameters first: what it accepts (src/services/parameters.ts,
- * by name, and the result's fields for SortBy), and whether the contract lists it.
+ * by name, and the operation's sorting for SortBy), and whether the contract lists it.
  */
 function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateOrder): string {
   const names = [...op.params, ...op.fields];
   if (names.length === 0) return '    <p class="intro">This operation takes no parameters.</p>';
-  const rowFields = op.returns.kind === 'rows' ? Object.keys(op.returns.row.fields) : [];
   const rows = names.map((name) => {
     const parameter = PARAMETERS[name] ?? { kind: 'text', description: '' };
     const extension = service.contract === 'legacy' && op.params.length > 0 && op.fields.includes(name) ? ' <em>Not in the legacy contract: an extension this server reads.</em>' : '';
-    const cells = [esc(name), 'string', esc(acceptedValues(parameter, rowFields, dateOrder)), esc(parameter.description) + extension];
+    const cells = [esc(name), 'string', esc(acceptedValues(parameter, op.sorting, dateOrder)), esc(parameter.description) + extension];
     return `        <tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
   });
   const notes = [

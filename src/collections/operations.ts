@@ -1,10 +1,10 @@
 /** Operations of this business area (docs/behaviour.md): receipts and ledger balances. */
 import { readOperation, type Operation } from '../operations/types';
-import { code, dateRange, list, month, sort, year } from '../operations/parse';
+import { code, dateRange, list, month, sort, year, type Sorting } from '../operations/parse';
 import { collectionStatements, readReceiptKey, type CollectionStatementQuery } from './collection-statements';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
-import { firstCustomerOutside, RECEIPT_FIELDS } from './repository';
+import { firstCustomerOutside, RECEIPT_FIELDS, type ReceiptField } from './repository';
 import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
 import { field, recordType, rows } from '../operations/results';
 
@@ -33,6 +33,8 @@ const OPENING_BALANCE_RESULT = rows(
   }),
 );
 
+const RECEIPT_SORTING: Sorting<ReceiptField> = { fields: RECEIPT_FIELDS, fallback: 'ReceiptDate' };
+
 export const getCollectionStatements = readOperation({
   name: 'getCollectionStatements',
   reads: ['receipts', 'customers'],
@@ -40,9 +42,10 @@ export const getCollectionStatements = readOperation({
   fields: PAGE_FIELDS,
   acceptsFiles: false,
   returns: COLLECTION_STATEMENTS_RESULT,
+  sorting: RECEIPT_SORTING,
   async prepare({ fields }, ctx) {
     const { db, settings } = ctx;
-    const { field, direction } = sort(fields, RECEIPT_FIELDS, 'ReceiptDate');
+    const { field, direction } = sort(fields, RECEIPT_SORTING);
     const query: CollectionStatementQuery = {
       salesOfficer: code(fields, 'SalesOfficer'),
       customer: code(fields, 'FromCustomer'),

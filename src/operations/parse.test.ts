@@ -110,14 +110,14 @@ describe('sorting and enumerations', () => {
   const fields = ['CustomerCode', 'Value'] as const;
 
   it('accepts a result field in any case and both direction spellings', () => {
-    expect(sort(sorting({ SortBy: 'value', SortDirection: 'Descending' }), fields, 'CustomerCode')).toEqual({ field: 'Value', direction: 'desc' });
-    expect(sort(sorting({}), fields, 'CustomerCode')).toEqual({ field: 'CustomerCode', direction: 'asc' });
+    expect(sort(sorting({ SortBy: 'value', SortDirection: 'Descending' }), { fields, fallback: 'CustomerCode' })).toEqual({ field: 'Value', direction: 'desc' });
+    expect(sort(sorting({}), { fields, fallback: 'CustomerCode' })).toEqual({ field: 'CustomerCode', direction: 'asc' });
     expect(direction(sorting({ SortDirection: 'asc' }))).toBe('asc');
     expect(direction(sorting({ SortDirection: 'DESC' }))).toBe('desc');
   });
 
   it('refuses an unknown sort field or direction, naming the parameter', () => {
-    const bad = failure(() => sort(sorting({ SortBy: 'Value; drop table x' }), fields, 'CustomerCode'));
+    const bad = failure(() => sort(sorting({ SortBy: 'Value; drop table x' }), { fields, fallback: 'CustomerCode' }));
     expect(bad.field).toBe('SortBy');
     expect(bad.message).toContain('CustomerCode, Value');
     expect(failure(() => direction(sorting({ SortDirection: 'up' }))).field).toBe('SortDirection');

@@ -209,12 +209,18 @@ export interface Sort<F extends string> {
   direction: Direction;
 }
 
+/** The fields SortBy may name and the one it defaults to: part of an operation's declaration. */
+export interface Sorting<F extends string = string> {
+  fields: readonly F[];
+  fallback: F;
+}
+
 /**
  * SortBy is one of the operation's result field names (any case); anything else is an error, and the
  * returned field is always one of `allowed`, so it can be mapped to a column without splicing input.
  * SortDirection: ASC/DESC, Ascending/Descending, any case; default ASC.
  */
-export function sort<F extends string>(fields: Fields<SortName>, allowed: readonly F[], fallback: F): Sort<F> {
+export function sort<F extends string>(fields: Fields<SortName>, { fields: allowed, fallback }: Sorting<F>): Sort<F> {
   const by = text(fields, 'SortBy');
   let field = fallback;
   if (by !== undefined) {

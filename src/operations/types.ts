@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database, TableName, UsersTable } from '../db/schema';
 import type { Engine } from '../db/engine';
 import type { DateOrder } from '../config';
-import type { Fields } from './parse';
+import type { Fields, Sorting } from './parse';
 import type { ResultType } from './results';
 
 export interface UploadedFile {
@@ -88,6 +88,8 @@ export interface OperationShape {
   acceptsFiles: boolean;
   /** What its result holds, field by field (results.ts). */
   returns: ResultType;
+  /** For an operation that takes SortBy: the fields it may name and its default (the help pages show them). */
+  sorting?: Sorting;
 }
 
 /**
@@ -166,7 +168,7 @@ export interface ReadDefinition<Plan, P extends readonly string[], F extends rea
 }
 
 export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): ReadOperation {
-  const { name, params, fields, acceptsFiles, returns, reads } = definition;
+  const { name, params, fields, acceptsFiles, returns, reads, sorting } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => new PreparedPlan(definition, await definition.prepare(declared(request), ctx), ctx);
   return {
     name,
@@ -174,6 +176,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     fields,
     acceptsFiles,
     returns,
+    sorting,
     kind: 'read',
     reads,
     prepare,

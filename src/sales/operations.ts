@@ -3,13 +3,13 @@
  * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
  */
 import type { Role } from '../db/schema';
-import { code, dateOf, oneOf, optionalDate, sort, user, type Sort } from '../operations/parse';
+import { code, dateOf, oneOf, optionalDate, sort, user, type Sort, type Sorting } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext } from '../operations/types';
-import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice } from './officer-delivery';
-import { orderDeliverySummary, ORDER_DELIVERY_FIELDS } from './order-delivery-summary';
+import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField } from './officer-delivery';
+import { orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OrderDeliveryField } from './order-delivery-summary';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
 import { periodOf, salesStats } from './sales-stats';
-import { SALES_SUMMARY_FIELDS, salesSummary } from './sales-summary';
+import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sales-summary';
 import { statsScope } from './stats-scope';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
@@ -75,6 +75,10 @@ async function customerReport<F extends string>(filters: ReportFilterInput, orde
   return { filters, order, allowed };
 }
 
+const SALES_SUMMARY_SORTING: Sorting<SalesSummaryField> = { fields: SALES_SUMMARY_FIELDS, fallback: 'CustomerCode' };
+const ORDER_DELIVERY_SORTING: Sorting<OrderDeliveryField> = { fields: ORDER_DELIVERY_FIELDS, fallback: 'CustomerCode' };
+const OFFICER_DELIVERY_SORTING: Sorting<OfficerDeliveryField> = { fields: OFFICER_DELIVERY_FIELDS, fallback: 'SalesOfficer' };
+
 export const getSalesSummaryRecords = readOperation({
   name: 'getSalesSummaryRecords',
   reads: ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'sales_period_totals', 'sales_period_categories', 'sales_period_category_sets', 'sales_category_sets'],
@@ -82,9 +86,10 @@ export const getSalesSummaryRecords = readOperation({
   fields: [],
   acceptsFiles: false,
   returns: SALES_SUMMARY_RESULT,
+  sorting: SALES_SUMMARY_SORTING,
   prepare({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return customerReport(filters, sort(fields, SALES_SUMMARY_FIELDS, 'CustomerCode'), ctx);
+    return customerReport(filters, sort(fields, SALES_SUMMARY_SORTING), ctx);
   },
   read: ({ filters, order, allowed }, ctx) => salesSummary(ctx.db, filters, order, allowed, ctx.streams),
 });
@@ -96,9 +101,10 @@ export const getOrderVDeliverySummaryRecords = readOperation({
   fields: [],
   acceptsFiles: false,
   returns: ORDER_DELIVERY_RESULT,
+  sorting: ORDER_DELIVERY_SORTING,
   prepare({ fields }, ctx) {
     const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return customerReport(filters, sort(fields, ORDER_DELIVERY_FIELDS, 'CustomerCode'), ctx);
+    return customerReport(filters, sort(fields, ORDER_DELIVERY_SORTING), ctx);
   },
   read: ({ filters, order, allowed }, ctx) => orderDeliverySummary(ctx.db, filters, order, allowed, ctx.streams),
 });
@@ -110,10 +116,11 @@ export const getOrderVsDeliveryOfficer = readOperation({
   fields: [],
   acceptsFiles: false,
   returns: OFFICER_DELIVERY_RESULT,
+  sorting: OFFICER_DELIVERY_SORTING,
   async prepare({ fields }, ctx) {
     const choice: OfficerChoice = { managerId: code(fields, 'ManagerId'), salesOfficer: code(fields, 'SalesOfficer') };
     const filters = parseAreaFilters(fields, ctx.settings.dateOrder);
-    const order = sort(fields, OFFICER_DELIVERY_FIELDS, 'SalesOfficer');
+    const order = sort(fields, OFFICER_DELIVERY_SORTING);
     const allowed = await allowedOfficers(ctx);
     await assertChoiceInScope(ctx, choice, allowed);
     return { choice, filters, order, allowed };

@@ -48,7 +48,7 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
 }
 
 function describe(op: Operation): ServiceOperation {
-  return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, returns: op.returns, write: op.kind === 'write' };
+  return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, returns: op.returns, write: op.kind === 'write', sorting: op.sorting };
 }
 
 async function run(operation: Operation, input: InvokeInput, options: MobileAppServiceOptions, databaseThere: () => Promise<void>): Promise<Outcome> {

@@ -8,7 +8,7 @@
 import { ACTIONS } from '../activities/operations';
 import type { DateOrder } from '../config';
 import { MAX_PAGE_SIZE } from '../operations/paging';
-import { dateForms, MAX_CODE_LENGTH } from '../operations/parse';
+import { dateForms, MAX_CODE_LENGTH, type Sorting } from '../operations/parse';
 import { PAYMENT_METHODS, PAYMENT_TYPES } from '../pcn/operations';
 import { ROLES } from '../sales/operations';
 
@@ -88,9 +88,9 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
 
 /**
  * What a named input accepts, in words (the conventions of src/operations/parse.ts for its kind), for
- * the pages that show it; `rowFields` are the fields of the operation's result rows, which SortBy names.
+ * the pages that show it; `sorting` is the operation's, which SortBy follows.
  */
-export function acceptedValues(parameter: ParameterDescription, rowFields: readonly string[], dateOrder: DateOrder): string {
+export function acceptedValues(parameter: ParameterDescription, sorting: Sorting | undefined, dateOrder: DateOrder): string {
   switch (parameter.kind) {
     case 'date':
       return `A date: ${dateForms(dateOrder)}; a time after yyyy-MM-dd is ignored`;
@@ -101,7 +101,7 @@ export function acceptedValues(parameter: ParameterDescription, rowFields: reado
     case 'word':
       return `One of ${(parameter.words ?? []).join(', ')}, in any case`;
     case 'sortField':
-      return `One of ${rowFields.join(', ')}, in any case`;
+      return sorting === undefined ? 'A field of the result rows, in any case' : `One of ${sorting.fields.join(', ')}, in any case; default ${sorting.fallback}`;
     case 'text':
       return 'Text';
   }

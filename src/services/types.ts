@@ -6,6 +6,7 @@
 import type { UsersTable } from '../db/schema';
 import type { OperationResult, UploadedFile } from '../operations/types';
 import type { ResultType } from '../operations/results';
+import type { Sorting } from '../operations/parse';
 import type { AnswerKeeper, KeptAnswer } from './answer-cache';
 
 /** One operation as the bindings see it. */
@@ -24,6 +25,8 @@ export interface ServiceOperation {
   returns: ResultType;
   /** Whether it changes data (a write: called with no input at all it does nothing, Data null). */
   write: boolean;
+  /** For an operation that takes SortBy: the fields it may name and its default. */
+  sorting?: Sorting;
 }
 
 /** Where a service of this name and contract is and what describes it. */

@@ -112,7 +112,7 @@ describe('each parameter', () => {
     const { text } = await request(local.app).get(`${MAIN_PATH}?op=getSalesSummaryRecords`);
     expect(row(text, 'FromDate')[2]).toBe('A date: yyyy-MM-dd, dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy; a time after yyyy-MM-dd is ignored');
     expect(row(text, 'Zones')[2]).toMatch(/^Codes separated by commas, in any case, .*empty or ALL: no filter$/);
-    expect(row(text, 'SortBy')[2]).toBe('One of CustomerCode, CustomerName, StateCode, ZoneCode, SalesOfficer, InvoiceCount, Quantity, Value, in any case');
+    expect(row(text, 'SortBy')[2]).toBe('One of CustomerCode, CustomerName, StateCode, ZoneCode, SalesOfficer, InvoiceCount, Quantity, Value, in any case; default CustomerCode');
     expect(row(text, 'SortDirection')[2]).toBe('One of ASC, DESC, in any case');
     expect(row(text, 'SortDirection')[3]).toContain('default ASC');
     expect(row(text, 'SalesOfficer')[1]).toBe('string');

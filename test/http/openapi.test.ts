@@ -66,6 +66,9 @@ describe.each(ENGINES)('the OpenAPI document: %s', (kind) => {
     }
     expect(doc.paths[`${MAIN_PATH}/getPCNList`].get.parameters!.map((p) => p.name)).toEqual(['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod', 'PageSize', 'PageToken']);
     expect(doc.paths[`${SYNC_PATH}/HelloWorld`].get.responses['200'].content).toEqual({ 'text/xml': { schema: { type: 'string' } } });
+    // SortBy names the fields the operation sorts by, and its default, from the declaration.
+    const sortBy = doc.paths[`${MAIN_PATH}/getCollectionStatements`].get.parameters!.find((p) => p.name === 'SortBy') as { schema?: object } | undefined;
+    expect(sortBy?.schema).toEqual({ type: 'string', enum: ['ReceiptNo', 'ReceiptDate', 'CustomerCode', 'CustomerName', 'PaymentMethod', 'Reference', 'Amount'], default: 'ReceiptDate' });
   });
 
   it('validates every answer of every operation over GET and POST', async () => {

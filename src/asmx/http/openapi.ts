@@ -110,8 +110,8 @@ function parameterSchema(op: ServiceOperation, name: string, parameter: Paramete
     case 'word':
       return { type: 'string', enum: parameter.words };
     case 'sortField':
-      if (op.returns.kind !== 'rows') throw new Error(`${op.name}: ${name} sorts rows, and the operation answers none`);
-      return { type: 'string', enum: Object.keys(op.returns.row.fields) };
+      if (op.sorting === undefined) throw new Error(`${op.name}: ${name} sorts rows, and the operation declares no sorting`);
+      return { type: 'string', enum: [...op.sorting.fields], default: op.sorting.fallback };
     case 'date':
       return { type: 'string', examples: ['2026-01-31'] };
     default:
