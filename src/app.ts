@@ -45,6 +45,7 @@ import { openApiDocument } from './asmx/http/openapi';
 import { apiDocs } from './asmx/api-docs';
 import { sendWhole } from './send';
 import { setAnswerHeaders } from './answer-headers';
+import { MAX_KEPT_ANSWER_BYTES } from './tunables';
 
 export interface AppOptions {
   settings: Settings;
@@ -59,9 +60,6 @@ export interface AppOptions {
   /** A worker of WORKERS > 1: /metrics answers the sum over every worker (cluster-metrics.ts). */
   clusterMetrics?: boolean;
 }
-
-/** The largest answer the answer cache keeps (a quarter of ANSWER_CACHE_MB when that is smaller). */
-const MAX_KEPT_ANSWER_BYTES = 16 * 1024 * 1024;
 
 function answerCacheOf(settings: Settings): AnswerCache {
   return new AnswerCache({ maxBytes: settings.answerCacheBytes, maxEntryBytes: Math.min(MAX_KEPT_ANSWER_BYTES, settings.answerCacheBytes / 4) });

@@ -1,6 +1,6 @@
 /**
  * The writer of the answers written in parts (the JSON envelope of a streamed list, json-stream.ts;
- * the v2 contract's typed XML, typed-xml.ts): text gathered into chunks of about CHUNK_BYTES, each
+ * the v2 contract's typed XML, typed-xml.ts): text gathered into chunks of about ANSWER_CHUNK_BYTES, each
  * written with backpressure (a chunk the socket cannot take yet waits for 'drain'), the event loop
  * free between chunks, and nothing written once the client has gone. Whoever wants the answer's bytes
  * as well (the answer cache) is handed each chunk encoded once, the bytes that are written; otherwise
@@ -12,8 +12,7 @@
  * last chunk of a longer one goes with the end of the answer.
  */
 import type { ServerResponse } from 'node:http';
-
-const CHUNK_BYTES = 64 * 1024;
+import { ANSWER_CHUNK_BYTES } from '../tunables';
 
 export type StreamEnd = 'complete' | 'aborted';
 
@@ -49,7 +48,7 @@ export class ChunkWriter {
     if (this.aborted) return;
     this.pending.push(text);
     this.size += text.length;
-    if (this.size >= CHUNK_BYTES) await this.send();
+    if (this.size >= ANSWER_CHUNK_BYTES) await this.send();
   }
 
   /**
@@ -59,14 +58,14 @@ export class ChunkWriter {
    */
   async writeBytes(bytes: Buffer): Promise<void> {
     if (this.aborted) return;
-    if (this.size + bytes.length < CHUNK_BYTES) {
+    if (this.size + bytes.length < ANSWER_CHUNK_BYTES) {
       this.pending.push(bytes);
       this.size += bytes.length;
       return;
     }
     await this.send();
-    for (let at = 0; at < bytes.length && !this.aborted; at += CHUNK_BYTES) {
-      const chunk = bytes.subarray(at, at + CHUNK_BYTES);
+    for (let at = 0; at < bytes.length && !this.aborted; at += ANSWER_CHUNK_BYTES) {
+      const chunk = bytes.subarray(at, at + ANSWER_CHUNK_BYTES);
       if (this.written !== undefined && !this.written(chunk)) this.written = undefined;
       await this.put(chunk);
     }

@@ -7,8 +7,7 @@
  */
 import { PostgresAdapter, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema';
-
-const READ_PART_ROWS = 1000;
+import { READ_PART_ROWS } from '../tunables';
 
 export async function readRows<R>(db: Kysely<Database>, query: CompiledQuery<R>): Promise<R[]> {
   const executor = db.getExecutor();

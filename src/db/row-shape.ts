@@ -9,6 +9,7 @@
  * conversions (../operations/values.ts), which import nothing either.
  */
 import { amount, compareValues, percentOf, plainNumber } from '../operations/values';
+import { SHAPED_TEXT_ROWS } from '../tunables';
 
 /**
  * What becomes of a column's value: `value` as it is; `number` as a number, null as 0 (a sum that
@@ -156,7 +157,7 @@ export class WholeShaper {
   }
 
   add(part: readonly unknown[]): void {
-    for (let from = 0; from < part.length; from += TEXT_ROWS) this.write(part, from, Math.min(part.length, from + TEXT_ROWS));
+    for (let from = 0; from < part.length; from += SHAPED_TEXT_ROWS) this.write(part, from, Math.min(part.length, from + SHAPED_TEXT_ROWS));
   }
 
   /** The rows of part[from, to) made, summed, checked and written. */
@@ -188,13 +189,6 @@ export class WholeShaper {
     return { count: this.count, chunks: [...this.parts, this.bytes ? Buffer.from(end, 'utf8') : end], sums: this.sums, ordered: this.ordered };
   }
 }
-
-/**
- * Rows written as JSON at once: their text stays under V8's size for large objects. Encoded at once in
- * a worker, it dies young, in a scavenge; kept on the main thread, it is one flat string a scavenge
- * copies in one go. A large object would be freed only by a full collection.
- */
-const TEXT_ROWS = 250;
 
 function inOrder(before: Record<string, unknown>, after: Record<string, unknown>, order: RowOrder): boolean {
   const byField = compareValues(before[order.field], after[order.field]);

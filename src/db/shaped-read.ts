@@ -6,6 +6,7 @@
 import { PostgresAdapter, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import { objectRowMaker, WholeShaper, type RowShape, type WholeOptions, type WholeShaped } from './row-shape';
 import type { Database } from './schema';
+import { READ_PART_ROWS, SHAPED_ROWS_PER_TURN } from '../tunables';
 
 /** How a query's answer rows are to be made: by `shape`, the whole result at once (readWhole). */
 export interface ShapeRequest {
@@ -26,17 +27,11 @@ export type ShapedResult<R> = QueryResult<R> & { whole?: WholeShaped };
 /** A whole result made into its answer rows (row-shape.ts, WholeShaped), its chunks text or Buffers. */
 export type WholeRead = WholeShaped & { chunks: (string | Buffer)[] };
 
-/** Rows per cursor fetch on PostgreSQL, each part made into its answer rows and let go before the next. */
-const WHOLE_PART_ROWS = 1000;
-
-/** Rows made into answer rows per turn of the event loop on PostgreSQL: few enough to keep turns short. */
-const TURN_ROWS = 250;
-
 /**
  * The whole result of a query that can return tens of thousands of rows (a company-wide report) made
  * into its answer rows as JSON, with the sums and the order check of `options` (row-shape.ts,
  * WholeShaper): on an SQLite worker thread entirely in the worker, as bytes; on PostgreSQL a cursor's
- * part at a time here, as text, TURN_ROWS rows per turn of the event loop; elsewhere (SQLite in
+ * part at a time here, as text, SHAPED_ROWS_PER_TURN rows per turn of the event loop; elsewhere (SQLite in
  * process) from the whole result, as text.
  */
 export async function readWhole(db: Kysely<Database>, query: CompiledQuery, shape: RowShape, options: WholeOptions): Promise<WholeRead> {
@@ -45,11 +40,11 @@ export async function readWhole(db: Kysely<Database>, query: CompiledQuery, shap
   const shaper = () => new WholeShaper(objectRowMaker(shape), options, (row, name) => (row as Record<string, unknown>)[name], false);
   if (executor.adapter instanceof PostgresAdapter) {
     const made = shaper();
-    for await (const part of executor.stream<Record<string, unknown>>(compiled, WHOLE_PART_ROWS)) {
+    for await (const part of executor.stream<Record<string, unknown>>(compiled, READ_PART_ROWS)) {
       // The driver's parsing of a fetch is one piece of work already; the rows are made in turns of their own.
-      for (let from = 0; from < part.rows.length; from += TURN_ROWS) {
+      for (let from = 0; from < part.rows.length; from += SHAPED_ROWS_PER_TURN) {
         if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-        made.add(part.rows.slice(from, from + TURN_ROWS));
+        made.add(part.rows.slice(from, from + SHAPED_ROWS_PER_TURN));
       }
     }
     return withBuffers(made.result());

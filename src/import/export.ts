@@ -12,14 +12,12 @@ import type { Database } from '../db/schema';
 import type { ColumnType } from './column-types';
 import type { TableSpec } from './table-spec';
 import { TABLES_IN_LOAD_ORDER } from './tables';
+import { EXPORT_BATCH_ROWS } from '../tunables';
 
 export interface ExportedFile {
   file: string;
   rows: number;
 }
-
-/** Rows fetched and written per batch. */
-const EXPORT_BATCH_ROWS = 1000;
 
 type Dynamic = Kysely<Record<string, Record<string, string | number | null>>>;
 

@@ -12,8 +12,7 @@ import { readHeader, type Header, type Problem } from './header';
 import { keyOf } from './reference-check';
 import { rowValues } from './row-values';
 import type { PendingRow, ReferenceSpec, TableSpec } from './table-spec';
-
-const BATCH_ROWS = 500;
+import { IMPORT_BATCH_ROWS } from '../tunables';
 
 export interface LoadOptions {
   dateOrder: DateOrder;
@@ -55,7 +54,7 @@ async function headerOf(spec: TableSpec, records: AsyncGenerator<CsvRecord>): Pr
 
 /** Reads, checks and writes the rows after the header; returns how many were read. */
 async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, header: Header, writer: BatchWriter, options: LoadOptions): Promise<number> {
-  const batchRows = options.batchRows ?? BATCH_ROWS;
+  const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   const batch = new PendingBatch(writer, spec.key, batchRows);
   const selfReference = spec.references.find((r) => r.table === spec.table);
   const held: PendingRow[] = [];

@@ -4,8 +4,7 @@
  * describes the last one (a run without rejects leaves just the header).
  */
 import fs from 'node:fs';
-
-const FLUSH_BYTES = 64 * 1024;
+import { REJECTS_FLUSH_BYTES } from '../tunables';
 
 export class RejectsFile {
   private readonly fd: number;
@@ -33,7 +32,7 @@ export class RejectsFile {
     this.pending.push(text);
     this.pendingBytes += text.length;
     this.count++;
-    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    if (this.pendingBytes >= REJECTS_FLUSH_BYTES) this.flush();
   }
 
   private flush(): void {

@@ -19,6 +19,7 @@
  */
 import type { Compilable, ControlledTransaction, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { STREAM_BATCH_ROWS } from '../tunables';
 
 export type StreamedJson =
   | { kind: 'rows'; rows: () => AsyncIterable<readonly unknown[]> }
@@ -124,15 +125,6 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknow
     }
   }
 }
-
-/**
- * A list of at most this many rows is read whole by one statement (the list's query with a limit of
- * one more): one round trip instead of a snapshot, a count and a cursor, and one write of the answer.
- */
-export const SMALL_LIST_ROWS = 1000;
-
-/** Rows per batch a cursor sends to the main thread (SQLite) or fetches (PostgreSQL) (rowBatches). */
-const STREAM_BATCH_ROWS = 500;
 
 /**
  * The rows of `query` in the batches its cursor fetches (STREAM_BATCH_ROWS at a time: a message from

@@ -1,17 +1,15 @@
 /**
- * Work over every row of a large answer (tens of thousands of report rows) in turns of TURN_ROWS
+ * Work over every row of a large answer (tens of thousands of report rows) in turns of REPORT_ROWS_PER_TURN
  * rows, the event loop free between them, so that /health and light requests are answered while a
  * company-wide report is put together (docs/behaviour.md, "Large answers").
  */
-
-/** Rows per turn: the loops of the reports do little per row, so a turn stays short. */
-const TURN_ROWS = 2000;
+import { REPORT_ROWS_PER_TURN } from '../tunables';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function forEachInTurns<T>(rows: readonly T[], each: (row: T) => void): Promise<void> {
   for (let i = 0; i < rows.length; i++) {
-    if (i > 0 && i % TURN_ROWS === 0) await nextTurn();
+    if (i > 0 && i % REPORT_ROWS_PER_TURN === 0) await nextTurn();
     each(rows[i]);
   }
 }

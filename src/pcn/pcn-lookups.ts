@@ -15,12 +15,13 @@ import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
-import { rowBatches, SMALL_LIST_ROWS, StreamedData, streamedResult } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
 import { field, nullable, recordType, rowShape } from '../operations/results';
 import { objectRowMaker } from '../db/row-shape';
 import type { OperationResult } from '../operations/types';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import { SMALL_LIST_ROWS } from '../tunables';
 
 /** A cheque (post-dated or not) of a payment collection note, as the list and the details show it. */
 export const CHEQUE = recordType('PCNCheque', {

@@ -14,7 +14,7 @@ import type { Operation } from '../../src/operations/types';
 import { getCollectionStatements } from '../../src/collections/operations';
 import { getPCNList } from '../../src/pcn/operations';
 import { activityReportAndComplaints } from '../../src/activities/operations';
-import { SMALL_LIST_ROWS } from '../../src/operations/streamed';
+import { SMALL_LIST_ROWS } from '../../src/tunables';
 import { ENGINES } from '../support/engines';
 import { MAIN_PATH } from '../support/interface-table';
 import { runOperation } from '../support/operation';

@@ -15,7 +15,7 @@ import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
 import { negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
-import { aroundData, SLICE_ROWS, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
+import { aroundData, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../../send';
@@ -25,6 +25,7 @@ import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { ChunkWriter } from '../chunk-writer';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 import { traceOperation } from '../../telemetry/operation-span';
+import { WHOLE_ANSWER_ROWS } from '../../tunables';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
@@ -112,7 +113,7 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
   if (outcome.kind === 'kept') return sendKept(res, outcome.answer);
   const { data } = outcome.result;
   if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
-  if (Array.isArray(data) && data.length > SLICE_ROWS) return sendLargeArray(res, Object.assign(successEnvelope(outcome.result), { Data: data }), outcome.keeper);
+  if (Array.isArray(data) && data.length > WHOLE_ANSWER_ROWS) return sendLargeArray(res, Object.assign(successEnvelope(outcome.result), { Data: data }), outcome.keeper);
   if (data instanceof JsonRows && data.chunks !== undefined) return sendChunksEnvelope(res, successEnvelope(outcome.result), data.chunks, outcome.keeper);
   // Sent first: `keeper?.keep(sendJson(...))` would skip the send itself when nothing keeps the answer.
   const body = sendJson(res, successEnvelope(outcome.result));

@@ -3,7 +3,7 @@
  * envelope while its rows are read, byte for byte what JSON.stringify of the whole envelope gives
  * (index.ts, successEnvelope): {"Success":true,"Message":..,"Count":N,"Data":..,"Totals":..}.
  *
- * Rows are gathered into chunks of about CHUNK_BYTES; a chunk the socket cannot take yet waits for
+ * Rows are gathered into chunks of about ANSWER_CHUNK_BYTES; a chunk the socket cannot take yet waits for
  * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
  * size of the answer). The envelope's head up to Message is flushed before the rows are counted,
  * through compression too, so the client has its first byte without waiting for the count; a list
@@ -17,16 +17,7 @@ import type { ServerResponse } from 'node:http';
 import type { StreamedData, StreamedJson } from '../../operations/streamed';
 import { ChunkWriter, type StreamEnd } from '../chunk-writer';
 import type { AnswerKeeper } from '../../services/answer-cache';
-
-/** An in-memory Data array longer than this is written in pieces (writeArrayEnvelope), not at once. */
-export const SLICE_ROWS = 1000;
-
-/**
- * Rows written as JSON at once (writeRows), for a streamed batch and an array in memory alike. Their
- * text and the chunk it completes (chunk-writer.ts: a chunk and what its last piece brings) stay under
- * V8's size for large objects, which only a full collection frees, lengthening the server's pauses.
- */
-const TEXT_ROWS = 100;
+import { ENVELOPE_TEXT_ROWS } from '../../tunables';
 
 export async function writeStreamedEnvelope(res: ServerResponse, data: StreamedData, message: string): Promise<StreamEnd> {
   const out = new ChunkWriter(res);
@@ -163,14 +154,14 @@ async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJso
 }
 
 /**
- * Rows continuing a JSON array, TEXT_ROWS of them stringified at once; `opened`: rows of the array were
+ * Rows continuing a JSON array, ENVELOPE_TEXT_ROWS of them stringified at once; `opened`: rows of the array were
  * written before. Whether the array is opened now: its end, ']' or '[]' when it never was, is the
  * caller's to write.
  */
 async function writeRows(out: ChunkWriter, rows: readonly unknown[], opened: boolean): Promise<boolean> {
-  for (let from = 0; from < rows.length && !out.aborted; from += TEXT_ROWS) {
+  for (let from = 0; from < rows.length && !out.aborted; from += ENVELOPE_TEXT_ROWS) {
     // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
-    await out.write((opened ? ',' : '[') + JSON.stringify(rows.slice(from, from + TEXT_ROWS)).slice(1, -1));
+    await out.write((opened ? ',' : '[') + JSON.stringify(rows.slice(from, from + ENVELOPE_TEXT_ROWS)).slice(1, -1));
     opened = true;
   }
   return opened;

@@ -17,6 +17,7 @@ import { fileTooLarge, filesTooLarge, invalid, tooManyFiles } from '../../errors
 import type { UploadedFile } from '../../operations/types';
 import { invalidRequestFormat } from './errors';
 import { checkedField, decodeUtf8, tooManyFields } from './input-text';
+import { MULTIPART_BYTES_PER_TURN } from '../../tunables';
 
 export type FileLimits = Pick<Settings, 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
 
@@ -32,8 +33,6 @@ export interface MultipartOptions {
   /** Most parts, fields and files together (MAX_REQUEST_FIELDS). */
   maxParts: number;
 }
-
-const SLICE_BYTES = 64 * 1024;
 
 export async function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, options: MultipartOptions): Promise<MultipartContent> {
   const content = await readParts(headers, body, options);
@@ -85,9 +84,9 @@ function readParts(headers: IncomingHttpHeaders, body: Buffer, options: Multipar
  * and stops at the first failure: the rest of a hostile body is never parsed.
  */
 async function feed(parser: busboy.Busboy, body: Buffer, collector: PartCollector, reject: (error: unknown) => void): Promise<void> {
-  for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
+  for (let offset = 0; offset < body.length; offset += MULTIPART_BYTES_PER_TURN) {
     if (offset > 0) await nextTurn();
-    parser.write(body.subarray(offset, offset + SLICE_BYTES));
+    parser.write(body.subarray(offset, offset + MULTIPART_BYTES_PER_TURN));
     if (collector.failure) {
       reject(collector.failure);
       parser.destroy();

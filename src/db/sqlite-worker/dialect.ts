@@ -33,12 +33,9 @@ import {
 } from 'kysely';
 import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
 import type { WorkerLink } from './worker-link';
-import { EXEC_PART_ROWS } from './protocol';
 import { shapeOf, type ShapedResult } from '../shaped-read';
 import { traceQuery } from '../../telemetry/spans';
-
-/** Rows per batch a cursor sends when the caller does not say (Kysely's stream() default is 100). */
-const DEFAULT_BATCH_ROWS = 500;
+import { CURSOR_BATCH_ROWS, WORKER_MESSAGE_ROWS } from '../../tunables';
 
 export class SqliteWorkerDialect implements Dialect {
   readonly pool: WorkerPool;
@@ -145,7 +142,7 @@ class WorkerConnection implements DatabaseConnection {
     let done = false;
     try {
       const link = lease.link;
-      const max = chunkSize ?? DEFAULT_BATCH_ROWS;
+      const max = chunkSize ?? CURSOR_BATCH_ROWS;
       // The first batch comes with the opening: a short list is one message each way.
       let batch = await traceQuery(compiled.sql, () => link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters, max }));
       for (;;) {
@@ -235,7 +232,7 @@ class WorkerConnection implements DatabaseConnection {
       // A large result comes a part per message (protocol.ts), other work running between them.
       const rows = answer.rows;
       for (let part = answer; part.done === false; ) {
-        part = await lease.link.request({ op: 'next', max: EXEC_PART_ROWS });
+        part = await lease.link.request({ op: 'next', max: WORKER_MESSAGE_ROWS });
         for (const row of part.rows) rows.push(row);
       }
       return { rows: rows as R[] };

@@ -5,7 +5,7 @@
  * except a `close` sent while a `next` is still under way (the worker answers them in order).
  *
  *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others); a result of
- *            more than EXEC_PART_ROWS rows comes in parts: the first here with done = false, the
+ *            more than WORKER_MESSAGE_ROWS rows comes in parts: the first here with done = false, the
  *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
  *            With a `shape` and `whole` (../row-shape.ts), the whole result, of any size, comes as the
  *            JSON text of its answer rows (`whole`, with the sums and the order check asked for:
@@ -18,7 +18,7 @@
  *
  * Rows travel as their column names once and each row as an array of values (RowBatch), not as objects:
  * better-sqlite3 builds a row's array more cheaply than a row object, and the structured clone of
- * objects costs more again. A whole result (at most EXEC_PART_ROWS rows) whose every value is a string,
+ * objects costs more again. A whole result (at most WORKER_MESSAGE_ROWS rows) whose every value is a string,
  * null or a number that JSON writes exactly goes as one JSON text: for the short lists that come again
  * and again (an officer's PCNs) JSON.parse on the main thread costs less than a structured clone. The
  * parts of a longer result and a cursor's batches go as arrays by structured clone, and so does a
@@ -29,9 +29,6 @@
  * The main thread builds the row objects (worker-link.ts), all of one shape.
  */
 import type { RowShape, WholeOptions, WholeShaped } from '../row-shape';
-
-/** Rows per message of a large result: few enough that the main thread handles a part in a short turn. */
-export const EXEC_PART_ROWS = 1000;
 
 /**
  * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)
@@ -48,7 +45,7 @@ export interface WorkerSettings {
   writer: boolean;
   /** How long a statement waits for a lock held by another connection or process (busy_timeout). */
   busyTimeoutMs: number;
-  /** EXEC_PART_ROWS (the worker imports nothing of the project at run time). */
+  /** WORKER_MESSAGE_ROWS (the worker imports nothing of the project at run time). */
   partRows: number;
   /** WORKER_NICE: the thread's scheduling priority, below the event loop's. */
   nice: number;

@@ -13,9 +13,10 @@ import { openEngine, type Engine } from '../engine';
 import { temporarySqlite } from '../../../test/support/engines';
 import { migrate } from '../migrate';
 import { isUniqueViolation } from '../unique-violation';
-import { EXEC_PART_ROWS, WORKER_NICE } from './protocol';
+import { WORKER_NICE } from './protocol';
 import { objectRowMaker, type RowShape } from '../row-shape';
 import { readWhole } from '../shaped-read';
+import { WORKER_MESSAGE_ROWS } from '../../tunables';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
 function slowCount(rows: number) {
@@ -168,7 +169,7 @@ describe('SQLite on worker threads', () => {
   it('makes a whole result of any size into its answer rows in the worker (readWhole): the JSON, sums and order check the rows made here give', async () => {
     await sql`create table whole (code text primary key, name text, n text, minor integer, part integer)`.execute(engine.db);
     const names = ['Zoë 𝄞', '"quoted" \\ back', '\u0001\t\n', '', null];
-    const count = 2 * EXEC_PART_ROWS + 321;
+    const count = 2 * WORKER_MESSAGE_ROWS + 321;
     const values = Array.from({ length: count }, (_, i) => ({ code: `W${String(i).padStart(5, '0')}`, name: names[i % names.length], n: i % 7 === 0 ? null : String(i * 3), minor: i % 11 === 0 ? null : i * 1237 - 500_000, part: i % 5 }));
     for (let i = 0; i < count; i += 500) await engine.db.insertInto('whole' as never).values(values.slice(i, i + 500)).execute();
     const shape: RowShape = [
@@ -246,8 +247,8 @@ describe('SQLite on worker threads', () => {
     for (let i = 0; i < 4; i++) expect((await readWiden()).rows).toEqual([{ id: 1, label: 'one', note: 'new' }]);
   });
 
-  it('hands over a result larger than EXEC_PART_ROWS whole and in order, blobs as Buffers in every part', async () => {
-    const count = EXEC_PART_ROWS * 3 + 7;
+  it('hands over a result larger than WORKER_MESSAGE_ROWS whole and in order, blobs as Buffers in every part', async () => {
+    const count = WORKER_MESSAGE_ROWS * 3 + 7;
     await sql`create table parts (id integer primary key, label text not null, content blob)`.execute(engine.db);
     await sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${count})
       insert into parts (id, label, content) select x, 'row ' || x, case when x % 1000 = 0 then x'00ff' end from c`.execute(engine.db);

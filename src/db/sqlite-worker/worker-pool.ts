@@ -9,7 +9,8 @@
  * A worker that dies is replaced at once; whoever held it sees its requests fail (WorkerGoneError).
  */
 import { WorkerGoneError, WorkerLink } from './worker-link';
-import { EXEC_PART_ROWS, WORKER_NICE } from './protocol';
+import { WORKER_NICE } from './protocol';
+import { WORKER_MESSAGE_ROWS } from '../../tunables';
 
 export interface WorkerPoolOptions {
   file: string;
@@ -125,7 +126,7 @@ export class WorkerPool {
   }
 
   private async startIn(slot: Slot, writer: boolean): Promise<void> {
-    slot.link = await WorkerLink.start({ file: this.options.file, driverPath: require.resolve('better-sqlite3'), writer, busyTimeoutMs: this.options.busyTimeoutMs, partRows: EXEC_PART_ROWS, nice: WORKER_NICE }, () => this.replace(slot, writer));
+    slot.link = await WorkerLink.start({ file: this.options.file, driverPath: require.resolve('better-sqlite3'), writer, busyTimeoutMs: this.options.busyTimeoutMs, partRows: WORKER_MESSAGE_ROWS, nice: WORKER_NICE }, () => this.replace(slot, writer));
     if (!slot.group.slots.includes(slot)) slot.group.slots.push(slot);
   }
 

@@ -1,0 +1,73 @@
+/**
+ * The sizes that bound how much one step of the server does or holds, in one place, each named for
+ * what it bounds. None is a setting: each is a choice about the code's behaviour, measured with the
+ * benchmarks (docs/performance.md). This file imports nothing: the SQLite worker loads it by path
+ * (db/sqlite-worker/worker-script.ts).
+ */
+
+// ---- Rows from the database to the event loop -------------------------------------------------
+
+/** Rows per message a SQLite worker sends of a large result: the event loop handles one in a short turn. */
+export const WORKER_MESSAGE_ROWS = 1000;
+
+/** Rows per batch a cursor hands on when its caller does not say (Kysely's own default is 100). */
+export const CURSOR_BATCH_ROWS = 500;
+
+/** Rows per batch of a streamed list's cursor: made into answer rows and written as JSON at once. */
+export const STREAM_BATCH_ROWS = 500;
+
+/**
+ * Rows per part when a query of tens of thousands of rows (a company-wide report) is read whole: a
+ * PostgreSQL cursor fetch (else the driver parses whatever the socket holds, megabytes, in one go).
+ */
+export const READ_PART_ROWS = 1000;
+
+/** Rows per batch the export reads and writes. */
+export const EXPORT_BATCH_ROWS = 1000;
+
+/** Rows per batch the import checks and writes: one statement per reference and batch. */
+export const IMPORT_BATCH_ROWS = 500;
+
+// ---- Work per turn of the event loop --------------------------------------------------------------
+
+/** Rows a report's loop handles per turn: the loops do little per row, so a turn stays short. */
+export const REPORT_ROWS_PER_TURN = 2000;
+
+/** Rows made into answer rows by a shape per turn, on PostgreSQL (on SQLite the worker makes them). */
+export const SHAPED_ROWS_PER_TURN = 250;
+
+/** Bytes of a multipart body handed to its parser per turn. */
+export const MULTIPART_BYTES_PER_TURN = 64 * 1024;
+
+// ---- Answers ------------------------------------------------------------------------------------
+
+/**
+ * A list of at most this many rows is read whole by one statement (its query with a limit of one
+ * more): one round trip instead of a snapshot, a count and a cursor, and one write of the answer.
+ */
+export const SMALL_LIST_ROWS = 1000;
+
+/** An in-memory Data array longer than this is written in pieces, not at once. */
+export const WHOLE_ANSWER_ROWS = 1000;
+
+/**
+ * Rows whose JSON a shape makes at once: the text stays under V8's size for large objects, which only
+ * a full collection frees. Made in a worker, it dies young; kept on the event loop, it is one flat
+ * string a scavenge copies in one go.
+ */
+export const SHAPED_TEXT_ROWS = 250;
+
+/**
+ * Rows of an envelope written in parts that are made into JSON at once: their text and the chunk it
+ * completes stay under V8's size for large objects, which would lengthen the server's pauses.
+ */
+export const ENVELOPE_TEXT_ROWS = 100;
+
+/** Bytes gathered before a chunk of an answer written in parts goes to the socket. */
+export const ANSWER_CHUNK_BYTES = 64 * 1024;
+
+/** The largest answer the answer cache keeps (a quarter of ANSWER_CACHE_MB when that is smaller). */
+export const MAX_KEPT_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of the import's rejects file gathered before a write. */
+export const REJECTS_FLUSH_BYTES = 64 * 1024;
