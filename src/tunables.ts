@@ -28,6 +28,9 @@ export const EXPORT_BATCH_ROWS = 1000;
 /** Rows per batch the import checks and writes: one statement per reference and batch. */
 export const IMPORT_BATCH_ROWS = 500;
 
+/** Rows an import writes before it first refreshes the planner's statistics of the table it fills. */
+export const IMPORT_ANALYZE_FIRST_ROWS = 2000;
+
 // ---- Work per turn of the event loop --------------------------------------------------------------
 
 /** Rows a report's loop handles per turn: the loops do little per row, so a turn stays short. */
