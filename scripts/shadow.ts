@@ -14,7 +14,7 @@ import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = 'usage: npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
 
-export function shadowOptions(argv: string[]): ShadowOptions {
+function shadowOptions(argv: string[]): ShadowOptions {
   const { values } = parseArgs({
     args: argv,
     options: {

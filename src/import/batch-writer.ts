@@ -19,7 +19,8 @@ export interface WriteCounts {
   rejected: number;
 }
 
-type Dynamic = Kysely<Record<string, Record<string, string | number | null>>>;
+/** The database seen table by table from a spec's names (the specs' names are the only ones that reach SQL). */
+export type Dynamic = Kysely<Record<string, Record<string, string | number | null>>>;
 
 export class BatchWriter {
   readonly counts: WriteCounts = { inserted: 0, updated: 0, rejected: 0 };

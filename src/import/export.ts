@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { Dynamic } from './batch-writer';
 import type { ColumnType } from './column-types';
 import type { TableSpec } from './table-spec';
 import { TABLES_IN_LOAD_ORDER } from './tables';
@@ -18,8 +19,6 @@ export interface ExportedFile {
   file: string;
   rows: number;
 }
-
-type Dynamic = Kysely<Record<string, Record<string, string | number | null>>>;
 
 /** Exports every table of the import into `dir`; `progress` hears of each file once written. */
 export async function exportData(db: Kysely<Database>, dir: string, progress: (file: ExportedFile) => void = () => undefined): Promise<ExportedFile[]> {

@@ -45,7 +45,7 @@ export function reportingListener(out: Output, rejects: RejectsFile, style: Prog
   };
 }
 
-/** `orders.csv: 120,000 rows, 45,000 rows/s, 8 s left`: the time left from the share of the file's bytes read. */
+/** `<file>: <rows> rows, <rate> rows/s, <n> s left`: the time left from the share of the file's bytes read. */
 export function progressLine(file: string, rows: number, bytes: number, size: number, seconds: number): string {
   const rate = seconds > 0 ? Math.round(rows / seconds) : 0;
   const left = bytes > 0 && size > 0 ? Math.max(0, Math.round((seconds * (size - bytes)) / bytes)) : undefined;

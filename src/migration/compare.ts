@@ -6,7 +6,7 @@
  */
 import { jsonLeaves, pattern, xmlLeaves, type Leaves } from './canonical';
 import { deliberateDifference } from './expected';
-import { header, type Call, type RequestHead } from './traffic';
+import { mediaType, type Call, type RequestHead } from './traffic';
 
 export interface Answer {
   status: number;
@@ -42,8 +42,6 @@ export interface CompareOptions {
   noisy(path: string): boolean;
 }
 
-export const NOTHING_IGNORED: CompareOptions = { ignored: () => false, noisy: () => false };
-
 export function compareAnswers(call: Call, request: RequestHead & { body: Buffer }, primary: Answer, candidate: Answer, options: CompareOptions): Verdict {
   const { differences, byDigest } = differencesOf(primary, candidate);
   const kept = differences.filter((difference) => !options.ignored(difference.path));
@@ -51,7 +49,7 @@ export function compareAnswers(call: Call, request: RequestHead & { body: Buffer
   const real = kept.filter((difference) => !options.noisy(difference.path));
   const verdict: Verdict = { outcome: real.length === 0 ? 'same' : 'different', differences: real, noisy: [...new Set(noisy.map((d) => pattern(d.path)))], byDigest };
   if (verdict.outcome === 'different') {
-    const rule = deliberateDifference(call, request, primary, candidate);
+    const rule = deliberateDifference(call, request, primary, candidate, real);
     if (rule !== undefined) return { ...verdict, outcome: 'expected', rule };
   }
   return verdict;
@@ -78,14 +76,6 @@ export function differencesOf(primary: Answer, candidate: Answer): { differences
     if (a !== b) differences.push({ path, primary: a === undefined ? '(absent)' : excerpt(a), candidate: b === undefined ? '(absent)' : excerpt(b) });
   }
   return { differences, byDigest: false };
-}
-
-/** The media type and charset, the way two servers may spell them differently and mean the same. */
-export function mediaType(answer: Pick<Answer, 'headers'>): string {
-  const value = header(answer.headers, 'content-type').toLowerCase();
-  const [type, ...parameters] = value.split(';').map((part) => part.trim());
-  const charset = parameters.find((part) => part.startsWith('charset='));
-  return charset === undefined ? type : `${type}; ${charset.replace(/"/g, '')}`;
 }
 
 /** The leaves of an XML or JSON body; undefined for other bodies and for ones that do not parse. */

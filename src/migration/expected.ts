@@ -4,12 +4,13 @@
  * Either server may be the primary, so each rule is tried both ways round: `ours` is the answer that
  * would be this server's, `theirs` the legacy one's.
  */
-import { differencesOf, mediaType, type Answer } from './compare';
-import { bodyOperation, header, type Call, type RequestHead } from './traffic';
+import type { Answer, Difference } from './compare';
+import { bodyOperation, header, mediaType, type Call, type RequestHead } from './traffic';
 
 interface Rule {
   name: string;
-  matches(call: Call, request: RequestHead & { body: Buffer }, ours: Answer, theirs: Answer): boolean;
+  /** `differences`: what differs between the two answers, paths the comparison leaves out left out. */
+  matches(call: Call, request: RequestHead & { body: Buffer }, ours: Answer, theirs: Answer, differences: readonly Difference[]): boolean;
 }
 
 const RULES: readonly Rule[] = [
@@ -46,8 +47,8 @@ const RULES: readonly Rule[] = [
   {
     // WSDL and disco addresses follow the Host header (port included) here, the socket's port there.
     name: 'document-addresses',
-    matches: (call, _request, ours, theirs) =>
-      (call.operation === 'wsdl' || call.operation === 'disco') && differencesOf(ours, theirs).differences.every((d) => /\/@(location|ref|docRef|address)$/.test(d.path)),
+    matches: (call, _request, _ours, _theirs, differences) =>
+      (call.operation === 'wsdl' || call.operation === 'disco') && differences.every((d) => /\/@(location|ref|docRef|address)$/.test(d.path)),
   },
   {
     // The help pages are this server's own HTML in the .NET page's shape.
@@ -68,11 +69,9 @@ const RULES: readonly Rule[] = [
 ];
 
 /** The name of the deliberate difference the two answers show, if they show one. */
-export function deliberateDifference(call: Call, request: RequestHead & { body: Buffer }, primary: Answer, candidate: Answer): string | undefined {
-  return RULES.find((rule) => rule.matches(call, request, primary, candidate) || rule.matches(call, request, candidate, primary))?.name;
+export function deliberateDifference(call: Call, request: RequestHead & { body: Buffer }, primary: Answer, candidate: Answer, differences: readonly Difference[]): string | undefined {
+  return RULES.find((rule) => rule.matches(call, request, primary, candidate, differences) || rule.matches(call, request, candidate, primary, differences))?.name;
 }
-
-export const DELIBERATE_DIFFERENCES: readonly string[] = RULES.map((rule) => rule.name);
 
 function isHttpCall(call: Call): boolean {
   return (call.binding === 'get' || call.binding === 'post') && call.service.toLowerCase() === 'mobileappwebservice';

@@ -67,6 +67,14 @@ export function header(headers: RequestHead['headers'], name: string): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
+/** The media type and charset, the way two servers may spell them differently and mean the same. */
+export function mediaType(answer: Pick<RequestHead, 'headers'>): string {
+  const value = header(answer.headers, 'content-type').toLowerCase();
+  const [type, ...parameters] = value.split(';').map((part) => part.trim());
+  const charset = parameters.find((part) => part.startsWith('charset='));
+  return charset === undefined ? type : `${type}; ${charset.replace(/"/g, '')}`;
+}
+
 /**
  * The operation a SOAP request names: its SOAPAction (1.1) or action parameter (1.2), else the first
  * element of its Body. Both are read without trusting the body to be well formed.
@@ -77,7 +85,10 @@ function soapOperation(headers: RequestHead['headers'], type: string, body: Buff
   return named !== undefined && named !== '' ? named : bodyOperation(body);
 }
 
-/** The local name of the first element in a SOAP Body, looked for in the body's first 64 KB. */
+/** How far into a SOAP request its Body's first element is looked for: its envelope's head, not its data. */
+const ENVELOPE_HEAD_BYTES = 64 * 1024;
+
+/** The local name of the first element in a SOAP Body, looked for in the body's first ENVELOPE_HEAD_BYTES. */
 export function bodyOperation(body: Buffer): string | undefined {
-  return /<(?:[\w.-]+:)?Body\b[^>]*>\s*<(?:[\w.-]+:)?([\w.-]+)/.exec(body.subarray(0, 64 * 1024).toString('utf8'))?.[1];
+  return /<(?:[\w.-]+:)?Body\b[^>]*>\s*<(?:[\w.-]+:)?([\w.-]+)/.exec(body.subarray(0, ENVELOPE_HEAD_BYTES).toString('utf8'))?.[1];
 }

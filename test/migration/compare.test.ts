@@ -3,13 +3,15 @@
  * the same thing: what must count as equal, and what must not.
  */
 import { createHash } from 'node:crypto';
-import { compareAnswers, NOTHING_IGNORED, type Answer } from '../../src/migration/compare';
+import { compareAnswers, type Answer, type CompareOptions } from '../../src/migration/compare';
 import { classify } from '../../src/migration/traffic';
 
 function answer(status: number, type: string, text: string): Answer {
   const body = Buffer.from(text);
   return { status, headers: { 'content-type': type }, body, length: body.length, digest: createHash('sha256').update(body).digest('hex'), truncated: false };
 }
+
+const NOTHING_IGNORED: CompareOptions = { ignored: () => false, noisy: () => false };
 
 const SOAP_REQUEST = { method: 'POST', url: '/API/MobileAppWebService.asmx', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNList"' }, body: Buffer.from('<x/>') };
 const CALL = classify(SOAP_REQUEST, SOAP_REQUEST.body);

@@ -25,8 +25,8 @@ function open(): Connection {
   if (settings.writer) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // SQLite's own 2 MB page cache rather than the driver's 16 MB: four connections' caches were a sixth of
-  // the server's memory, and the OS keeps the file's pages cached anyway (docs/operations.md, "Memory").
+  // SQLite's own page cache size rather than the driver's larger one: the connections' caches weighed on the
+  // server's memory, and the OS keeps the file's pages cached anyway (docs/operations.md, "Memory").
   db.pragma('cache_size = -2000');
   if (!settings.writer) db.pragma('query_only = ON');
   return db;

@@ -22,7 +22,7 @@ const SOURCES = ['db/sqlite-worker/worker-main.ts', 'db/row-shape.ts', 'operatio
 let transpiled: Promise<string> | undefined;
 
 /**
- * A worker's young generation, in MB (docs/operations.md, "Memory"): by default it may grow to 192 MB.
+ * A worker's young generation, in MB (docs/operations.md, "Memory"): left to itself V8 lets it grow far larger.
  * A worker's garbage is the rows of one part at a time, which this holds.
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
