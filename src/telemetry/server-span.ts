@@ -12,10 +12,12 @@ import { tracer, tracingOn } from './spans';
 /** `untraced`: requests left out of the traces (the probes). */
 export function traceRequests(listener: RequestListener, untraced: (req: IncomingMessage) => boolean): RequestListener {
   if (!tracingOn()) return listener;
+  // W3C traceparent (or whatever OTEL_PROPAGATORS names): the caller's trace goes on. Most requests
+  // carry none of the propagators' headers, and skip the extraction.
+  const propagated = propagation.fields().map((name) => name.toLowerCase());
   return (req, res) => {
     if (untraced(req)) return listener(req, res);
-    // W3C traceparent (or whatever OTEL_PROPAGATORS names): the caller's trace goes on.
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const parent = propagated.some((name) => req.headers[name] !== undefined) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
     const method = req.method ?? 'GET';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) {

@@ -8,14 +8,16 @@
  * values are always bound parameters.
  */
 import type { ServerResponse } from 'node:http';
-import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
 
-export const tracer = trace.getTracer('mobileapp-asmx');
+/** The SDK's tracer once it has started; before, the API's proxy, which would look it up on every span. */
+export let tracer: Tracer = trace.getTracer('mobileapp-asmx');
 
 let on = false;
 
 /** Called once the SDK has started (process/tracing.ts). */
 export function enableSpans(): void {
+  tracer = trace.getTracer('mobileapp-asmx');
   on = true;
 }
 
