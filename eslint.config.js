@@ -11,9 +11,6 @@ const TOOLS = ['import', 'demo-data', 'contract-check', 'migration'];
 const BINDINGS = ['asmx', 'auth', 'ops'];
 const ASSEMBLY = ['services', 'process', 'app', 'server', 'main'];
 
-/** src/operations but its values.ts, the conversions of stored values that the SQLite worker applies too. */
-const OPERATIONS_BUT_VALUES = 'operations(?!/values$)';
-
 /** An import that reaches the top-level folder (or file) `name` of src/ by a relative path. */
 const reaching = (names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
 
@@ -49,7 +46,7 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
-  layer(['db'], [...BUSINESS, OPERATIONS_BUT_VALUES, ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'src/db holds the engines, the schema and the migrations: it knows no operation, binding or tool (of src/operations only the conversions, values.ts).'),
+  layer(['db'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'src/db holds the engines, the schema and the migrations: it knows no operation, binding or tool.'),
   layer(['request-context'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The request context is neutral: it knows no business area and no binding.'),
   layer(['operations'], [...BUSINESS, ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The operation interface knows no business area (the registry lives in src/services) and no binding.'),
   layer(BUSINESS, [...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'Business code knows no binding, no request and no tool: operations do not know SOAP.'),
@@ -60,8 +57,4 @@ module.exports = tseslint.config(
   layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
   layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
   layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations.'),
-  {
-    files: ['src/operations/values.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.', message: 'The SQLite worker thread loads this file by path (src/db/sqlite-worker/worker-script.ts): it imports nothing.' }] }] },
-  },
 );

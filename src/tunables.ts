@@ -36,8 +36,6 @@ export const IMPORT_ANALYZE_FIRST_ROWS = 2000;
 /** Rows a report's loop handles per turn: the loops do little per row, so a turn stays short. */
 export const REPORT_ROWS_PER_TURN = 2000;
 
-/** Rows made into answer rows by a shape per turn, on PostgreSQL (on SQLite the worker makes them). */
-export const SHAPED_ROWS_PER_TURN = 250;
 
 /** Bytes of a multipart body handed to its parser per turn. */
 export const MULTIPART_BYTES_PER_TURN = 64 * 1024;
@@ -52,13 +50,6 @@ export const SMALL_LIST_ROWS = 1000;
 
 /** An in-memory Data array longer than this is written in pieces, not at once. */
 export const WHOLE_ANSWER_ROWS = 1000;
-
-/**
- * Rows whose JSON a shape makes at once: the text stays under V8's size for large objects, which only
- * a full collection frees. Made in a worker, it dies young; kept on the event loop, it is one flat
- * string a scavenge copies in one go.
- */
-export const SHAPED_TEXT_ROWS = 250;
 
 /**
  * Rows of an envelope written in parts that are made into JSON at once: their text and the chunk it

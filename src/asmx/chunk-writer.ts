@@ -1,5 +1,5 @@
 /**
- * The writer of the answers written in parts (the JSON envelope of a streamed list, json-stream.ts;
+ * The writer of the answers written in parts (the JSON envelope of a long answer, http/envelope.ts;
  * the v2 contract's typed XML, typed-xml.ts): text gathered into chunks of about ANSWER_CHUNK_BYTES, each
  * written with backpressure (a chunk the socket cannot take yet waits for 'drain'), the event loop
  * free between chunks, and nothing written once the client has gone. Whoever wants the answer's bytes
@@ -22,7 +22,7 @@ type Flushable = ServerResponse & { flush?: () => void };
 /** Gathers text into chunks and writes them with backpressure; does nothing once the client is gone. */
 export class ChunkWriter {
   aborted = false;
-  private pending: (string | Buffer)[] = [];
+  private pending: string[] = [];
   private size = 0;
   /** Whether a chunk went out: the answer is chunked from then on. */
   private started = false;
@@ -51,26 +51,6 @@ export class ChunkWriter {
     if (this.size >= ANSWER_CHUNK_BYTES) await this.send();
   }
 
-  /**
-   * Bytes made beforehand (a report's rows as JSON bytes, JsonRows): a few are gathered as text is; a
-   * larger run goes after what is gathered, in chunks that are views of it (no copy), each with
-   * backpressure and the event loop free between them.
-   */
-  async writeBytes(bytes: Buffer): Promise<void> {
-    if (this.aborted) return;
-    if (this.size + bytes.length < ANSWER_CHUNK_BYTES) {
-      this.pending.push(bytes);
-      this.size += bytes.length;
-      return;
-    }
-    await this.send();
-    for (let at = 0; at < bytes.length && !this.aborted; at += ANSWER_CHUNK_BYTES) {
-      const chunk = bytes.subarray(at, at + ANSWER_CHUNK_BYTES);
-      if (this.written !== undefined && !this.written(chunk)) this.written = undefined;
-      await this.put(chunk);
-    }
-  }
-
   /** Sends what is gathered and pushes it through the compressor, if any. */
   flush(): void {
     void this.send();
@@ -95,13 +75,11 @@ export class ChunkWriter {
   private take(): string | Buffer | undefined {
     if (this.pending.length === 0) return undefined;
     const pieces = this.pending;
-    let chunk: string | Buffer = pieces.every((piece) => typeof piece === 'string') ? pieces.join('') : Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece)));
     this.pending = [];
     this.size = 0;
-    if (this.written !== undefined) {
-      chunk = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      if (!this.written(chunk)) this.written = undefined;
-    }
+    if (this.written === undefined) return pieces.join('');
+    const chunk = Buffer.from(pieces.join(''), 'utf8');
+    if (!this.written(chunk)) this.written = undefined;
     return chunk;
   }
 

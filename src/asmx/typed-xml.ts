@@ -17,7 +17,6 @@ import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces';
 import type { ServerResponse } from 'node:http';
 import { field, isScalar, nullable, recordType, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
 import { StreamedData, type StreamedJson } from '../operations/streamed';
-import { JsonRows } from '../operations/json-rows';
 import type { OperationResult } from '../operations/types';
 import type { ChunkWriter, StreamEnd } from './chunk-writer';
 import { cdataProof, rowsWriter, type RowsXml } from './library-rows';
@@ -91,11 +90,11 @@ export async function writeTypedResult(stream: XmlStream, ns: string, name: stri
   xml.ele(ns, name);
   if (root) declareSchemaPrefixes(xml);
   if (returns.kind === 'text') {
-    xml.txt(replaceNonXmlChars(String(result.data))).up();
+    xml.txt(replaceNonXmlChars(typeof result.data === 'string' ? result.data : '')).up();
     return;
   }
   scalar(xml, ns, 'Message', 'string', result.message ?? '');
-  const data = result.data instanceof JsonRows ? result.data.rows() : result.data;
+  const { data } = result;
   if (data instanceof StreamedData) {
     try {
       if (data.count !== undefined) scalar(xml, ns, 'Count', 'integer', await data.count());

@@ -22,7 +22,7 @@ export interface LedgerBalance {
  * Each customer's balance of the entries dated before `firstOfMonth` (a 1st), ordered by code;
  * customers without such entries have 0. `upperCodes` (upper-cased) limits the customers, as does
  * `customerOfficers` (their owners); undefined = no limit. getOpeningBalance reads the same query
- * (balancesSelect) through readWhole; these records are what src/summaries/summaries.test.ts holds to
+ * (balancesSelect) streamed (opening-balance.ts); these records are what src/summaries/summaries.test.ts holds to
  * the raw ledger's balances.
  */
 export async function balancesBeforeMonth(

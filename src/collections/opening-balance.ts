@@ -9,9 +9,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isoDate } from '../operations/parse';
 import { balancesSelect } from './balance-reads';
-import { readWhole } from '../db/shaped-read';
-import type { RowShape } from '../db/row-shape';
-import { wholeData, type JsonRows } from '../operations/json-rows';
+import { amount } from '../operations/values';
+import { SMALL_LIST_ROWS } from '../tunables';
+import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
+import type { OperationResult } from '../operations/types';
 import { firstCustomerOutside } from './repository';
 import { outsideScope, type OfficerBound } from '../users/principal-scope';
 
@@ -34,30 +35,37 @@ export interface OpeningBalanceRow {
 }
 
 /**
- * The rows are made where they are read, as JSON bytes (src/db/shaped-read.ts, readWhole), as the sales
- * reports' are: every customer's row is a company-wide answer of 30,000 rows. `streams`: the caller
- * takes them so (JsonRows, OperationContext.streams); else they are parsed.
+ * Every customer's row is a company-wide answer: streamed from a cursor as the lists are, for a caller
+ * that takes streams (OperationContext.streams); else read whole through the same cursor. A few
+ * customers named (at most SMALL_LIST_ROWS) are read whole by one statement, as a short PCN list is.
  */
-export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQuery, streams = false): Promise<OpeningBalanceRow[] | JsonRows> {
+export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQuery, streams = false): Promise<OperationResult> {
   const firstDay = isoDate(q.year, q.month, 1);
   if (q.allowed !== undefined && q.customerCodes !== undefined) {
     const outside = await firstCustomerOutside(db, q.customerCodes, q.allowed);
     if (outside !== undefined) throw outsideScope('CustomerIds', `customer ${outside}`);
   }
-  const read = await balancesSelect(db, q.customerCodes, firstDay, q.allowed);
-  if (read === undefined) return [];
-  const { balance } = read;
-  const query = read.query.select([sql.lit(q.month).as('month'), sql.lit(q.year).as('year'), sql<number>`abs(${balance})`.as('amount'), sql<string>`case when ${balance} >= 0 then 'Dr' else 'Cr' end`.as('side')]);
-  const rows = await readWhole(db, query.compile(), OPENING_BALANCE_SHAPE, {});
-  return wholeData<OpeningBalanceRow>(rows, streams);
+  const toRow = (r: BalanceRecord): OpeningBalanceRow => ({ CustomerCode: r.code, CustomerName: r.name, Month: q.month, Year: q.year, OpeningBalance: amount(r.amount), BalanceType: r.side === 'Cr' ? 'Cr' : 'Dr' });
+  if (q.customerCodes !== undefined && q.customerCodes.length <= SMALL_LIST_ROWS) {
+    const query = await balancesQuery(db, q, firstDay);
+    return { data: query === undefined ? [] : (await query.execute()).map(toRow) };
+  }
+  return streamedResult(db, streams, async (trx, end) => {
+    const query = await balancesQuery(trx, q, firstDay);
+    const count = async () => (query === undefined ? 0 : Number((await query.clearSelect().clearOrderBy().select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n));
+    return new StreamedData({ kind: 'rows', rows: () => rowBatches(trx, query, toRow) }, count, undefined, end);
+  });
 }
 
-/** The answer's row: the balance's amount from minor units, its side ('Dr' for zero too), the month asked for. */
-const OPENING_BALANCE_SHAPE: RowShape = [
-  { name: 'CustomerCode', column: 'code', conversion: 'value' },
-  { name: 'CustomerName', column: 'name', conversion: 'value' },
-  { name: 'Month', column: 'month', conversion: 'number' },
-  { name: 'Year', column: 'year', conversion: 'number' },
-  { name: 'OpeningBalance', column: 'amount', conversion: 'money' },
-  { name: 'BalanceType', column: 'side', conversion: 'value' },
-];
+/** A customer's balance as SQL gives it: its amount in minor units and its side. */
+interface BalanceRecord {
+  code: string;
+  name: string;
+  amount: number | string;
+  side: string;
+}
+
+async function balancesQuery(db: Kysely<Database>, q: OpeningBalanceQuery, firstDay: string) {
+  const read = await balancesSelect(db, q.customerCodes, firstDay, q.allowed);
+  return read?.query.select([sql<number | string>`abs(${read.balance})`.as('amount'), sql<string>`case when ${read.balance} >= 0 then 'Dr' else 'Cr' end`.as('side')]);
+}

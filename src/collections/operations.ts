@@ -85,7 +85,7 @@ export const getOpeningBalance = readOperation({
     }
     return query;
   },
-  read: async (query, ctx) => ({ data: await openingBalances(ctx.db, query, ctx.streams) }),
+  read: (query, ctx) => openingBalances(ctx.db, query, ctx.streams),
 });
 
 export const collectionsOperations: readonly Operation[] = [getCollectionStatements, getOpeningBalance];

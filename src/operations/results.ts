@@ -6,7 +6,6 @@
  * src/asmx/http/openapi.ts), and the operation tests check every result against them
  * (`resultMismatches`), so a field added in code but not declared, or the reverse, fails.
  */
-import type { RowShape, ShapeField } from '../db/row-shape';
 
 /**
  * The values a field holds, as the JSON answer writes them:
@@ -82,18 +81,6 @@ export function record(type: RecordType, options: { nullable?: boolean; pageable
 }
 
 export const TEXT_RESULT: ResultType = { kind: 'text' };
-
-/**
- * How a row of `type` is made from a query's row (src/db/row-shape.ts): each field, in the declared
- * order, from the column named for it; a money field from the column's minor units, any other as it
- * is. Only records of scalar fields have one.
- */
-export function rowShape<F extends Readonly<Record<string, FieldType>>>(type: { name: string; fields: F }, columns: { readonly [K in keyof F]: string }): RowShape {
-  return Object.entries(type.fields).map(([name, fieldType]): ShapeField => {
-    if (!isScalar(fieldType)) throw new Error(`${type.name}.${name} is not a scalar field: a row shape makes scalar fields only`);
-    return { name, column: columns[name], conversion: fieldType.kind === 'money' ? 'money' : 'value' };
-  });
-}
 
 export function isScalar(type: FieldType): type is ScalarField {
   return 'kind' in type;

@@ -17,18 +17,19 @@
  * and ends the snapshot (a client that hung up). The snapshot is a read-only transaction: on SQLite
  * a reader thread's consistent view, on PostgreSQL REPEATABLE READ.
  */
-import type { Compilable, ControlledTransaction, Kysely } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type ControlledTransaction, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import { STREAM_BATCH_ROWS } from '../tunables';
+import type { OperationResult, Row } from './types';
 
 export type StreamedJson =
-  | { kind: 'rows'; rows: () => AsyncIterable<readonly unknown[]> }
+  | { kind: 'rows'; rows: () => AsyncIterable<readonly Row[]> }
   | { kind: 'object'; members: readonly (readonly [string, StreamedJson])[] }
-  | { kind: 'value'; value: () => unknown };
+  | { kind: 'value'; value: () => Row };
 
 export class StreamedData {
   private closed = false;
-  private readonly open = new Set<AsyncIterator<readonly unknown[]>>();
+  private readonly open = new Set<AsyncIterator<readonly Row[]>>();
 
   constructor(
     readonly body: StreamedJson,
@@ -40,7 +41,7 @@ export class StreamedData {
   ) {}
 
   /** The batches of rows of one cursor of the body, tracked so that close() can stop it mid-way. */
-  async *read(rows: () => AsyncIterable<readonly unknown[]>): AsyncGenerator<readonly unknown[]> {
+  async *read(rows: () => AsyncIterable<readonly Row[]>): AsyncGenerator<readonly Row[]> {
     if (this.closed) throw new Error('The streamed answer is closed');
     const iterator = rows()[Symbol.asyncIterator]();
     this.open.add(iterator);
@@ -84,7 +85,7 @@ export async function streamedResult(
   db: Kysely<Database>,
   streams: boolean | undefined,
   build: (trx: Kysely<Database>, end: () => Promise<void>) => StreamedData | Promise<StreamedData>,
-): Promise<{ data: unknown; totals?: Record<string, number> }> {
+): Promise<OperationResult> {
   const trx = await openSnapshot(db);
   const end = async () => {
     if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
@@ -100,7 +101,7 @@ export async function streamedResult(
 }
 
 /** Reads a streamed answer whole: the Data value and Totals it stands for. */
-export async function drain(data: StreamedData): Promise<{ data: unknown; totals?: Record<string, number> }> {
+export async function drain(data: StreamedData): Promise<OperationResult> {
   try {
     const value = await drainJson(data, data.body);
     return data.totals ? { data: value, totals: data.totals() } : { data: value };
@@ -109,17 +110,17 @@ export async function drain(data: StreamedData): Promise<{ data: unknown; totals
   }
 }
 
-async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknown> {
+async function drainJson(data: StreamedData, part: StreamedJson): Promise<Row> {
   switch (part.kind) {
     case 'value':
       return part.value();
     case 'rows': {
-      const rows: unknown[] = [];
+      const rows: Row[] = [];
       for await (const batch of data.read(part.rows)) for (const row of batch) rows.push(row);
       return rows;
     }
     case 'object': {
-      const object: Record<string, unknown> = {};
+      const object: Record<string, Row> = {};
       for (const [name, member] of part.members) object[name] = await drainJson(data, member);
       return object;
     }
@@ -132,7 +133,15 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<unknow
  * it passes. `db` is the snapshot the query was built on. Undefined for a query that can select
  * nothing (an empty list of officers, which SQL cannot write): no batch.
  */
-export async function* rowBatches<R, T>(db: Kysely<Database>, query: Compilable<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
+export async function* rowBatches<R, T extends Row>(db: Kysely<Database>, query: Compilable<R> | CompiledQuery<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
   if (query === undefined) return;
-  for await (const part of db.getExecutor().stream<R>(query.compile(), STREAM_BATCH_ROWS)) yield part.rows.map(toRow);
+  const compiled = 'compile' in query ? query.compile() : query;
+  for await (const part of db.getExecutor().stream<R>(compiled, STREAM_BATCH_ROWS)) yield part.rows.map(toRow);
+}
+
+/** How many rows `query` (a SELECT in raw SQL, without its ORDER BY) selects, in the snapshot `db`: a Count. */
+export async function countRows(db: Kysely<Database>, query: RawBuilder<unknown> | undefined): Promise<number> {
+  if (query === undefined) return 0;
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from (${query}) as counted`.execute(db);
+  return Number(rows[0].n);
 }

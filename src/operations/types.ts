@@ -12,6 +12,7 @@ import type { Engine } from '../db/engine';
 import type { DateOrder } from '../config';
 import type { Fields, Sorting } from './parse';
 import type { ResultType } from './results';
+import type { StreamedData } from './streamed';
 
 export interface UploadedFile {
   /** The form or multipart field the file came in. */
@@ -28,13 +29,18 @@ export interface OperationRequest {
   files: readonly UploadedFile[];
 }
 
+/** A row of an answer, or a record: its fields in the order its declaration gives (results.ts). */
+export type Row = object;
+
+/**
+ * An answer's Data, which every binding encodes its own way: rows in memory (the encoders add Count);
+ * when the context asks for streams, a StreamedData (src/operations/streamed.ts), batches of rows read
+ * while the answer is written; one record; a text (HelloWorld); or null.
+ */
+export type ResultData = readonly Row[] | StreamedData | Row | string | null;
+
 export interface OperationResult {
-  /**
-   * An array (the encoders add Count), an object, or null; or, when the context asks for streams,
-   * a StreamedData (src/operations/streamed.ts) whose rows are read while the answer is written, or
-   * a JsonRows (src/operations/json-rows.ts): an array whose rows may be JSON text already.
-   */
-  data: unknown;
+  data: ResultData;
   totals?: Record<string, number>;
   message?: string;
   /**
@@ -70,9 +76,9 @@ export interface OperationContext {
    */
   principal?: UsersTable;
   /**
-   * The caller can take a StreamedData or a JsonRows as result data (the service objects: the HTTP
-   * binding writes it while it is read, the SOAP bindings close it unread). Absent (direct callers,
-   * the operation tests): list operations answer plain arrays, read through the same cursor.
+   * The caller can take a StreamedData as result data (the service objects: the HTTP binding writes it
+   * while it is read, the SOAP bindings close it unread). Absent (direct callers, the operation tests):
+   * lists and reports answer plain arrays, read through the same cursor.
    */
   streams?: boolean;
 }

@@ -1,7 +1,6 @@
 /**
  * Stored values as the answers give them: money, sums and percentages, and the order the reports sort
- * them in. The SQLite worker thread applies them too (src/db/row-shape.ts) and loads this file by path
- * (src/db/sqlite-worker/worker-script.ts), so it imports nothing.
+ * them in.
  */
 
 /** Money is stored in integer minor units and answered as a number with (at most) two decimals. */

@@ -16,8 +16,7 @@ import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
-import { field, nullable, recordType, rowShape } from '../operations/results';
-import { objectRowMaker } from '../db/row-shape';
+import { field, nullable, recordType } from '../operations/results';
 import type { OperationResult } from '../operations/types';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
@@ -39,22 +38,23 @@ export const CHEQUE = recordType('PCNCheque', {
   Status: field.string,
 });
 
-/** A cheque of the list made from a row of repo.chequesQuery. */
-const CHEQUE_SHAPE = rowShape(CHEQUE, {
-  PDCID: 'pdc_id',
-  PCNNO: 'pcn_no',
-  PCNDate: 'pcn_date',
-  CustomerCode: 'customer_code',
-  CustomerName: 'customer_name',
-  PaymentType: 'payment_type',
-  PaymentMethod: 'payment_method',
-  ChequeNo: 'cheque_no',
-  ChequeDate: 'cheque_date',
-  BankName: 'bank_name',
-  Amount: 'amount',
-  Status: 'status',
-});
-const chequeRow: (r: repo.ListedCheque) => Record<string, unknown> = objectRowMaker(CHEQUE_SHAPE);
+/** A cheque of the list made from a row of repo.chequesQuery, its fields in CHEQUE's order. */
+function chequeRow(r: repo.ListedCheque) {
+  return {
+    PDCID: r.pdc_id,
+    PCNNO: r.pcn_no,
+    PCNDate: r.pcn_date,
+    CustomerCode: r.customer_code,
+    CustomerName: r.customer_name,
+    PaymentType: r.payment_type,
+    PaymentMethod: r.payment_method,
+    ChequeNo: r.cheque_no,
+    ChequeDate: r.cheque_date,
+    BankName: r.bank_name,
+    Amount: amount(r.amount),
+    Status: r.status,
+  };
+}
 
 export interface PcnListQuery {
   salesOfficer?: string;

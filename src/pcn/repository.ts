@@ -40,8 +40,8 @@ export interface ChequeRecord extends ListedCheque {
 }
 
 /**
- * The columns of a listed cheque: only what the list shows, since making each value costs the reader
- * (docs/architecture.md, "Rows shaped where they are read"); its officer is the list's filter.
+ * The columns of a listed cheque: only what the list shows, since making each value costs the reader;
+ * its officer is the list's filter.
  */
 const LIST_COLUMNS = [
   'pcn.pdc_id',

@@ -8,12 +8,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
-import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, type DeliveryMeasures } from './delivery-measures';
+import { countRows, rowBatches, StreamedData } from '../operations/streamed';
+import { DELIVERY_MEASURE_FIELDS, DELIVERY_RECORD_COLUMNS, deliveryMeasures, deliveryRecord, deliveryTotals, NO_DELIVERY, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { deliveriesPerCustomer, deliveryRowsWhole, type CustomerDeliveries } from './repository';
-import type { RowShape } from '../db/row-shape';
-import { sortedWhole, sortRows } from './sort-rows';
-import { mapInTurns } from '../operations/turns';
+import { deliveriesPerCustomerQuery, sqlOrderHolds, type CustomerColumns, type CustomerDeliveries, type CustomerDeliverySums } from './repository';
+import { sortedReport } from './sort-rows';
 import type { OfficerBound } from '../users/principal-scope';
 
 export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;
@@ -28,38 +27,28 @@ export interface OrderDeliveryRow extends DeliveryMeasures {
 
 /**
  * `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only.
- * `streams`: the caller takes the rows as JSON (JsonRows). Where SQL can give the order asked
- * for, the rows are made where they are read, as JSON bytes (repository.ts, deliveryRowsWhole; as the
- * sales summary, sales-summary.ts); sorted by DeliveryPercent, worked out here, they are sorted here.
+ * `streams`: the caller takes a streamed answer. The rows stream in the order asked of SQL, as the
+ * sales summary's (sales-summary.ts); sorted by DeliveryPercent, worked out here, they are sorted here.
  */
 export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: await deliveryTotals([]) };
   const column = RECORD_COLUMNS[order.field];
-  const descending = order.direction === 'desc';
-  if (column === undefined) {
-    const records = await deliveriesPerCustomer(db, filters);
-    return { data: sortRows(await mapInTurns(records, toRow), order, 'CustomerCode'), totals: await deliveryTotals(records) };
-  }
-  const read = await deliveryRowsWhole(db, filters, ORDER_DELIVERY_SHAPE, { column, descending, check: { field: order.field, descending, key: 'CustomerCode' } });
-  const totals = await deliveryTotals([read.totals]);
-  return { data: sortedWhole<OrderDeliveryRow, OrderDeliveryField, 'CustomerCode'>(read.rows, order, 'CustomerCode', streams), totals };
+  const sqlOrder = column === undefined ? undefined : { column, descending: order.direction === 'desc' };
+  const inSqlOrder = async (trx: Kysely<Database>) => sqlOrder !== undefined && (await sqlOrderHolds(trx, sqlOrder.column));
+  return sortedReport<OrderDeliveryRow, OrderDeliveryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', inSqlOrder, async (trx, end) => {
+    const rowsQuery = await deliveriesPerCustomerQuery(trx, filters, sqlOrder);
+    const countQuery = await deliveriesPerCustomerQuery(trx, filters);
+    const sums: DeliveryRecord = { ...NO_DELIVERY };
+    const rows = () =>
+      rowBatches(trx, rowsQuery.compile(trx), (r: CustomerDeliverySums) => {
+        const record = deliveryRecord(r);
+        for (const key of DELIVERY_RECORD_COLUMNS) sums[key] += record[key];
+        return toRow(r, record);
+      });
+    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, countQuery), () => ({ ...deliveryMeasures(sums) }), end);
+  });
 }
-
-/** The answer's row made from the query's, as toRow makes it: quantities as numbers, values from minor units. */
-const ORDER_DELIVERY_SHAPE: RowShape = [
-  { name: 'CustomerCode', column: 'code', conversion: 'value' },
-  { name: 'CustomerName', column: 'name', conversion: 'value' },
-  { name: 'StateCode', column: 'state_code', conversion: 'value' },
-  { name: 'ZoneCode', column: 'zone_code', conversion: 'value' },
-  { name: 'OrderedQuantity', column: 'ordered_quantity', conversion: 'number' },
-  { name: 'OrderedValue', column: 'ordered_value', conversion: 'money' },
-  { name: 'DeliveredQuantity', column: 'delivered_quantity', conversion: 'number' },
-  { name: 'DeliveredValue', column: 'delivered_value', conversion: 'money' },
-  { name: 'PendingQuantity', column: 'pending_quantity', conversion: 'number' },
-  { name: 'PendingValue', column: 'pending_value', conversion: 'money' },
-  { name: 'DeliveryPercent', column: 'delivered_value', conversion: 'percent', of: 'ordered_value' },
-];
 
 /** The record column behind each field of the row (toRow); DeliveryPercent is worked out here, not in SQL. */
 const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliveries | undefined>> = {
@@ -76,6 +65,6 @@ const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliveri
   DeliveryPercent: undefined,
 };
 
-function toRow(r: CustomerDeliveries): OrderDeliveryRow {
-  return { CustomerCode: r.code, CustomerName: r.name, StateCode: r.state_code, ZoneCode: r.zone_code, ...deliveryMeasures(r) };
+function toRow(r: CustomerColumns, measures: DeliveryRecord): OrderDeliveryRow {
+  return { CustomerCode: r.code, CustomerName: r.name, StateCode: r.state_code, ZoneCode: r.zone_code, ...deliveryMeasures(measures) };
 }

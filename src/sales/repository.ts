@@ -10,7 +10,7 @@
  *   the customers of the scope's officers (undefined = every customer), money in minor units.
  * - The officers of the officer report.
  */
-import { sql, type CompiledQuery, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { closingMonthBefore } from '../collections/balance-reads';
 import type { Database } from '../db/schema';
 import { summarySql, type SummarySql } from '../summaries/engine-sql';
@@ -20,8 +20,6 @@ import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
 import { readRows } from '../db/read-rows';
-import { readWhole, type WholeRead } from '../db/shaped-read';
-import type { RowOrder, RowShape } from '../db/row-shape';
 import { forEachInTurns } from '../operations/turns';
 
 type Db = Kysely<Database>;
@@ -96,23 +94,11 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
  */
 export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CustomerSales[]> {
   const query = await salesPerCustomerQuery(db, filters, order);
-  return query === undefined ? [] : asNumbers(await readRows(db, query), SALES_MEASURES);
+  return query === undefined ? [] : asNumbers(await readRows(db, query.compile(db)), SALES_MEASURES);
 }
 
-/**
- * The same sums made into the answer's rows by `shape` where they are read, as JSON bytes, with the
- * measures summed over every customer (row-shape.ts, WholeShaper; shaped-read.ts, readWhole): for the
- * whole report, which can hold every customer. Undefined when no customer can match.
- */
-export async function salesRowsWhole(db: Db, filters: ResolvedFilters, shape: RowShape, order: SqlOrder<keyof CustomerSales> & { check: RowOrder }): Promise<{ rows: WholeRead; totals: Record<SalesMeasure, number> } | undefined> {
-  const query = await salesPerCustomerQuery(db, filters, order);
-  if (query === undefined) return undefined;
-  const rows = await readWhole(db, query, shape, { sums: SALES_MEASURES, order: order.check });
-  const [invoice_count, quantity, value_minor] = rows.sums;
-  return { rows, totals: { invoice_count, quantity, value_minor } };
-}
-
-async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CompiledQuery<CustomerColumns & Record<SalesMeasure, Numeric>> | undefined> {
+/** The query of salesPerCustomer, for a report that streams its rows; undefined when no customer can match. */
+export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<RawBuilder<CustomerSalesSums> | undefined> {
   const s = summarySql(db);
   const spans = periodSpans(filters.dates.from, filters.dates.to);
   let perCustomer: RawBuilder<unknown>;
@@ -140,8 +126,11 @@ async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: S
       group by u.customer_code
       having sum(u.invoice_count) > 0`;
   }
-  return sql<CustomerColumns & Record<SalesMeasure, Numeric>>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`.compile(db);
+  return sql<CustomerSalesSums>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`;
 }
+
+/** A customer's sales as SQL gives them: the sums numeric text on PostgreSQL. */
+export type CustomerSalesSums = CustomerColumns & Record<SalesMeasure, Numeric>;
 
 /**
  * The rows with their sums as plain numbers, converted in place and in turns (turns.ts): a
@@ -167,19 +156,31 @@ export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
 
 /** As records: the order-vs-delivery summary sorted by DeliveryPercent, and the summaries test. */
 export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CustomerDeliveries[]> {
-  return asNumbers(await readRows(db, await deliveriesPerCustomerQuery(db, filters, order)), DELIVERY_RECORD_COLUMNS);
+  return asNumbers(await readRows(db, (await deliveriesPerCustomerQuery(db, filters, order)).compile(db)), DELIVERY_RECORD_COLUMNS);
 }
 
-/** The same measures made into the answer's rows where they are read, as salesRowsWhole does for sales. */
-export async function deliveryRowsWhole(db: Db, filters: ResolvedFilters, shape: RowShape, order: SqlOrder<keyof CustomerDeliveries> & { check: RowOrder }): Promise<{ rows: WholeRead; totals: DeliveryRecord }> {
-  const rows = await readWhole(db, await deliveriesPerCustomerQuery(db, filters, order), shape, { sums: DELIVERY_RECORD_COLUMNS, order: order.check });
-  const totals = Object.fromEntries(DELIVERY_RECORD_COLUMNS.map((column, i) => [column, rows.sums[i]])) as DeliveryRecord;
-  return { rows, totals };
-}
-
-async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CompiledQuery<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>> {
+/** The query of deliveriesPerCustomer, for a report that streams its rows. */
+export async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<RawBuilder<CustomerDeliverySums>> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
-  return sql<CustomerColumns & Record<keyof DeliveryRecord, Numeric>>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`.compile(db);
+  return sql<CustomerDeliverySums>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`;
+}
+
+/** A customer's order and delivery measures as SQL gives them. */
+export type CustomerDeliverySums = CustomerColumns & Record<keyof DeliveryRecord, Numeric>;
+
+/**
+ * Whether SQL gives a per-customer report's rows in the answer's order when sorted by `field` (ties by
+ * code): SQL compares text by code point, the answer by UTF-16 code unit (compareValues), which differ
+ * only for text beyond the Basic Multilingual Plane; so whether no customer's code, nor its text in
+ * `field` when that is a customer column, holds such a character.
+ */
+export async function sqlOrderHolds(db: Db, field: string): Promise<boolean> {
+  const s = summarySql(db);
+  const texts = [CUSTOMER_COLUMNS.code, ...(field in CUSTOMER_COLUMNS ? [CUSTOMER_COLUMNS[field as keyof CustomerColumns]] : [])];
+  const found = await sql<{ one: number }>`
+    select 1 as one from customers c join states st on st.code = c.state_code
+    where ${sql.join(texts.map((column) => s.beyondBmp(sql.ref(column))), sql` or `)} limit 1`.execute(db);
+  return found.rows.length === 0;
 }
 
 /** Order/delivery measures per order officer; `officers` limits the orders to those officers'. */

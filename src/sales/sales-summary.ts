@@ -6,13 +6,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { amount } from '../operations/values';
+import { amount, plainNumber } from '../operations/values';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
+import { countRows, rowBatches, StreamedData } from '../operations/streamed';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { salesRowsWhole, type CustomerSales } from './repository';
-import { sortedWhole } from './sort-rows';
-import type { RowShape } from '../db/row-shape';
+import { salesPerCustomerQuery, sqlOrderHolds, type CustomerSales, type CustomerSalesSums } from './repository';
+import { sortedReport } from './sort-rows';
 import type { OfficerBound } from '../users/principal-scope';
 
 export const SALES_SUMMARY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
@@ -31,18 +31,27 @@ export interface SalesSummaryRow {
 
 /**
  * `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only.
- * `streams`: the caller takes the rows as JSON (JsonRows, OperationContext.streams). The rows are
- * made where they are read, as JSON bytes (repository.ts, salesRowsWhole): a company-wide report is
- * 30,000 rows, which as objects on the event loop cost more in collections of the young generation
- * than in anything else (docs/architecture.md, "Rows shaped where they are read").
+ * `streams`: the caller takes a streamed answer (OperationContext.streams): a company-wide report is
+ * a row per customer, streamed from a cursor as the lists are (sort-rows.ts, sortedReport).
  */
 export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
-  const descending = order.direction === 'desc';
-  const read = filters === undefined ? undefined : await salesRowsWhole(db, filters, SALES_SHAPE, { column: RECORD_COLUMNS[order.field], descending, check: { field: order.field, descending, key: 'CustomerCode' } });
-  if (read === undefined) return { data: [], totals: salesTotals({ invoice_count: 0, quantity: 0, value_minor: 0 }) };
-  const totals = salesTotals(read.totals);
-  return { data: sortedWhole<SalesSummaryRow, SalesSummaryField, 'CustomerCode'>(read.rows, order, 'CustomerCode', streams), totals };
+  if (filters === undefined) return { data: [], totals: salesTotals({ invoice_count: 0, quantity: 0, value_minor: 0 }) };
+  const sqlOrder = { column: RECORD_COLUMNS[order.field], descending: order.direction === 'desc' };
+  return sortedReport<SalesSummaryRow, SalesSummaryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', (trx) => sqlOrderHolds(trx, sqlOrder.column), async (trx, end) => {
+    const rowsQuery = await salesPerCustomerQuery(trx, filters, sqlOrder);
+    const countQuery = await salesPerCustomerQuery(trx, filters);
+    const sums = { invoice_count: 0, quantity: 0, value_minor: 0 };
+    const rows = () =>
+      rowBatches(trx, rowsQuery?.compile(trx), (r: CustomerSalesSums) => {
+        const row = toRow(r);
+        sums.invoice_count += row.InvoiceCount;
+        sums.quantity += row.Quantity;
+        sums.value_minor += plainNumber(r.value_minor);
+        return row;
+      });
+    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, countQuery), () => salesTotals(sums), end);
+  });
 }
 
 /** The record column behind each field of the row (toRow). */
@@ -58,7 +67,18 @@ const RECORD_COLUMNS: Readonly<Record<SalesSummaryField, keyof CustomerSales>> =
 };
 
 /** The answer's row made from the query's: counts as numbers, the value from minor units. */
-const SALES_SHAPE: RowShape = SALES_SUMMARY_FIELDS.map((name) => ({ name, column: RECORD_COLUMNS[name], conversion: name === 'Value' ? 'money' : name === 'InvoiceCount' || name === 'Quantity' ? 'number' : 'value' }));
+function toRow(r: CustomerSalesSums): SalesSummaryRow {
+  return {
+    CustomerCode: r.code,
+    CustomerName: r.name,
+    StateCode: r.state_code,
+    ZoneCode: r.zone_code,
+    SalesOfficer: r.sales_officer_id,
+    InvoiceCount: plainNumber(r.invoice_count),
+    Quantity: plainNumber(r.quantity),
+    Value: amount(r.value_minor),
+  };
+}
 
 /** Totals are the sums of the rows (money summed in minor units, then converted once). */
 function salesTotals(sums: Pick<CustomerSales, 'invoice_count' | 'quantity' | 'value_minor'>): Record<string, number> {

@@ -6,15 +6,17 @@
  * engines answer in the same order whatever their text collation (SQLite compares bytes, PostgreSQL
  * follows the database locale). Ties are broken by the row key, ascending, so the order is total.
  *
- * A large report asks SQL for the same order already (repository.ts, SqlOrder): then one pass
- * confirms it and the rows are kept as they are, instead of a sort of tens of thousands of rows on
- * the event loop. Where SQL's order differs in the least (text beyond the Basic Multilingual Plane,
- * a computed field), the rows are sorted here as before, so the answer never depends on it.
+ * A company-wide report asks SQL for the same order (repository.ts, SqlOrder) and streams its rows
+ * as SQL gives them, like the lists. Where SQL's order can differ from the answer's (text beyond the
+ * Basic Multilingual Plane, a computed field), the rows are read whole and sorted here, so the answer
+ * never depends on it.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
 import type { Sort } from '../operations/parse';
+import type { OperationResult } from '../operations/types';
+import { drain, streamedResult, type StreamedData } from '../operations/streamed';
 import { compareValues } from '../operations/values';
-import type { WholeRead } from '../db/shaped-read';
-import { parsed, wholeData, type JsonRows } from '../operations/json-rows';
 
 type Value = string | number | null;
 
@@ -25,11 +27,26 @@ export function sortRows<R extends Record<F | K, Value>, F extends string, K ext
 }
 
 /**
- * A report's rows read whole in the order asked of SQL (repository.ts, salesRowsWhole and
- * deliveryRowsWhole): as they are when they came in it (wholeData), else parsed and sorted here.
+ * A report's rows built in a snapshot by `build` (streamed.ts, streamedResult) in the order asked of
+ * SQL: streamed when the caller takes streams and `inSqlOrder` says SQL's order is the answer's, else
+ * read whole, and sorted here when it is not.
  */
-export function sortedWhole<R extends Record<F | K, Value>, F extends string, K extends string>(read: WholeRead, order: Sort<F>, key: K, streams: boolean): JsonRows | R[] {
-  return read.ordered ? wholeData<R>(read, streams) : sortRows(parsed<R>(read.chunks), order, key);
+export async function sortedReport<R extends Record<F | K, Value>, F extends string, K extends string>(
+  db: Kysely<Database>,
+  streams: boolean | undefined,
+  order: Sort<F>,
+  key: K,
+  inSqlOrder: (trx: Kysely<Database>) => Promise<boolean>,
+  build: (trx: Kysely<Database>, end: () => Promise<void>) => Promise<StreamedData>,
+): Promise<OperationResult> {
+  let ordered = false;
+  const result = await streamedResult(db, true, async (trx, end) => {
+    ordered = await inSqlOrder(trx);
+    return build(trx, end);
+  });
+  if (streams && ordered) return result;
+  const whole = await drain(result.data as StreamedData);
+  return ordered ? whole : { ...whole, data: sortRows(whole.data as R[], order, key) };
 }
 
 function inOrder<R>(rows: readonly R[], compare: (a: R, b: R) => number): boolean {

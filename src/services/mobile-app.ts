@@ -75,8 +75,8 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   const result = await delivered(await prepared.read(), input);
   // Worked out on a miss only. None when a table it reads has no version: its answer is not kept.
   const depends = dependencies(before, operation.reads);
-  // A list read from a cursor while it is written is never kept: it can be of any size.
-  if (depends === undefined || result.data instanceof StreamedData) return report(result);
+  // A streamed answer is kept too when it proves no larger than the cache's entry limit (the keeper's).
+  if (depends === undefined) return report(result);
   return { kind: 'report', result, keeper: answers.keeper(key, depends) };
 }
 

@@ -3,7 +3,7 @@
  * 'yyyy-MM-dd' text in SQLite and `date` in PostgreSQL (src/db/schema.ts); everything else in the
  * summary queries is common SQL.
  */
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 
 export interface SummarySql {
   /** The first day of the month of a date expression, as a date. */
@@ -18,6 +18,8 @@ export interface SummarySql {
   sortedSet(column: RawBuilder<unknown>): RawBuilder<string>;
   /** A text expression compared by its bytes (code point order) in ORDER BY, whatever the locale. */
   byCodePoint(text: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** Whether a text expression holds a character beyond the Basic Multilingual Plane. */
+  beyondBmp(text: RawBuilder<unknown>): RawBuilder<SqlBool>;
   /**
    * A column to GROUP BY that no index may serve. Summed per customer, SQLite would otherwise read a
    * summary table whole in its customer index's order to spare itself a sort, slower than the sort when
@@ -35,6 +37,7 @@ const sqlite: SummarySql = {
   daysBetween: (from, to) => sql<number>`cast(julianday(${to}) - julianday(${from}) as integer)`,
   sortedSet: (c) => sql<string>`',' || group_concat(distinct ${c} order by ${c}) || ','`,
   byCodePoint: (t) => t,
+  beyondBmp: (t) => sql<SqlBool>`${t} glob ${'*[\u{10000}-\u{10FFFF}]*'}`,
   groupKey: (c) => sql`+${c}`,
 };
 
@@ -45,6 +48,7 @@ const postgres: SummarySql = {
   daysBetween: (from, to) => sql<number>`(${to} - ${from})`,
   sortedSet: (c) => sql<string>`',' || string_agg(distinct ${c}, ',' order by ${c}) || ','`,
   byCodePoint: (t) => sql`${t} collate "C"`,
+  beyondBmp: (t) => sql<SqlBool>`${t} ~ ${'[\u{10000}-\u{10FFFF}]'}`,
   groupKey: (c) => c,
 };
 

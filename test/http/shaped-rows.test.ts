@@ -1,10 +1,8 @@
 /**
- * A list whose rows are made where they are read (docs/operations.md, "Rows shaped where they are
- * read"): on SQLite the worker thread writes the rows' JSON and the HTTP binding sends that text as
- * it is; on PostgreSQL the same shape makes them on the main thread. Either way the answer is byte
- * for byte JSON.stringify of the envelope of the rows the data gives, as the rows below spell them
- * out from the stored values: odd text, null cheque fields and money in minor units included. The
- * v2 contract's XML, which needs the rows themselves, is made from the same read.
+ * getPCNList's rows over HTTP, on both engines, with the answer cache on and off: byte for byte
+ * JSON.stringify of the envelope of the rows the data gives, as the rows below spell them out from the
+ * stored values: odd text, null cheque fields and money in minor units included. The v2 contract's
+ * XML is made from the same read.
  */
 import request from 'supertest';
 import type { PcnTable } from '../../src/db/schema';

@@ -63,7 +63,7 @@ const CASES = [
 describe.each(ENGINES)('large reports: %s', (kind: EngineKind) => {
   let t: StreamApp;
   beforeAll(async () => {
-    t = await startStreamApp(kind, (engine) => insertManyCustomers(engine.db));
+    t = await startStreamApp(kind, (engine) => insertManyCustomers(engine.db), {});
   });
   afterAll(() => t.stop());
 

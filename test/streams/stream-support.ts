@@ -19,12 +19,16 @@ export interface StreamApp {
   stop(): Promise<void>;
 }
 
-export async function startStreamApp(kind: EngineKind, prepare: (engine: Engine) => Promise<void>): Promise<StreamApp> {
+/**
+ * The answer cache is off unless `env` turns it on: an answer it keeps is sent again whole, and these
+ * suites watch answers being streamed.
+ */
+export async function startStreamApp(kind: EngineKind, prepare: (engine: Engine) => Promise<void>, env: Record<string, string> = { ANSWER_CACHE_MB: '0' }): Promise<StreamApp> {
   const engine = await freshEngine(kind);
   try {
     await prepare(engine);
     const log = captureLog();
-    const app = createApp({ settings: loadSettings({ LOG_LEVEL: 'info' }), engine, logDestination: log.destination });
+    const app = createApp({ settings: loadSettings({ LOG_LEVEL: 'info', ...env }), engine, logDestination: log.destination });
     await whenReady(app);
     const server = await listen(app);
     return { engine, baseUrl: server.baseUrl, port: server.port, log, stop: async () => {

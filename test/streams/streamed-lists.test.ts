@@ -255,6 +255,36 @@ describe.each(ENGINES)('a client that hangs up during a large list: %s', (kind: 
   });
 });
 
+describe.each(ENGINES)('a streamed list and the answer cache: %s', (kind: EngineKind) => {
+  const path = `${MAIN_PATH}/getCollectionStatements`;
+  const apps: StreamApp[] = [];
+  afterAll(() => Promise.all(apps.map((app) => app.stop())));
+  const start = async (cacheMb: string) => {
+    const app = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 2000, cheques: 0, activities: 0, complaints: 0 }), { ANSWER_CACHE_MB: cacheMb });
+    apps.push(app);
+    return app;
+  };
+
+  it('keeps a streamed answer within the entry limit: an equal request gets the same bytes in one write', async () => {
+    const t = await start('64');
+    const first = await getRaw(t.port, path);
+    expect(first.headers['transfer-encoding']).toBe('chunked');
+    const again = await getRaw(t.port, path);
+    expect(again.headers['transfer-encoding']).toBeUndefined();
+    expect(again.headers['content-length']).toBe(String(first.body.length));
+    expect(again.body.equals(first.body)).toBe(true);
+  });
+
+  it('streams anew an answer larger than the entry limit (a quarter of ANSWER_CACHE_MB)', async () => {
+    const t = await start('1');
+    const first = await getRaw(t.port, path);
+    expect(first.body.length).toBeGreaterThan(256 * 1024);
+    const again = await getRaw(t.port, path);
+    expect(again.headers['transfer-encoding']).toBe('chunked');
+    expect(again.body.equals(first.body)).toBe(true);
+  });
+});
+
 describe('the event loop while SQLite works', () => {
   let t: StreamApp;
   beforeAll(async () => {

@@ -7,15 +7,15 @@ import type { BindingRequest, BindingResponse } from '../../request-context/exch
 import type { Settings } from '../../config';
 import { principalOf } from '../../request-context/principal';
 import { AppError } from '../../errors';
-import { StreamedData } from '../../operations/streamed';
-import { JsonRows } from '../../operations/json-rows';
 import type { OperationResult } from '../../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../../services/types';
-import type { AnswerKeeper, KeptAnswer } from '../../services/answer-cache';
+import type { KeptAnswer } from '../../services/answer-cache';
 import { negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError } from '../body';
 import { bodyInput, queryInput } from './input';
-import { aroundData, writeArrayEnvelope, writeChunksEnvelope, writeStreamedEnvelope } from './json-stream';
+import { JSON_TYPE, writeEnvelope, writeFailureEnvelope } from './envelope';
+
+export { successEnvelope } from './envelope';
 import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../../send';
@@ -25,7 +25,6 @@ import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { ChunkWriter } from '../chunk-writer';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 import { traceOperation } from '../../telemetry/operation-span';
-import { WHOLE_ANSWER_ROWS } from '../../tunables';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
@@ -111,13 +110,15 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
     return;
   }
   if (outcome.kind === 'kept') return sendKept(res, outcome.answer);
-  const { data } = outcome.result;
-  if (data instanceof StreamedData) return sendStreamed(res, data, outcome.result.message ?? '');
-  if (Array.isArray(data) && data.length > WHOLE_ANSWER_ROWS) return sendLargeArray(res, Object.assign(successEnvelope(outcome.result), { Data: data }), outcome.keeper);
-  if (data instanceof JsonRows && data.chunks !== undefined) return sendChunksEnvelope(res, successEnvelope(outcome.result), data.chunks, outcome.keeper);
-  // Sent first: `keeper?.keep(sendJson(...))` would skip the send itself when nothing keeps the answer.
-  const body = sendJson(res, successEnvelope(outcome.result));
-  outcome.keeper?.keep(body);
+  try {
+    if ((await writeEnvelope(res, outcome.result, outcome.keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
+  } catch (err) {
+    // Once the head is sent a failure can no longer become an error answer: the connection is cut,
+    // so the client never takes a truncated answer for a whole one, and the failure is logged.
+    if (!res.headersSent) throw err;
+    annotateUnexpected(res, err);
+    res.destroy();
+  }
 }
 
 /** A kept answer (answer-cache.ts): in its compressed form when the request asks for one and it is there. */
@@ -128,58 +129,10 @@ function sendKept(res: BindingResponse, answer: KeptAnswer): void {
   sendCounted(res, 200, JSON_TYPE, answer.body, answer.body.length);
 }
 
-/**
- * A report whose rows are JSON made where they were read (a company-wide report: JsonRows.chunks):
- * written as they are, chunk after chunk (json-stream.ts), never joined or parsed here.
- */
-async function sendChunksEnvelope(res: BindingResponse, envelope: Record<string, unknown>, rows: readonly (string | Buffer)[], keeper: AnswerKeeper | undefined): Promise<void> {
-  if ((await writeChunksEnvelope(res, envelope, rows, keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
-}
-
-/** A report of many rows: its Data written in slices (json-stream.ts), kept whole when it is not too large. */
-async function sendLargeArray(res: BindingResponse, envelope: Record<string, unknown> & { Data: readonly unknown[] }, keeper: AnswerKeeper | undefined): Promise<void> {
-  if ((await writeArrayEnvelope(res, envelope, keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
-}
-
-/**
- * A large list written while it is read (json-stream.ts). Once the head is sent a failure can no
- * longer become an error answer: the connection is cut, so the client never takes a truncated
- * answer for a whole one, and the failure is logged.
- */
-async function sendStreamed(res: BindingResponse, data: StreamedData, message: string): Promise<void> {
-  try {
-    if ((await writeStreamedEnvelope(res, data, message)) === 'aborted') annotate(res, { outcome: 'aborted' });
-  } catch (err) {
-    if (!res.headersSent) throw err;
-    annotateUnexpected(res, err);
-    res.destroy();
-  }
-}
-
-/**
- * docs/behaviour.md, "Result format": Count only with array Data, Totals only when the operation gives them;
- * NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
- */
-export function successEnvelope(result: OperationResult): Record<string, unknown> {
-  // Built member by member, in the order the answer lists them (docs/architecture.md, "Garbage on the request path").
-  const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
-  if (Array.isArray(result.data)) envelope.Count = result.data.length;
-  else if (result.data instanceof JsonRows) envelope.Count = result.data.count;
-  envelope.Data = result.data ?? null;
-  if (result.totals) envelope.Totals = result.totals;
-  if (result.nextPageToken !== undefined) envelope.NextPageToken = result.nextPageToken;
-  return envelope;
-}
-
-function failureEnvelope(error: AppError): Record<string, unknown> {
-  return { Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null };
-}
-
 function sendFailure(res: BindingResponse, err: unknown): void {
   if (err instanceof AppError) {
     annotate(res, { outcome: 'business_error', faultCode: err.code });
-    sendJson(res, failureEnvelope(err));
-    return;
+    return writeFailureEnvelope(res, err);
   }
   if (err instanceof HttpProtocolError) {
     annotate(res, { outcome: 'protocol_error' });
@@ -194,19 +147,3 @@ function sendFailure(res: BindingResponse, err: unknown): void {
   sendPlainServerError(res);
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Sends the envelope as JSON; returns the text sent. */
-function sendJson(res: BindingResponse, envelope: Record<string, unknown>): string {
-  const body = envelopeJson(envelope);
-  sendWhole(res, 200, JSON_TYPE, body);
-  return body;
-}
-
-/** JSON.stringify of the envelope, with Data's text as it is when the rows are JSON already (JsonRows). */
-function envelopeJson(envelope: Record<string, unknown>): string {
-  const data = envelope.Data;
-  if (!(data instanceof JsonRows)) return JSON.stringify(envelope);
-  const { head, tail } = aroundData(envelope);
-  return `${head}${data.json}${tail}`;
-}

@@ -11,8 +11,7 @@
  *   setAccessMode('read only'), a reader with a deferred BEGIN: a snapshot that stays consistent
  *   across its queries while the writer goes on;
  * - streamQuery reads a cursor (better-sqlite3 iterate) in the worker, a batch of rows per request of
- *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor;
- * - a whole read by a shape (../shaped-read.ts, readWhole) has its answer rows made and written as JSON in the worker.
+ *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor.
  */
 import {
   CompiledQuery,
@@ -33,7 +32,6 @@ import {
 } from 'kysely';
 import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
 import type { WorkerLink } from './worker-link';
-import { shapeOf, type ShapedResult } from '../shaped-read';
 import { traceQuery } from '../../telemetry/spans';
 import { CURSOR_BATCH_ROWS, WORKER_MESSAGE_ROWS } from '../../tunables';
 
@@ -136,7 +134,7 @@ class WorkerConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (!SelectQueryNode.is(compiled.query)) throw new Error('Only SELECT queries can be streamed');
+    if (!isSelect(compiled)) throw new Error('Only SELECT queries can be streamed');
     const own = this.pinned === undefined;
     const lease = this.pinned ?? (await this.lease(this.pool.readGroup));
     let done = false;
@@ -201,10 +199,9 @@ class WorkerConnection implements DatabaseConnection {
     if (this.pinned) await this.finish('rollback').catch(() => undefined);
   }
 
-  /** A SELECT built with Kysely, or raw SQL that is a plain SELECT, goes to a reader. */
+  /** A SELECT goes to a reader. */
   private groupFor(compiled: CompiledQuery): SlotGroup {
-    const select = SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
-    return select ? this.pool.readGroup : this.pool.writer;
+    return isSelect(compiled) ? this.pool.readGroup : this.pool.writer;
   }
 
   /** Borrows a worker of the group; a worker that died is replaced before it is lent again. */
@@ -219,15 +216,12 @@ class WorkerConnection implements DatabaseConnection {
   }
 
   /** One statement, traced (telemetry/spans.ts) as the pg instrumentation traces PostgreSQL's. */
-  private run<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
+  private run<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
     return traceQuery(compiled.sql, () => this.exec<R>(lease, compiled));
   }
 
-  private async exec<R>(lease: Lease, compiled: CompiledQuery): Promise<ShapedResult<R>> {
-    const request = shapeOf(compiled);
-    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters, shape: request?.shape, whole: request?.whole });
-    // The worker made the answer's rows and wrote their JSON (../shaped-read.ts, readWhole).
-    if (answer.whole !== undefined) return { rows: [], whole: answer.whole };
+  private async exec<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const answer = await lease.link.request({ op: 'exec', sql: compiled.sql, params: compiled.parameters });
     if (answer.done === false) {
       // A large result comes a part per message (protocol.ts), other work running between them.
       const rows = answer.rows;
@@ -240,4 +234,9 @@ class WorkerConnection implements DatabaseConnection {
     if (answer.numAffectedRows === undefined) return { rows: answer.rows as R[] };
     return { rows: answer.rows as R[], numAffectedRows: answer.numAffectedRows, insertId: answer.insertId };
   }
+}
+
+/** A SELECT built with Kysely, or raw SQL that is a plain SELECT. */
+function isSelect(compiled: CompiledQuery): boolean {
+  return SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
 }

@@ -7,9 +7,6 @@
  *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others); a result of
  *            more than WORKER_MESSAGE_ROWS rows comes in parts: the first here with done = false, the
  *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
- *            With a `shape` and `whole` (../row-shape.ts), the whole result, of any size, comes as the
- *            JSON text of its answer rows (`whole`, with the sums and the order check asked for:
- *            ../row-shape.ts WholeShaper)
  *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate) and answers its first
  *            `max` rows as `next` does: a list that fits in one batch costs one message each way
  *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
@@ -28,8 +25,6 @@
  * rows a structured clone is the cheaper of the two (docs/operations.md, "SQLite on worker threads").
  * The main thread builds the row objects (worker-link.ts), all of one shape.
  */
-import type { RowShape, WholeOptions, WholeShaped } from '../row-shape';
-
 /**
  * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)
  * whenever it has a request to answer, and use the idle CPU otherwise.
@@ -52,7 +47,7 @@ export interface WorkerSettings {
 }
 
 export type WorkerRequest =
-  | { id: number; op: 'exec'; sql: string; params: readonly unknown[]; shape?: RowShape; whole?: WholeOptions }
+  | { id: number; op: 'exec'; sql: string; params: readonly unknown[] }
   | { id: number; op: 'open'; sql: string; params: readonly unknown[]; max: number }
   | { id: number; op: 'next'; max: number }
   | { id: number; op: 'close' }
@@ -73,7 +68,7 @@ export interface RowBatch {
 }
 
 export type WorkerResponse =
-  | { id: number; ok: true; rows?: RowBatch; whole?: WholeShaped; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
+  | { id: number; ok: true; rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean }
   | { id: number; ok: false; error: WorkerFailure };
 
 /** Posted once by a worker after its connection is open and set up. */

@@ -14,8 +14,6 @@ import { temporarySqlite } from '../../../test/support/engines';
 import { migrate } from '../migrate';
 import { isUniqueViolation } from '../unique-violation';
 import { WORKER_NICE } from './protocol';
-import { objectRowMaker, type RowShape } from '../row-shape';
-import { readWhole } from '../shaped-read';
 import { WORKER_MESSAGE_ROWS } from '../../tunables';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
@@ -164,47 +162,6 @@ describe('SQLite on worker threads', () => {
     // A value written by SQLite's JSON functions stays text, as in-process.
     const { rows } = await sql<{ j: string }>`select json_object('a', 1) as j`.execute(engine.db);
     expect(rows).toEqual([{ j: '{"a":1}' }]);
-  });
-
-  it('makes a whole result of any size into its answer rows in the worker (readWhole): the JSON, sums and order check the rows made here give', async () => {
-    await sql`create table whole (code text primary key, name text, n text, minor integer, part integer)`.execute(engine.db);
-    const names = ['Zoë 𝄞', '"quoted" \\ back', '\u0001\t\n', '', null];
-    const count = 2 * WORKER_MESSAGE_ROWS + 321;
-    const values = Array.from({ length: count }, (_, i) => ({ code: `W${String(i).padStart(5, '0')}`, name: names[i % names.length], n: i % 7 === 0 ? null : String(i * 3), minor: i % 11 === 0 ? null : i * 1237 - 500_000, part: i % 5 }));
-    for (let i = 0; i < count; i += 500) await engine.db.insertInto('whole' as never).values(values.slice(i, i + 500)).execute();
-    const shape: RowShape = [
-      { name: 'Code', column: 'code', conversion: 'value' },
-      { name: 'Name', column: 'name', conversion: 'value' },
-      { name: 'Count', column: 'n', conversion: 'number' },
-      { name: 'Amount', column: 'minor', conversion: 'money' },
-      { name: 'Share', column: 'part', conversion: 'percent', of: 'n' },
-    ];
-    const query = (direction: 'asc' | 'desc') => engine.db.selectFrom('whole' as never).select(['code', 'name', 'n', 'minor', 'part'] as never[]).orderBy('code' as never, direction).compile();
-    const check = { field: 'Code', descending: false, key: 'Code' };
-    const inProcess = new Database(engine.describe.slice('sqlite:'.length), { readonly: true });
-    try {
-      const rows = inProcess.prepare(query('asc').sql).all() as Record<string, unknown>[];
-      const expected = JSON.stringify(rows.map(objectRowMaker(shape)));
-      expect(expected).toContain('{"Code":"W00000","Name":"Zoë 𝄞","Count":0,"Amount":0,"Share":0}');
-      expect(expected).toContain('{"Code":"W00003","Name":"","Count":9,"Amount":-4962.89,"Share":33.33}');
-      const sums = [rows.reduce((sum, row) => sum + Number(row.n ?? 0), 0), rows.reduce((sum, row) => sum + Number(row.minor ?? 0), 0)];
-      // Several times, so that every reader thread has made it.
-      for (let i = 0; i < 4; i++) {
-        const read = await readWhole(engine.db, query('asc'), shape, { sums: ['n', 'minor'], order: check });
-        expect({ count: read.count, json: read.chunks.join(''), sums: read.sums, ordered: read.ordered }).toEqual({ count, json: expected, sums, ordered: true });
-        expect(read.chunks.map((chunk) => Buffer.isBuffer(chunk))).toEqual([true]);
-      }
-      // Rows that did not come in the order asked are said to be out of it.
-      const reversed = await readWhole(engine.db, query('desc'), shape, { sums: ['n', 'minor'], order: check });
-      expect(reversed.ordered).toBe(false);
-      expect(JSON.parse(reversed.chunks.join(''))).toEqual(JSON.parse(expected).reverse());
-      expect(reversed.sums).toEqual(sums);
-    } finally {
-      inProcess.close();
-    }
-    // A sum of a column the statement lacks fails the read, and the worker serves on.
-    await expect(readWhole(engine.db, query('asc'), shape, { sums: ['nowhere'] })).rejects.toThrow('The statement has no column "nowhere" to sum');
-    expect((await readWhole(engine.db, query('asc'), shape, {})).count).toBe(count);
   });
 
   it('runs a write that returns rows exactly once (RETURNING)', async () => {

@@ -9,7 +9,6 @@ import Database from 'better-sqlite3';
 import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
 import { startWorker } from './worker-script';
 import { InFlight } from '../../in-flight';
-import { columnRowMaker } from '../row-shape';
 
 /** A worker's answer with its rows as objects (an empty list for a statement without rows). */
 export type Answer = Omit<Extract<WorkerResponse, { ok: true }>, 'rows'> & { rows: Record<string, unknown>[] };
@@ -92,7 +91,7 @@ export class WorkerLink {
   private settle(message: WorkerResponse): void {
     const waiter = this.waiting.take(message.id);
     if (!waiter) return;
-    if (message.ok) waiter.resolve({ id: message.id, ok: true, rows: message.rows ? rowObjects(message.rows) : [], whole: message.whole, numAffectedRows: message.numAffectedRows, insertId: message.insertId, done: message.done });
+    if (message.ok) waiter.resolve({ id: message.id, ok: true, rows: message.rows ? rowObjects(message.rows) : [], numAffectedRows: message.numAffectedRows, insertId: message.insertId, done: message.done });
     else waiter.reject(toError(message.error));
   }
 
@@ -133,12 +132,13 @@ function toError(failure: WorkerFailure): Error {
  */
 function rowObjects(batch: RowBatch): Record<string, unknown>[] {
   const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
-  const makeRow = columnRowMaker(batch.columns);
+  const { columns } = batch;
   const rows = new Array<Record<string, unknown>>(arrays.length);
   for (let r = 0; r < arrays.length; r++) {
     const values = arrays[r];
-    if (batch.json === undefined) for (let c = 0; c < values.length; c++) values[c] = asBuffer(values[c]);
-    rows[r] = makeRow(values);
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) row[columns[c]] = batch.json === undefined ? asBuffer(values[c]) : values[c];
+    rows[r] = row;
   }
   return rows;
 }

@@ -1,15 +1,13 @@
 /**
  * The body of an SQLite worker thread (protocol.ts): opens one better-sqlite3 connection and runs
  * what the main thread sends, one message at a time. It imports nothing at run time but Node's own
- * modules, ../row-shape.ts and the conversions it applies (../../operations/values.ts), which import
- * nothing else (the driver comes by path in workerData): when the server runs from TypeScript sources
- * (the tests) these three files alone are transpiled (worker-script.ts).
+ * modules (the driver comes by path in workerData): when the server runs from TypeScript sources
+ * (the tests) this file alone is transpiled (worker-script.ts).
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
-import { arrayRowMaker, WholeShaper, type RowShape, type WholeOptions, type WholeShaped } from '../row-shape';
 
 type Connection = BetterSqlite3.Database;
 type Row = unknown[];
@@ -58,7 +56,6 @@ class Session {
   handle(request: WorkerRequest): WorkerResponse {
     switch (request.op) {
       case 'exec':
-        if (request.shape !== undefined && request.whole !== undefined) return { id: request.id, ok: true, whole: this.whole(request.sql, request.params, request.shape, request.whole) };
         return { id: request.id, ok: true, ...this.exec(request.sql, request.params) };
       case 'open':
         this.openCursor(request.sql, request.params);
@@ -88,44 +85,6 @@ class Session {
     }
     const { changes, lastInsertRowid } = statement.run(bindable(params));
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
-  }
-
-  /**
-   * A whole result of any size made into its answer rows as JSON bytes, with the sums and the order
-   * check asked for (../row-shape.ts WholeShaper), read a part at a time from the statement: here, not
-   * on the event loop, and without the rows of the whole result in memory at once.
-   */
-  private whole(sql: string, params: readonly unknown[], shape: RowShape, options: WholeOptions): WholeShaped {
-    if (this.cursor) throw new Error('A cursor is open on this connection');
-    const statement = this.prepare(sql);
-    if (!statement.reader) throw new Error('Only statements that return rows can be read by a shape');
-    const columns = columnNames(statement);
-    const at = (name: string) => {
-      const index = columns.lastIndexOf(name);
-      if (index < 0) throw new Error(`The statement has no column ${JSON.stringify(name)} to sum`);
-      return index;
-    };
-    const summed = new Map((options.sums ?? []).map((name) => [name, at(name)]));
-    const shaper = new WholeShaper(arrayRowMaker(shape, columns), options, (row, name) => (row as Row)[summed.get(name)!], true);
-    let part: Row[] = [];
-    for (const row of statement.iterate(bindable(params)) as IterableIterator<Row>) {
-      part.push(row);
-      if (part.length === settings.partRows) {
-        shaper.add(part);
-        part = [];
-      }
-    }
-    shaper.add(part);
-    const whole = shaper.result();
-    // One chunk, not from Buffer's shared pool: the memory is the answer's alone, so that it can be transferred.
-    const chunks = whole.chunks as Uint8Array[];
-    const joined = Buffer.allocUnsafeSlow(chunks.reduce((length, chunk) => length + chunk.length, 0));
-    let offset = 0;
-    for (const chunk of chunks) {
-      joined.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return Object.assign(whole, { chunks: [joined] });
   }
 
   private openCursor(sql: string, params: readonly unknown[]): void {
@@ -222,8 +181,7 @@ function main(): void {
     } catch (err) {
       response = { id: request.id, ok: false, error: failure(err) };
     }
-    // A whole result's bytes go without a copy: their memory is theirs alone (Session.whole joins them so).
-    port.postMessage(response, response.ok && response.whole !== undefined ? (response.whole.chunks as Uint8Array[]).map((chunk) => chunk.buffer as ArrayBuffer) : []);
+    port.postMessage(response);
     if (request.op === 'stop') port.close();
   });
   port.postMessage({ ready: true } satisfies WorkerHello);

@@ -1,10 +1,8 @@
 /**
  * Starts an SQLite worker thread running worker-main. From the compiled build that is the
  * worker-main.js beside this file; from TypeScript sources (the test suites under ts-jest) there is
- * no .js file, so the worker's own source files (worker-main.ts and what it imports: ../row-shape.ts,
- * ../../operations/values.ts, ../../tunables.ts) are transpiled with the TypeScript compiler (a
- * development dependency)
- * into a directory of the temporary directory named by a hash of the sources, in the same places
+ * no .js file, so the worker's own source (worker-main.ts, which imports only types of the project)
+ * is transpiled with the TypeScript compiler (a development dependency) into a directory of the temporary directory named by a hash of the sources, in the same places
  * relative to each other: made once for each version of the sources and shared by every test process
  * (each file is written under a name of its own and renamed into place, so processes that make it at
  * once do not collide).
@@ -17,7 +15,7 @@ import { threadId, Worker } from 'node:worker_threads';
 import type { WorkerSettings } from './protocol';
 
 /** The worker's sources, relative to src. */
-const SOURCES = ['db/sqlite-worker/worker-main.ts', 'db/row-shape.ts', 'operations/values.ts', 'tunables.ts'];
+const SOURCES = ['db/sqlite-worker/worker-main.ts'];
 
 let transpiled: Promise<string> | undefined;
 

@@ -1,0 +1,147 @@
+/**
+ * The HTTP bindings' JSON envelope (docs/behaviour.md, "Result format"), written here and nowhere
+ * else: {"Success":true,"Message":..,"Count":N,"Data":..,"Totals":..,"NextPageToken":..}, or a
+ * business failure's. A short answer goes whole, in one write, byte for byte JSON.stringify of the
+ * envelope; so does, in chunks, an answer of many rows in memory and a streamed one
+ * (src/operations/streamed.ts), whose rows are written while they are read.
+ *
+ * Rows are gathered into chunks of about ANSWER_CHUNK_BYTES; a chunk the socket cannot take yet waits for
+ * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
+ * size of the answer). The envelope's head up to Message is flushed before the rows are counted,
+ * through compression too, so the client has its first byte without waiting for the count; a list
+ * without a count (the activity report's object) sends its head with its first chunk, and a short one
+ * goes whole, in one write (chunk-writer.ts). A failure after the first bytes (the count's, a row's)
+ * cuts the connection (index.ts). A client that hangs up stops the cursor at once and ends the
+ * snapshot: the answer's close() is called from the 'close' event, not after the next row. An answer
+ * up to the answer cache's entry limit is handed to the keeper whole, streamed or not.
+ */
+import type { ServerResponse } from 'node:http';
+import type { AppError } from '../../errors';
+import { StreamedData, type StreamedJson } from '../../operations/streamed';
+import type { OperationResult } from '../../operations/types';
+import { ChunkWriter, type StreamEnd } from '../chunk-writer';
+import type { AnswerKeeper } from '../../services/answer-cache';
+import { sendWhole } from '../../send';
+import { ENVELOPE_TEXT_ROWS, WHOLE_ANSWER_ROWS } from '../../tunables';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The envelope of a result whose Data is in memory. Count only with array Data, Totals only when the
+ * operation gives them; NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
+ */
+export function successEnvelope(result: OperationResult): Record<string, unknown> {
+  // Built member by member, in the order the answer lists them (docs/architecture.md, "Garbage on the request path").
+  const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
+  if (Array.isArray(result.data)) envelope.Count = result.data.length;
+  envelope.Data = result.data ?? null;
+  if (result.totals) envelope.Totals = result.totals;
+  if (result.nextPageToken !== undefined) envelope.NextPageToken = result.nextPageToken;
+  return envelope;
+}
+
+/** A business failure's envelope, sent whole. */
+export function writeFailureEnvelope(res: ServerResponse, error: AppError): void {
+  sendWhole(res, 200, JSON_TYPE, JSON.stringify({ Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null }));
+}
+
+/** Writes a result's envelope, whole or in chunks; the keeper, if any, is handed the answer's bytes when it is complete and not too large. */
+export async function writeEnvelope(res: ServerResponse, result: OperationResult, keeper?: AnswerKeeper): Promise<StreamEnd> {
+  const { data } = result;
+  if (!(data instanceof StreamedData) && !(Array.isArray(data) && data.length > WHOLE_ANSWER_ROWS)) {
+    const body = JSON.stringify(successEnvelope(result));
+    sendWhole(res, 200, JSON_TYPE, body);
+    keeper?.keep(body);
+    return 'complete';
+  }
+  const kept = keeping(keeper);
+  const out = new ChunkWriter(res, kept.add);
+  const streamed = data instanceof StreamedData ? data : undefined;
+  const onClose = () => {
+    if (!res.writableFinished) void streamed?.close().catch(() => undefined);
+  };
+  res.once('close', onClose);
+  try {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', JSON_TYPE);
+    await out.write(`{"Success":true,"Message":${JSON.stringify(result.message ?? '')}`);
+    let count = Array.isArray(data) ? `,"Count":${data.length}` : '';
+    if (streamed?.count !== undefined) {
+      // Counting a long list takes a while: the head goes first.
+      out.flush();
+      count = `,"Count":${await streamed.count()}`;
+    }
+    await out.write(`${count},"Data":`);
+    if (streamed !== undefined) await writeJson(out, streamed, streamed.body);
+    else await out.write((await writeRows(out, data as readonly unknown[], false)) ? ']' : '[]');
+    const totals = streamed !== undefined ? streamed.totals?.() : result.totals;
+    const page = result.nextPageToken === undefined ? '' : `,"NextPageToken":${JSON.stringify(result.nextPageToken)}`;
+    await out.write(`${totals ? `,"Totals":${JSON.stringify(totals)}` : ''}${page}}`);
+    // The snapshot ends before the last bytes go out: the connection is free by the time the client has the answer.
+    await streamed?.close();
+    const end = await out.end();
+    if (end === 'complete') kept.keep();
+    return end;
+  } finally {
+    res.off('close', onClose);
+    await streamed?.close();
+  }
+}
+
+/** The bytes written, gathered for the answer cache while they stay within what it keeps. */
+function keeping(keeper: AnswerKeeper | undefined): { add?: (bytes: Buffer) => boolean; keep: () => void } {
+  if (keeper === undefined) return { keep: () => undefined };
+  let kept: Buffer[] | undefined = [];
+  let length = 0;
+  return {
+    add: (bytes) => {
+      length += bytes.length;
+      if (length > keeper.maxLength) kept = undefined;
+      else kept?.push(bytes);
+      return kept !== undefined;
+    },
+    keep: () => {
+      if (kept !== undefined) keeper.keep(Buffer.concat(kept, length));
+    },
+  };
+}
+
+async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJson): Promise<void> {
+  // Once the client has gone (and the answer is closed) nothing more is read.
+  if (out.aborted) return;
+  switch (part.kind) {
+    case 'value':
+      return out.write(JSON.stringify(part.value()));
+    case 'rows': {
+      let opened = false;
+      for await (const batch of data.read(part.rows)) {
+        if (out.aborted) return;
+        opened = await writeRows(out, batch, opened);
+      }
+      return out.write(opened ? ']' : '[]');
+    }
+    case 'object': {
+      let separator = '{';
+      for (const [name, member] of part.members) {
+        await out.write(`${separator}${JSON.stringify(name)}:`);
+        await writeJson(out, data, member);
+        separator = ',';
+      }
+      return out.write(separator === '{' ? '{}' : '}');
+    }
+  }
+}
+
+/**
+ * Rows continuing a JSON array, ENVELOPE_TEXT_ROWS of them stringified at once; `opened`: rows of the array were
+ * written before. Whether the array is opened now: its end, ']' or '[]' when it never was, is the
+ * caller's to write.
+ */
+async function writeRows(out: ChunkWriter, rows: readonly unknown[], opened: boolean): Promise<boolean> {
+  for (let from = 0; from < rows.length && !out.aborted; from += ENVELOPE_TEXT_ROWS) {
+    // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.
+    await out.write((opened ? ',' : '[') + JSON.stringify(rows.slice(from, from + ENVELOPE_TEXT_ROWS)).slice(1, -1));
+    opened = true;
+  }
+  return opened;
+}
