@@ -16,11 +16,6 @@ export const CURSOR_BATCH_ROWS = 500;
 /** Rows per batch of a streamed list's cursor: made into answer rows and written as JSON at once. */
 export const STREAM_BATCH_ROWS = 500;
 
-/**
- * Rows per part when a query of tens of thousands of rows (a company-wide report) is read whole: a
- * PostgreSQL cursor fetch (else the driver parses whatever the socket holds, megabytes, in one go).
- */
-export const READ_PART_ROWS = 1000;
 
 /** Rows per batch the export reads and writes. */
 export const EXPORT_BATCH_ROWS = 1000;
@@ -33,8 +28,6 @@ export const IMPORT_ANALYZE_FIRST_ROWS = 2000;
 
 // ---- Work per turn of the event loop --------------------------------------------------------------
 
-/** Rows a report's loop handles per turn: the loops do little per row, so a turn stays short. */
-export const REPORT_ROWS_PER_TURN = 2000;
 
 
 /** Bytes of a multipart body handed to its parser per turn. */

@@ -8,8 +8,6 @@ import type { Database } from '../db/schema';
 import { summarySql } from '../summaries/engine-sql';
 import { previousMonth } from '../summaries/periods';
 import { ledgerHorizon } from '../summaries/upkeep';
-import { forEachInTurns } from '../operations/turns';
-import { readRows } from '../db/read-rows';
 
 export interface LedgerBalance {
   code: string;
@@ -33,12 +31,9 @@ export async function balancesBeforeMonth(
 ): Promise<LedgerBalance[]> {
   const read = await balancesSelect(db, upperCodes, firstOfMonth, customerOfficers);
   if (read === undefined) return [];
-  const rows: LedgerBalance[] = await readRows(db, read.query.select(read.balance.as('balance')).compile());
-  // In place and in turns, not copied (every customer's row): PostgreSQL's sums arrive as numeric.
-  await forEachInTurns(rows, (r) => {
-    r.balance = Number(r.balance);
-  });
-  return rows;
+  const rows = await read.query.select(read.balance.as('balance')).execute();
+  // PostgreSQL's sums arrive as numeric.
+  return rows.map((r) => ({ ...r, balance: Number(r.balance) }));
 }
 
 /**

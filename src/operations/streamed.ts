@@ -17,7 +17,7 @@
  * and ends the snapshot (a client that hung up). The snapshot is a read-only transaction: on SQLite
  * a reader thread's consistent view, on PostgreSQL REPEATABLE READ.
  */
-import { sql, type Compilable, type CompiledQuery, type ControlledTransaction, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Compilable, type ControlledTransaction, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import { STREAM_BATCH_ROWS } from '../tunables';
 import type { OperationResult, Row } from './types';
@@ -133,10 +133,9 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<Row> {
  * it passes. `db` is the snapshot the query was built on. Undefined for a query that can select
  * nothing (an empty list of officers, which SQL cannot write): no batch.
  */
-export async function* rowBatches<R, T extends Row>(db: Kysely<Database>, query: Compilable<R> | CompiledQuery<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
+export async function* rowBatches<R, T extends Row>(db: Kysely<Database>, query: Compilable<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
   if (query === undefined) return;
-  const compiled = 'compile' in query ? query.compile() : query;
-  for await (const part of db.getExecutor().stream<R>(compiled, STREAM_BATCH_ROWS)) yield part.rows.map(toRow);
+  for await (const part of db.getExecutor().stream<R>(query.compile(), STREAM_BATCH_ROWS)) yield part.rows.map(toRow);
 }
 
 /** How many rows `query` (a SELECT in raw SQL, without its ORDER BY) selects, in the snapshot `db`: a Count. */

@@ -10,7 +10,6 @@
  * The sums come from the summary data (repository.ts, docs/summaries.md).
  */
 import { amount, percentOf } from '../operations/values';
-import { forEachInTurns } from '../operations/turns';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
 export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
@@ -56,10 +55,10 @@ export function deliveryMeasures(r: DeliveryRecord): DeliveryMeasures {
 }
 
 /** Totals: the sums of the rows' quantities and values; DeliveryPercent recomputed from those sums. */
-export async function deliveryTotals(records: readonly DeliveryRecord[]): Promise<Record<string, number>> {
+export function deliveryTotals(records: readonly DeliveryRecord[]): Record<string, number> {
   const sum: DeliveryRecord = { ...NO_DELIVERY };
-  await forEachInTurns(records, (r) => {
+  for (const r of records) {
     for (const key of DELIVERY_RECORD_COLUMNS) sum[key] += r[key];
-  });
+  }
   return { ...deliveryMeasures(sum) };
 }

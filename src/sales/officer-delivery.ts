@@ -47,7 +47,7 @@ export async function officerDeliverySummary(db: Kysely<Database>, choice: Offic
     .filter((r) => r.officer.active === 1 || r.measures !== undefined)
     .map((r) => ({ officer: r.officer, measures: r.measures ?? NO_DELIVERY }));
   const rows = sortRows(records.map(toRow), order, 'SalesOfficer');
-  return { data: rows, totals: await deliveryTotals(records.map((r) => r.measures)) };
+  return { data: rows, totals: deliveryTotals(records.map((r) => r.measures)) };
 }
 
 /**

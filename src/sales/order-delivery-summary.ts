@@ -11,7 +11,7 @@ import type { OperationResult } from '../operations/types';
 import { countRows, rowBatches, StreamedData } from '../operations/streamed';
 import { DELIVERY_MEASURE_FIELDS, DELIVERY_RECORD_COLUMNS, deliveryMeasures, deliveryRecord, deliveryTotals, NO_DELIVERY, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { deliveriesPerCustomerQuery, sqlOrderHolds, type CustomerColumns, type CustomerDeliveries, type CustomerDeliverySums } from './repository';
+import { deliveriesPerCustomerQuery, inOrder, sqlOrderHolds, type CustomerColumns, type CustomerDeliveries, type CustomerDeliverySums } from './repository';
 import { sortedReport } from './sort-rows';
 import type { OfficerBound } from '../users/principal-scope';
 
@@ -32,21 +32,20 @@ export interface OrderDeliveryRow extends DeliveryMeasures {
  */
 export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
-  if (filters === undefined) return { data: [], totals: await deliveryTotals([]) };
+  if (filters === undefined) return { data: [], totals: deliveryTotals([]) };
   const column = RECORD_COLUMNS[order.field];
   const sqlOrder = column === undefined ? undefined : { column, descending: order.direction === 'desc' };
   const inSqlOrder = async (trx: Kysely<Database>) => sqlOrder !== undefined && (await sqlOrderHolds(trx, sqlOrder.column));
   return sortedReport<OrderDeliveryRow, OrderDeliveryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', inSqlOrder, async (trx, end) => {
-    const rowsQuery = await deliveriesPerCustomerQuery(trx, filters, sqlOrder);
-    const countQuery = await deliveriesPerCustomerQuery(trx, filters);
+    const query = await deliveriesPerCustomerQuery(trx, filters);
     const sums: DeliveryRecord = { ...NO_DELIVERY };
     const rows = () =>
-      rowBatches(trx, rowsQuery.compile(trx), (r: CustomerDeliverySums) => {
+      rowBatches(trx, inOrder(trx, query, sqlOrder ?? { column: 'code', descending: false }), (r: CustomerDeliverySums) => {
         const record = deliveryRecord(r);
         for (const key of DELIVERY_RECORD_COLUMNS) sums[key] += record[key];
         return toRow(r, record);
       });
-    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, countQuery), () => ({ ...deliveryMeasures(sums) }), end);
+    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, query), () => deliveryTotals([sums]), end);
   });
 }
 

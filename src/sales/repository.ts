@@ -13,14 +13,12 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { closingMonthBefore } from '../collections/balance-reads';
 import type { Database } from '../db/schema';
-import { summarySql, type SummarySql } from '../summaries/engine-sql';
+import { summarySql } from '../summaries/engine-sql';
 import { inSpans, periodSpans } from '../summaries/periods';
 import { maxDeliveryLag } from '../summaries/upkeep';
 import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './delivery-measures';
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
-import { readRows } from '../db/read-rows';
-import { forEachInTurns } from '../operations/turns';
 
 type Db = Kysely<Database>;
 
@@ -60,19 +58,28 @@ const CUSTOMER_COLUMNS: Readonly<Record<keyof CustomerColumns, string>> = {
 };
 
 /** Joins the customer's columns to rows summed per customer (`customer_code`, one row each). */
-function withCustomerColumns<M extends string>(s: SummarySql, perCustomer: RawBuilder<unknown>, measures: readonly M[], order: SqlOrder<keyof CustomerColumns | M> | undefined) {
-  let orderBy = sql``;
-  if (order !== undefined) {
-    const text = order.column in CUSTOMER_COLUMNS;
-    const column = sql.ref(text ? CUSTOMER_COLUMNS[order.column as keyof CustomerColumns] : `x.${order.column}`);
-    const key = text ? s.byCodePoint(column) : column;
-    orderBy = sql` order by ${key} ${sql.raw(order.descending ? 'desc' : 'asc')}, ${s.byCodePoint(sql.ref('c.code'))}`;
-  }
+function withCustomerColumns<M extends string>(perCustomer: RawBuilder<unknown>, measures: readonly M[]) {
   return sql`
     select ${sql.join(Object.entries(CUSTOMER_COLUMNS).map(([name, column]) => sql`${sql.ref(column)} as ${sql.ref(name)}`))}, ${sql.join(measures.map((m) => sql.ref(`x.${m}`)))}
     from (${perCustomer}) x
     join customers c on c.code = x.customer_code
-    join states st on st.code = c.state_code${orderBy}`;
+    join states st on st.code = c.state_code`;
+}
+
+/**
+ * A per-customer report's rows (salesPerCustomerQuery, deliveriesPerCustomerQuery) in the order
+ * asked for, ties by customer code, text compared by code point: a select of its own, which every
+ * driver can stream.
+ */
+export function inOrder<R>(db: Db, query: RawBuilder<R>, order: SqlOrder<string>) {
+  const s = summarySql(db);
+  const column = sql.ref(`r.${order.column}`);
+  const key = order.column in CUSTOMER_COLUMNS ? s.byCodePoint(column) : column;
+  return db
+    .selectFrom(sql<R>`(${query})`.as('r'))
+    .selectAll()
+    .orderBy(key, order.descending ? 'desc' : 'asc')
+    .orderBy(s.byCodePoint(sql.ref('r.code')));
 }
 
 type Numeric = number | string;
@@ -92,13 +99,13 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
  * once (through the invoices' category sets). The report reads the same query through
  * salesRowsWhole; these records are what src/summaries/summaries.test.ts holds to the raw rows' sums.
  */
-export async function salesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<CustomerSales[]> {
-  const query = await salesPerCustomerQuery(db, filters, order);
-  return query === undefined ? [] : asNumbers(await readRows(db, query.compile(db)), SALES_MEASURES);
+export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerSales[]> {
+  const query = await salesPerCustomerQuery(db, filters);
+  return query === undefined ? [] : asNumbers((await query.execute(db)).rows, SALES_MEASURES);
 }
 
 /** The query of salesPerCustomer, for a report that streams its rows; undefined when no customer can match. */
-export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerSales>): Promise<RawBuilder<CustomerSalesSums> | undefined> {
+export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerSalesSums> | undefined> {
   const s = summarySql(db);
   const spans = periodSpans(filters.dates.from, filters.dates.to);
   let perCustomer: RawBuilder<unknown>;
@@ -126,22 +133,21 @@ export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters, or
       group by u.customer_code
       having sum(u.invoice_count) > 0`;
   }
-  return sql<CustomerSalesSums>`${withCustomerColumns(s, perCustomer, SALES_MEASURES, order)}`;
+  return sql<CustomerSalesSums>`${withCustomerColumns(perCustomer, SALES_MEASURES)}`;
 }
 
 /** A customer's sales as SQL gives them: the sums numeric text on PostgreSQL. */
 export type CustomerSalesSums = CustomerColumns & Record<SalesMeasure, Numeric>;
 
 /**
- * The rows with their sums as plain numbers, converted in place and in turns (turns.ts): a
- * company-wide report has tens of thousands of rows, so no copies. PostgreSQL's sums are numeric (engine.ts parses them; Number()
- * makes it explicit) and a sum over no rows is null (0 here).
+ * The rows with their sums as plain numbers, converted in place: PostgreSQL's sums are numeric
+ * (engine.ts parses them; Number() makes it explicit) and a sum over no rows is null (0 here).
  */
-async function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): Promise<(Omit<R, K> & Record<K, number>)[]> {
-  await forEachInTurns(rows, (row) => {
+function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): (Omit<R, K> & Record<K, number>)[] {
+  for (const row of rows) {
     const record: Record<K, Numeric | null> = row;
     for (const column of columns) record[column] = Number(record[column] ?? 0);
-  });
+  }
   return rows as unknown as (Omit<R, K> & Record<K, number>)[];
 }
 
@@ -154,15 +160,15 @@ async function categorySetsWithAny(db: Db, categories: readonly string[]): Promi
 /** Order/delivery measures of one customer, with its columns. */
 export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
 
-/** As records: the order-vs-delivery summary sorted by DeliveryPercent, and the summaries test. */
-export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<CustomerDeliveries[]> {
-  return asNumbers(await readRows(db, (await deliveriesPerCustomerQuery(db, filters, order)).compile(db)), DELIVERY_RECORD_COLUMNS);
+/** The order-versus-delivery measures per customer as records (the summaries test holds them to the raw rows). */
+export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerDeliveries[]> {
+  return asNumbers((await (await deliveriesPerCustomerQuery(db, filters)).execute(db)).rows, DELIVERY_RECORD_COLUMNS);
 }
 
 /** The query of deliveriesPerCustomer, for a report that streams its rows. */
-export async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters, order?: SqlOrder<keyof CustomerDeliveries>): Promise<RawBuilder<CustomerDeliverySums>> {
+export async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerDeliverySums>> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
-  return sql<CustomerDeliverySums>`${withCustomerColumns(summarySql(db), grouped, DELIVERY_RECORD_COLUMNS, order)}`;
+  return sql<CustomerDeliverySums>`${withCustomerColumns(grouped, DELIVERY_RECORD_COLUMNS)}`;
 }
 
 /** A customer's order and delivery measures as SQL gives them. */

@@ -11,7 +11,7 @@ import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { countRows, rowBatches, StreamedData } from '../operations/streamed';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { salesPerCustomerQuery, sqlOrderHolds, type CustomerSales, type CustomerSalesSums } from './repository';
+import { inOrder, salesPerCustomerQuery, sqlOrderHolds, type CustomerSales, type CustomerSalesSums } from './repository';
 import { sortedReport } from './sort-rows';
 import type { OfficerBound } from '../users/principal-scope';
 
@@ -39,18 +39,17 @@ export async function salesSummary(db: Kysely<Database>, input: ReportFilterInpu
   if (filters === undefined) return { data: [], totals: salesTotals({ invoice_count: 0, quantity: 0, value_minor: 0 }) };
   const sqlOrder = { column: RECORD_COLUMNS[order.field], descending: order.direction === 'desc' };
   return sortedReport<SalesSummaryRow, SalesSummaryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', (trx) => sqlOrderHolds(trx, sqlOrder.column), async (trx, end) => {
-    const rowsQuery = await salesPerCustomerQuery(trx, filters, sqlOrder);
-    const countQuery = await salesPerCustomerQuery(trx, filters);
+    const query = await salesPerCustomerQuery(trx, filters);
     const sums = { invoice_count: 0, quantity: 0, value_minor: 0 };
     const rows = () =>
-      rowBatches(trx, rowsQuery?.compile(trx), (r: CustomerSalesSums) => {
+      rowBatches(trx, query && inOrder(trx, query, sqlOrder), (r: CustomerSalesSums) => {
         const row = toRow(r);
         sums.invoice_count += row.InvoiceCount;
         sums.quantity += row.Quantity;
         sums.value_minor += plainNumber(r.value_minor);
         return row;
       });
-    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, countQuery), () => salesTotals(sums), end);
+    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, query), () => salesTotals(sums), end);
   });
 }
 

@@ -134,7 +134,7 @@ class WorkerConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(compiled: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (!isSelect(compiled)) throw new Error('Only SELECT queries can be streamed');
+    if (!SelectQueryNode.is(compiled.query)) throw new Error('Only SELECT queries can be streamed');
     const own = this.pinned === undefined;
     const lease = this.pinned ?? (await this.lease(this.pool.readGroup));
     let done = false;
@@ -199,9 +199,10 @@ class WorkerConnection implements DatabaseConnection {
     if (this.pinned) await this.finish('rollback').catch(() => undefined);
   }
 
-  /** A SELECT goes to a reader. */
+  /** A SELECT built with Kysely, or raw SQL that is a plain SELECT, goes to a reader. */
   private groupFor(compiled: CompiledQuery): SlotGroup {
-    return isSelect(compiled) ? this.pool.readGroup : this.pool.writer;
+    const select = SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
+    return select ? this.pool.readGroup : this.pool.writer;
   }
 
   /** Borrows a worker of the group; a worker that died is replaced before it is lent again. */
@@ -234,9 +235,4 @@ class WorkerConnection implements DatabaseConnection {
     if (answer.numAffectedRows === undefined) return { rows: answer.rows as R[] };
     return { rows: answer.rows as R[], numAffectedRows: answer.numAffectedRows, insertId: answer.insertId };
   }
-}
-
-/** A SELECT built with Kysely, or raw SQL that is a plain SELECT. */
-function isSelect(compiled: CompiledQuery): boolean {
-  return SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
 }
