@@ -4,7 +4,7 @@
  * binding writes them while they are read and memory does not grow with the answer. A batch is handed
  * on, made into answer rows and written as JSON at once: a row at a time, the event loop would spend
  * much of its time handing rows between async generators
- * (docs/architecture.md, "Streamed lists in batches").
+ * (docs/architecture.md, "Streamed lists and reports in batches").
  *
  * A StreamedData describes the Data of the envelope as a tree: arrays of rows (cursors), objects whose
  * members come in order, and values computed when they are reached (a summary of the rows before them).

@@ -96,8 +96,8 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
 /**
  * getSalesSummaryRecords' sums per customer, as records. Without a category filter the whole invoices'
  * totals; with one, the chosen categories' lines, and the invoices with any chosen category counted
- * once (through the invoices' category sets). The report reads the same query through
- * salesRowsWhole; these records are what src/summaries/summaries.test.ts holds to the raw rows' sums.
+ * once (through the invoices' category sets). The report streams the same query
+ * (sales-summary.ts); these records are what src/summaries/summaries.test.ts holds to the raw rows' sums.
  */
 export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerSales[]> {
   const query = await salesPerCustomerQuery(db, filters);
