@@ -1,7 +1,6 @@
 /**
- * The documents of one month, and their numbering: when a month is complete, each kind of document
- * is numbered in date order (ties in the order they were made), continuing from the month before,
- * so document numbers read chronologically like a real back office's.
+ * The documents of one month, and their numbering: each kind in date order (ties in the order they
+ * were made), so numbers read chronologically like a real back office's.
  */
 import type { Activity, Complaint, CreditNote, Customer, DebitNote, Enquiry, Invoice, Numbered, Order, Pcn, Receipt } from './model';
 import { pad } from './masters';

@@ -1,7 +1,4 @@
-/**
- * Dates for the generator as whole UTC day numbers (days since 1970-01-01), formatted the way the
- * schema stores them: 'yyyy-MM-dd' dates and ISO UTC timestamps (src/db/schema.ts).
- */
+/** Dates as whole UTC day numbers (days since 1970-01-01), formatted as the schema stores them. */
 export type Day = number;
 
 const MS_PER_DAY = 86_400_000;
@@ -60,11 +57,7 @@ export interface Month {
   workingDays: Day[];
 }
 
-/**
- * The generated period (docs/behaviour.md, "Demo data": two fiscal years): from the start of the previous
- * fiscal year to the as-of date, so the previous fiscal year is complete and the current one runs
- * up to as-of.
- */
+/** The first day of the generated period: the start of the previous fiscal year. */
 export function periodStart(asOf: Day, fiscalYearStartMonth: number): Day {
   const d = new Date(asOf * MS_PER_DAY);
   const year = d.getUTCFullYear();

@@ -3,12 +3,7 @@
  * wires and motors. Regions, divisions, product range and the name pools the generator draws from.
  */
 
-export interface ZoneSpec {
-  code: string;
-  name: string;
-}
-
-export const ZONES: ZoneSpec[] = [
+export const ZONES = [
   { code: 'N', name: 'North' },
   { code: 'S', name: 'South' },
   { code: 'E', name: 'East' },
@@ -61,12 +56,7 @@ export const ZONAL_REGIONS: string[][] = [['N'], ['S'], ['E', 'NE'], ['W', 'C']]
 /** Area managers are spread over the zones in this order, so even a small company covers every zone. */
 export const AREA_ZONE_CYCLE = ['N', 'S', 'E', 'W', 'C', 'NE', 'N', 'S', 'W', 'E'];
 
-export interface ProfitCenterSpec {
-  code: string;
-  name: string;
-}
-
-export const PROFIT_CENTERS: ProfitCenterSpec[] = [
+export const PROFIT_CENTERS = [
   { code: 'AGRI', name: 'Agriculture Pumps' },
   { code: 'DOMA', name: 'Domestic Appliances' },
   { code: 'LGHT', name: 'Lighting' },

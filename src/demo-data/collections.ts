@@ -1,9 +1,6 @@
 /**
- * How invoices get paid. Most are paid by a receipt (sometimes two) around the customer's credit
- * period; some are collected as cheques on a payment collection note (PCN) whose cleared cheques
- * become receipts, bounced ones a debit note for the bank charges and a replacement payment; a few
- * stay unpaid. Dealers also pay advances. Every receipt, debit note and credit note posts one ledger
- * entry (rows.ts).
+ * How invoices get paid: mostly by a receipt around the credit period; some by cheques on a payment
+ * collection note (PCN), whose bounced cheques bring bank charges and a replacement; a few never.
  */
 import { workingDayFrom, type Day } from './calendar';
 import type { ChequeStatus, PaymentMethod, PaymentType } from '../db/schema';

@@ -1,20 +1,25 @@
 /**
- * The demo data generator (docs/behaviour.md, "Demo data"): a believable company over two fiscal years,
- * the same data for the same scale and as-of date. seedIfEmpty runs at server start; `npm run seed`
- * (scripts/seed.ts) runs it on demand.
+ * The demo data generator (docs/behaviour.md, "Demo data"): the same company for the same scale and
+ * as-of date. seedIfEmpty runs at server start, `npm run seed` on demand.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../db/engine';
-import type { Database } from '../db/schema';
+import type { Database, TableName } from '../db/schema';
 import { formatDay, parseDay, periodStart, todayUtc } from './calendar';
 import { buildCompany, masterRows } from './masters';
 import { Random } from './random';
-import { SEEDED_TABLES, type SeededTable } from './tables';
 import { generateTransactions } from './transactions';
 import { RowWriter } from './writer';
 import { rebuildSummaries } from '../summaries/upkeep';
 
-export { SEEDED_TABLES, type SeededTable } from './tables';
+export type SeededTable = Exclude<TableName, 'counters'>;
+
+/** Parents before children: the order inserts need (deletes go backwards). */
+export const SEEDED_TABLES: SeededTable[] = [
+  'zones', 'states', 'profit_centers', 'product_categories', 'products', 'users', 'customers', 'customer_profit_centers',
+  'orders', 'order_lines', 'invoices', 'invoice_lines', 'receipts', 'pcn', 'pcn_invoices', 'pcn_debit_notes',
+  'ledger_entries', 'activities', 'enquiries', 'complaints', 'warranty_requests', 'warranty_files',
+];
 
 export interface SeedOptions {
   /** A positive number: 1 is ~3,000 customers and hundreds of thousands of rows; 10 the benchmark size. */
@@ -30,7 +35,6 @@ export interface SeedSummary {
   asOf: string;
   /** First day of the generated period (start of the previous fiscal year). */
   from: string;
-  /** Rows written per table (the counters row values are set, not counted). */
   rows: Record<SeededTable, number>;
   totalRows: number;
   millis: number;
@@ -102,10 +106,7 @@ async function firstFilledTable(db: Kysely<Database>): Promise<string | undefine
   return undefined;
 }
 
-/**
- * Takes the counters row lock first, so two processes seeding one PostgreSQL at once run one after
- * the other and the second finds the data of the first.
- */
+/** Two processes seeding one PostgreSQL at once wait on this row lock, so the second finds the data. */
 async function lockCounters(db: Kysely<Database>): Promise<void> {
   await db.updateTable('counters').set((eb) => ({ value: eb.ref('value') })).where('name', '=', 'warranty_request_no').execute();
 }

@@ -1,7 +1,6 @@
 /**
  * The company's master data: regions, divisions, products, the reporting tree of officers and the
- * customers (docs/behaviour.md, "Demo data": ~3,000 customers, 60 officers at scale 1; customers and officers below the
- * zonal managers grow with the scale).
+ * customers; customers and officers below the zonal managers grow with the scale.
  */
 import type { CustomerProfitCentersTable, CustomersTable, ProductCategoriesTable, ProductsTable, ProfitCentersTable, StatesTable, UsersTable, ZonesTable } from '../db/schema';
 import {
@@ -32,14 +31,10 @@ export interface MasterRows {
   customer_profit_centers: CustomerProfitCentersTable[];
 }
 
-export interface Headcount {
-  areaManagers: number;
-  salesOfficers: number;
-  customers: number;
-}
+type Headcount = ReturnType<typeof headcount>;
 
 /** Scale 1: 10 area managers, 45 sales officers, 3,000 customers; every zone keeps an area manager. */
-function headcount(scale: number): Headcount {
+function headcount(scale: number) {
   const areaManagers = Math.max(AREA_ZONE_CYCLE.length - 4, Math.round(10 * scale));
   const salesOfficers = Math.max(areaManagers, Math.round(45 * scale));
   const customers = Math.max(salesOfficers * 5, Math.round(3000 * scale));

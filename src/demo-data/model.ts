@@ -1,7 +1,4 @@
-/**
- * The generator's in-memory picture of the company and of its documents. Documents get their
- * numbers when their month is written (numbering.ts), so numbers follow document dates.
- */
+/** The generator's in-memory picture of the company and of its documents. */
 import type { ActivityStatus, ChequeStatus, PaymentMethod, PaymentType, Role, WarrantyStatus } from '../db/schema';
 import type { Day } from './calendar';
 
@@ -40,7 +37,7 @@ export interface Customer {
   openingBalance: number;
 }
 
-/** A document number, given when the document's month is written. */
+/** A document; its number is given when its month is written (batch.ts), so numbers follow dates. */
 export interface Numbered {
   no: string;
   date: Day;

@@ -1,7 +1,4 @@
-/**
- * A seeded pseudo-random generator (sfc32), so the demo data is the same for the same scale and
- * as-of date (docs/behaviour.md, "Demo data"). Math.random is never used by the generator.
- */
+/** A seeded pseudo-random generator (sfc32): the same demo data for the same scale and as-of date. */
 export class Random {
   private a: number;
   private b: number;

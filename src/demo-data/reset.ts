@@ -1,6 +1,6 @@
 /** Empties every table the demo data fills and restarts the counters, in one transaction (seed --reset). */
 import type { Engine } from '../db/engine';
-import { SEEDED_TABLES } from './tables';
+import { SEEDED_TABLES } from './index';
 
 export async function clearDatabase(engine: Engine): Promise<void> {
   await engine.db.transaction().execute(async (trx) => {

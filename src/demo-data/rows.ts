@@ -1,7 +1,6 @@
 /**
- * Turns a numbered month of documents into table rows and writes them, parents before children
- * (foreign keys are checked as rows arrive). Every invoice, receipt, debit note and credit note
- * posts exactly one ledger entry (docs/behaviour.md: balances come only from the ledger).
+ * A numbered month of documents as table rows, parents before children (foreign keys are checked as
+ * rows arrive). Every invoice, receipt, debit note and credit note posts one ledger entry.
  */
 import type { LedgerEntriesTable } from '../db/schema';
 import { formatDay, type Day } from './calendar';

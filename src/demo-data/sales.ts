@@ -1,14 +1,11 @@
 /**
- * Orders and their deliveries. An order is placed with a delivery plan: most are delivered in full
- * by one invoice, some in two, a few only in part (the rest stays pending), a few are cancelled;
- * deliveries that would fall after the as-of date have not happened yet, so recent orders are still
- * open. A few invoices are counter sales without an order.
+ * Orders and their deliveries: most delivered in full by one invoice, some in two, a few in part or
+ * cancelled; recent ones still open. A few invoices are counter sales without an order.
  */
 import { workingDayFrom, type Day, type Month } from './calendar';
-import type { Delivery } from './events';
 import type { Customer, Invoice, InvoiceLine, Order, OrderLine, Product } from './model';
 import { collectPayment } from './collections';
-import { drawDays, rememberPurchase, schedule, stateOf, type Simulation } from './simulation';
+import { drawDays, rememberPurchase, schedule, stateOf, type Delivery, type Simulation } from './simulation';
 
 /** Orders per average customer per month (scale 1: ~35,000 orders over the period). */
 const ORDERS_PER_MONTH = 0.58;

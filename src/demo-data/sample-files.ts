@@ -1,7 +1,6 @@
 /**
  * Small but valid files for the warranty requests' attachments, built in code so the seed needs no
- * binary assets: a PNG photo, a JPEG of the rating plate and a one-page PDF invoice copy. Each
- * request's files differ (colour, grey level, text), so their sha256 differ too.
+ * binary assets; each request's files differ (colour, grey level, text), and so do their sha256.
  */
 import { deflateSync } from 'node:zlib';
 

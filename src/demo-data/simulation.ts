@@ -1,25 +1,56 @@
 /**
- * The state the month-by-month simulation carries: the company, the documents of the month being
- * generated, and per customer its pending events and the recent history that later documents refer to
- * (what it bought, for complaints and warranty claims; its recent activities, for enquiries).
+ * The state the month-by-month simulation carries: the company, the month's documents, and per
+ * customer what falls due later and the recent history that later documents refer to.
  */
 import type { Day, Month } from './calendar';
-import { EventQueue, type SimEvent } from './events';
 import type { Company } from './masters';
-import type { Activity, Customer, Invoice, Product, WarrantyRequest } from './model';
+import type { Activity, Customer, Invoice, Order, OrderLine, Pcn, Product, WarrantyRequest } from './model';
 import type { MonthBatch } from './batch';
+import type { PaymentMethod } from '../db/schema';
 import type { Random } from './random';
 
-export interface Purchase {
-  product: Product;
-  invoice: Invoice;
+export interface Delivery {
+  orderLine: OrderLine;
+  quantity: number;
+  value: number;
 }
 
-export interface CustomerState {
+/** Something that happens to a customer on a later day; what falls after the as-of date never happens. */
+export type SimEvent =
+  | { kind: 'invoice'; date: Day; order: Order; deliveries: Delivery[] }
+  | { kind: 'receipt'; date: Day; amount: number; method?: PaymentMethod; reference?: string }
+  | { kind: 'pcn'; date: Day }
+  | { kind: 'debitNote'; date: Day; pcn: Pcn; amount: number; reason: string }
+  | { kind: 'creditNote'; date: Day; amount: number };
+
+/** A customer's events by day; those of one day keep the order they were scheduled in. */
+export class EventQueue {
+  private readonly events: SimEvent[] = [];
+
+  push(event: SimEvent): void {
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.events[mid].date <= event.date) lo = mid + 1;
+      else hi = mid;
+    }
+    this.events.splice(lo, 0, event);
+  }
+
+  /** The next event on or before `last`, removed from the queue. */
+  takeDue(last: Day): SimEvent | undefined {
+    return this.events.length > 0 && this.events[0].date <= last ? this.events.shift() : undefined;
+  }
+}
+
+interface CustomerState {
   queue: EventQueue;
   /** Invoices waiting for the next payment collection note. */
   pcnDue: Invoice[];
-  purchases: Purchase[];
+  /** What it bought lately, for complaints and warranty claims. */
+  purchases: { product: Product; invoice: Invoice }[];
+  /** Its latest activities, for enquiries. */
   activities: Activity[];
   /** Money on account (advances, credit notes, a credit opening balance) that later invoices use up. */
   onAccount: number;
@@ -51,7 +82,7 @@ export function schedule(sim: Simulation, customer: Customer, event: SimEvent): 
   if (event.date <= sim.asOf) stateOf(sim, customer).queue.push(event);
 }
 
-export function rememberPurchase(state: CustomerState, purchase: Purchase): void {
+export function rememberPurchase(state: CustomerState, purchase: CustomerState['purchases'][number]): void {
   state.purchases.push(purchase);
   if (state.purchases.length > KEEP_PURCHASES) state.purchases.shift();
 }

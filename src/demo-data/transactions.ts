@@ -1,22 +1,18 @@
 /**
- * The business of the period, month by month: for each customer, the orders it places, whatever
- * falls due for it (deliveries, payments, collections, notes), the officers' field work and its
- * warranty claims. Each month is numbered and written before the next is generated, so memory stays
- * bounded whatever the scale; warranty requests (a few thousand) are written at the end.
+ * The business of the period, month by month. Each month is numbered and written before the next is
+ * generated, so memory stays bounded whatever the scale; warranty requests are written at the end.
  */
 import { monthsBetween, type Day, type Month } from './calendar';
 import { DocumentNumbers, MonthBatch } from './batch';
 import { collectAdvance, collectOpening, collectPcn, receive } from './collections';
-import type { SimEvent } from './events';
 import { logFieldWork } from './field-work';
 import type { Company } from './masters';
 import type { Customer } from './model';
 import type { Random } from './random';
 import { writeBatch, writeWarrantyRequests } from './rows';
 import { deliver, placeOrders } from './sales';
-import { newCustomerState, stateOf, type Simulation } from './simulation';
-import { numberWarrantyRequests, raiseWarrantyRequests } from './warranty';
-import { sampleWarrantyFiles } from './warranty-files';
+import { newCustomerState, stateOf, type SimEvent, type Simulation } from './simulation';
+import { numberWarrantyRequests, raiseWarrantyRequests, sampleWarrantyFiles } from './warranty';
 import type { RowWriter } from './writer';
 
 export async function generateTransactions(writer: RowWriter, company: Company, random: Random, start: Day, asOf: Day): Promise<DocumentNumbers> {

@@ -1,16 +1,17 @@
 /**
- * Warranty requests for products customers bought, in every status of their life:
- * SUBMITTED -> DISPATCHED (transport details) -> RECEIVED -> APPROVED or REJECTED -> CLOSED.
- * Each step bumps the version; updated_at is the last step, and the sync sequence (change_seq) follows
- * updated_at, as live changes would have assigned it (schema.ts, WarrantyRequestsTable).
+ * Warranty requests for products customers bought, in every status of their life: SUBMITTED ->
+ * DISPATCHED -> RECEIVED -> APPROVED or REJECTED -> CLOSED, each step bumping the version. A few get
+ * attachments (small real files), so the file listing and download have something to show.
  */
-import type { WarrantyStatus } from '../db/schema';
+import { createHash } from 'node:crypto';
+import type { WarrantyFilesTable, WarrantyStatus } from '../db/schema';
 import { TRANSPORTERS } from './catalog';
 import { formatDay, timestamp, type Day, type Month } from './calendar';
 import type { DocumentNumbers } from './batch';
 import type { Customer, WarrantyRequest } from './model';
 import { officeSeconds, stateOf, type Simulation } from './simulation';
 import type { Random } from './random';
+import { samplePdf, samplePng, sampleJpeg } from './sample-files';
 
 const REQUESTS_PER_MONTH = 0.035;
 const COMPLAINTS = [
@@ -68,7 +69,7 @@ function advance(sim: Simulation, request: WarrantyRequest, target: WarrantyStat
   }
 }
 
-/** Request numbers follow creation; change sequence numbers follow the last change. */
+/** Request numbers follow creation; the sync sequence (change_seq) follows the last change, as live changes assign it. */
 export function numberWarrantyRequests(requests: WarrantyRequest[], numbers: DocumentNumbers): void {
   requests.sort((a, b) => compare(a.createdAt, b.createdAt));
   for (const r of requests) r.no = numbers.next('warrantyRequest');
@@ -93,4 +94,34 @@ function uuid(random: Random): string {
   hex[16] = (8 + random.int(0, 3)).toString(16);
   const s = hex.join('');
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+const REQUESTS_WITH_FILES = 8;
+
+export function sampleWarrantyFiles(requests: WarrantyRequest[], numbers: DocumentNumbers): WarrantyFilesTable[] {
+  const step = Math.max(1, Math.floor(requests.length / REQUESTS_WITH_FILES));
+  const rows: WarrantyFilesTable[] = [];
+  for (let i = 0, picked = 0; i < requests.length && picked < REQUESTS_WITH_FILES; i += step, picked++) {
+    const request = requests[i];
+    const files: [string, string, Buffer][] = [
+      ['photo_1.png', 'image/png', samplePng((picked * 37) % 256)],
+      ['rating_plate.jpg', 'image/jpeg', sampleJpeg(40 + picked * 20)],
+    ];
+    if (picked % 2 === 0) {
+      files.push(['invoice_copy.pdf', 'application/pdf', samplePdf(`Invoice copy ${request.invoice?.no ?? 'not available'} for ${request.no}`)]);
+    }
+    files.forEach(([fileName, contentType, content], k) => {
+      rows.push({
+        file_id: numbers.next('warrantyFile'),
+        request_no: request.no,
+        file_name: fileName,
+        content_type: contentType,
+        size_bytes: content.length,
+        sha256: createHash('sha256').update(content).digest('hex'),
+        content,
+        created_at: new Date(Date.parse(request.createdAt) + (k + 1) * 60_000).toISOString(),
+      });
+    });
+  }
+  return rows;
 }

@@ -1,20 +1,15 @@
 /**
- * Multi-row inserts in batches that stay under the engines' bound-parameter limits (SQLite 32766,
- * PostgreSQL 65535), counting the rows written per table for the summary.
- *
- * Kysely compiles a batch's statement once per table and batch size; later batches of that size
- * reuse the SQL text with their own bound values, which saves most of the query builder's time on
- * hundreds of thousands of rows while the engine still spells the statement (placeholders, quoting).
+ * Multi-row inserts in batches under the engines' bound-parameter limits (SQLite 32766, PostgreSQL
+ * 65535), counting the rows per table. A statement's text is compiled once per table and batch size
+ * and reused with new values: the query builder's work dominated hundreds of thousands of rows.
  */
 import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Database, TableName } from '../db/schema';
 
 const MAX_PARAMETERS = 30_000;
 
-export type RowCounts = Partial<Record<TableName, number>>;
-
 export class RowWriter {
-  readonly counts: RowCounts = {};
+  readonly counts: Partial<Record<TableName, number>> = {};
   private readonly statements = new Map<string, string>();
 
   constructor(private readonly db: Kysely<Database>) {}
