@@ -1,8 +1,6 @@
 /**
- * Whether the stored summary data equals what the raw rows give (docs/summaries.md, "Keeping them in step"):
- * inside one transaction the stored rows are copied aside, every summary is derived anew by the same
- * code that keeps them (upkeep.ts), the two are compared row for row, and the transaction is rolled
- * back, so a check changes nothing. For after a manual SQL fix, or as a periodic audit.
+ * Whether the stored summary data equals what the raw rows give (docs/summaries.md): in a transaction
+ * rolled back at the end, the stored rows are copied aside, derived anew and compared row for row.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';

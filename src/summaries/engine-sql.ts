@@ -21,11 +21,8 @@ export interface SummarySql {
   /** Whether a text expression holds a character beyond the Basic Multilingual Plane. */
   beyondBmp(text: RawBuilder<unknown>): RawBuilder<SqlBool>;
   /**
-   * A column to GROUP BY that no index may serve. Summed per customer, SQLite would otherwise read a
-   * summary table whole in its customer index's order to spare itself a sort, slower than the sort when
-   * the rows of the date range are a fraction of it; the unary + keeps the term off the indexes, so the
-   * primary key picks the range's rows and the groups are sorted after. PostgreSQL plans by its
-   * statistics.
+   * A column to GROUP BY that no index may serve: SQLite would read a whole summary table in its
+   * customer index's order to spare a sort, slower than picking the range's rows and sorting them.
    */
   groupKey(column: RawBuilder<unknown>): RawBuilder<unknown>;
 }

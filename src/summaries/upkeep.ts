@@ -1,17 +1,10 @@
 /**
- * Keeps the summary data (docs/summaries.md) in step with the raw rows: every summary row of a
- * customer is derived from that customer's raw rows alone, so a write that touches some customers'
- * invoices, orders, receipts or ledger entries refreshes exactly those customers, in the writer's
- * own transaction:
- *
- *   refreshSummaries(trx, customerCodes)   after a write (CSV import)
- *   rebuildSummaries(trx)                  every customer (demo data, `npm run summaries -- rebuild`)
- *
- * Both delete the customers' summary rows and insert them anew from the raw tables: day rows from
- * the raw rows, month rows from the day rows, year rows from the month rows.
+ * Keeps the summary data (docs/summaries.md) in step with the raw rows, in the writer's transaction.
+ * A customer's summary rows derive from its raw rows alone, so a write refreshes just the customers
+ * it touched: their rows are deleted and inserted anew (days from raw rows, months, then years).
  */
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database, PeriodKind } from '../db/schema';
+import type { Database } from '../db/schema';
 import { inValues } from '../db/sql-in';
 import { summarySql, type SummarySql } from './engine-sql';
 
@@ -33,6 +26,7 @@ export const CUSTOMER_SUMMARY_TABLES = [
   'receipt_period_totals',
   'ledger_month_balances',
 ] as const;
+type SummaryTable = (typeof CUSTOMER_SUMMARY_TABLES)[number];
 
 export const FACT_MAX_DELIVERY_LAG = 'order_delivery_max_lag_days';
 export const FACT_LEDGER_HORIZON = 'ledger_horizon_month';
@@ -46,7 +40,7 @@ const CHUNK = 500;
  */
 export type SummaryFamily = 'sales' | 'orders' | 'receipts' | 'ledger';
 
-const FAMILIES: Record<SummaryFamily, { tables: readonly (typeof CUSTOMER_SUMMARY_TABLES)[number][]; write(db: Db, s: SummarySql, customers: Customers): Promise<void> }> = {
+const FAMILIES: Record<SummaryFamily, { tables: readonly SummaryTable[]; write(db: Db, s: SummarySql, customers: Customers): Promise<void> }> = {
   sales: { tables: ['sales_period_totals', 'sales_period_categories', 'sales_period_category_sets'], write: insertSales },
   orders: {
     tables: ['order_period_totals', 'order_period_categories', 'order_delivery_events', 'open_order_balances', 'open_order_deliveries'],
@@ -93,15 +87,28 @@ function customerFilter(customers: Customers, column: string): Expression<SqlBoo
 }
 
 /** Deletes the customers' rows of a summary table (all of them without a condition: SQLite truncates). */
-async function deleteRows(db: Db, table: (typeof CUSTOMER_SUMMARY_TABLES)[number], customers: Customers): Promise<void> {
+async function deleteRows(db: Db, table: SummaryTable, customers: Customers): Promise<void> {
   if (customers === 'all') await db.deleteFrom(table).execute();
   else await db.deleteFrom(table).where(inValues('customer_code', customers)).execute();
 }
 
-/** The period_start of a grain for a day-grain date column (D rows are read to build M, M to build Y). */
-function rollUp(s: SummarySql, kind: Exclude<PeriodKind, 'D'>, column: RawBuilder<unknown>): RawBuilder<string> {
-  return kind === 'M' ? s.monthStart(column) : s.yearStart(column);
+/** The columns after period_start of the sales and order period tables. */
+const PERIOD_KEYS = ['customer_code', 'profit_center_code', 'sales_officer_id'];
+
+/** A period table's month rows summed from its day rows, then its year rows from the month rows. */
+async function rollUpPeriods(db: Db, s: SummarySql, customers: Customers, table: SummaryTable, keys: string[], measures: string[]): Promise<void> {
+  for (const kind of ['M', 'Y'] as const) {
+    const periodStart = kind === 'M' ? s.monthStart(sql.ref('period_start')) : s.yearStart(sql.ref('period_start'));
+    const key = sql.join([periodStart, ...keys.map((c) => sql.ref(c))]);
+    await sql`
+      insert into ${sql.table(table)} (period_kind, period_start, ${refs([...keys, ...measures])})
+      select ${kind}, ${key}, ${sums(measures)} from ${sql.table(table)}
+      where period_kind = ${kind === 'M' ? 'D' : 'M'} and ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
+  }
 }
+
+const refs = (columns: string[]) => sql.join(columns.map((c) => sql.ref(c)));
+const sums = (columns: string[]) => sql.join(columns.map((c) => sql`sum(${sql.ref(c)})`));
 
 // ---- sales -------------------------------------------------------------------------------------
 
@@ -135,24 +142,9 @@ async function insertSales(db: Db, s: SummarySql, customers: Customers): Promise
     select distinct category_set from sales_period_category_sets
     where period_kind = 'D' and ${customerFilter(customers, 'customer_code')}
       and category_set not in (select category_set from sales_category_sets)`.execute(db);
-  for (const kind of ['M', 'Y'] as const) {
-    const from = kind === 'M' ? 'D' : 'M';
-    const p = rollUp(s, kind, sql.ref('period_start'));
-    const key = sql`${p}, customer_code, profit_center_code, sales_officer_id`;
-    const f = customerFilter(customers, 'customer_code');
-    await sql`
-      insert into sales_period_totals (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, invoice_count, quantity, value, amount)
-      select ${kind}, ${key}, sum(invoice_count), sum(quantity), sum(value), sum(amount)
-      from sales_period_totals where period_kind = ${from} and ${f} group by ${key}`.execute(db);
-    await sql`
-      insert into sales_period_categories (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_code, quantity, value)
-      select ${kind}, ${key}, category_code, sum(quantity), sum(value)
-      from sales_period_categories where period_kind = ${from} and ${f} group by ${key}, category_code`.execute(db);
-    await sql`
-      insert into sales_period_category_sets (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_set, invoice_count)
-      select ${kind}, ${key}, category_set, sum(invoice_count)
-      from sales_period_category_sets where period_kind = ${from} and ${f} group by ${key}, category_set`.execute(db);
-  }
+  await rollUpPeriods(db, s, customers, 'sales_period_totals', PERIOD_KEYS, ['invoice_count', 'quantity', 'value', 'amount']);
+  await rollUpPeriods(db, s, customers, 'sales_period_categories', [...PERIOD_KEYS, 'category_code'], ['quantity', 'value']);
+  await rollUpPeriods(db, s, customers, 'sales_period_category_sets', [...PERIOD_KEYS, 'category_set'], ['invoice_count']);
 }
 
 // ---- orders and deliveries -----------------------------------------------------------------------
@@ -190,22 +182,13 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
       sum(dq), sum(dv), sum(capped_quantity), sum(capped_value)
     from ${lineDeliverySteps(where)} e
     group by order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code`.execute(db);
-  const measures = sql`sum(ordered_quantity), sum(ordered_value), sum(delivered_quantity), sum(delivered_value), sum(capped_quantity), sum(capped_value)`;
-  const columns = sql`ordered_quantity, ordered_value, delivered_quantity, delivered_value, capped_quantity, capped_value`;
-  const f = customerFilter(customers, 'customer_code');
-  for (const kind of ['M', 'Y'] as const) {
-    const from = kind === 'M' ? 'D' : 'M';
-    const key = sql`${rollUp(s, kind, sql.ref('period_start'))}, customer_code, profit_center_code, sales_officer_id, category_code`;
-    await sql`
-      insert into order_period_categories (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, category_code, ${columns})
-      select ${kind}, ${key}, ${measures}
-      from order_period_categories where period_kind = ${from} and ${f} group by ${key}`.execute(db);
-  }
+  const measures = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'capped_quantity', 'capped_value'];
+  await rollUpPeriods(db, s, customers, 'order_period_categories', [...PERIOD_KEYS, 'category_code'], measures);
   // The same without the category, for the reports that filter on none.
   const key = sql`period_kind, period_start, customer_code, profit_center_code, sales_officer_id`;
   await sql`
-    insert into order_period_totals (period_kind, period_start, customer_code, profit_center_code, sales_officer_id, ${columns})
-    select ${key}, ${measures} from order_period_categories where ${f} group by ${key}`.execute(db);
+    insert into order_period_totals (${key}, ${refs(measures)})
+    select ${key}, ${sums(measures)} from order_period_categories where ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
 }
 
 /** Everything ever delivered against each order line: (order_no, order_line_no, quantity, value). */
@@ -288,14 +271,7 @@ async function insertReceipts(db: Db, s: SummarySql, customers: Customers): Prom
     select 'D', receipt_date, customer_code, sum(amount) from receipts
     where ${customerFilter(customers, 'customer_code')}
     group by receipt_date, customer_code`.execute(db);
-  for (const kind of ['M', 'Y'] as const) {
-    const from = kind === 'M' ? 'D' : 'M';
-    const key = sql`${rollUp(s, kind, sql.ref('period_start'))}, customer_code`;
-    await sql`
-      insert into receipt_period_totals (period_kind, period_start, customer_code, amount)
-      select ${kind}, ${key}, sum(amount) from receipt_period_totals
-      where period_kind = ${from} and ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
-  }
+  await rollUpPeriods(db, s, customers, 'receipt_period_totals', ['customer_code'], ['amount']);
 }
 
 // ---- ledger --------------------------------------------------------------------------------------
@@ -344,21 +320,11 @@ export async function ledgerHorizon(db: Db): Promise<string | undefined> {
   return fact(db, FACT_LEDGER_HORIZON);
 }
 
-/** 'yyyy-MM-01' months from first to last inclusive. */
+/** The 'yyyy-MM-01' of each month from first's to last's. */
 function monthsBetween(first: string, last: string): string[] {
   const months: string[] = [];
-  let y = Number(first.slice(0, 4));
-  let m = Number(first.slice(5, 7));
-  const end = last.slice(0, 7);
-  for (;;) {
-    const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
-    if (month > end) break;
-    months.push(`${month}-01`);
-    m += 1;
-    if (m === 13) {
-      m = 1;
-      y += 1;
-    }
+  for (const d = new Date(`${first.slice(0, 7)}-01T00:00:00Z`); d.toISOString().slice(0, 10) <= last; d.setUTCMonth(d.getUTCMonth() + 1)) {
+    months.push(d.toISOString().slice(0, 10));
   }
   return months;
 }
