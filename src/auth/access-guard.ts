@@ -1,29 +1,19 @@
 /**
- * Authentication and rate limiting in front of a service's bindings (docs/operations.md,
- * "Authentication", "Rate limiting"). Mounted at <basePath><service path>, ahead of the bindings. The
- * bindings tell it which requests run an operation and answer its refusals in their own form
- * (BindingDoor: src/asmx/access-refusals.ts); this module knows no protocol.
- *
- * Order: the failed-login counts of the presented credentials (login-throttle.ts), before any
- * password is verified; then the credentials, so the rate limiter counts an authenticated user as one
- * client wherever it connects from (a failure adds to the failed-login counts); then the limit (by
- * user, else by address, so failed attempts count against the address that makes them); then the
- * refusal of a request without valid credentials. Nothing of the request body is read before that.
- * A 401 carries the Basic challenge whenever Basic credentials are accepted; a 429 carries
- * Retry-After, and so does the 503 of a password check that found the verification gate full
- * (verification-gate.ts).
+ * Authentication and rate limiting ahead of a service's bindings (docs/operations.md,
+ * "Authentication"). It knows no protocol: the bindings say which requests run an operation and
+ * answer its refusals in their own form (BindingDoor: src/asmx/access-refusals.ts).
  */
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
 import { FAULT_TEXT } from '../protocol-texts';
-import { annotate } from '../request-context/annotation';
+import { annotate, type RequestOutcome } from '../request-context/annotation';
 import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import { setPrincipal } from '../request-context/principal';
 import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
 import { presentedCredentials } from './credentials';
 import type { LoginThrottle } from './login-throttle';
-import type { RateLimiter } from './rate-limiter';
+import type { Counter } from './rate-limiter';
 import { Busy, BUSY_RETRY_AFTER_SECONDS } from './verification-gate';
 
 export interface AccessControl {
@@ -32,7 +22,7 @@ export interface AccessControl {
   /** Present with authenticate: the failed logins, counted whatever RATE_LIMIT_PER_MINUTE says. */
   throttle?: LoginThrottle;
   /** Present when RATE_LIMIT_PER_MINUTE is above 0; shared by both services (a client is one client). */
-  limiter?: RateLimiter;
+  limiter?: Counter;
 }
 
 /** A request the guard judges, as its binding answers it. */
@@ -50,11 +40,9 @@ export interface BindingDoor {
   guarded(req: BindingRequest, res: BindingResponse): GuardedRequest | undefined;
 }
 
-/** Node's request and response with the shared fields, so Express's serve too (request-context/exchange.ts). */
 type AccessGuard = (req: BindingRequest, res: BindingResponse, next: () => void) => void;
 
 export function accessGuard(door: BindingDoor, settings: Settings, control: AccessControl): AccessGuard {
-  // Neither authentication nor a rate limit (the defaults): nothing to judge, every request passes.
   if (!control.authenticate && !control.limiter) return (_req, _res, next) => next();
   return (req, res, next) => {
     const guarded = door.guarded(req, res);
@@ -73,7 +61,11 @@ export function accessGuard(door: BindingDoor, settings: Settings, control: Acce
   };
 }
 
-/** The principal (undefined with authentication off), or false when the request was refused. */
+/**
+ * The principal (undefined with authentication off), or false when the request was refused. The
+ * failed-login counts come before any password check, and the credentials before the rate limit, so
+ * that a user is one client wherever it connects from; nothing of the body is read before.
+ */
 async function judge(req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
   const { authenticate, throttle, limiter } = control;
   let principal: UsersTable | undefined;
@@ -86,11 +78,8 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
       principal = await authenticate(credentials);
     } catch (error) {
       if (!(error instanceof Busy)) throw error;
-      guarded.annotate();
-      annotate(res, { outcome: 'busy' });
       res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
-      guarded.refuse(503, FAULT_TEXT.serverBusy(BUSY_RETRY_AFTER_SECONDS));
-      return false;
+      return refuse(res, guarded, 'busy', 503, FAULT_TEXT.serverBusy(BUSY_RETRY_AFTER_SECONDS));
     }
     if (!principal) await throttle?.failed(address, credentials);
   }
@@ -99,21 +88,22 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
     if (!decision.allowed) return tooManyRequests(res, guarded, decision.retryAfterSeconds);
   }
   if (authenticate && !principal) {
-    guarded.annotate();
-    annotate(res, { outcome: 'unauthorized' });
     if (settings.authMode === 'basic' || settings.authMode === 'any') {
       res.setHeader('WWW-Authenticate', `Basic realm="${settings.authRealm}", charset="UTF-8"`);
     }
-    guarded.refuse(401, FAULT_TEXT.accessDenied());
-    return false;
+    return refuse(res, guarded, 'unauthorized', 401, FAULT_TEXT.accessDenied());
   }
   return principal;
 }
 
 function tooManyRequests(res: BindingResponse, guarded: GuardedRequest, retryAfterSeconds: number): false {
-  guarded.annotate();
-  annotate(res, { outcome: 'rate_limited' });
   res.setHeader('Retry-After', String(retryAfterSeconds));
-  guarded.refuse(429, FAULT_TEXT.tooManyRequests(retryAfterSeconds));
+  return refuse(res, guarded, 'rate_limited', 429, FAULT_TEXT.tooManyRequests(retryAfterSeconds));
+}
+
+function refuse(res: BindingResponse, guarded: GuardedRequest, outcome: RequestOutcome, status: 401 | 429 | 503, message: string): false {
+  guarded.annotate();
+  annotate(res, { outcome });
+  guarded.refuse(status, message);
   return false;
 }

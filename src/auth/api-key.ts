@@ -1,7 +1,6 @@
 /**
- * API keys: '<key_id>.<secret>'. The key id (16 hex digits) finds the row; the secret is 32 random
- * bytes (base64url), stored only as its SHA-256: a secret of that entropy cannot be guessed from its
- * hash, so no slow hash is needed (unlike passwords).
+ * API keys: '<key_id>.<secret>'. The secret is 32 random bytes, stored only as its SHA-256: at that
+ * entropy it cannot be guessed from its hash, so no slow hash is needed (unlike passwords).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

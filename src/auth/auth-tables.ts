@@ -1,8 +1,4 @@
-/**
- * The credential tables of migration 0002 (src/db/migrations/0002_auth.ts). They are added to the
- * database type here rather than in src/db/schema.ts so that only this module can name them: the
- * rest of the code base cannot read a secret by accident.
- */
+/** The credential tables, typed here and not in src/db/schema.ts so that no other code reads a secret by accident. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 

@@ -1,13 +1,7 @@
 /**
- * Checks presented credentials against the database and returns the user they belong to: the
- * principal that bounds every operation (OperationContext.principal). Inactive users and revoked
- * keys are refused.
- *
- * Nothing is cached that could outlive a revocation: the user row (active flag, password hash) and
- * the key row are read on every request, so deactivating a user, changing a password or revoking a
- * key takes effect on the next request. The one thing remembered is that a password was verified
- * against a given stored hash (verified-passwords.ts), which spares the scrypt of a Basic client's
- * repeated requests and is void as soon as the stored hash changes.
+ * The user that presented credentials belong to: the principal that bounds every operation. The
+ * user and key rows are read on every request, so a deactivation, a new password or a revoked key
+ * takes effect on the next one.
  */
 import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';

@@ -1,8 +1,6 @@
 /**
- * The address a request came from, the rate limiter's key for a client without credentials. With
- * TRUST_PROXY the last X-Forwarded-For entry is used: the address the trusted proxy itself saw and
- * appended. Entries before it were written by the client (or earlier hops) and could be anything, so
- * trusting the first would let any client pick a fresh key per request.
+ * The address a request came from. With TRUST_PROXY, the last X-Forwarded-For entry, the one the
+ * trusted proxy appended: the client writes the others, and could pick a fresh one per request.
  */
 import type { IncomingMessage } from 'node:http';
 import { lastForwarded } from '../request-context/forwarded';

@@ -1,7 +1,4 @@
-/**
- * Queries on the credential tables (auth-tables.ts). The user row is always selected column by
- * column, so what becomes the principal is exactly a UsersTable row and never carries a hash.
- */
+/** Queries on the credential tables; the user's columns are named one by one, so a principal never carries a hash. */
 import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';
 import { authDb, type ApiKeysTable } from './auth-tables';

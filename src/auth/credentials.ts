@@ -1,7 +1,6 @@
 /**
- * The credentials a request presents, as the AUTH_MODE allows them (docs/operations.md,
- * "Authentication"): HTTP Basic (RFC 7617, UTF-8) in Authorization, or an API key in its own header
- * (X-API-Key by default). With AUTH_MODE=any a request carrying an API key is judged by the key alone.
+ * The credentials a request presents, as AUTH_MODE allows them: HTTP Basic (RFC 7617, UTF-8) or an
+ * API key in its own header. With AUTH_MODE=any, a request carrying a key is judged by the key alone.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthMode } from '../config';

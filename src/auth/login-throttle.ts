@@ -1,23 +1,12 @@
 /**
- * Failed logins, counted whenever authentication is on (docs/operations.md, "Authentication") in the
- * rate-limit store (rate-limiter.ts), so every process and host sees one count, per minute:
- *
- *   per client address and username  LOGIN_FAILURES_PER_MINUTE: one address guessing one user's password
- *   per client address                LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE, much higher: many field
- *                                     officers share one carrier-NAT address, and a phone with a stale
- *                                     saved password must not lock out its neighbours
- *
- * The counts are read before anything is checked, and past either ceiling the attempt is refused
- * without verifying a password, the right one included; they grow only when an attempt fails, so
- * successful logins count nothing. Nothing is counted per username alone: a stranger could then lock
- * any user out. A failed API key, malformed credentials included, counts against the address only.
+ * Failed logins a minute per address and username, and per address (docs/operations.md,
+ * "Authentication"); past either, no password is checked. Never per username alone: a stranger
+ * could then lock any user out.
  */
 import { createHash } from 'node:crypto';
 import type { Settings } from '../config';
 import type { Credentials } from './credentials';
 import type { CountStore, RateDecision } from './rate-limiter';
-
-export type LoginThrottleSettings = Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>;
 
 export interface LoginThrottle {
   /** Whether credentials presented from `address` may be checked, or how long until they may. */
@@ -28,7 +17,7 @@ export interface LoginThrottle {
 
 const WINDOW_SECONDS = 60;
 
-export function createLoginThrottle(settings: LoginThrottleSettings, store: CountStore): LoginThrottle {
+export function createLoginThrottle(settings: Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>, store: CountStore): LoginThrottle {
   const pairs = store.counter('asmx-login-user', { points: settings.loginFailuresPerMinute, duration: WINDOW_SECONDS });
   const addresses = store.counter('asmx-login-address', { points: settings.loginFailuresPerAddressPerMinute, duration: WINDOW_SECONDS });
   return {

@@ -1,8 +1,6 @@
 /**
- * Password hashes: scrypt from node:crypto (OpenSSL's; memory-hard, no native build to install),
- * stored as scrypt$N$r$p$saltB64$hashB64 with a random salt per password, so the cost can be raised
- * later without invalidating the hashes already stored. Parameters: N=2^15, r=8, p=3 (32 MiB, one of
- * the OWASP Password Storage Cheat Sheet's scrypt settings).
+ * Password hashes: node:crypto's scrypt with one of OWASP's settings, stored as
+ * scrypt$N$r$p$salt$hash so that the cost can be raised without invalidating stored hashes.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { gated } from './verification-gate';
@@ -19,10 +17,7 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
-/**
- * True when `password` is the one `stored` was made from; false for any malformed hash. Waits its
- * turn at the gate (verification-gate.ts), which may refuse it with Busy before anything is computed.
- */
+/** Whether `password` made `stored` (false for a malformed hash); the gate may refuse it with Busy. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parse(stored);
   if (!parsed) return false;
@@ -30,10 +25,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(hash, parsed.hash);
 }
 
-/**
- * A hash of a random password, to verify against when the user is unknown or has no password: the
- * answer then takes as long as for a real user, so response times do not tell which usernames exist.
- */
+/** A hash to verify against for an unknown user, so that answer times do not tell which usernames exist. */
 export function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomBytes(16).toString('hex'));
   return decoy;

@@ -1,19 +1,11 @@
 /**
- * The bound on password verifications at once (docs/operations.md, "Authentication"). scrypt runs on
- * libuv's thread pool, which response compression and file work share: without a bound, a few
- * dozen wrong passwords at once fill every thread and every other request waits behind them. So at
- * most RUNNING verifications run at once (half the pool, and fewer than the cores), and at most WAITING
- * wait for their turn, first come first served; past that an attempt is refused at once (Busy,
- * answered 503 with Retry-After) without computing anything.
- *
- * One gate per process, as the pool is one per process (UV_THREADPOOL_SIZE, 4 by default).
+ * The bound on password verifications at once, per process: scrypt runs on libuv's thread pool,
+ * which compression and file work share, so a burst of wrong passwords must not fill it. Past
+ * RUNNING at work and WAITING in line, an attempt is refused at once (Busy: 503, Retry-After).
  */
 import { availableParallelism } from 'node:os';
 
-/**
- * Half of libuv's threads, the others staying free for compression and file work, and fewer than
- * this process's cores (scrypt is all CPU), so one is left for the event loop; at least one.
- */
+/** Half of libuv's threads, and a core left for the event loop; at least one. */
 export const RUNNING = Math.max(1, Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), availableParallelism() - 1));
 /** Enough for a burst of logins, few enough that the last one waits a few seconds at most. */
 export const WAITING = 16;
@@ -28,19 +20,7 @@ export class Busy extends Error {
   }
 }
 
-export interface GateCounts {
-  /** Verifications started since the process started. */
-  started: number;
-  /** Attempts refused because the queue was full. */
-  refused: number;
-  running: number;
-  waiting: number;
-  /** The most that ever ran at once. */
-  mostRunning: number;
-  /** The most that ever waited at once. */
-  mostWaiting: number;
-}
-
+/** Since the process started: verifications started, attempts refused, and the most at work and in line at once. */
 const counts = { started: 0, refused: 0, running: 0, mostRunning: 0, mostWaiting: 0 };
 const queue: Array<() => void> = [];
 
@@ -68,6 +48,6 @@ export async function gated<T>(verify: () => Promise<T>): Promise<T> {
 }
 
 /** The gate's counts so far, for the tests and the benchmark to observe. */
-export function gateCounts(): GateCounts {
-  return { started: counts.started, refused: counts.refused, running: counts.running, waiting: queue.length, mostRunning: counts.mostRunning, mostWaiting: counts.mostWaiting };
+export function gateCounts() {
+  return { ...counts, waiting: queue.length };
 }

@@ -1,10 +1,7 @@
 /**
- * Remembers, for a minute, that a (username, password) pair matched a given stored hash, so a Basic
- * client sending the same header on every request pays the deliberately slow scrypt once a minute
- * instead of on every call. An entry only counts while the stored hash is the same one, and the user
- * row is read on every request anyway (authenticator.ts), so a password change or a deactivation is
- * never hidden by it. The pair itself is kept only as an HMAC under a key of this process, never in
- * clear.
+ * Remembers for a minute that a (username, password) pair matched a stored hash, so a Basic client
+ * pays the slow scrypt once a minute rather than per call; void once the hash changes. The pair is
+ * kept only as an HMAC under a key of this process.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from '../operations/types';
