@@ -1,8 +1,4 @@
-/**
- * /metrics under WORKERS > 1: Prometheus scrapes one port and any worker may answer, so a worker asks
- * the primary, which gathers every worker's registries (prom-client's AggregatorRegistry: counters
- * and histograms summed, pool gauges summed) and sends the text back. One process: no IPC at all.
- */
+/** /metrics under WORKERS > 1: whichever worker is asked gets the sum over all of them from the primary. */
 import cluster from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 
@@ -10,17 +6,8 @@ const ASK = 'asmx:cluster-metrics';
 const ANSWER = 'asmx:cluster-metrics-answer';
 const ANSWER_TIMEOUT_MS = 5000;
 
-interface Ask {
-  type: typeof ASK;
-  id: number;
-}
-
-interface Answer {
-  type: typeof ANSWER;
-  id: number;
-  text?: string;
-  error?: string;
-}
+type Ask = { type: typeof ASK; id: number };
+type Answer = { type: typeof ANSWER; id: number; text?: string; error?: string };
 
 /** In a worker: lets the primary read these registries (prom-client answers its requests). */
 export function shareWithPrimary(registries: Registry[]): void {

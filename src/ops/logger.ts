@@ -1,9 +1,6 @@
 /**
- * The one logger of the process: pino, JSON lines, level from LOG_LEVEL. Every component logs through
- * it (requests: request-log.ts; start, stop and workers: server.ts, cluster.ts). Nothing logged may
- * carry a secret or a request body: headers are never logged, and these paths are redacted anyway in
- * case a caller passes one by mistake. With tracing on, a line written inside a trace names its trace
- * and span (trace_id, span_id), as the request line does (request-log.ts).
+ * The one logger of the process: pino, JSON lines, level from LOG_LEVEL. Headers and bodies are never
+ * logged; these paths are redacted in case a caller passes one by mistake.
  */
 import os from 'node:os';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -40,13 +37,7 @@ export function createLogger(settings: Pick<Settings, 'logLevel'>, destination?:
 
 let stdoutDestination: DestinationStream | undefined;
 
-/**
- * One stdout stream per process. The lines of one turn of the event loop go out together in one
- * synchronous write at its end (setImmediate), and whatever is left when the process exits is written
- * then ('exit' handlers run on process.exit(), at the natural end and after an uncaught exception's
- * handler): under load a write per turn instead of a system call per request
- * (docs/operations.md, "Logs"). A line waits at most for the rest of its turn.
- */
+/** One stdout stream per process, written once per turn of the event loop and at exit (docs/operations.md, "Logs"). */
 function stdout(): DestinationStream {
   if (stdoutDestination === undefined) {
     const batch = new TurnBatch(pino.destination({ dest: 1, sync: true }));
@@ -75,21 +66,13 @@ export class TurnBatch implements DestinationStream {
   }
 }
 
-/** The levels a LineWriter writes: the request lines' (an error line goes through the logger, for its err). */
-type LineLevel = 'debug' | 'info';
-
-/** Flat values only: strings and numbers, undefined left out. */
-type LineFields = Readonly<Record<string, string | number | undefined>>;
-
-export type LineWriter = (level: LineLevel, fields: LineFields, msg: string) => void;
+/** Flat values only (undefined left out): an error line goes through the logger, for its err. */
+export type LineWriter = (level: 'debug' | 'info', fields: Readonly<Record<string, string | number | undefined>>, msg: string) => void;
 
 /**
- * A writer of the logger's own lines for callers that log flat values many times a second (the
- * request line, request-log.ts): the same level label, time, base fields, key order and destination
- * as logger[level](fields, msg), built in one string without pino's per-call work (serialisers,
- * redaction of nested paths a flat line cannot have). It reads the logger's configuration through
- * pino.symbols, which pino exports for integrations; test/ops/request-log.test.ts compares its lines
- * with the logger's.
+ * The logger's own lines, built in one string without pino's per-call work, for the request line.
+ * It reads the logger's configuration through pino.symbols, exported for integrations; a test
+ * compares its lines with the logger's.
  */
 export function lineWriter(logger: Logger): LineWriter {
   const internals = logger as unknown as Record<symbol, unknown>;

@@ -1,9 +1,4 @@
-/**
- * METRICS_PORT (docs/operations.md, "Metrics"): /metrics on a listener of its own at HOST:METRICS_PORT,
- * so the port clients reach need not expose request counts and the Node version; the main port then
- * answers /metrics 404. Under WORKERS every worker listens there too (node:cluster shares the port), and
- * whichever answers gives the sum over all workers, as /metrics does on the main port.
- */
+/** METRICS_PORT: /metrics on a listener of its own, so the port clients reach need not expose it. */
 import type { RequestListener } from 'node:http';
 import { setAnswerHeaders } from '../answer-headers';
 import type { Probe } from './probes';

@@ -1,11 +1,4 @@
-/**
- * Prometheus metrics (prom-client), served at GET /metrics:
- * - the process figures of prom-client's default metrics (one registry per process);
- * - asmx_requests_total and asmx_request_duration_seconds by service, operation, binding, outcome
- *   (values from the bindings' annotations, bounded: see src/request-context/annotation.ts);
- * - the database connections: PostgreSQL pool total/idle/waiting, SQLite one connection.
- * Under WORKERS > 1 the answer is the sum over every worker (cluster.ts gathers it in the primary).
- */
+/** Prometheus metrics (docs/operations.md, "Metrics"): the process's, the requests', the database's and the answer cache's. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Engine } from '../db/engine';
@@ -29,14 +22,8 @@ export function processMetrics(): Registry {
   return processRegistry;
 }
 
-export interface AppMetrics {
-  /** This app's own series (requests, database). */
-  registry: Registry;
-  /** Counts a request once its answer is finished or aborted. */
-  middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-}
-
-export function createAppMetrics(engine: Engine, answers?: CacheCounts): AppMetrics {
+/** The app's own series, and the middleware that counts a request once its answer is finished or aborted. */
+export function createAppMetrics(engine: Engine, answers?: CacheCounts): { registry: Registry; middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void } {
   const registry = new Registry();
   const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
   const duration = new Histogram({

@@ -1,14 +1,6 @@
 /**
- * The operational endpoints, at the root whatever BASE_PATH is (they never collide with /API/...):
- *   GET /health   200 {"status":"ok"} while the process runs (no database: a liveness probe); nothing
- *                 about the process (pid, versions, host), which a balancer does not need;
- *   GET /ready    200 when the database answers a trivial query and every migration is applied,
- *                 503 {"status":"unavailable","reason":...} otherwise and while shutting down;
- *   GET /metrics  the Prometheus exposition (metrics.ts), here unless METRICS_PORT gives it a
- *                 listener of its own (metrics-listener.ts).
- * HEAD as well, with the headers alone. They are answered on Node's own request and response, taken
- * by the app's front door as the bindings are (src/app.ts; docs/operations.md, "Garbage on the
- * request path"): a liveness probe polled while reports run must not cost what Express's routing costs.
+ * The probes /health, /ready and /metrics (docs/operations.md, "Health and readiness"), answered on
+ * Node's own request and response: polled while reports run, they must not cost Express's routing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'kysely';
@@ -41,10 +33,7 @@ const DATABASE_CHECK_TIMEOUT_MS = 2000;
 /** A probe's answer, given Node's own request and response. */
 export type Probe = (req: IncomingMessage, res: ServerResponse) => void;
 
-/**
- * The probe a request asks for, if any: a GET or HEAD to one of OPS_PATHS (request-summary.ts) in any
- * letter case, a query aside (`lowerPath`: the path in lower case), as the router matched them.
- */
+/** The probe of a GET or HEAD to one of OPS_PATHS (`lowerPath`: the path in lower case, no query). */
 export type ProbeFor = (method: string | undefined, lowerPath: string) => Probe | undefined;
 
 export function probes(options: ProbeOptions): ProbeFor {

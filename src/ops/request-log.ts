@@ -1,18 +1,7 @@
 /**
- * One JSON log line per request: request id, method, path, binding, service, operation, outcome,
- * status, fault code and duration. Never headers, query strings or bodies: they may carry
- * credentials, personal data or file contents. An unexpected failure noted by a binding is logged
- * on the same line at error level with its stack; the probes and /metrics log at debug level only.
- *
- * The line is built when the answer finishes (or the connection closes first: "request aborted") and
- * written in the process's logger's shape and destination by a LineWriter (logger.ts), one string per
- * line; a line with an error goes through the logger itself, for its serialised err. No child logger
- * per request, and a request whose line's level is off costs no listener at all (docs/operations.md,
- * "Logs").
- *
- * The request id is the client's X-Request-Id when it is a sane token, else a new UUID; either way
- * it is echoed in the response's X-Request-Id, so a client report can be matched to the log line.
- * With tracing on, the line also names the request's trace and span (telemetry/spans.ts).
+ * One JSON log line per request (docs/operations.md, "Logs"), never with headers, query strings or
+ * bodies, which may carry credentials or personal data. The request id, the client's X-Request-Id
+ * when sane, is echoed in the answer so that a client's report can be matched to its line.
  */
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
@@ -32,9 +21,7 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-export type RequestLogger = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-
-export function requestLogger(logger: Logger): RequestLogger {
+export function requestLogger(logger: Logger): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const write = lineWriter(logger);
   return (req, res, next) => {
     const reqId = requestId(req, res);

@@ -1,13 +1,7 @@
-/**
- * The operational endpoints' paths, which the log, the metrics and the traces treat apart from the
- * services' requests.
- */
+/** The probes' paths, which the log, the metrics and the traces treat apart from the services' requests. */
 import type { IncomingMessage } from 'node:http';
 
-/**
- * The operational endpoints (probes.ts, metrics.ts), at the root: the one list of their paths. A path
- * names one in any letter case, as the router matches paths; a query aside.
- */
+/** At the root, in any letter case, a query aside. */
 export const OPS_PATHS = ['/health', '/ready', '/metrics'] as const;
 export type OpsPath = (typeof OPS_PATHS)[number];
 

@@ -1,14 +1,7 @@
 /**
- * WORKERS > 1: node:cluster runs that many server processes on one host, sharing the port
- * (docs/architecture.md, "Choices made": the server keeps no state of its own, so any worker may answer).
- *
- * The primary forks at once and never touches the database: each worker listens, waits for the
- * database (DB_STARTUP_TIMEOUT_MS, so /health answers while it is down) and applies the pending
- * migrations, which is safe with many processes (src/db/migrate.ts). The primary replaces a worker
- * that dies, waiting longer after each quick death (a worker that cannot start must not become a
- * tight fork loop; one that gave up waiting for the database is replaced and waits again); on
- * SIGTERM/SIGINT it asks every worker to stop gracefully and exits 0 when all of them did, 1 when
- * one had to be cut or killed.
+ * WORKERS > 1: server processes sharing the port (docs/operations.md). The primary never touches the
+ * database; it replaces a worker that dies, waiting longer after each quick death so that a worker
+ * that cannot start does not become a tight fork loop.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Settings } from '../config';

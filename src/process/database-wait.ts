@@ -1,21 +1,13 @@
 /**
- * At start, the database may not be up yet (a host booting, a container started before its
- * database, a failover): the server waits for it, trying again with a growing pause, for
- * DB_STARTUP_TIMEOUT_MS (docs/operations.md, "Timeouts and failures"). Each failed attempt is one
- * log line naming the database (its description never holds the password). A failure that waiting
- * cannot cure (wrong password, no such database) ends the wait at once. Either way the error names
- * the database and what failed.
+ * At start the database may not be up yet: the server tries again with a growing pause for
+ * DB_STARTUP_TIMEOUT_MS, but stops at once on what waiting cannot cure (a wrong password).
  */
 import { sql } from 'kysely';
 import type { Engine } from '../db/engine';
 import type { Logger } from '../ops/logger';
 
-export interface DatabaseWait {
-  timeoutMs: number;
-  logger: Logger;
-  /** Fields added to every attempt's log line (the listening address, so a reader knows which server). */
-  context?: Record<string, unknown>;
-}
+/** `context`: fields for every attempt's log line (the listening address, so a reader knows which server). */
+type DatabaseWait = { timeoutMs: number; logger: Logger; context?: Record<string, unknown> };
 
 const FIRST_PAUSE_MS = 250;
 const LONGEST_PAUSE_MS = 5000;

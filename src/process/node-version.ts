@@ -1,8 +1,4 @@
-/**
- * The Node lines the project supports (package.json "engines"). Another Node gets one line saying
- * what to install before anything loads better-sqlite3, which needs Node-API 10 (Node 22.14) and
- * crashes the process without it; the OpenTelemetry SDK asks for 22.15.
- */
+/** The Node lines of package.json's "engines": another Node gets one line before better-sqlite3 crashes it. */
 export const SUPPORTED_NODE = '^22.15.0 || >=24';
 
 /** The line to print when `version` (process.versions.node) is outside SUPPORTED_NODE, else undefined. */

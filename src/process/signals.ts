@@ -1,8 +1,4 @@
-/**
- * SIGTERM / SIGINT stop a server process gracefully (server.ts stop()): exit 0 once every request
- * in flight is answered and the database is closed, 1 when SHUTDOWN_TIMEOUT_MS forced it. `flush`
- * runs between the stop and the exit (the spans still waiting for export).
- */
+/** SIGTERM / SIGINT stop the server gracefully: exit 0, or 1 when SHUTDOWN_TIMEOUT_MS cut requests; `flush` runs before. */
 import type { RunningServer } from '../server';
 
 export function exitOnSignals(running: RunningServer, flush: () => Promise<void> = () => Promise.resolve()): void {

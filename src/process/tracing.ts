@@ -1,20 +1,14 @@
 /**
- * OpenTelemetry traces (docs/operations.md, "Traces"), through the official Node SDK: on when
- * OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, unless OTEL_SDK_DISABLED
- * is true. The SDK reads every other OTEL_* variable itself (protocol, sampler, resource, batching);
- * a value it rejects is one line on stderr. Traces only: metrics stay on /metrics, logs on stdout.
- *
- * The instrumentations patch http, express, pg and ioredis as those are loaded, so main.ts starts
- * tracing before it loads the server. With tracing off none of the SDK is loaded.
+ * OpenTelemetry traces (docs/operations.md, "Traces") through the Node SDK, which reads the OTEL_*
+ * variables itself. Its instrumentations patch modules as they load, so this runs before the server
+ * loads; with tracing off none of the SDK is loaded.
  */
 import { format } from 'node:util';
 import type { DiagLogger } from '@opentelemetry/api';
 import { enableSpans } from '../telemetry/spans';
 
-export interface Tracing {
-  /** Exports the spans still waiting; the process calls it before it exits. */
-  shutdown(): Promise<void>;
-}
+/** `shutdown` exports the spans still waiting; the process calls it before it exits. */
+type Tracing = { shutdown(): Promise<void> };
 
 function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   const endpoint = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());

@@ -1,29 +1,13 @@
 /**
- * What a binding did with one request, for the request log line and the metrics (src/ops): each
- * binding sets it where it learns the operation and where it writes an answer. Kept on
- * res.locals.asmx so the protocol code never needs the logger or the metrics registry.
- *
- * Label values stay bounded (an operation is named only once it is known to exist), so a client
- * cannot create metric series by sending made-up operation names.
+ * What a binding did with one request, for the log line and the metrics, kept on res.locals. An
+ * operation is named only once it is known to exist, so made-up names create no metric series.
  */
 import type { ServerResponse } from 'node:http';
 import type { BindingResponse } from './exchange';
 
 export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' | 'other';
 
-/**
- * success: the operation (or document) was answered;
- * business_error: the operation refused the request (AppError: JSON Success false, or a SOAP
- *   Client/Sender fault carrying its message);
- * client_fault: a SOAP fault about the request itself (unknown action, bad envelope, mustUnderstand);
- * protocol_error: refused at the HTTP level (wrong media type, malformed XML, size limit, unknown
- *   HTTP binding method, wrong verb);
- * server_fault: the server's own failure (a Server/Receiver fault or a 500 without internals);
- * not_found: no such resource; aborted: the client went away before the answer was written;
- * unauthorized: authentication is on and the request had no valid credentials (401);
- * rate_limited: the client went over its request rate (429);
- * forbidden: a write a browser sent from another site while authentication is on (403).
- */
+/** How a request ended; docs/operations.md ("Logs") says what each outcome means. */
 export type RequestOutcome =
   | 'success'
   | 'business_error'
@@ -79,10 +63,7 @@ export function annotateUnexpected(res: BindingResponse, error: unknown): void {
   annotate(res, { outcome: 'server_fault', error });
 }
 
-/**
- * One finished request as the log line, the metrics and the traces see it: the binding's annotation
- * completed from the response where a binding did not say.
- */
+/** A finished request as the log, the metrics and the traces see it: the annotation, completed from the response. */
 export interface RequestSummary {
   binding: Binding;
   /** Service name, 'none' outside the two services. */

@@ -1,10 +1,6 @@
 /**
- * A request and its response as every layer between the socket and a binding sees them: Node's own
- * objects, with the few fields the layers share. The bindings' way in (src/app.ts) hands the SOAP
- * bindings' requests over as such, without turning them into Express's objects: setting another
- * prototype on a live request and response made every later property access on them, Node's own
- * included, slower (docs/operations.md, "Request path"). Express's request and response have these
- * fields too, so a handler written for these serves both.
+ * A request and its response as every layer before a binding sees them: Node's own objects with the
+ * few fields Express's have too, so that a handler serves both without Express's prototypes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

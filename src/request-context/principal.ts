@@ -1,7 +1,4 @@
-/**
- * The authenticated user of a request, kept on res.locals between the access guard (which sets it)
- * and the bindings (which pass it to service.invoke, and so to OperationContext.principal).
- */
+/** The authenticated user of a request, kept on res.locals from the access guard to the bindings. */
 import type { BindingResponse } from './exchange';
 import type { UsersTable } from '../db/schema';
 

@@ -1,17 +1,10 @@
-/**
- * One span per operation call (docs/operations.md, "Traces"), under the HTTP server span: it names
- * the operation, its binding and contract, and how the request ended, never a parameter value.
- */
+/** One span per operation call, naming the operation, binding, contract and outcome, never a parameter value. */
 import type { ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { annotationOf, summarize } from '../request-context/annotation';
 import { tracer, tracingOn } from './spans';
 
-/**
- * Runs an operation under its span, from the call until its answer is written (or the client goes
- * away); the span then takes the request's outcome (summarize, request-context/annotation.ts). The
- * binding must have annotated the response with itself already.
- */
+/** Runs an operation under its span, which ends with the answer; the binding has annotated the response already. */
 export function traceOperation<T>(res: ServerResponse & { locals: unknown }, service: { name: string; contract: string }, operation: string, run: () => Promise<T>): Promise<T> {
   // Under a span that is not recorded (not sampled) this one would not be either: no work for it.
   if (!tracingOn() || trace.getSpan(context.active())?.isRecording() !== true) return run();

@@ -1,9 +1,6 @@
 /**
- * The HTTP server span of each request (docs/operations.md, "Traces"), opened by the server's own
- * listener rather than by the http instrumentation's incoming side: that one binds every request's and
- * response's event emitters to the trace, sampled or not, which halved the rate of the hot path
- * (docs/performance.md, "Traces"). Here a request the sampler drops costs a non-recording span and
- * nothing more; a recorded one gets the attributes of the HTTP server conventions.
+ * The HTTP server span of each request, opened here rather than by the http instrumentation, which
+ * binds every request's emitters to the trace, sampled or not (docs/performance.md, "Traces").
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';

@@ -1,11 +1,6 @@
 /**
- * The server's own spans (docs/operations.md, "Traces"), beside those of the SDK's instrumentations:
- * one per SQLite query here, which no instrumentation covers, and one per operation
- * (operation-span.ts); and the trace ids a request's answer and log lines carry. With tracing off
- * (process/tracing.ts never started the SDK) every entry point is one check of a flag.
- *
- * No parameter value, body or credential goes into an attribute: a query span carries the SQL, whose
- * values are always bound parameters.
+ * The server's own spans beside the instrumentations' (one per SQLite query, which none covers), and
+ * the trace ids of answers and log lines. With tracing off each entry point is one check of a flag.
  */
 import type { ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
@@ -25,11 +20,7 @@ export function tracingOn(): boolean {
   return on;
 }
 
-/**
- * Runs one SQLite statement under a client span. Only inside a recorded trace: statements of the
- * server's own background work would each start a trace of one span (the pg instrumentation is set the
- * same way), and a span under one not sampled would not be sampled either.
- */
+/** Runs one SQLite statement under a client span, inside a recorded trace only (as the pg instrumentation is set). */
 export function traceQuery<T>(sql: string, run: () => Promise<T>): Promise<T> {
   if (!on || trace.getSpan(context.active())?.isRecording() !== true) return run();
   const verb = sql.trimStart().split(/\s/, 1)[0].toUpperCase();
@@ -56,11 +47,7 @@ export interface TraceIds {
   span_id: string;
 }
 
-/**
- * The trace and span of the request being handled, for its log line. A sampled request's answer
- * carries them in `traceresponse` (W3C Trace Context), so a client can find its trace; one the sampler
- * dropped has no trace to find, and skips the header.
- */
+/** The request's trace and span for its log line; a sampled request's answer carries them in `traceresponse`. */
 export function requestTrace(res: ServerResponse): TraceIds | undefined {
   if (!on) return undefined;
   const span = activeSpanContext();
@@ -69,10 +56,7 @@ export function requestTrace(res: ServerResponse): TraceIds | undefined {
   return { trace_id: span.traceId, span_id: span.spanId };
 }
 
-/**
- * The active span's ids for a log line (logger.ts's mixin); none for a line that names its trace
- * already (the request line, written when the answer is done, requestTrace above).
- */
+/** The active span's ids for a log line, unless it names its trace already (the request line). */
 export function activeTraceIds(line: object): Partial<TraceIds> {
   if ('trace_id' in line) return {};
   const span = activeSpanContext();
