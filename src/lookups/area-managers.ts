@@ -1,23 +1,18 @@
-/**
- * FillAreaManagers (docs/behaviour.md): the area managers a user may pick from.
- *   ADMIN, or no username: every area manager;  ZM: the area managers below them;
- *   AM: themselves;  SO: their own area manager (their manager).
- * Only active users are offered. An unknown username is NOT_FOUND (docs/behaviour.md names this exception to
- * "not found is an empty result").
- * With an authenticated user, another user's list is answered only for a user within their scope
- * (themselves or below them); anyone else is FORBIDDEN (principal-scope.ts).
- */
+/** FillAreaManagers (docs/behaviour.md): the active area managers a user may pick from. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { findUser, idsBelow, type User } from '../users/hierarchy';
-import { activeAreaManagers, type AreaManagerRow } from './repository';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
-/**
- * Whose list is asked for, checked before anything is read: undefined for no username (every area
- * manager); an unknown username is NOT_FOUND, and so is one outside the bound (as if unknown).
- */
+interface AreaManagerRow {
+  Id: string;
+  Username: string;
+  Name: string;
+  ZoneCode: string | null;
+}
+
+/** Whose list is asked for: undefined for no username; NOT_FOUND for an unknown one, or one outside the bound. */
 export async function areaManagerViewer(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<User | undefined> {
   if (username === undefined) return undefined;
   const user = await findUser(db, username);
@@ -41,4 +36,16 @@ export async function areaManagersOf(db: Kysely<Database>, user: User | undefine
       // An officer reporting straight to someone who is not an area manager has none to offer.
       return user.manager_id === null ? [] : activeAreaManagers(db, [user.manager_id]);
   }
+}
+
+/** Active area managers, all of them or those with the given ids; by name, then id. */
+async function activeAreaManagers(db: Kysely<Database>, ids?: readonly string[]): Promise<AreaManagerRow[]> {
+  if (ids !== undefined && ids.length === 0) return [];
+  let query = db
+    .selectFrom('users')
+    .select(['id as Id', 'username as Username', 'name as Name', 'zone_code as ZoneCode'])
+    .where('role', '=', 'AM')
+    .where('active', '=', 1);
+  if (ids !== undefined) query = query.where('id', 'in', ids);
+  return query.orderBy('name').orderBy('id').execute();
 }

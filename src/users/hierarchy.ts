@@ -1,7 +1,4 @@
-/**
- * The reporting tree (docs/behaviour.md): sales officers (SO) report to area managers (AM), AMs to zonal
- * managers (ZM), ZMs to the ADMIN. Scope, approval and lookup rules of several operations read it.
- */
+/** The reporting tree: sales officers (SO) report to area managers (AM), AMs to zonal managers (ZM), ZMs to the ADMIN. */
 import { sql, type Kysely } from 'kysely';
 import type { Database, Role, UsersTable } from '../db/schema';
 
@@ -47,10 +44,7 @@ export async function isAbove(db: Kysely<Database>, managerId: string, userId: s
   return false;
 }
 
-/**
- * The sales officers whose data a user sees: an SO sees their own, an AM or ZM everyone below them,
- * the ADMIN everything (undefined = no restriction).
- */
+/** The officers whose data a user sees: an SO their own, an AM or ZM also everyone below, the ADMIN all (undefined). */
 export async function officerScope(db: Kysely<Database>, user: User): Promise<string[] | undefined> {
   switch (user.role) {
     case 'ADMIN':

@@ -1,18 +1,7 @@
 /**
- * What the authenticated user (OperationContext.principal) may see or change, whatever the parameters
- * say (the authentication issue: "the authenticated user's role bounds what every operation returns").
- *
- * The bound is a set of officers, officerScope() of hierarchy.ts: an SO themselves, an AM or ZM
- * themselves and everyone below them, the ADMIN everything. With authentication off there is no
- * principal and no bound, so every operation behaves as the drop-in contract describes.
- *
- * Two kinds of data follow from the officer set:
- * - a customer's account (its documents, balances, PCNs, profit centers) belongs to the officer who
- *   owns the customer today (customers.sales_officer_id), as getSalesReportStats already counts it;
- * - field work (activities, complaints, enquiries, warranty requests) and the per-officer report
- *   belong to the officer recorded on the row.
- * The bound is applied in SQL (a condition on the officer or customer column), never by filtering an
- * aggregate's rows afterwards.
+ * What the authenticated user may see or change, whatever the parameters say: a set of officers
+ * (hierarchy.ts, officerScope). A customer's account belongs to the officer who owns the customer
+ * today, field work to the officer on the row (docs/behaviour.md, "Records outside the caller's scope").
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -36,19 +25,12 @@ export function outsideScope(field: string, what: string): AppError {
   return new AppError('FORBIDDEN', `${field}: ${what} is outside the authenticated user's scope`, field);
 }
 
-/**
- * FORBIDDEN naming `field` when the (stored) officer id lies outside the bound. The text does not
- * name the officer: the caller may have sent a username, and the answer must not map it to an id.
- */
+/** FORBIDDEN naming `field`, not the officer: the caller may have sent a username the answer must not map to an id. */
 export function assertOfficerInScope(allowed: OfficerBound, officerId: string, field: string): void {
   if (!officerAllowed(allowed, officerId)) throw outsideScope(field, 'the officer it names');
 }
 
-/**
- * A record the caller refers to (a request, an activity, a user they name), looked up within the
- * bound: outside it the answer is `absent()`, the one for a record that does not exist, so a refusal
- * tells neither that the record exists nor whose it is.
- */
+/** Outside the bound a record is `absent()`, as one that does not exist: a refusal tells neither that it exists nor whose it is. */
 export function assertVisible(allowed: OfficerBound, officerId: string, absent: () => AppError): void {
   if (!officerAllowed(allowed, officerId)) throw absent();
 }
@@ -65,11 +47,7 @@ export async function assertCustomerInScope(db: Kysely<Database>, allowed: Offic
   if (!(await customerAllowed(db, allowed, customerCode))) throw outsideScope(field, `customer ${customerCode}`);
 }
 
-/**
- * A read's filter naming an officer, checked before its query: FORBIDDEN when the officer is known
- * and outside the bound. Without a bound nothing is read; an unknown officer is the query's to answer
- * (an empty result).
- */
+/** A read's filter naming an officer: FORBIDDEN when known and outside the bound; an unknown one is the query's to answer. */
 export async function assertNamedOfficerInScope(db: Kysely<Database>, allowed: OfficerBound, named: string | undefined, field: string): Promise<void> {
   if (allowed === undefined || named === undefined) return;
   const officerId = await storedUserId(db, named);
