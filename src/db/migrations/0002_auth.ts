@@ -1,9 +1,4 @@
-/**
- * Credentials for the optional authentication (docs/operations.md, "Authentication"): a password
- * hash per user and API keys. Both live beside `users`, not in it, so that the user row an operation
- * reads (the principal, findUser) never carries a secret, and importing users never touches them.
- * Deleting a user (seed --reset) deletes its credentials with it.
- */
+/** Passwords and API keys, beside `users` and not in it, so that the user row an operation reads never carries a secret. */
 import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine';
 

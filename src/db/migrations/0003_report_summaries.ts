@@ -1,22 +1,26 @@
 /**
- * Summary data the reports read instead of raw lines (docs/summaries.md), indexes for the
- * case-insensitive code lookups, and the date indexes the streamed lists are read through.
- *
- * Sales and order measures are kept per period at three grains (period_kind D = a day, M = a
- * calendar month, Y = a calendar year; period_start is the first day), so any date range is read as
- * whole years, whole months and single days: a handful of rows per customer instead of every line.
- * Every table is derived from the raw rows alone and is rebuilt by `npm run summaries -- rebuild`.
+ * The summary data the reports read instead of raw lines (docs/summaries.md: measures per day, month
+ * and year), and indexes for the case-insensitive code lookups and the streamed lists.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ColumnDataType, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine';
 
-const PERIOD_KEY = ['period_kind', 'period_start', 'customer_code', 'profit_center_code', 'sales_officer_id'] as const;
-/**
- * The second index of every period table: a customer's rows of one grain and range. A report whose
- * filters pick customers (a range, zones, states, the user's scope) reads those customers through it,
- * and a refresh deletes one customer's rows through it.
- */
+const PERIOD_KEY = ['period_kind', 'period_start', 'customer_code', 'profit_center_code', 'sales_officer_id'];
+/** The second index of every period table: reports that pick customers read them through it, and a refresh deletes them. */
 const CUSTOMER_PERIOD = ['customer_code', 'period_kind', 'period_start'];
+
+/** A table of sales or order measures per period: the period key and `keys`, then `measures`, all not null. */
+async function createPeriodTable(db: Kysely<unknown>, t: ColumnTypes, table: string, keys: string[], measures: string[]): Promise<void> {
+  const columns: [string, ColumnDataType][] = [
+    ['period_kind', 'text'], ['period_start', t.date], ['customer_code', 'text'], ['profit_center_code', 'text'], ['sales_officer_id', 'text'],
+    ...keys.map((key): [string, ColumnDataType] => [key, 'text']),
+    ...measures.map((measure): [string, ColumnDataType] => [measure, t.money]),
+  ];
+  let create = db.schema.createTable(table);
+  for (const [name, type] of columns) create = create.addColumn(name, type, (c) => c.notNull());
+  await create.addPrimaryKeyConstraint(`${table}_pk`, [...PERIOD_KEY, ...keys] as never).execute();
+  await db.schema.createIndex(`${table}_customer`).on(table).columns(CUSTOMER_PERIOD).execute();
+}
 
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   const s = db.schema;
@@ -35,47 +39,14 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
 
   // Whole invoices per period, customer, profit center and invoice officer: the reports without a
   // category filter and the dashboard's sales.
-  await s.createTable('sales_period_totals')
-    .addColumn('period_kind', 'text', (c) => c.notNull())
-    .addColumn('period_start', t.date, (c) => c.notNull())
-    .addColumn('customer_code', 'text', (c) => c.notNull())
-    .addColumn('profit_center_code', 'text', (c) => c.notNull())
-    .addColumn('sales_officer_id', 'text', (c) => c.notNull())
-    .addColumn('invoice_count', t.money, (c) => c.notNull())
-    .addColumn('quantity', t.money, (c) => c.notNull())
-    .addColumn('value', t.money, (c) => c.notNull())
-    .addColumn('amount', t.money, (c) => c.notNull())
-    .addPrimaryKeyConstraint('sales_period_totals_pk', [...PERIOD_KEY])
-    .execute();
-  await s.createIndex('sales_period_totals_customer').on('sales_period_totals').columns(CUSTOMER_PERIOD).execute();
+  await createPeriodTable(db, t, 'sales_period_totals', [], ['invoice_count', 'quantity', 'value', 'amount']);
 
   // Invoice lines per category: quantity and value under a category filter.
-  await s.createTable('sales_period_categories')
-    .addColumn('period_kind', 'text', (c) => c.notNull())
-    .addColumn('period_start', t.date, (c) => c.notNull())
-    .addColumn('customer_code', 'text', (c) => c.notNull())
-    .addColumn('profit_center_code', 'text', (c) => c.notNull())
-    .addColumn('sales_officer_id', 'text', (c) => c.notNull())
-    .addColumn('category_code', 'text', (c) => c.notNull())
-    .addColumn('quantity', t.money, (c) => c.notNull())
-    .addColumn('value', t.money, (c) => c.notNull())
-    .addPrimaryKeyConstraint('sales_period_categories_pk', [...PERIOD_KEY, 'category_code'])
-    .execute();
-  await s.createIndex('sales_period_categories_customer').on('sales_period_categories').columns(CUSTOMER_PERIOD).execute();
+  await createPeriodTable(db, t, 'sales_period_categories', ['category_code'], ['quantity', 'value']);
 
   // Invoices counted per set of categories on them (',A,B,'): an invoice counts once under a
   // category filter when any of its categories is chosen, however many of them are.
-  await s.createTable('sales_period_category_sets')
-    .addColumn('period_kind', 'text', (c) => c.notNull())
-    .addColumn('period_start', t.date, (c) => c.notNull())
-    .addColumn('customer_code', 'text', (c) => c.notNull())
-    .addColumn('profit_center_code', 'text', (c) => c.notNull())
-    .addColumn('sales_officer_id', 'text', (c) => c.notNull())
-    .addColumn('category_set', 'text', (c) => c.notNull())
-    .addColumn('invoice_count', t.money, (c) => c.notNull())
-    .addPrimaryKeyConstraint('sales_period_category_sets_pk', [...PERIOD_KEY, 'category_set'])
-    .execute();
-  await s.createIndex('sales_period_category_sets_customer').on('sales_period_category_sets').columns(CUSTOMER_PERIOD).execute();
+  await createPeriodTable(db, t, 'sales_period_category_sets', ['category_set'], ['invoice_count']);
   await s.createTable('sales_category_sets')
     .addColumn('category_set', 'text', (c) => c.primaryKey())
     .execute();
@@ -83,25 +54,9 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   // Order lines (not CANCELLED) per order-date period: ordered, and everything ever delivered against
   // them; "capped" is delivered counted at most up to what the line ordered, so pending = ordered - capped.
   // Summed over all categories (order_period_totals) and per category (order_period_categories).
-  for (const [table, category] of [['order_period_totals', false], ['order_period_categories', true]] as const) {
-    let create = s.createTable(table)
-      .addColumn('period_kind', 'text', (c) => c.notNull())
-      .addColumn('period_start', t.date, (c) => c.notNull())
-      .addColumn('customer_code', 'text', (c) => c.notNull())
-      .addColumn('profit_center_code', 'text', (c) => c.notNull())
-      .addColumn('sales_officer_id', 'text', (c) => c.notNull());
-    if (category) create = create.addColumn('category_code', 'text', (c) => c.notNull());
-    await create
-      .addColumn('ordered_quantity', t.money, (c) => c.notNull())
-      .addColumn('ordered_value', t.money, (c) => c.notNull())
-      .addColumn('delivered_quantity', t.money, (c) => c.notNull())
-      .addColumn('delivered_value', t.money, (c) => c.notNull())
-      .addColumn('capped_quantity', t.money, (c) => c.notNull())
-      .addColumn('capped_value', t.money, (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${table}_pk`, (category ? [...PERIOD_KEY, 'category_code'] : [...PERIOD_KEY]) as never)
-      .execute();
-    await s.createIndex(`${table}_customer`).on(table).columns(CUSTOMER_PERIOD).execute();
-  }
+  const orderMeasures = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'capped_quantity', 'capped_value'];
+  await createPeriodTable(db, t, 'order_period_totals', [], orderMeasures);
+  await createPeriodTable(db, t, 'order_period_categories', ['category_code'], orderMeasures);
 
   // Deliveries per order date and delivery date: what a report ending on ToDate takes back out of
   // the period sums (the deliveries after ToDate of orders placed by then).

@@ -1,9 +1,4 @@
-/**
- * Indexes that fit the PCN list's filters and its order (newest first: pcn_date, then pdc_id, both
- * descending): an officer's or a customer's cheques come off the index in the answer's order, without
- * a sort of their rows (docs/behaviour.md: getPCNList lists newest first). They replace the 0001 indexes on the same
- * leading column.
- */
+/** The PCN list's indexes in its order (newest first), so an officer's or customer's cheques need no sort. */
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,20 +1,7 @@
 /**
- * A version per table, changed by the database itself in the transaction of every write to the
- * table, whoever writes (the server, an import, a manual SQL fix): the answer cache keeps an answer
- * under the versions of the tables it was read from (docs/operations.md, "Answer cache"), so a
- * warranty request no longer makes every sales report run its query again.
- *
- * A version is a random token, not a counter: a database restored from a backup under a running
- * server never comes to repeat a version that a kept answer carries for other rows.
- *
- * - SQLite has row triggers only: each changed row writes its table's version, a 64-bit random()
- *   integer, in a one-page table (an integer is cheaper to write than a text token).
- * - PostgreSQL: one statement trigger per table (TRUNCATE too). The version row stays locked until
- *   the writing transaction ends, so two transactions writing the same table commit one after the
- *   other; they did already wherever the server writes (a counter, a warranty request's files).
- *
- * The tables without a version are listed in UNVERSIONED_TABLES (db/table-versions.ts): their rows
- * change on every request (rate limits) or hold credentials no answer is read from.
+ * A version per table, changed by triggers in the transaction of every write, whoever writes: the
+ * answer cache keeps an answer under the versions of the tables it read (docs/operations.md). Random,
+ * not a counter, so a database restored from a backup never repeats a version a kept answer carries.
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
@@ -40,6 +27,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`insert into table_versions (table_name, version) values (${table}, ${token})`.execute(db);
   }
   if (postgres) {
+    // One statement trigger per table; its version row stays locked until the writer commits.
     // The schema is the written table's own, so a manual fix from a session of another search_path
     // changes the right version.
     await sql`

@@ -1,13 +1,7 @@
 /**
- * A ClientRequestId belongs to the officer the request was raised for (docs/behaviour.md, "Warranty
- * requests"): the key is unique per (sales_officer_id, client_request_id) instead of across the table,
- * so two officers' apps that happen to pick the same key each get their own request.
- *
- * - PostgreSQL drops the column's unique constraint (named by PostgreSQL's rule, table_column_key).
- * - SQLite cannot drop a column's UNIQUE: the table is rebuilt as SQLite's ALTER TABLE page describes
- *   (new table, copy, drop, rename), with foreign keys off meanwhile, since dropping the old table
- *   would otherwise delete the files' parent rows; its indexes and version triggers (0001, 0005, 0006)
- *   are made again.
+ * A ClientRequestId is unique per officer, not across the table, so two officers' apps that pick the
+ * same key each get their own request. SQLite cannot drop a column's UNIQUE: the table is rebuilt as
+ * its ALTER TABLE page describes, with foreign keys off so the files keep their parent rows.
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine';
