@@ -1,7 +1,4 @@
-/**
- * Settings, read from the environment once at start and validated by a schema (zod). A bad value
- * stops the server with one line that names the variable (see main.ts).
- */
+/** Settings, read from the environment once at start and checked by one zod schema, whose type is the settings'. */
 import { z } from 'zod';
 
 const DATE_ORDERS = ['DMY', 'MDY'] as const;
@@ -15,9 +12,8 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 const RATE_LIMIT_STORES = ['memory', 'postgres', 'redis'] as const;
 export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
 
-/** Who sees the test form of an operation's help page (docs/operations.md, "Help pages"): the local machine only, as the legacy server showed it. */
+/** Who sees the test form of an operation's help page: the local machine only, as the legacy server showed it. */
 const HELP_TEST_FORMS = ['local', 'all', 'off'] as const;
-export type HelpTestForms = (typeof HELP_TEST_FORMS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -124,10 +120,7 @@ const headerName = withDefault(
   'X-API-Key',
 );
 
-/**
- * PUBLIC_URL (docs/operations.md, "Settings"): an absolute http(s) URL without credentials, query or
- * fragment. It stands for the server's root, so BASE_PATH still follows it; a trailing slash is dropped.
- */
+/** PUBLIC_URL stands for the server's root (BASE_PATH still follows it): no credentials, query or fragment. */
 const publicUrl = raw.pipe(
   checked(
     (value) => {
@@ -146,11 +139,7 @@ const publicUrl = raw.pipe(
 
 const redisUrl = raw.pipe(checked((value) => /^rediss?:\/\/[^\s]+$/.test(value), (value) => `'${value}' is not a redis:// or rediss:// URL`).optional());
 
-/**
- * The environment variables and what each must hold: the one statement of the settings. README's
- * "Settings" table describes them in this order (test/contract/settings.test.ts holds the two together),
- * and the code reads each under its name in camelCase (Settings).
- */
+/** The one statement of the settings; README's table lists them in this order, and a test holds the two together. */
 const ENVIRONMENT = z.object({
   PORT: integer(8080, 0, 65535),
   HOST: withDefault(z.string(), '0.0.0.0'),
@@ -233,10 +222,7 @@ export function settingDefaults(): Readonly<Record<string, unknown>> {
   return ENVIRONMENT.parse({});
 }
 
-/**
- * The settings from the environment. The first variable (in the order of ENVIRONMENT) that holds a
- * bad value is a SettingsError naming it, with one line saying why.
- */
+/** The settings from the environment; the first bad variable is a SettingsError naming it, in one line. */
 export function loadSettings(env: Env = process.env): Settings {
   const parsed = ENVIRONMENT.safeParse(env);
   if (!parsed.success) {

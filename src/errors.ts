@@ -1,12 +1,6 @@
 /**
- * The one catalogue of business failures (docs/behaviour.md, "Result format").
- *
- * Operations throw AppError; the bindings map it once:
- * - HTTP GET / HTTP POST: 200 with {"Success": false, "Code", "Message", "Field", "Data": null}
- * - SOAP 1.1 / 1.2: a fault with the fault code below (Client/Sender for every business failure,
- *   the request could succeed only if the client changed it) and the same message.
- * Protocol failures (unknown operation, malformed envelope, ...) are not here: they keep the legacy
- * platform's texts and live with the protocol code in src/asmx.
+ * The one catalogue of business failures (docs/behaviour.md, "Result format"): operations throw
+ * AppError, and each binding answers it in its form. Protocol failures live in protocol-texts.ts.
  */
 
 /** The codes, each with what it means (the OpenAPI document lists them with these words). */
@@ -39,11 +33,7 @@ export const invalid = (field: string, message: string) => new AppError('INVALID
 export const missing = (field: string) => new AppError('MISSING_PARAMETER', `${field} is required`, field);
 export const notFound = (field: string, message: string) => new AppError('NOT_FOUND', message, field);
 
-/**
- * The upload limits of the settings (MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, MAX_REQUEST_FILES_BYTES),
- * in one wording wherever they are enforced: by the body reader as the parts arrive (so an oversized
- * upload is never read whole) and by the warranty files as they are stored.
- */
+/** The upload limits of the settings, in one wording for the body reader and the warranty files. */
 export const fileTooLarge = (field: string, fileName: string, limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `${field}: file '${fileName}' is larger than the limit of ${limit} bytes per file`, field);
 export const tooManyFiles = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `At most ${limit} files may be sent in one request`, 'files');

@@ -1,10 +1,6 @@
 /**
- * The process: settings from the environment (plus an optional .env file), the server, and a clean
- * stop on SIGTERM / SIGINT. A bad setting stops the start with one line naming the variable and exit
- * code 1 (config.ts); so does a WSDL that differs from the code (src/asmx/contract.ts), and so does
- * WORKERS > 1 on SQLite, and so does a Node outside package.json's "engines" (process/node-version.ts).
- * WORKERS > 1 runs that many processes sharing the port (src/process/cluster.ts). A process that
- * serves starts OpenTelemetry tracing first when it is configured (src/process/tracing.ts).
+ * The process: settings from the environment (and .env), tracing, the server or its workers, and a
+ * clean stop on SIGTERM / SIGINT. What cannot work stops the start with one line and exit code 1.
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';

@@ -1,13 +1,7 @@
 /**
- * The catalogue of protocol texts, beside the catalogue of business errors (src/errors.ts): what the
- * bindings answer when a request fails as a request, before or outside any operation, and when the
- * server fails on its own. Business failures are not here: their messages come from AppError and only
- * travel inside a Client/Sender fault or the JSON failure envelope.
- *
- * The texts are the legacy platform's, verbatim (System.Web.Services resources, with the {0}/{1}
- * arguments filled in as .NET does; Mono leaves them unformatted), except where a comment says the
- * text is this project's own. docs/integrators.md lists where the answers differ from the legacy
- * server's.
+ * What the bindings answer when a request fails as a request, or the server on its own: the legacy
+ * platform's texts verbatim (System.Web.Services, arguments filled in as .NET does), except where a
+ * comment says a text is this project's own.
  */
 
 /** The faultstring / Reason texts of the SOAP 1.1 and SOAP 1.2 bindings (src/asmx/faults.ts writes the documents). */
@@ -16,12 +10,7 @@ export const FAULT_TEXT = {
   unknownRequestElement: (name: string, ns: string) => `The request element <${name} xmlns='${ns}'> was not recognized.`,
   unknownAction: (action: string) => `Unable to handle request. The action '${action}' was not recognized.`,
   noValidAction: () => 'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
-  /**
-   * ASMX accepts a SOAPAction (or SOAP 1.2 action) naming one operation with a Body element of another
-   * and runs the action's operation with every parameter null. This project refuses the disagreement
-   * (docs/integrators.md); the text follows the wording of the .NET "request element ... was not
-   * recognized" message so that it reads like the platform's own.
-   */
+  /** This project's own (ASMX runs the action's operation with every parameter null), worded like the platform's. */
   actionBodyMismatch: (action: string, name: string, ns: string) =>
     `The request element <${name} xmlns='${ns}'> does not match the action '${action}'.`,
   /** `expected`: the SOAP 1.1 envelope namespace, which the legacy server names whatever was sent. */
@@ -31,11 +20,7 @@ export const FAULT_TEXT = {
   /** An empty request body, as .NET's XmlReader reports it. */
   rootElementMissing: () => 'Server was unable to process request. ---> Root element is missing.',
   headerNotUnderstood: (name: string) => `SOAP header ${name} was not understood.`,
-  /**
-   * Authentication is on (AUTH_MODE) and the request carried no valid credentials. ASMX itself never
-   * wrote this fault (IIS refused such requests before ASP.NET saw them); the text is the one Windows
-   * gives for a refused access, so a client's log reads like the platform's own. Status 401.
-   */
+  /** No valid credentials (401): IIS refused such requests before ASMX saw them; this is Windows' own text. */
   accessDenied: () => 'Access is denied.',
   /** The client exceeded RATE_LIMIT_PER_MINUTE / RATE_LIMIT_BURST (this project's own). Status 429 with Retry-After. */
   tooManyRequests: (retryAfterSeconds: number) => `Too many requests; retry after ${retryAfterSeconds} seconds.`,

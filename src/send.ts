@@ -64,8 +64,3 @@ function due(res: ServerResponse, body: string | Buffer): void {
   if (batch.length === 0) setImmediate(writeBatch);
   batch.push([res, res.req.method === 'HEAD' ? undefined : body]);
 }
-
-/** Whether an answer was given to this response (sent, or due at the end of this turn). */
-export function isAnswered(res: ServerResponse): boolean {
-  return answered.has(res) || res.headersSent;
-}
