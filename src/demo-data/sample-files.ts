@@ -59,11 +59,12 @@ function crc32(data: Buffer): number {
 export function sampleJpeg(grey: number): Buffer {
   const quant = 8; // all 64 quantisers; DC = (grey - 128) * 8 / 8
   const dc = Math.max(-127, Math.min(127, grey - 128));
-  const bits = new BitWriter();
   const category = dc === 0 ? 0 : 32 - Math.clz32(Math.abs(dc));
-  bits.write(category, 4);
-  if (category > 0) bits.write(dc > 0 ? dc : (dc - 1) & ((1 << category) - 1), category);
-  bits.write(0, 1); // AC: end of block
+  let bits = category.toString(2).padStart(4, '0');
+  if (category > 0) bits += (dc > 0 ? dc : (dc - 1) & ((1 << category) - 1)).toString(2).padStart(category, '0');
+  bits += '0'; // AC: end of block
+  // Padded with 1-bits to whole bytes, a zero stuffed after every 0xFF, as the entropy-coded segment requires.
+  const scan = bits.padEnd(Math.ceil(bits.length / 8) * 8, '1').match(/.{8}/g)!.map((byte) => parseInt(byte, 2));
   return Buffer.concat([
     Buffer.from([0xff, 0xd8]),
     segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
@@ -72,7 +73,7 @@ export function sampleJpeg(grey: number): Buffer {
     segment(0xc4, [0x00, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]),
     segment(0xc4, [0x10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00]),
     segment(0xda, [0x01, 0x01, 0x00, 0x00, 0x3f, 0x00]),
-    bits.finish(),
+    Buffer.from(scan.flatMap((byte) => (byte === 0xff ? [0xff, 0x00] : [byte]))),
     Buffer.from([0xff, 0xd9]),
   ]);
 }
@@ -80,32 +81,6 @@ export function sampleJpeg(grey: number): Buffer {
 function segment(marker: number, body: number[]): Buffer {
   const length = body.length + 2;
   return Buffer.from([0xff, marker, length >> 8, length & 0xff, ...body]);
-}
-
-class BitWriter {
-  private bytes: number[] = [];
-  private current = 0;
-  private used = 0;
-
-  write(value: number, count: number): void {
-    for (let i = count - 1; i >= 0; i--) {
-      this.current = (this.current << 1) | ((value >> i) & 1);
-      if (++this.used === 8) this.flush();
-    }
-  }
-
-  /** Pads with 1-bits and stuffs a zero after every 0xFF, as the entropy-coded segment requires. */
-  finish(): Buffer {
-    while (this.used !== 0) this.write(1, 1);
-    return Buffer.from(this.bytes);
-  }
-
-  private flush(): void {
-    this.bytes.push(this.current);
-    if (this.current === 0xff) this.bytes.push(0x00);
-    this.current = 0;
-    this.used = 0;
-  }
 }
 
 /** A one-page PDF with one line of text, with a correct cross-reference table. */
