@@ -5,13 +5,8 @@ import { authDb, type ApiKeysTable } from './auth-tables';
 
 const USER_COLUMNS = ['users.id', 'users.username', 'users.name', 'users.role', 'users.manager_id', 'users.zone_code', 'users.active'] as const;
 
-export interface UserWithPassword {
-  user: UsersTable;
-  passwordHash: string | null;
-}
-
 /** Usernames are stored lower-case (schema.ts), so the match ignores case. */
-export async function userWithPassword(db: Kysely<Database>, username: string): Promise<UserWithPassword | undefined> {
+export async function userWithPassword(db: Kysely<Database>, username: string): Promise<{ user: UsersTable; passwordHash: string | null } | undefined> {
   const row = await authDb(db)
     .selectFrom('users')
     .leftJoin('user_passwords', 'user_passwords.user_id', 'users.id')
@@ -23,12 +18,7 @@ export async function userWithPassword(db: Kysely<Database>, username: string): 
   return { user, passwordHash };
 }
 
-export interface KeyWithUser {
-  user: UsersTable;
-  key: Pick<ApiKeysTable, 'key_id' | 'secret_hash' | 'revoked_at' | 'last_used_at'>;
-}
-
-export async function keyWithUser(db: Kysely<Database>, keyId: string): Promise<KeyWithUser | undefined> {
+export async function keyWithUser(db: Kysely<Database>, keyId: string): Promise<{ user: UsersTable; key: Pick<ApiKeysTable, 'key_id' | 'secret_hash' | 'revoked_at' | 'last_used_at'> } | undefined> {
   const row = await authDb(db)
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')

@@ -34,10 +34,7 @@ export const FACT_LEDGER_HORIZON = 'ledger_horizon_month';
 /** Customers per statement when refreshing a list (bound parameters stay well under every limit). */
 const CHUNK = 500;
 
-/**
- * The summary data in families, each derived from its own raw tables: a write to invoices need not
- * rebuild the receipts' totals. A refresh names the families its write can change.
- */
+/** Families of summary data, each derived from its own raw tables: a refresh names those its write can change. */
 export type SummaryFamily = 'sales' | 'orders' | 'receipts' | 'ledger';
 
 const FAMILIES: Record<SummaryFamily, { tables: readonly SummaryTable[]; write(db: Db, s: SummarySql, customers: Customers): Promise<void> }> = {
@@ -61,11 +58,7 @@ export async function rebuildSummaries(db: Db): Promise<void> {
   await writeSummaries(db, 'all', ALL_FAMILIES);
 }
 
-/**
- * Refreshes the summary rows of these customers (stored codes; duplicates and unknown codes are
- * harmless) in the given families. When they are most of the customers (a first import), every
- * customer is rebuilt in one pass instead: the same rows, without a statement per chunk of codes.
- */
+/** Refreshes these customers' summary rows; when they are most of the customers, all are rebuilt in one pass. */
 export async function refreshSummaries(db: Db, customerCodes: Iterable<string>, families: readonly SummaryFamily[] = ALL_FAMILIES): Promise<void> {
   const codes = [...new Set(customerCodes)].sort();
   if (codes.length === 0) return;
@@ -155,10 +148,8 @@ function least(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<numbe
 }
 
 /**
- * Order lines of orders that are not CANCELLED. Per line: ordered; delivered = every invoice line
- * that references it; capped = min(delivered, ordered). Per line and delivery date, the events:
- * what was delivered that day and how much capped grew, so that for a report ending on ToDate
- * capped(ToDate) = capped - the growth after ToDate (and pending = ordered - capped).
+ * Per line of an order not CANCELLED: ordered, delivered and capped = min(delivered, ordered); per
+ * delivery date, how much capped grew, so a report ending on ToDate takes the later growth back out.
  */
 async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers): Promise<void> {
   const where = customerFilter(customers, 'o.customer_code');
@@ -196,11 +187,7 @@ function deliveredPerLine(): RawBuilder<unknown> {
   return sql`(select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no)`;
 }
 
-/**
- * One row per order line (of an order that is not CANCELLED, matching `where` on orders o) and date
- * it was delivered on: dq, dv delivered that day, and how much capped = min(delivered so far, ordered)
- * grew that day (capped_quantity, capped_value), with the order's columns.
- */
+/** Per order line matching `where` (on orders o) and delivery date: dq, dv delivered that day, and how much capped grew. */
 function lineDeliverySteps(where: Expression<SqlBool>): RawBuilder<unknown> {
   return sql`(
     select order_date, delivery_date, order_no, customer_code, profit_center_code, sales_officer_id, category_code, dq, dv,
@@ -244,9 +231,8 @@ async function insertOpenOrders(db: Db, customers: Customers): Promise<void> {
 }
 
 /**
- * The longest time from an order to a delivery against it: a report ending on ToDate looks for
- * deliveries after ToDate only among the orders of that many days before it. Only ever raised by a
- * refresh (a stale, longer lag is still correct), set exactly by a rebuild.
+ * The longest time from an order to a delivery against it, which bounds how far back a report looks.
+ * A refresh only raises it (a longer lag is still correct); a rebuild sets it exactly.
  */
 async function noteMaxDeliveryLag(db: Db, s: SummarySql, customers: Customers): Promise<void> {
   const row = await db
@@ -277,9 +263,8 @@ async function insertReceipts(db: Db, s: SummarySql, customers: Customers): Prom
 // ---- ledger --------------------------------------------------------------------------------------
 
 /**
- * Closing balances for every month from a customer's first entry to the horizon (the last month with
- * any entry of any customer). When the entries written move the horizon on, every customer gets the
- * new months, so one month's lookup finds a row for every customer that has entries by then.
+ * Closing balances for every month from a customer's first entry to the horizon, the last month with
+ * any entry; a new horizon gives every customer its months, so a month's lookup finds them all.
  */
 async function writeLedgerBalances(db: Db, s: SummarySql, customers: Customers): Promise<void> {
   const last = await db.selectFrom('ledger_entries').select(sql<string | null>`max(${s.monthStart(sql.ref('entry_date'))})`.as('month')).executeTakeFirst();
