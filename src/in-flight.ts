@@ -1,11 +1,7 @@
 /**
- * What is under way (the server's open responses, the queries sent to a SQLite worker), each under a
- * number of its own until it is done.
- *
- * A plain object keyed by those numbers, not a Map or Set: a long-lived Map or Set that every request
- * enters and leaves, once one of its tables has been promoted to the old generation, keeps every later
- * table and what it held alive until a full collection
- * (docs/architecture.md, "Garbage on the request path").
+ * What is under way (open responses, queries sent to a SQLite worker) by number, in a plain object:
+ * a long-lived Map that every request enters and leaves keeps what it held alive until a full
+ * collection (docs/architecture.md, "Garbage on the request path").
  */
 export class InFlight<T> {
   private nextId = 1;

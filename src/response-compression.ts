@@ -1,13 +1,7 @@
 /**
- * Response compression (docs/integrators.md, "Compression"): gzip or br when the request's
- * Accept-Encoding asks for it, never otherwise (the compression middleware negotiates; without an
- * Accept-Encoding naming one of them the answer goes out as it always did).
- *
- * The middleware sends its headers itself, which would lose the Content-Length that Node adds to an
- * answer written with a single end(body), and with it the answers' declared length (the legacy
- * SOAP answers and documents carry one). So a body given whole to end() gets its Content-Length
- * first: the middleware keeps it for an answer too small to compress (under 1 KB) and removes it
- * when it compresses. Streamed answers (written piece by piece) are compressed as they go.
+ * Response compression when Accept-Encoding asks for it (docs/integrators.md). A body given whole to
+ * end() gets its Content-Length first: the middleware would lose the one Node adds, which the legacy
+ * answers carry, and it removes it itself when it compresses.
  */
 import compression from 'compression';
 import Negotiator from 'negotiator';

@@ -1,14 +1,7 @@
 /**
- * An answer whose bytes are all known: its status, Content-Type and Content-Length, and the body given
- * to one end() as a string, so that Node writes the headers and the body in one socket write (a Buffer
- * would go as a second chunk). The bindings' whole answers (SOAP responses and faults, JSON, plain
- * errors) and the probes' (src/ops/probes.ts) all go out through it; a HEAD request gets the headers alone.
- *
- * The answers of one turn of the event loop are written together, at its end (setImmediate, after the
- * poll phase has read every request that arrived): under load a burst of requests is answered in one
- * batch of writes instead of a system call between each read (docs/operations.md, "Request path").
- * The answer's headers are set at once; an answer is sent once, a second call for the same response
- * is ignored.
+ * An answer whose bytes are all known, its body given to one end() as a string so that headers and
+ * body go in one socket write. A turn of the event loop writes its answers at its end, so a burst is
+ * answered in one batch of writes (docs/operations.md, "Request path"); a second answer is ignored.
  */
 import type { ServerResponse } from 'node:http';
 

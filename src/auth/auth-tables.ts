@@ -25,8 +25,6 @@ export type AuthTables = {
   api_keys: ApiKeysTable;
 };
 
-export type AuthDatabase = Database & AuthTables;
-
-export function authDb(db: Kysely<Database>): Kysely<AuthDatabase> {
+export function authDb(db: Kysely<Database>): Kysely<Database & AuthTables> {
   return db.withTables<AuthTables>();
 }

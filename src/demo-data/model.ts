@@ -57,11 +57,8 @@ export interface Order extends Numbered {
   lines: OrderLine[];
 }
 
-export interface InvoiceLine {
-  lineNo: number;
-  product: Product;
-  quantity: number;
-  value: number;
+/** An invoice line has an order line's fields, and the order line it delivers, if any. */
+export interface InvoiceLine extends OrderLine {
   orderLine: OrderLine | null;
 }
 

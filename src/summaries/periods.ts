@@ -82,9 +82,7 @@ function lastDayOfMonth(day: string): string {
 }
 
 function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return iso(d);
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The 1st of the month before the month starting `month` (a 1st). */
@@ -92,8 +90,4 @@ export function previousMonth(month: string): string {
   const y = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));
   return m === 1 ? `${String(y - 1).padStart(4, '0')}-12-01` : `${month.slice(0, 5)}${String(m - 1).padStart(2, '0')}-01`;
-}
-
-function iso(d: Date): string {
-  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
 }
