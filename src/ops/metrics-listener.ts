@@ -2,14 +2,13 @@
 import type { RequestListener } from 'node:http';
 import { setAnswerHeaders } from '../answer-headers';
 import type { Probe } from './probes';
+import { opsPathOf } from './request-summary';
 
 /** `notFound`: the main port's answer to an unknown path (app.ts), for every other request here. */
 export function metricsListener(metrics: Probe, notFound: Probe): RequestListener {
   return (req, res) => {
     setAnswerHeaders(res);
-    const url = req.url ?? '';
-    const path = (url.includes('?') ? url.slice(0, url.indexOf('?')) : url).toLowerCase();
-    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/metrics') return metrics(req, res);
+    if ((req.method === 'GET' || req.method === 'HEAD') && opsPathOf(req.url ?? '') === '/metrics') return metrics(req, res);
     notFound(req, res);
   };
 }
