@@ -63,7 +63,8 @@ async function importFiles(args: Arguments, settings: Settings, files: ImportFil
   const rejects = new RejectsFile(path.join(args.dir, REJECTS_FILE));
   let engine: Engine | undefined;
   try {
-    engine = openEngine(settings.databaseUrl);
+    // Every read of an import runs inside its file's transaction, on the writer: reader threads would only take memory.
+    engine = openEngine(settings.databaseUrl, { sqliteReaders: 0 });
     io.out.write(`importing ${files.map((f) => f.name).join(', ')} into ${engine.describe}${args.dryRun ? ' (dry run)' : ''}\n`);
     await migrate(engine);
     // A progress line rewritten in place on a terminal, plain lines now and then in a log or a pipe.

@@ -1,14 +1,16 @@
 /**
- * Writes one batch of validated rows: drops the rows whose references or unique values do not hold
- * (each reported), then upserts the rest in one statement on the table's key (docs/import.md,
- * "Updates"). Columns the file leaves out are set on insert (their fallback) and left alone on update.
+ * Writes one batch of validated rows: stages them (staging.ts), drops the rows whose references or
+ * unique values do not hold (each reported), then upserts the rest in one statement on the table's
+ * key (docs/import.md, "Updates"). Columns the file leaves out are set on insert (their fallback) and
+ * left alone on update; a stored row the file leaves as it is, is not written again (still counted as
+ * updated).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Problem } from './header';
-import { ReferenceCheck, keyOf } from './reference-check';
+import { keyOf, missingReferences } from './reference-check';
+import { STAGING, clearStaging, createStaging, dropStaging, type StageRows } from './staging';
 import type { PendingRow, TableSpec, UniqueSpec, WriteHooks } from './table-spec';
-import { tupleIn } from './tuple-in';
 import { IMPORT_ANALYZE_FIRST_ROWS } from '../tunables';
 
 export type RejectSink = (line: number, column: string, reason: string) => void;
@@ -22,23 +24,26 @@ export interface WriteCounts {
 /** The database seen table by table from a spec's names (the specs' names are the only ones that reach SQL). */
 export type Dynamic = Kysely<Record<string, Record<string, string | number | null>>>;
 
+/** Lines per statement that takes rejected rows out of the staging table. */
+const DELETE_CHUNK = 1000;
+
 export class BatchWriter {
   readonly counts: WriteCounts = { inserted: 0, updated: 0, rejected: 0 };
-  private readonly references: ReferenceCheck;
   private readonly updateColumns: string[];
   private readonly insertColumns: string[];
   private readonly comparedColumns: string[];
   /** How many rows had been written when the table's statistics were last refreshed; undefined before the first batch. */
   private analyzedAt: number | undefined;
+  private staged = false;
 
   constructor(
     private readonly trx: Transaction<Database>,
+    private readonly stage: StageRows,
     private readonly spec: TableSpec,
     presentColumns: readonly string[],
     private readonly hooks: WriteHooks | undefined,
     private readonly reject: RejectSink,
   ) {
-    this.references = new ReferenceCheck(spec.references);
     const assigned = hooks?.assignedColumns ?? [];
     this.comparedColumns = presentColumns.filter((c) => !spec.key.includes(c));
     this.updateColumns = [...new Set([...this.comparedColumns, ...assigned])];
@@ -54,18 +59,32 @@ export class BatchWriter {
       await analyze(this.trx, [...new Set(this.spec.references.map((r) => r.table))]);
       this.analyzedAt = 0;
     }
-    const problems = await this.references.missing(this.trx, rows);
+    if (!this.staged) await createStaging(this.trx, this.spec.table, this.insertColumns);
+    this.staged = true;
+    await clearStaging(this.trx);
+    await this.stage(this.trx, this.insertColumns, rows);
+    const byLine = new Map(rows.map((row) => [row.line, row]));
+    const problems = await missingReferences(this.trx, this.spec.references, byLine);
     for (const unique of this.spec.unique ?? []) {
       const taken = await uniqueConflicts(this.trx, this.spec, unique, rows.filter((r) => !problems.has(r)));
       for (const [row, problem] of taken) problems.set(row, [problem]);
     }
-    const accepted = rows.filter((row) => !problems.has(row));
     for (const [row, list] of problems) this.rejectRow(row, list);
+    await unstage(this.trx, [...problems.keys()].map((row) => row.line));
+    const accepted = problems.size === 0 ? rows : rows.filter((row) => !problems.has(row));
     if (accepted.length === 0) return [];
-    await this.markExisting(accepted);
+    const updated = await storedCount(this.trx, this.spec);
+    const assigns = this.hooks !== undefined && this.hooks.assignedColumns.length > 0;
+    // A stored row that the file leaves as it is need not be written, nor its summaries refreshed;
+    // rows whose numbers a hook assigns are compared by the hook (warranty-requests.ts).
+    if (!assigns && updated > 0) await unstageUnchanged(this.trx, this.spec, this.comparedColumns);
     await this.hooks?.beforeWrite(this.trx, accepted, this.comparedColumns);
-    await this.upsert(accepted);
-    const updated = accepted.filter((row) => row.exists).length;
+    if (assigns) {
+      // The hook has given the rows their numbers: the staged copies must carry them.
+      await clearStaging(this.trx);
+      await this.stage(this.trx, this.insertColumns, accepted);
+    }
+    await this.upsert();
     this.counts.updated += updated;
     this.counts.inserted += accepted.length - updated;
     // The same for the table the file fills, as it grows fourfold (a bounded share of the work).
@@ -77,35 +96,50 @@ export class BatchWriter {
     return accepted;
   }
 
+  /** Drops the staging table, once the file's last batch is written. */
+  async finish(): Promise<void> {
+    if (this.staged) await dropStaging(this.trx);
+    this.staged = false;
+  }
+
   rejectRow(row: { line: number }, problems: Problem[]): void {
     this.counts.rejected++;
     for (const p of problems) this.reject(row.line, p.column, p.reason);
   }
 
-  private async markExisting(rows: PendingRow[]): Promise<void> {
-    const stored = await existingKeys(this.trx, this.spec, rows);
-    for (const row of rows) row.exists = stored.has(keyOf(this.spec.key.map((c) => row.values[c])));
-  }
-
-  private async upsert(rows: PendingRow[]): Promise<void> {
-    const db = this.trx as unknown as Dynamic;
-    const values = rows.map((row) => Object.fromEntries(this.insertColumns.map((c) => [c, row.values[c] ?? null])));
-    await db.insertInto(this.spec.table).values(values)
-      .onConflict((oc) => {
-        const target = oc.columns(this.spec.key);
-        if (this.updateColumns.length === 0) return target.doNothing();
-        return target.doUpdateSet((eb) => Object.fromEntries(this.updateColumns.map((c) => [c, eb.ref(`excluded.${c}`)])));
-      })
-      .execute();
+  /** One statement for the whole batch; a stored row whose columns all hold the file's values already is left alone. */
+  private async upsert(): Promise<void> {
+    const columns = sql.join(this.insertColumns.map((c) => sql.ref(c)));
+    const target = sql.join(this.spec.key.map((c) => sql.ref(c)));
+    const table = sql.table(this.spec.table);
+    const update = this.updateColumns.length === 0
+      ? sql`do nothing`
+      : sql`do update set ${sql.join(this.updateColumns.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}
+          where ${sql.join(this.updateColumns.map((c) => sql`${table}.${sql.ref(c)} is distinct from excluded.${sql.ref(c)}`), sql` or `)}`;
+    // "where true" tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+    await sql`insert into ${table} (${columns}) select ${columns} from ${sql.table(STAGING)} where true on conflict (${target}) ${update}`.execute(this.trx);
   }
 }
 
-/** The keys among `rows` that are already stored. */
-async function existingKeys(trx: Transaction<Database>, spec: TableSpec, rows: PendingRow[]): Promise<Set<string>> {
-  const db = trx as unknown as Dynamic;
-  const found = await db.selectFrom(spec.table).select(spec.key)
-    .where(tupleIn(spec.key, rows.map((r) => spec.key.map((c) => r.values[c])))).execute();
-  return new Set(found.map((r) => keyOf(spec.key.map((c) => r[c]))));
+/** Takes the rejected lines out of the staging table. */
+async function unstage(trx: Transaction<Database>, lines: number[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += DELETE_CHUNK) {
+    await sql`delete from ${sql.table(STAGING)} where line in (${sql.join(lines.slice(i, i + DELETE_CHUNK))})`.execute(trx);
+  }
+}
+
+/** Takes out of the staging table the rows whose stored row holds their values already. */
+async function unstageUnchanged(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[]): Promise<void> {
+  const match = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
+  const same = compared.map((c) => sql`t.${sql.ref(c)} is not distinct from s.${sql.ref(c)}`);
+  await sql`delete from ${sql.table(STAGING)} as s where exists (select 1 from ${sql.table(spec.table)} t where ${sql.join([match, ...same], sql` and `)})`.execute(trx);
+}
+
+/** How many staged rows have a key that is stored already (their write is an update). */
+async function storedCount(trx: Transaction<Database>, spec: TableSpec): Promise<number> {
+  const match = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
+  const found = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(STAGING)} s join ${sql.table(spec.table)} t on ${match}`.execute(trx);
+  return Number(found.rows[0].n);
 }
 
 /**
@@ -121,7 +155,7 @@ async function uniqueConflicts(trx: Transaction<Database>, spec: TableSpec, uniq
   const db = trx as unknown as Dynamic;
   const scoped = within === undefined ? [] : [within];
   const stored = await db.selectFrom(spec.table).select([...spec.key, ...scoped, column])
-    .where(column, 'in', candidates.map((r) => r.values[column]!)).execute();
+    .where(sql<SqlBool>`${sql.ref(column)} in (select ${sql.ref(column)} from ${sql.table(STAGING)})`).execute();
   const valueOf = (r: Record<string, string | number | null>) => keyOf([...scoped.map((c) => r[c]), r[column]]);
   const owners = new Map(stored.map((r) => [valueOf(r), keyOf(spec.key.map((c) => r[c]))]));
   const inBatch = new Map<string, { key: string; line: number }>();

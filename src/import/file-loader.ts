@@ -11,14 +11,15 @@ import { readCsvRecords, type CsvRecord } from './csv-records';
 import { readHeader, type Header, type Problem } from './header';
 import { keyOf } from './reference-check';
 import { rowValues } from './row-values';
+import type { StageRows } from './staging';
 import type { PendingRow, ReferenceSpec, TableSpec } from './table-spec';
-import { IMPORT_BATCH_ROWS } from '../tunables';
+import { IMPORT_BATCH_ROWS, IMPORT_PROGRESS_ROWS } from '../tunables';
 
 export interface LoadOptions {
   dateOrder: DateOrder;
   reject: RejectSink;
   batchRows?: number;
-  /** Hears how many rows have been read and how many bytes of the file, after each batch. */
+  /** Hears how many rows have been read and how many bytes of the file, every IMPORT_PROGRESS_ROWS rows. */
   progress?: (rows: number, bytes: number) => void;
 }
 
@@ -28,7 +29,7 @@ export interface FileLoad extends WriteCounts {
   refused: boolean;
 }
 
-export async function loadFile(trx: Transaction<Database>, spec: TableSpec, file: string, options: LoadOptions): Promise<FileLoad> {
+export async function loadFile(trx: Transaction<Database>, stage: StageRows, spec: TableSpec, file: string, options: LoadOptions): Promise<FileLoad> {
   const records = readCsvRecords(file);
   const header = await headerOf(spec, records);
   if ('problems' in header) {
@@ -38,8 +39,9 @@ export async function loadFile(trx: Transaction<Database>, spec: TableSpec, file
   }
   const hooks = spec.hooks?.();
   await hooks?.start(trx);
-  const writer = new BatchWriter(trx, spec, [...header.header.positions.keys()], hooks, options.reject);
+  const writer = new BatchWriter(trx, stage, spec, [...header.header.positions.keys()], hooks, options.reject);
   const read = await loadRows(records, spec, header.header, writer, options);
+  await writer.finish();
   await hooks?.afterFile(trx);
   return { read, ...writer.counts, refused: false };
 }
@@ -62,7 +64,7 @@ async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, hea
   let bytes = 0;
   for await (const record of records) {
     if ('bytes' in record) bytes = record.bytes;
-    if (read % batchRows === 0) options.progress?.(read, bytes);
+    if (read % IMPORT_PROGRESS_ROWS === 0) options.progress?.(read, bytes);
     // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
     if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
     read++;
@@ -73,7 +75,7 @@ async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, hea
       writer.rejectRow(record, result.problems);
       continue;
     }
-    const row: PendingRow = { line: record.line, values: result.values, exists: false };
+    const row: PendingRow = { line: record.line, values: result.values };
     if (selfReference) held.push(row);
     else await batch.add(row);
   }

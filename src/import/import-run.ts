@@ -5,12 +5,13 @@
  * makes, including the database's own, with nothing kept.
  */
 import fs from 'node:fs';
-import type { Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type { DateOrder } from '../config';
 import type { Engine } from '../db/engine';
 import type { Database } from '../db/schema';
 import { loadFile } from './file-loader';
 import type { ImportFile } from './import-files';
+import { stageAsJson, stageByCopy, type StageRows } from './staging';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -45,18 +46,43 @@ export interface ImportListener {
 }
 
 export async function runImport(engine: Engine, files: ImportFile[], options: ImportOptions, listener: ImportListener): Promise<FileResult[]> {
-  const scope = options.dryRun ? await dryRunScope(engine) : fileTransactions(engine);
+  const connection = await importConnection(engine);
   const results: FileResult[] = [];
   try {
-    for (const file of files) {
-      const result = await importFile(scope, file, options, listener);
-      results.push(result);
-      listener.fileDone(result);
+    const scope = options.dryRun ? await dryRunScope(connection.db, connection.stage) : fileTransactions(connection.db, connection.stage);
+    try {
+      for (const file of files) {
+        const result = await importFile(scope, file, options, listener);
+        results.push(result);
+        listener.fileDone(result);
+      }
+    } finally {
+      await scope.finish();
     }
   } finally {
-    await scope.finish();
+    await connection.release();
   }
   return results;
+}
+
+/**
+ * Where the files load: on PostgreSQL one connection of the pool, held for the whole import, so that
+ * COPY (which Kysely does not speak) runs on the connection of the file's transaction; on SQLite the
+ * engine itself, whose transactions run on the writer thread.
+ */
+async function importConnection(engine: Engine): Promise<{ db: Kysely<Database>; stage: StageRows; release(): Promise<void> }> {
+  if (engine.pool === undefined) return { db: engine.db, stage: stageAsJson, release: () => Promise.resolve() };
+  const client = await engine.pool.connect();
+  const single = { connect: () => Promise.resolve({ query: client.query.bind(client), release: () => undefined }), end: () => Promise.resolve() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single }) });
+  return {
+    db,
+    stage: stageByCopy(client),
+    async release() {
+      await db.destroy();
+      client.release();
+    },
+  };
 }
 
 async function importFile(scope: Scope, file: ImportFile, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
@@ -64,7 +90,7 @@ async function importFile(scope: Scope, file: ImportFile, options: ImportOptions
   const size = fs.statSync(file.path).size;
   const progress = (rows: number, bytes: number) => listener.progress?.(file.name, rows, bytes, size);
   try {
-    const load = await scope.run((trx) => loadFile(trx, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject, progress }));
+    const load = await scope.run((trx) => loadFile(trx, scope.stage, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject, progress }));
     const { read, inserted, updated, rejected } = load;
     return { file: file.name, table: file.spec.table, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
   } catch (err) {
@@ -79,15 +105,17 @@ function describe(err: unknown): string {
 }
 
 interface Scope {
+  stage: StageRows;
   /** Runs fn in a transaction (or savepoint) that is kept when fn succeeds and undone when it throws. */
   run<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   finish(): Promise<void>;
 }
 
-function fileTransactions(engine: Engine): Scope {
+function fileTransactions(db: Kysely<Database>, stage: StageRows): Scope {
   return {
+    stage,
     async run(fn) {
-      const trx = await engine.db.startTransaction().execute();
+      const trx = await db.startTransaction().execute();
       try {
         const result = await fn(trx);
         await trx.commit().execute();
@@ -101,9 +129,10 @@ function fileTransactions(engine: Engine): Scope {
   };
 }
 
-async function dryRunScope(engine: Engine): Promise<Scope> {
-  const outer = await engine.db.startTransaction().execute();
+async function dryRunScope(db: Kysely<Database>, stage: StageRows): Promise<Scope> {
+  const outer = await db.startTransaction().execute();
   return {
+    stage,
     async run(fn) {
       const trx = await outer.savepoint('import_file').execute();
       try {

@@ -1,74 +1,45 @@
 /**
  * Checks that the codes a batch of rows refers to exist: in the database, which inside the import's
- * transaction also holds every row loaded so far (earlier files, earlier batches). One query per
- * reference and batch; codes already seen are remembered (a bounded set) so that, e.g., the few
- * products of a million invoice lines are not looked up again and again.
+ * transaction also holds every row loaded so far (earlier files, earlier batches). One statement per
+ * reference and batch over the staging table (staging.ts), which answers only the rows whose code is
+ * missing, in line order.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Problem } from './header';
+import { STAGING } from './staging';
 import type { PendingRow, ReferenceSpec } from './table-spec';
-import { tupleIn } from './tuple-in';
 
-const REMEMBERED_CODES = 100_000;
-
-export class ReferenceCheck {
-  private readonly known = new Map<ReferenceSpec, Set<string>>();
-
-  constructor(private readonly references: readonly ReferenceSpec[]) {}
-
-  /** The rows with a reference that does not exist, and why. */
-  async missing(trx: Transaction<Database>, rows: PendingRow[]): Promise<Map<PendingRow, Problem[]>> {
-    const problems = new Map<PendingRow, Problem[]>();
-    for (const reference of this.references) {
-      const found = await this.lookUp(trx, reference, rows);
-      for (const row of rows) {
-        const tuple = tupleOf(row, reference);
-        if (tuple === undefined || found.has(keyOf(tuple))) continue;
-        const list = problems.get(row) ?? [];
-        list.push({ column: reference.columns.at(-1)!, reason: missingReason(reference, tuple) });
-        problems.set(row, list);
-      }
+/** The rows of the batch (by line) with a reference that does not exist, and why, reference by reference. */
+export async function missingReferences(trx: Transaction<Database>, references: readonly ReferenceSpec[], byLine: Map<number, PendingRow>): Promise<Map<PendingRow, Problem[]>> {
+  const problems = new Map<PendingRow, Problem[]>();
+  for (const reference of references) {
+    for (const { line } of await missingRows(trx, reference)) {
+      const row = byLine.get(Number(line))!;
+      const list = problems.get(row) ?? [];
+      list.push({ column: reference.columns.at(-1)!, reason: missingReason(reference, reference.columns.map((c) => row.values[c]!)) });
+      problems.set(row, list);
     }
-    return problems;
   }
-
-  private async lookUp(trx: Transaction<Database>, reference: ReferenceSpec, rows: PendingRow[]): Promise<Set<string>> {
-    const known = this.known.get(reference) ?? new Set<string>();
-    if (known.size > REMEMBERED_CODES) known.clear();
-    this.known.set(reference, known);
-    const wanted = new Map<string, Tuple>();
-    for (const row of rows) {
-      const tuple = tupleOf(row, reference);
-      if (tuple !== undefined && !known.has(keyOf(tuple))) wanted.set(keyOf(tuple), tuple);
-    }
-    if (wanted.size > 0) {
-      for (const tuple of await existing(trx, reference, [...wanted.values()])) known.add(keyOf(tuple));
-    }
-    return known;
-  }
+  return problems;
 }
 
-type Tuple = (string | number)[];
-
-/** The referenced values of a row; undefined when a column is null (a null reference refers to nothing). */
-function tupleOf(row: PendingRow, reference: ReferenceSpec): Tuple | undefined {
-  const tuple = reference.columns.map((c) => row.values[c]);
-  return tuple.some((v) => v === null) ? undefined : (tuple as Tuple);
+/** The staged lines whose (non-null) reference names no row of the referenced table. Names come from the specs only. */
+async function missingRows(trx: Transaction<Database>, reference: ReferenceSpec): Promise<{ line: number }[]> {
+  const given = sql.join(reference.columns.map((c) => sql`s.${sql.ref(c)} is not null`), sql` and `);
+  const match = sql.join(reference.columns.map((c, i) => sql`t.${sql.ref(reference.targets[i])} = s.${sql.ref(c)}`), sql` and `);
+  const found = await sql<{ line: number }>`
+    select s.line from ${sql.table(STAGING)} s
+    where ${given} and not exists (select 1 from ${sql.table(reference.table)} t where ${match})
+    order by s.line`.execute(trx);
+  return found.rows;
 }
 
 export function keyOf(tuple: readonly unknown[]): string {
   return tuple.map(String).join('\u0000');
 }
 
-/** Which of the tuples exist in the referenced table. Table and column names come from the specs only. */
-async function existing(trx: Transaction<Database>, reference: ReferenceSpec, tuples: Tuple[]): Promise<Tuple[]> {
-  const db = trx as unknown as Kysely<Record<string, Record<string, string | number>>>;
-  const rows = await db.selectFrom(reference.table).select(reference.targets).where(tupleIn(reference.targets, tuples)).execute();
-  return rows.map((r) => reference.targets.map((c) => r[c]));
-}
-
-function missingReason(reference: ReferenceSpec, tuple: Tuple): string {
+function missingReason(reference: ReferenceSpec, tuple: readonly (string | number)[]): string {
   const what = reference.targets.length === 1
     ? `'${tuple[0]}' is not a ${reference.table}.${reference.targets[0]}`
     : `(${tuple.join(', ')}) is not a ${reference.table} (${reference.targets.join(', ')})`;

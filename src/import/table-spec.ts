@@ -34,8 +34,6 @@ export type RowCheck = (row: Row) => { column: string; reason: string } | undefi
 export interface PendingRow {
   line: number;
   values: Row;
-  /** Set by the writer: the row's key is already stored (the write is an update). */
-  exists: boolean;
 }
 
 /** Per-file steps for tables whose rows take numbers from the counters (warranty_requests). */
@@ -44,7 +42,7 @@ export interface WriteHooks {
   assignedColumns: string[];
   /** Runs first in the file's transaction. */
   start(trx: Transaction<Database>): Promise<void>;
-  /** Runs before each batch is written; `compared` are the columns the file sets on update. */
+  /** Runs before each batch is written, the batch staged (staging.ts); `compared` are the columns the file sets on update. */
   beforeWrite(trx: Transaction<Database>, rows: PendingRow[], compared: string[]): Promise<void>;
   afterFile(trx: Transaction<Database>): Promise<void>;
 }

@@ -8,9 +8,10 @@
  *   creates afterwards never collide with imported ones.
  * The file's transaction takes the warranty writers' lock first, as every warranty write does.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { lockWarrantyWrites } from '../../warranty/counters';
+import { STAGING } from '../staging';
 import {
   CODE, DATE, POSITIVE_INTEGER, LONG, NAME, SHORT, TIMESTAMP, enumOf, optional, PARTY, ref, required,
   type PendingRow, type TableSpec, type WriteHooks,
@@ -54,7 +55,7 @@ function warrantyNumbers(): WriteHooks {
     assignedColumns: ['change_seq', 'version'],
     start: (trx) => lockWarrantyWrites(trx),
     async beforeWrite(trx, rows, compared) {
-      const stored = await storedRequests(trx, rows.filter((r) => r.exists).map((r) => String(r.values.request_no)));
+      const stored = await storedRequests(trx);
       const changed = rows.filter((row) => settleUnchanged(row, stored.get(String(row.values.request_no)), compared));
       let next = await takeChangeSeqs(trx, changed.length);
       for (const row of changed) row.values.change_seq = next++;
@@ -73,9 +74,10 @@ function warrantyNumbers(): WriteHooks {
 
 type StoredRequest = Record<string, string | number | null>;
 
-async function storedRequests(trx: Transaction<Database>, numbers: string[]): Promise<Map<string, StoredRequest>> {
-  if (numbers.length === 0) return new Map();
-  const rows = await trx.selectFrom('warranty_requests').selectAll().where('request_no', 'in', numbers).execute();
+/** The stored requests that the staged rows (staging.ts) update, by request_no. */
+async function storedRequests(trx: Transaction<Database>): Promise<Map<string, StoredRequest>> {
+  const rows = await trx.selectFrom('warranty_requests').selectAll()
+    .where(sql<SqlBool>`request_no in (select request_no from ${sql.table(STAGING)})`).execute();
   return new Map(rows.map((r) => [r.request_no, r as unknown as StoredRequest]));
 }
 
