@@ -41,8 +41,11 @@ function textValue(text: string, max: number, lowerCase: boolean): string {
   return lowerCase ? text.toLowerCase() : text;
 }
 
+const WHOLE_NUMBER = new RegExp(`^[-+]?\\d{1,${MAX_DIGITS}}$`);
+const AMOUNT = new RegExp(`^([-+]?)(\\d{1,${MAX_DIGITS - 2}})(?:\\.(\\d{1,2}))?$`);
+
 function integerValue(text: string, min: number, max: number): number {
-  if (!new RegExp(`^[-+]?\\d{1,${MAX_DIGITS}}$`).test(text)) throw new ValueError(`'${text}' is not a whole number`);
+  if (!WHOLE_NUMBER.test(text)) throw new ValueError(`'${text}' is not a whole number`);
   const n = Number(text);
   if (n < min || n > max) throw new ValueError(`${n} is out of range (${min}..${max})`);
   return n;
@@ -50,7 +53,7 @@ function integerValue(text: string, min: number, max: number): number {
 
 /** A decimal with at most two decimals -> integer minor units, without any floating-point step. */
 function moneyValue(text: string, signed: boolean): number {
-  const m = text.match(new RegExp(`^([-+]?)(\\d{1,${MAX_DIGITS - 2}})(?:\\.(\\d{1,2}))?$`));
+  const m = text.match(AMOUNT);
   if (!m) throw new ValueError(`'${text}' is not an amount (use digits with at most two decimals, e.g. 1234.50)`);
   const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
   const value = m[1] === '-' ? -minor : minor;

@@ -62,32 +62,43 @@ async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, hea
   const held: PendingRow[] = [];
   let read = 0;
   let bytes = 0;
-  for await (const record of records) {
-    if ('bytes' in record) bytes = record.bytes;
-    if (read % IMPORT_PROGRESS_ROWS === 0) options.progress?.(read, bytes);
-    // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
-    if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
-    read++;
-    const result = 'error' in record
-      ? { problems: [{ column: '', reason: record.error }] }
-      : rowValues(spec, header, record.fields, options.dateOrder);
-    if ('problems' in result) {
-      writer.rejectRow(record, result.problems);
-      continue;
+  try {
+    for await (const record of records) {
+      if ('bytes' in record) bytes = record.bytes;
+      if (read % IMPORT_PROGRESS_ROWS === 0) options.progress?.(read, bytes);
+      // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
+      if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
+      read++;
+      const result = 'error' in record
+        ? { problems: [{ column: '', reason: record.error }] }
+        : rowValues(spec, header, record.fields, options.dateOrder);
+      if ('problems' in result) {
+        writer.rejectRow(record, result.problems);
+        continue;
+      }
+      const row: PendingRow = { line: record.line, values: result.values };
+      if (selfReference) held.push(row);
+      else await batch.add(row);
     }
-    const row: PendingRow = { line: record.line, values: result.values };
-    if (selfReference) held.push(row);
-    else await batch.add(row);
+  } catch (err) {
+    // No write may go on in the transaction that the caller is about to roll back.
+    await batch.settle();
+    throw err;
   }
   await batch.flush();
   if (selfReference) await writeParentsFirst(writer, spec, selfReference, held, batchRows);
   return read;
 }
 
-/** Rows waiting to be written; a batch never holds one key twice (a later row with the same key is an update). */
+/**
+ * Rows waiting to be written; a batch never holds one key twice (a later row with the same key is an
+ * update). A full batch is written while the next one is read: at most one write is under way, and
+ * each starts after the one before it has finished.
+ */
 class PendingBatch {
   private rows: PendingRow[] = [];
   private keys = new Set<string>();
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly writer: BatchWriter,
@@ -97,19 +108,32 @@ class PendingBatch {
   ) {}
 
   async add(row: PendingRow): Promise<void> {
-    const key = keyOf(this.key.map((c) => row.values[c]));
-    if (this.keys.has(key)) await this.flush();
+    const key = this.key.length === 1 ? String(row.values[this.key[0]]) : keyOf(this.key.map((c) => row.values[c]));
+    if (this.keys.has(key)) await this.send();
     this.rows.push(row);
     this.keys.add(key);
-    if (this.rows.length >= this.size) await this.flush();
+    if (this.rows.length >= this.size) await this.send();
   }
 
+  /** Writes every row gathered so far, and returns once they are written. */
   async flush(): Promise<void> {
+    await this.send();
+    await this.writing;
+  }
+
+  /** Waits for the write under way, if any, whatever its outcome. */
+  async settle(): Promise<void> {
+    await this.writing.catch(() => undefined);
+  }
+
+  private async send(): Promise<void> {
     const rows = this.rows;
     this.rows = [];
-    this.keys.clear();
-    const written = await this.writer.write(rows);
-    this.onWritten?.(written);
+    this.keys = new Set();
+    await this.writing;
+    this.writing = this.writer.write(rows).then((written) => this.onWritten?.(written));
+    // A failed write is thrown by the next send or flush; until then it is not an unhandled rejection.
+    this.writing.catch(() => undefined);
   }
 }
 
