@@ -20,8 +20,8 @@ export const STREAM_BATCH_ROWS = 500;
 /** Rows per batch the export reads and writes. */
 export const EXPORT_BATCH_ROWS = 1000;
 
-/** Rows per batch the import stages, checks and writes: a few set-based statements per batch, its rows held in memory. */
-export const IMPORT_BATCH_ROWS = 50_000;
+/** Rows per batch the import stages, checks and writes: a few set-based statements per batch; two batches are held in memory (file-loader.ts). */
+export const IMPORT_BATCH_ROWS = 25_000;
 
 /** Rows an import reads between two reports of its progress (each shown or not by the clock: import-report.ts). */
 export const IMPORT_PROGRESS_ROWS = 500;
