@@ -21,7 +21,7 @@ export const STREAM_BATCH_ROWS = 500;
 export const EXPORT_BATCH_ROWS = 1000;
 
 /** Rows per batch the import stages, checks and writes: a few set-based statements per batch; two batches are held in memory (file-loader.ts). */
-export const IMPORT_BATCH_ROWS = 25_000;
+export const IMPORT_BATCH_ROWS = 10_000;
 
 /** Rows an import reads between two reports of its progress (each shown or not by the clock: import-report.ts). */
 export const IMPORT_PROGRESS_ROWS = 500;
