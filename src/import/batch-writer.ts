@@ -132,13 +132,15 @@ async function unstage(trx: Transaction<Database>, lines: number[]): Promise<voi
 async function unstageUnchanged(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[]): Promise<void> {
   const match = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
   const same = compared.map((c) => sql`t.${sql.ref(c)} is not distinct from s.${sql.ref(c)}`);
-  await sql`delete from ${sql.table(STAGING)} as s where exists (select 1 from ${sql.table(spec.table)} t where ${sql.join([match, ...same], sql` and `)})`.execute(trx);
+  // Scalar subqueries look each staged row up in the table's key: as a join, PostgreSQL hashed the
+  // whole table for every batch.
+  await sql`delete from ${sql.table(STAGING)} as s where (select 1 from ${sql.table(spec.table)} t where ${sql.join([match, ...same], sql` and `)}) is not null`.execute(trx);
 }
 
 /** How many staged rows have a key that is stored already (their write is an update). */
 async function storedCount(trx: Transaction<Database>, spec: TableSpec): Promise<number> {
   const match = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
-  const found = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(STAGING)} s join ${sql.table(spec.table)} t on ${match}`.execute(trx);
+  const found = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(STAGING)} s where (select 1 from ${sql.table(spec.table)} t where ${match}) is not null`.execute(trx);
   return Number(found.rows[0].n);
 }
 

@@ -42,9 +42,12 @@ export function summaryUpkeep(table: SummarisedTable, key: readonly string[]): (
 function affectedCustomers(table: SummarisedTable, key: readonly string[]): [SummaryFamily, RawBuilder<{ customer_code: string }>][] {
   const staged = sql.table(STAGING);
   const byKey = sql.join(key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
+  // Each staged row looked up by key (a scalar subquery): as a join, PostgreSQL hashed the whole
+  // table for every batch.
+  const lookUp = (select: RawBuilder<unknown>) => sql<{ customer_code: string }>`select distinct customer_code from (select (${select}) as customer_code from ${staged} s) x where customer_code is not null`;
   const named = sql<{ customer_code: string }>`select distinct customer_code from ${staged}`;
-  const namedBefore = sql<{ customer_code: string }>`select distinct t.customer_code from ${sql.table(table)} t join ${staged} s on ${byKey}`;
-  const ofOrders = sql<{ customer_code: string }>`select distinct customer_code from orders where order_no in (select order_no from ${staged})`;
+  const namedBefore = lookUp(sql`select t.customer_code from ${sql.table(table)} t where ${byKey}`);
+  const ofOrders = lookUp(sql`select t.customer_code from orders t where t.order_no = s.order_no`);
   switch (table) {
     case 'orders': return [['orders', named], ['orders', namedBefore]];
     case 'order_lines': return [['orders', ofOrders]];
@@ -52,8 +55,8 @@ function affectedCustomers(table: SummarisedTable, key: readonly string[]): [Sum
     case 'invoices': return [['sales', named], ['sales', namedBefore],
       ['orders', sql`select distinct o.customer_code from orders o join invoice_lines il on il.order_no = o.order_no where il.invoice_no in (select invoice_no from ${staged})`]];
     // The orders the lines deliver against, now and before this update.
-    case 'invoice_lines': return [['sales', sql`select distinct customer_code from invoices where invoice_no in (select invoice_no from ${staged})`],
-      ['orders', ofOrders], ['orders', sql`select distinct o.customer_code from orders o join invoice_lines t on t.order_no = o.order_no join ${staged} s on ${byKey}`]];
+    case 'invoice_lines': return [['sales', lookUp(sql`select t.customer_code from invoices t where t.invoice_no = s.invoice_no`)],
+      ['orders', ofOrders], ['orders', lookUp(sql`select o.customer_code from invoice_lines t join orders o on o.order_no = t.order_no where ${byKey}`)]];
     case 'receipts': return [['receipts', named], ['receipts', namedBefore]];
     case 'ledger_entries': return [['ledger', named], ['ledger', namedBefore]];
   }
