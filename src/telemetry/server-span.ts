@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { tracer, tracingOn } from './spans';
+import { keepRequestSpan, tracer, tracingOn } from './spans';
 
 /** `untraced`: requests left out of the traces (the probes). */
 export function traceRequests(listener: RequestListener, untraced: (req: IncomingMessage) => boolean): RequestListener {
@@ -17,10 +17,12 @@ export function traceRequests(listener: RequestListener, untraced: (req: Incomin
     const parent = propagated.some((name) => req.headers[name] !== undefined) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
     const method = req.method ?? 'GET';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    if (span.isRecording()) {
-      span.setAttributes(requestAttributes(req, method));
-      res.once('close', () => endServerSpan(span, res));
-    }
+    keepRequestSpan(res, span.spanContext());
+    // A request the sampler dropped records nothing below it either: it enters no context, and its
+    // log line finds the trace on its response.
+    if (!span.isRecording()) return listener(req, res);
+    span.setAttributes(requestAttributes(req, method));
+    res.once('close', () => endServerSpan(span, res));
     context.with(trace.setSpan(parent, span), () => listener(req, res));
   };
 }

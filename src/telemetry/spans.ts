@@ -47,11 +47,19 @@ export interface TraceIds {
   span_id: string;
 }
 
+const REQUEST_SPAN = Symbol('request span');
+
+type WithRequestSpan = ServerResponse & { [REQUEST_SPAN]?: SpanContext };
+
+/** Called by the request's listener (server-span.ts) with its HTTP server span, sampled or not. */
+export function keepRequestSpan(res: ServerResponse, span: SpanContext): void {
+  (res as WithRequestSpan)[REQUEST_SPAN] = span;
+}
+
 /** The request's trace and span for its log line; a sampled request's answer carries them in `traceresponse`. */
 export function requestTrace(res: ServerResponse): TraceIds | undefined {
-  if (!on) return undefined;
-  const span = activeSpanContext();
-  if (span === undefined) return undefined;
+  const span = (res as WithRequestSpan)[REQUEST_SPAN];
+  if (span === undefined || !trace.isSpanContextValid(span)) return undefined;
   if (span.traceFlags & TraceFlags.SAMPLED) res.setHeader('traceresponse', `00-${span.traceId}-${span.spanId}-01`);
   return { trace_id: span.traceId, span_id: span.spanId };
 }
