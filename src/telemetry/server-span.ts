@@ -48,14 +48,7 @@ function requestAttributes(req: IncomingMessage, method: string): Record<string,
 
 /** The query's names with every value REDACTED: HTTP GET carries every parameter there, PageToken included. */
 function redacted(query: string): string {
-  return query
-    .split('&')
-    .filter((pair) => pair !== '')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      return equals === -1 ? pair : `${pair.slice(0, equals)}=REDACTED`;
-    })
-    .join('&');
+  return query.replace(/=[^&]*/g, '=REDACTED');
 }
 
 function hostAndPort(host: string | undefined): [string | undefined, number | undefined] {
