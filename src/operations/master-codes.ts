@@ -1,10 +1,6 @@
 /**
- * Codes typed by a user, turned into the spelling stored in the master tables.
- *
- * docs/behaviour.md, "Conventions of every operation": codes compare without regard to case and results carry the
- * stored spelling. The case-insensitive comparison happens here, on the small master tables, so the
- * queries on the large tables (invoices, orders, receipts, pcn, ledger_entries ...) compare their indexed columns with
- * a plain `=` on the stored spelling and keep using their indexes.
+ * Codes typed by a user, turned into the spelling stored in the master tables: compared without regard
+ * to case here, on the small tables, so queries on the large ones keep a plain `=` their indexes serve.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
@@ -43,10 +39,8 @@ async function storedSpelling(db: Kysely<Database>, table: MasterTable, column: 
 }
 
 /**
- * storedSpelling as an expression of another statement: the stored value, or null when there is none.
- * A filter `column = storedUserIdOf(typed)` on a large table reads the list in one statement, one
- * round trip to the database instead of two, and selects nothing for a code that names nothing (a
- * comparison with null is never true), as the list of a looked-up unknown code is empty.
+ * storedSpelling as an expression of another statement, null when there is none: one round trip, and a
+ * filter `column = <it>` selects nothing for an unknown code.
  */
 function storedSpellingOf(table: MasterTable, column: 'code' | 'id', value: string): RawBuilder<string | null> {
   const wanted = value.trim();
@@ -68,11 +62,7 @@ export function storedCustomerCodeOf(code: string): RawBuilder<string | null> {
   return storedSpellingOf('customers', 'code', code);
 }
 
-/**
- * The spellings under which a document number (PDCID, PCNNO) is looked up: as typed, upper and
- * lower case. Document numbers live on large tables, so instead of upper() on the indexed column the
- * query asks for `column in (<these>)`, which the index serves.
- */
+/** A document number as typed, upper and lower case: `column in (<these>)` is served by the index, upper() is not. */
 export function documentNumberSpellings(value: string): string[] {
   const v = value.trim();
   return [...new Set([v, v.toUpperCase(), v.toLowerCase()])];
@@ -83,10 +73,7 @@ export function preferredSpelling<R>(rows: readonly R[], spellings: readonly str
   return spellings.map((s) => rows.find((row) => key(row) === s)).find((row) => row !== undefined);
 }
 
-/**
- * The categories whose upper-cased code lies in the (upper-cased) range. The table is small, so the
- * comparison is done here with the same byte order parse.ts `codeRange` uses to validate From <= To.
- */
+/** The categories whose upper-cased code lies in the range, in the byte order parse.ts `codeRange` checks. */
 export async function categoriesInRange(db: Kysely<Database>, range: Range<string>): Promise<string[]> {
   const rows = await db.selectFrom('product_categories').select('code').execute();
   return rows

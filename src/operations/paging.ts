@@ -1,11 +1,7 @@
 /**
- * Optional paging of the lists that can grow without bound (docs/behaviour.md, "Paging"): the
- * extra fields PageSize and PageToken, which the legacy contract does not know (the WSDL is
- * unchanged; the service layer passes declared extra fields through).
- *
- * A page token is opaque to clients: base64url of a small JSON document carrying the sort key of the
- * last row given, so the next page is a keyset query ("rows after this key in this order"): stable
- * while rows are inserted or removed between pages, and as fast on the last page as on the first.
+ * Optional paging of the lists that can grow without bound (docs/behaviour.md, "Paging"). A token
+ * carries the sort key of the last row given, so the next page is a keyset query: stable under inserts,
+ * and as fast on the last page as on the first.
  */
 import { invalid } from '../errors';
 import { isIsoDate, positiveInteger, text, type Fields } from './parse';
@@ -24,11 +20,7 @@ export interface PageRequest<K> {
   after?: K;
 }
 
-/**
- * The page asked for, or undefined when the request asks for none (the whole list, as the legacy
- * service answers). `readKey` checks the decoded key and returns it, or undefined when it does not
- * fit this list (a token of another list or another sort order).
- */
+/** The page asked for, or undefined for the whole list; `readKey` gives undefined for a key not of this list. */
 export function pageRequest<K>(fields: Fields<(typeof PAGE_FIELDS)[number]>, readKey: (key: unknown) => K | undefined): PageRequest<K> | undefined {
   const sizeText = text(fields, 'PageSize');
   const token = text(fields, 'PageToken');
@@ -67,11 +59,8 @@ export function cutPage<R, K>(rows: R[], size: number, keyOf: (row: R) => K): { 
   return { rows: page, next: keyOf(page[page.length - 1]) };
 }
 
-// ---- the parts of a key ---------------------------------------------------------------------------
-//
-// A token comes back from the client, who can change it: every part of its key is checked for the form
-// the list's query compares it with before it reaches the database (PostgreSQL refuses 2026-02-30 as
-// a date and a NUL in text; SQLite would compare them silently), so a changed token is INVALID_PARAMETER.
+// A client can change a token: each part of its key is checked for the form its query compares it with
+// (PostgreSQL refuses 2026-02-30 and a NUL; SQLite would compare them silently).
 
 /** Reads one part of a decoded key: its value when it has the form, else undefined. */
 export type KeyPart<T> = (value: unknown) => T | undefined;

@@ -1,19 +1,13 @@
 /**
- * Parameter conventions shared by every operation (docs/behaviour.md, "Conventions of every operation").
- *
- * Every parameter arrives as a string and every one is optional: empty or missing means "no filter" or
- * the documented default. A value that cannot be understood is an INVALID_PARAMETER error that names the
- * parameter and the formats accepted; it is never guessed at or silently rolled over.
+ * Parameter conventions shared by every operation (docs/behaviour.md, "Conventions of every operation"):
+ * empty or missing is the default; a value not understood is INVALID_PARAMETER, never guessed at.
  */
 import type { DateOrder } from '../config';
 import { invalid, missing } from '../errors';
 
 /**
- * The named values of a request as an operation reads them: exactly the names it declared (its
- * params and fields, src/operations/types.ts), each the string sent or undefined. Every reader below
- * takes the name to read as `NoInfer<N>`: the names come from the declaration alone, so a name that
- * was not declared (a typo) does not compile, and a helper that reads names of its own (report
- * filters, paging) accepts only the fields of an operation that declares all of them.
+ * The named values of a request: exactly the names the operation declared. Readers take the name as
+ * `NoInfer<N>`, so an undeclared name (a typo) does not compile.
  */
 export type Fields<N extends string = string> = { readonly [K in N]: string | undefined };
 
@@ -39,13 +33,9 @@ export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N
   return value;
 }
 
-/**
- * docs/behaviour.md, "Conventions of every operation": a code or document number (SalesOfficer,
- * Customer, PDCID ...) is at most 50 characters, a username 100, so no request makes the server hold
- * a long value.
- */
+/** The longest code or document number, and username, so no request makes the server hold a long value. */
 export const MAX_CODE_LENGTH = 50;
-export const MAX_USERNAME_LENGTH = 100;
+const MAX_USERNAME_LENGTH = 100;
 
 /** A code or document number: trimmed, at most MAX_CODE_LENGTH characters. */
 export function code<N extends string>(fields: Fields<N>, name: NoInfer<N>): string | undefined {
@@ -66,10 +56,7 @@ export function dateForms(order: DateOrder): string {
   return `yyyy-MM-dd, ${order === 'MDY' ? 'MM/dd/yyyy' : 'dd/MM/yyyy'}, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy`;
 }
 
-/**
- * Reads a date in one of the accepted forms and returns it as yyyy-MM-dd.
- * yyyy-MM-dd may carry a time (ignored). Slash dates are day-first unless the DATE_ORDER setting says MDY.
- */
+/** A date in an accepted form as yyyy-MM-dd (a time is ignored); slash dates follow DATE_ORDER. */
 export function parseDate(value: string, field: string, order: DateOrder = 'DMY'): string {
   const v = value.trim();
   const formats = dateForms(order);
@@ -183,11 +170,7 @@ export function year<N extends string>(fields: Fields<N>, name: NoInfer<N>, now:
 
 // ---- lists --------------------------------------------------------------------------------------
 
-/**
- * Comma-separated lists of codes (Zones, States, CustomerIds): blanks trimmed, empties ignored,
- * upper-cased for case-insensitive matching; "ALL" anywhere, or nothing left, means no filter
- * (undefined). Each item is a code, at most MAX_CODE_LENGTH characters.
- */
+/** Comma-separated codes, upper-cased; "ALL" anywhere, or nothing left, means no filter (undefined). */
 export function list<N extends string>(fields: Fields<N>, name: NoInfer<N>): string[] | undefined {
   const value = text(fields, name);
   if (value === undefined) return undefined;
@@ -215,11 +198,7 @@ export interface Sorting<F extends string = string> {
   fallback: F;
 }
 
-/**
- * SortBy is one of the operation's result field names (any case); anything else is an error, and the
- * returned field is always one of `allowed`, so it can be mapped to a column without splicing input.
- * SortDirection: ASC/DESC, Ascending/Descending, any case; default ASC.
- */
+/** SortBy names one of `allowed` (any case), so it maps to a column without splicing input. */
 export function sort<F extends string>(fields: Fields<SortName>, { fields: allowed, fallback }: Sorting<F>): Sort<F> {
   const by = text(fields, 'SortBy');
   let field = fallback;
@@ -231,8 +210,7 @@ export function sort<F extends string>(fields: Fields<SortName>, { fields: allow
   return { field, direction: direction(fields) };
 }
 
-/** The two parameters sort() reads. */
-export type SortName = 'SortBy' | 'SortDirection';
+type SortName = 'SortBy' | 'SortDirection';
 
 export function direction(fields: Fields<'SortDirection'>): Direction {
   const value = text(fields, 'SortDirection')?.toLowerCase();

@@ -1,22 +1,9 @@
 /**
- * What an operation answers, declared once (docs/results.md): the type of every field of its rows or
- * of its object, the Totals it carries and whether it can be paged. The declarations describe the
- * data the operations build today, independent of any binding; the bindings and documents derive
- * their typed descriptions from them (the OpenAPI document of the JSON bindings,
- * src/asmx/http/openapi.ts), and the operation tests check every result against them
- * (`resultMismatches`), so a field added in code but not declared, or the reverse, fails.
+ * What an operation answers, declared once (docs/results.md): the bindings and documents derive their
+ * typed descriptions from it, and the operation tests check every result against it (resultMismatches).
  */
 
-/**
- * The values a field holds, as the JSON answer writes them:
- * - string: any text;
- * - integer: a whole number (counts, quantities, months, versions);
- * - money: currency units with at most two decimals (stored in minor units, docs/behaviour.md);
- * - decimal: any finite number (DeliveryPercent);
- * - date: `yyyy-MM-dd`;
- * - dateTime: an instant in UTC, `yyyy-MM-ddTHH:mm:ss.sssZ`;
- * - boolean.
- */
+/** money: at most two decimals; date: yyyy-MM-dd; dateTime: UTC, yyyy-MM-ddTHH:mm:ss.sssZ (SCALAR_CHECKS). */
 export type ScalarKind = 'string' | 'integer' | 'money' | 'decimal' | 'date' | 'dateTime' | 'boolean';
 
 export interface ScalarField {
@@ -35,12 +22,8 @@ export interface RecordType {
 export type FieldType = ScalarField | { list: RecordType } | { record: RecordType };
 
 /**
- * What the envelope's Data holds:
- * - rows: an array of `row` (the envelope adds Count), with Totals of type `totals` when declared;
- *   `pageable`: the operation takes PageSize/PageToken, and a paged answer adds NextPageToken;
- * - record: one object of `type`; `nullable` when Data can be null (an unknown key);
- * - text: a string (HelloWorld).
- * A write called with no input at all answers Data null whatever it declares (docs/behaviour.md).
+ * What the envelope's Data holds: rows (with Count, and Totals when declared), one record, or a text
+ * (HelloWorld). `pageable`: it takes PageSize/PageToken and a paged answer adds NextPageToken.
  */
 export type ResultType =
   | { kind: 'rows'; row: RecordType; totals?: RecordType; pageable: boolean }
@@ -49,11 +32,7 @@ export type ResultType =
 
 const scalar = (kind: ScalarKind): ScalarField => ({ kind, nullable: false });
 
-/**
- * The field types, for the declarations: `field.money`, `nullable(field.date)`. A closed set of texts
- * (a status, Dr/Cr) is declared a string: a value added later must not break a client generated
- * from the declaration (docs/results.md).
- */
+/** A closed set of texts (a status, Dr/Cr) is a string: a value added later must not break a generated client. */
 export const field = {
   string: scalar('string'),
   integer: scalar('integer'),
@@ -130,8 +109,7 @@ function describe(value: unknown): string {
   return value === undefined ? 'undefined' : JSON.stringify(value).slice(0, 60);
 }
 
-/** The parts of an operation's result (src/operations/types.ts OperationResult) against its declaration. */
-export interface ResultParts {
+interface ResultParts {
   data: unknown;
   totals?: Record<string, number>;
   nextPageToken?: string | null;

@@ -1,21 +1,9 @@
 /**
- * Answers too large to build in memory (docs/behaviour.md, "Large answers"): the rows are read with
- * a cursor inside one read-only snapshot and handed on in the batches the cursor fetches, so the
- * binding writes them while they are read and memory does not grow with the answer. A batch is handed
- * on, made into answer rows and written as JSON at once: a row at a time, the event loop would spend
- * much of its time handing rows between async generators
- * (docs/architecture.md, "Streamed lists and reports in batches").
- *
- * A StreamedData describes the Data of the envelope as a tree: arrays of rows (cursors), objects whose
- * members come in order, and values computed when they are reached (a summary of the rows before them).
- * Count (for array Data) is counted in the same snapshot before the first row, since it precedes Data
- * in the envelope, but only once the envelope's head has gone out: counting a long list takes a while,
- * and the client has its first byte without waiting for it. Totals follow Data and are summed while the
- * rows pass.
- *
- * Whoever receives one must read it to the end or close it: close() stops the cursor where it is
- * and ends the snapshot (a client that hung up). The snapshot is a read-only transaction: on SQLite
- * a reader thread's consistent view, on PostgreSQL REPEATABLE READ.
+ * Answers too large to build in memory (docs/behaviour.md, "Large answers"): rows read by a cursor in
+ * one read-only snapshot, handed on in the cursor's batches (a row at a time, the event loop would
+ * spend its time between async generators). The Data is a tree: cursors of rows, objects whose members
+ * come in order, and values computed when reached. Whoever receives one must read it to the end or
+ * close() it, which stops the cursors and ends the snapshot.
  */
 import { sql, type Compilable, type ControlledTransaction, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
@@ -57,10 +45,6 @@ export class StreamedData {
     }
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** Stops every cursor still open and ends the snapshot; safe to call more than once. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -76,11 +60,7 @@ function openSnapshot(db: Kysely<Database>): Promise<ControlledTransaction<Datab
   return db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
 }
 
-/**
- * Builds the answer in a snapshot and returns it streamed, or, for a caller that takes no streams,
- * read whole (the same cursor, drained). The snapshot ends when the answer is closed, or at once
- * when building it fails.
- */
+/** Builds the answer in a snapshot and returns it streamed, or read whole for a caller that takes no streams. */
 export async function streamedResult(
   db: Kysely<Database>,
   streams: boolean | undefined,
@@ -128,10 +108,8 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<Row> {
 }
 
 /**
- * The rows of `query` in the batches its cursor fetches (STREAM_BATCH_ROWS at a time: a message from
- * the SQLite worker, a fetch of the PostgreSQL cursor), each batch made into answer rows by `toRow` as
- * it passes. `db` is the snapshot the query was built on. Undefined for a query that can select
- * nothing (an empty list of officers, which SQL cannot write): no batch.
+ * The rows of `query` in the batches its cursor fetches, made into answer rows by `toRow`. Undefined
+ * for a query that can select nothing (an empty list of officers, which SQL cannot write).
  */
 export async function* rowBatches<R, T extends Row>(db: Kysely<Database>, query: Compilable<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
   if (query === undefined) return;

@@ -1,10 +1,6 @@
 /**
- * What an operation is, independent of any binding (docs/architecture.md: operations do not know SOAP).
- *
- * A binding collects name/value pairs (query string, form fields, multipart parts, JSON members,
- * SOAP child elements) and files; src/services/request-fields.ts matches the names case-insensitively
- * against the operation's declared names and drops the rest. The operation then parses the strings
- * itself (src/operations/parse.ts) and returns one result that every binding encodes its own way.
+ * What an operation is, independent of any binding: it reads its declared fields (matched by
+ * src/services/request-fields.ts), parses them itself and returns one result every binding encodes.
  */
 import type { Kysely } from 'kysely';
 import type { Database, TableName, UsersTable } from '../db/schema';
@@ -32,21 +28,14 @@ export interface OperationRequest {
 /** A row of an answer, or a record: its fields in the order its declaration gives (results.ts). */
 export type Row = object;
 
-/**
- * An answer's Data, which every binding encodes its own way: rows in memory (the encoders add Count);
- * when the context asks for streams, a StreamedData (src/operations/streamed.ts), batches of rows read
- * while the answer is written; one record; a text (HelloWorld); or null.
- */
+/** An answer's Data: rows in memory, a StreamedData (when the context streams), one record, a text, or null. */
 export type ResultData = readonly Row[] | StreamedData | Row | string | null;
 
 export interface OperationResult {
   data: ResultData;
   totals?: Record<string, number>;
   message?: string;
-  /**
-   * Paging (docs/behaviour.md, "Paging"): set only when the request asked for a page; the token of
-   * the next page, or null on the last one. Encoded as NextPageToken after Totals.
-   */
+  /** Set only when the request asked for a page: the next page's token, null on the last (docs/behaviour.md, "Paging"). */
   nextPageToken?: string | null;
 }
 
@@ -69,17 +58,9 @@ export interface OperationContext {
   engine: Engine;
   clock: Clock;
   settings: DomainSettings;
-  /**
-   * The authenticated user when authentication is on (AUTH_MODE), undefined when it is off (the
-   * drop-in default). When present it bounds what every operation reads or writes, whatever the
-   * parameters say: a user never sees or changes data outside their own scope (src/users/hierarchy.ts).
-   */
+  /** The authenticated user (AUTH_MODE): it bounds what every operation reads or writes (src/users/hierarchy.ts). */
   principal?: UsersTable;
-  /**
-   * The caller can take a StreamedData as result data (the service objects: the HTTP binding writes it
-   * while it is read, the SOAP bindings close it unread). Absent (direct callers, the operation tests):
-   * lists and reports answer plain arrays, read through the same cursor.
-   */
+  /** The caller takes a StreamedData as result data; without it lists answer plain arrays, read through the same cursor. */
   streams?: boolean;
 }
 
@@ -99,10 +80,8 @@ export interface OperationShape {
 }
 
 /**
- * A read in two phases: prepare parses the fields and checks the caller's scope (every AppError a bad
- * input or a refused scope gets: INVALID_PARAMETER, NOT_FOUND of the user a report is asked for,
- * FORBIDDEN ...), and the PreparedRead it returns runs the query. A caller that needs the checks but
- * not the data (a binding that answers no data, docs/behaviour.md) stops after prepare.
+ * A read in two phases: prepare parses the fields and checks the caller's scope (every business
+ * failure), and the PreparedRead runs the query. A binding that answers no data stops after prepare.
  */
 export interface ReadOperation extends OperationShape {
   kind: 'read';
@@ -115,10 +94,8 @@ export interface ReadOperation extends OperationShape {
 
 export interface PreparedRead {
   /**
-   * What the answer depends on besides the data: the operation and its plan (the checked input with
-   * every default resolved: the month "now" stands for, the caller's scope, paging), as text; equal
-   * keys read from equal data give equal answers (the answer cache, src/services/answer-cache.ts).
-   * Undefined when the plan holds anything but plain data, which the cache then leaves alone.
+   * The operation and its plan (every default resolved) as text: equal keys read from equal data give
+   * equal answers (src/services/answer-cache.ts). Undefined when the plan holds anything but plain data.
    */
   readonly key: string | undefined;
   read(): Promise<OperationResult>;
@@ -132,19 +109,13 @@ export interface WriteOperation extends OperationShape {
 
 export type Operation = ReadOperation | WriteOperation;
 
-/**
- * The request as an operation's own code sees it: `fields` holds exactly the names it declared
- * (parse.ts, Fields), so reading a name it did not declare does not compile.
- */
+/** The request as an operation's code sees it: reading a name it did not declare does not compile. */
 export interface DeclaredRequest<N extends string> {
   fields: Fields<N>;
   files: readonly UploadedFile[];
 }
 
-/**
- * What an operation's declaration is written as: the names as literal tuples (`const` type
- * parameters), from which the type of the fields its code reads is derived.
- */
+/** A declaration's names as literal tuples, from which the type of the fields its code reads is derived. */
 interface Declaration<P extends readonly string[], F extends readonly string[]> extends OperationShape {
   params: P;
   fields: F;
@@ -152,10 +123,7 @@ interface Declaration<P extends readonly string[], F extends readonly string[]> 
 
 type Names<P extends readonly string[], F extends readonly string[]> = P[number] | F[number];
 
-/**
- * The one place where a binding's request (every declared name that was sent, as a plain record:
- * src/services/request-fields.ts) becomes the declared view: a name not sent reads as undefined.
- */
+/** The one place a binding's request (src/services/request-fields.ts) becomes the declared view. */
 function declared<N extends string>(request: OperationRequest): DeclaredRequest<N> {
   return request as unknown as DeclaredRequest<N>;
 }
@@ -163,10 +131,8 @@ function declared<N extends string>(request: OperationRequest): DeclaredRequest<
 /** A read's two phases as the operation writes them: the checked input (Plan) passes from one to the other. */
 export interface ReadDefinition<Plan, P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {
   /**
-   * Every table `read` reads: the answer cache keeps its answer under their versions
-   * (src/services/answer-cache.ts). What `prepare` reads needs no place here: it runs at every
-   * request, and what it finds is in the plan, so in the key. Checked against the statements each read
-   * runs by test/http/declared-tables.test.ts.
+   * Every table `read` reads (the answer cache keeps its answer under their versions); what `prepare`
+   * reads is in the plan, so in the key. test/http/declared-tables.test.ts checks them.
    */
   reads: readonly [TableName, ...TableName[]];
   prepare(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Plan | Promise<Plan>;
@@ -190,11 +156,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
   };
 }
 
-/**
- * A read with its plan. A class, not an object literal with a getter: V8 keeps a literal's getter in a
- * pair it makes in the old generation, which kept each request's plan and context alive until a full
- * collection (docs/architecture.md, "Garbage on the request path").
- */
+/** A class, not a literal with a getter: V8 kept such a getter's plan and context alive until a full collection. */
 class PreparedPlan<Plan> implements PreparedRead {
   /** Written only when asked for (a read whose answer is never kept, or not read at all, skips it). */
   private keyText: { text: string | undefined } | undefined;
@@ -215,10 +177,7 @@ class PreparedPlan<Plan> implements PreparedRead {
   }
 }
 
-/**
- * The plan as JSON under the operation's name, or undefined if it holds anything JSON would not
- * render faithfully (a Map, a Set, a class instance, a function: their contents would not be in the key).
- */
+/** The plan as JSON under the operation's name, or undefined if it holds what JSON would not render faithfully. */
 export function planKey(name: string, plan: unknown): string | undefined {
   let plain = true;
   const text = JSON.stringify(plan, (_key, value: unknown) => {

@@ -1,26 +1,9 @@
 /**
- * The answer cache (docs/operations.md, "Answer cache"): the encoded answers of reads, kept by what
- * determines them and served again for as long as the data they were read from is unchanged.
- *
- * A read's answer is a function of its prepared plan (the checked parameters with every default
- * resolved: the month "now" stands for, the caller's scope; operations/types.ts, PreparedRead.key),
- * of the binding's encoding, and of the rows of the tables it read. Those are named by the tables'
- * versions (db/table-versions.ts), read before the read runs, of the tables the read declares
- * (operations/types.ts, ReadDefinition.reads): an answer read after a commit but kept under the
- * versions before it is never served once that commit is seen, and a request that starts after a
- * commit to a table it reads always sees a new version. A write to other tables (a warranty request,
- * an activity) leaves the answer kept. Nothing goes stale, whichever connection or process wrote; there is no time-to-live to
- * tune.
- *
- * Bounded: at most `maxBytes` in all (least recently used first out), `maxEntryBytes` per answer;
- * lists streamed from a cursor are never kept (they can be any size). An answer is kept under the
- * SHA-256 digest of its key, not the key: a key holds the request's parameters, a digest is KEY_BYTES
- * whatever was sent, and those count in the entry's bytes. Two keys of one digest would share an
- * answer; no two texts with one SHA-256 digest are known, so a wrong answer is never served.
- *
- * A kept answer also keeps its gzip and br forms once a client has asked for them: compressed once, in
- * the background (zlib on libuv's thread pool), with the response compression's own settings, then sent
- * as they are instead of being compressed again for every request (src/response-compression.ts).
+ * The answer cache (docs/operations.md, "Answer cache"): the encoded answers of reads, kept under
+ * their plan's key and the versions, read before the read ran, of the tables it declares; an answer is
+ * served only while those versions hold, so nothing goes stale and there is no time-to-live. Bounded
+ * by `maxBytes` (least recently used out) and `maxEntryBytes`; keys are kept as their SHA-256 digest, a
+ * fixed size whatever was sent. The gzip and br forms are compressed once, in the background.
  */
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
@@ -44,18 +27,10 @@ interface Entry extends Kept {
   answer: KeptAnswer;
 }
 
-/**
- * A kept answer as a binding sends it. Its body is kept as UTF-8 bytes, encoded once: a text would be
- * encoded again for every request that takes it, and for a large answer Node first joins the head and
- * the text into one more string of that size, a young object per request (docs/operations.md, "Garbage
- * on the request path").
- */
+/** A kept answer: its body as UTF-8 bytes, encoded once rather than for every request that takes it. */
 export interface KeptAnswer {
   body: Buffer;
-  /**
-   * The body in this content coding, when it was compressed already; otherwise undefined, and it is
-   * compressed in the background for the requests that follow.
-   */
+  /** The body in this coding when compressed already; otherwise undefined, and compressed for the requests that follow. */
   compressed(coding: ContentCoding): Buffer | undefined;
 }
 
@@ -68,11 +43,7 @@ const COMPRESS: Record<ContentCoding, (body: Buffer, done: (error: Error | null,
 /** What a kept answer's key takes: its digest, in base64. */
 export const KEY_BYTES = 44;
 
-/**
- * What an entry holds beside its body, counted against the budget too: its key's digest, its own
- * objects (the entry, its slot in the Map, its answer and closure) and a pair per table it depends on
- * (the table names and versions themselves are shared with the table versions).
- */
+/** What an entry holds beside its body, counted against the budget too: its digest, its objects, a pair per table. */
 export function entryBytes(depends: Dependencies): number {
   return KEY_BYTES + 256 + 24 * depends.length;
 }
@@ -141,5 +112,4 @@ export class AnswerCache {
     const entry: Entry = { depends, body, bytes: entryBytes(depends) + body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(digest, entry, coding) } };
     this.kept.put(digest, entry);
   }
-
 }

@@ -1,7 +1,4 @@
-/**
- * The MobileAppWebService service object: the operations of the registry behind one invoke(),
- * shared by SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST (docs/architecture.md).
- */
+/** The MobileAppWebService service object: the registry's operations behind one invoke(). */
 import { sql } from 'kysely';
 import { mainServiceOperations } from './registry';
 import type { Operation, OperationContext, OperationResult } from '../operations/types';
@@ -30,9 +27,7 @@ export interface MobileAppServiceOptions {
 export function createMobileAppService(options: MobileAppServiceOptions): Service {
   const implementations = new Map((options.operations ?? mainServiceOperations).map((op) => [op.name, op]));
   const databaseThere = databaseCheck(options.context);
-  const operations = new Map<string, ServiceOperation>(
-    [...implementations.values()].map((op) => [op.name, describe(op)]),
-  );
+  const operations = new Map<string, ServiceOperation>([...implementations.values()].map((op) => [op.name, describe(op)]));
   return {
     name: MOBILE_APP_SERVICE_NAME,
     namespace: options.namespace,
@@ -84,24 +79,16 @@ function report(result: OperationResult): Outcome {
   return { kind: 'report', result };
 }
 
-/**
- * What a read whose result the binding discards answers: it was checked, its query did not run. The
- * database is still asked whether it is there, so a read without its database is the server's
- * failure on every binding, as when the query ran (docs/behaviour.md).
- */
+/** A discarded read's answer: its query did not run, but a read without its database still fails on every binding. */
 async function discarded(databaseThere: () => Promise<void>): Promise<OperationResult> {
   await databaseThere();
   return { data: null };
 }
 
 /**
- * Whether the database is there, asked once for the requests that ask at the same moment: one look
- * answers every request that asks while it runs and for the rest of that turn of the event loop
- * (under load, a turn reads many requests; one look answers them all); a request of a later turn
- * starts another. On a SQLite file the look is at the file from this thread: its tables' versions (the
- * answer cache's, src/db/table-versions.ts), no query and no trip to a worker thread busy with
- * reports; only when that fails (the file not created yet, or unreadable) is a trivial statement
- * sent, as on PostgreSQL.
+ * Whether the database is there, one look shared by every request of the same turn. On SQLite the
+ * look reads the table versions from this thread, not a worker busy with reports; only when that
+ * fails is a trivial statement sent, as on PostgreSQL.
  */
 function databaseCheck(context: OperationContext): () => Promise<void> {
   let shared: Promise<void> | undefined;

@@ -1,9 +1,6 @@
 /**
- * What each named input of the main service's operations takes, for the documents that describe them
- * (the OpenAPI document of the JSON bindings, src/asmx/http/openapi.ts). One entry per name: a name
- * means the same in every operation that declares it (docs/behaviour.md, "Conventions of every
- * operation"), and every value arrives as text. The operations parse them (src/operations/parse.ts);
- * this only describes what they accept. The accepted words come from the operations' own tables.
+ * What each named input of the main service takes, for the documents that describe it (OpenAPI, help
+ * pages): a name means the same in every operation that declares it. The operations parse them.
  */
 import { ACTIONS } from '../activities/operations';
 import type { DateOrder } from '../config';
@@ -12,18 +9,9 @@ import { dateForms, MAX_CODE_LENGTH, type Sorting } from '../operations/parse';
 import { PAYMENT_METHODS, PAYMENT_TYPES } from '../pcn/operations';
 import { ROLES } from '../sales/operations';
 
-/**
- * - text: free text or a code, compared without regard to case where it is a code;
- * - list: codes separated by commas;
- * - date: a calendar day in one of the accepted forms (yyyy-MM-dd always works);
- * - integer: digits, within `minimum`..`maximum`;
- * - word: one of `words`, in any case;
- * - sortField: a field name of the operation's result rows, in any case.
- */
-export type ParameterKind = 'text' | 'list' | 'date' | 'integer' | 'word' | 'sortField';
-
+/** What each kind accepts, in words: acceptedValues. */
 export interface ParameterDescription {
-  kind: ParameterKind;
+  kind: 'text' | 'list' | 'date' | 'integer' | 'word' | 'sortField';
   description: string;
   words?: readonly string[];
   minimum?: number;
@@ -86,10 +74,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   OrderToCustomer: text('The customer code the order went to'),
 };
 
-/**
- * What a named input accepts, in words (the conventions of src/operations/parse.ts for its kind), for
- * the pages that show it; `sorting` is the operation's, which SortBy follows.
- */
+/** What a named input accepts, in words; `sorting` is the operation's, which SortBy follows. */
 export function acceptedValues(parameter: ParameterDescription, sorting: Sorting | undefined, dateOrder: DateOrder): string {
   switch (parameter.kind) {
     case 'date':

@@ -1,8 +1,4 @@
-/**
- * Every operation of the main service, by name. The WSDL (wsdl/MobileAppWebService.wsdl) is the
- * source of truth for names and parameter order; at start the server compares the two and refuses
- * to run on any difference (src/asmx/contract.ts).
- */
+/** Every operation of the main service; at start the server checks them against the WSDL (src/asmx/contract.ts). */
 import type { Operation } from '../operations/types';
 import { salesOperations } from '../sales/operations';
 import { collectionsOperations } from '../collections/operations';

@@ -1,7 +1,4 @@
-/**
- * The SyncCustomers service object: one operation, HelloWorld, answering "Hello World" on every
- * binding (wsdl/SyncCustomers.wsdl; docs/contract.md).
- */
+/** The SyncCustomers service object: HelloWorld, answering "Hello World" on every binding. */
 import { TEXT_RESULT } from '../operations/results';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
 

@@ -1,8 +1,4 @@
-/**
- * A service object: one per WSDL service, shared by all four bindings (docs/architecture.md).
- * Bindings turn a request into (operation name, raw name/value pairs, files), call invoke, and encode
- * the outcome their own way; they never know what an operation means.
- */
+/** A service object: one per WSDL service, shared by all four bindings, which encode its outcomes their own way. */
 import type { UsersTable } from '../db/schema';
 import type { OperationResult, UploadedFile } from '../operations/types';
 import type { ResultType } from '../operations/results';
@@ -17,11 +13,6 @@ export interface ServiceOperation {
   /** Extra named fields the operation reads (docs/behaviour.md), beyond the contract parameters. */
   fields: readonly string[];
   acceptsFiles: boolean;
-  /**
-   * What its result holds (src/operations/results.ts). A text result is HelloWorld's: HTTP answers
-   * <string xmlns=ns>, SOAP <opResult>. The others are the main service's: HTTP GET/POST answer their
-   * JSON envelope, SOAP the empty <opResponse/>.
-   */
   returns: ResultType;
   /** Whether it changes data (a write: called with no input at all it does nothing, Data null). */
   write: boolean;
@@ -53,29 +44,15 @@ export interface InvokeInput {
   files: readonly UploadedFile[];
   /** The authenticated user, when authentication is on (see OperationContext.principal). */
   principal?: UsersTable;
-  /**
-   * The binding writes streamed data (the HTTP bindings): large lists come back as a StreamedData
-   * that it must read to the end or close. Without it (the SOAP bindings, which answer no data)
-   * such data is closed unread and the result's data is null.
-   */
+  /** The binding writes a StreamedData (and must read it to the end or close it); without it such data is closed unread. */
   streams?: boolean;
-  /**
-   * The binding answers a 'report' operation without its result (SOAP: the empty <opResponse/>,
-   * docs/behaviour.md). A read is then only prepared: its parameters and the caller's scope are checked
-   * (the same business failures as a whole run) and its query is not run; a write still runs whole.
-   */
+  /** The binding answers without the result (legacy SOAP): a read is only prepared (checked), a write still runs. */
   resultDiscarded?: boolean;
-  /**
-   * The binding keeps whole answers of reads in this encoding (e.g. 'json') and can send a kept one
-   * (answer-cache.ts): a read may then answer { kind: 'kept' } without running its query.
-   */
+  /** The encoding ('json') in which the binding can send a kept answer (answer-cache.ts) of a read. */
   answerForm?: string;
 }
 
-/**
- * Which contract a service object stands for: the legacy one (empty SOAP responses, JSON over HTTP)
- * or the typed v2 one beside it (docs/v2.md: typed SOAP responses and XML over HTTP).
- */
+/** The legacy contract (empty SOAP responses, JSON over HTTP) or the typed v2 one (docs/v2.md). */
 export type ContractVersion = 'legacy' | 'v2';
 
 export interface Service {
@@ -83,14 +60,10 @@ export interface Service {
   name: string;
   namespace: string;
   contract: ContractVersion;
-  /** Path under the base path, e.g. /API/MobileAppWebService.asmx, /API/v2/MobileAppWebService.asmx */
+  /** Under the base path (serviceLocation). */
   path: string;
-  /** wsdl/<name>.wsdl, wsdl/v2/<name>.wsdl */
   wsdlFile: string;
   operations: ReadonlyMap<string, ServiceOperation>;
-  /**
-   * Runs an operation. Business failures reject with AppError (src/errors.ts); anything else is an
-   * unexpected server error that the binding reports without internals.
-   */
+  /** Business failures reject with AppError; anything else is the server's, reported without internals. */
   invoke(operation: string, input: InvokeInput): Promise<Outcome>;
 }
