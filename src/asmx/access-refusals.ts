@@ -1,14 +1,7 @@
 /**
- * The bindings' side of the access guard (src/auth/access-guard.ts, docs/operations.md,
- * "Authentication", "Rate limiting"): which requests the guard judges, and its refusals in the shape
- * each binding's client expects.
- * - The guard judges only requests that run an operation: POST on the .asmx (SOAP) and GET/POST on
- *   <path>/<op> (HTTP). The WSDL, disco and help documents stay public (they hold no data, and tooling
- *   fetches them before it has credentials), as do the 405 answers to other verbs.
- * - SOAP: a Client/Sender fault in the request's SOAP version, with the guard's status (401, 429),
- *   or a Server/Receiver fault for a 503;
- *   a request without a SOAP media type is answered as SOAP 1.1, as the SOAP binding answers it (415).
- * - HTTP GET/POST: text/plain, the message and CRLF (docs/contract.md, like every HTTP binding error).
+ * The bindings' side of the access guard (src/auth/access-guard.ts): it judges only requests that run
+ * an operation (the documents stay public: tooling fetches them before it has credentials), and its
+ * refusals are a SOAP fault or the HTTP bindings' plain text.
  */
 import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { BindingDoor, GuardedRequest } from '../auth/access-guard';
@@ -32,10 +25,7 @@ export function bindingDoor(service: Service): BindingDoor {
   };
 }
 
-/**
- * The log line and metrics of a request the guard answers name the binding, and the operation when
- * the request names one that exists (the label values stay bounded, see src/request-context/annotation.ts).
- */
+/** A refused request's log line names the operation only when it exists: the label values stay bounded. */
 function httpRequest(req: BindingRequest, response: BindingResponse, service: Service): GuardedRequest {
   return {
     annotate() {

@@ -1,9 +1,4 @@
-/**
- * {BASE_PATH}/API/docs: the OpenAPI document of the JSON bindings in Swagger UI (swagger-ui-dist),
- * every asset served by this server, so the page works on a network without internet (docs/integrators.md).
- * Public like the other documents; its "Try it out" calls the bindings as any client does, so
- * authentication applies there.
- */
+/** {BASE_PATH}/API/docs: the OpenAPI document in Swagger UI, every asset served here, so it works without internet. */
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import type { Settings } from '../config';
@@ -14,10 +9,7 @@ import { escapeXml as esc } from './xml-escape';
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
 const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/**
- * Started from a file rather than inline, so a Content-Security-Policy a proxy adds may forbid inline
- * scripts. validatorUrl null: no call to the public validator.
- */
+/** A file rather than inline, so a proxy's Content-Security-Policy may forbid inline scripts; no public validator. */
 const INIT = `window.addEventListener('load', function () {
   var root = document.getElementById('swagger-ui');
   window.ui = SwaggerUIBundle({ url: root.getAttribute('data-url'), dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });

@@ -1,79 +1,52 @@
 /**
- * Reads a request body for the SOAP and HTTP POST bindings, within settings.maxRequestBytes.
- *
- * docs/architecture.md: no request can crash the process or hang it. The npm soap library reads bodies
- * without a limit and dies on a gzip bomb or a broken gzip body (docs/contract.md, "What the npm soap
- * library does not do by itself"), so every binding reads its body here first:
- * - the raw body and, for Content-Encoding gzip/deflate/br, the inflated body both stay within the
- *   limit: inflation stops the moment the output passes it (a gzip bomb costs at most limit bytes);
- * - a body that cannot be inflated is a BodyEncodingError, an unknown encoding an
- *   UnsupportedEncodingError, a body over the limit a BodyTooLargeError: typed, never a crash;
- * - a client that goes away mid-body rejects with ClientAbortedError (nobody is left to answer).
- * The caller maps each error to its status (see status below).
+ * Reads a request body for the SOAP and HTTP POST bindings within MAX_REQUEST_BYTES, the inflated body
+ * too: inflation stops the moment it passes the limit, so a gzip bomb costs at most the limit. Every
+ * failure is a BodyError with the status to answer, never a crash.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Readable, Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 
-class BodyTooLargeError extends Error {
-  readonly status = 413;
-  constructor(readonly limit: number) {
-    super(`Request body exceeds ${limit} bytes`);
-    this.name = 'BodyTooLargeError';
+/** A body over the limit (413), not inflatable (400), of an unknown encoding (415); its message carries no internals. */
+class BodyError extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BodyError';
   }
 }
 
-class BodyEncodingError extends Error {
-  readonly status = 400;
-  constructor(encoding: string) {
-    super(`Request body is not valid ${encoding} data`);
-    this.name = 'BodyEncodingError';
-  }
-}
+const tooLarge = (limit: number) => new BodyError(413, `Request body exceeds ${limit} bytes`);
 
-class UnsupportedEncodingError extends Error {
-  readonly status = 415;
-  constructor(readonly encoding: string) {
-    super(`Content-Encoding '${encoding}' is not supported`);
-    this.name = 'UnsupportedEncodingError';
-  }
-}
-
-export class ClientAbortedError extends Error {
-  readonly status = 400;
+/** The client went away mid-body: nobody is left to answer. */
+export class ClientAbortedError extends BodyError {
   constructor() {
-    super('The client closed the connection before the request body was complete');
+    super(400, 'The client closed the connection before the request body was complete');
     this.name = 'ClientAbortedError';
   }
 }
 
-export type BodyError = BodyTooLargeError | BodyEncodingError | UnsupportedEncodingError | ClientAbortedError;
-
 export function isBodyError(error: unknown): error is BodyError {
-  return (
-    error instanceof BodyTooLargeError ||
-    error instanceof BodyEncodingError ||
-    error instanceof UnsupportedEncodingError ||
-    error instanceof ClientAbortedError
-  );
+  return error instanceof BodyError;
 }
 
 /**
- * The whole body, inflated, as bytes (possibly empty). Rejects with one of the typed errors above.
- * After a rejection the rest of the request is read and discarded, so the connection can carry the
- * answer and the next request.
+ * The whole body, inflated, as bytes (possibly empty). After a rejection the rest of the request is
+ * read and discarded, so the connection can carry the answer and the next request.
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const encoding = contentEncoding(req);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     discard(req);
-    throw new BodyTooLargeError(limit);
+    throw tooLarge(limit);
   }
   const decoder = decoderFor(encoding);
   if (decoder === undefined) {
     discard(req);
-    throw new UnsupportedEncodingError(encoding);
+    throw new BodyError(415, `Content-Encoding '${encoding}' is not supported`);
   }
   try {
     return await collect(req, decoder, encoding, limit);
@@ -126,12 +99,12 @@ function collect(req: IncomingMessage, decoder: Transform | null, encoding: stri
     };
     const onOut = (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (outBytes > limit) finish(new BodyTooLargeError(limit));
+      if (outBytes > limit) finish(tooLarge(limit));
       else chunks.push(chunk);
     };
     const onRaw = (chunk: Buffer) => {
       rawBytes += chunk.length;
-      if (rawBytes > limit) finish(new BodyTooLargeError(limit));
+      if (rawBytes > limit) finish(tooLarge(limit));
       else if (!decoder) onOut(chunk);
     };
     const onRawEnd = () => {
@@ -145,21 +118,12 @@ function collect(req: IncomingMessage, decoder: Transform | null, encoding: stri
     req.on('end', onRawEnd);
     req.on('error', onAbort);
     req.on('close', onClose);
-    if (decoder) pipeDecoder(req, decoder, onOut, finish, encoding);
+    if (!decoder) return;
+    decoder.on('data', onOut);
+    decoder.on('end', () => finish(null));
+    decoder.on('error', () => finish(new BodyError(400, `Request body is not valid ${encoding} data`)));
+    req.pipe(decoder);
   });
-}
-
-function pipeDecoder(
-  source: Readable,
-  decoder: Transform,
-  onOut: (chunk: Buffer) => void,
-  finish: (error: Error | null) => void,
-  encoding: string,
-): void {
-  decoder.on('data', onOut);
-  decoder.on('end', () => finish(null));
-  decoder.on('error', () => finish(new BodyEncodingError(encoding)));
-  source.pipe(decoder);
 }
 
 /** Reads and drops whatever is left of the request, so that a response can still go out on it. */

@@ -1,15 +1,9 @@
 /**
- * The writer of the answers written in parts (the JSON envelope of a long answer, http/envelope.ts;
- * the v2 contract's typed XML, typed-xml.ts): text gathered into chunks of about ANSWER_CHUNK_BYTES, each
- * written with backpressure (a chunk the socket cannot take yet waits for 'drain'), the event loop
- * free between chunks, and nothing written once the client has gone. Whoever wants the answer's bytes
- * as well (the answer cache) is handed each chunk encoded once, the bytes that are written; otherwise
- * the text is written as it is, and the socket encodes it into memory of its own that is freed as
- * soon as it is sent (a Buffer per chunk would stay until a collection).
- *
- * An answer that ends before its first chunk went out (a short report, most typed XML answers) goes
- * whole, with its Content-Length, in one write, as the answers written at once do (src/send.ts); the
- * last chunk of a longer one goes with the end of the answer.
+ * The writer of answers written in parts: text gathered into chunks of about ANSWER_CHUNK_BYTES, each
+ * written with backpressure, the event loop free between them, nothing once the client has gone. An
+ * answer that ends before its first chunk went out goes whole, with its Content-Length, in one write.
+ * Text is written as text unless the answer cache wants the bytes: a Buffer per chunk would stay until
+ * a collection.
  */
 import type { ServerResponse } from 'node:http';
 import { ANSWER_CHUNK_BYTES } from '../tunables';

@@ -1,21 +1,8 @@
 /**
- * The v2 WSDL's types against the operations' result declarations (docs/v2.md): the hand-written
- * wsdl/v2 files must declare, for every operation, exactly the typed result the v2 bindings write
- * (typed-xml.ts) from what the operation declares it returns (docs/results.md). The server refuses to
- * start on any difference (app.ts, with the legacy check of contract.ts), so a field added to an
- * operation but not to the WSDL, a type changed on one side, or a nullable field declared otherwise,
- * never reaches a client.
- *
- * What is compared, by namespace URI and local name (not by prefix):
- * - `<op>Response` holds one element `<op>Result` of type tns:<Op>Result (HelloWorld: s:string);
- * - the complex type <Op>Result: Message, then Count and Data (tns:ArrayOf<Row>) or Data (tns:<Type>),
- *   then Totals and NextPageToken where the declaration has them; a global element <Op>Result (the
- *   HTTP GET/POST answer's root);
- * - every record type: its fields in order, each with its XML Schema type and nillable exactly when
- *   the field can be null; ArrayOf<Row>: a repeated element <Row>;
- * - the ServiceError fault: its type, its element, and a fault of every SOAP operation.
- * Where the file lacks an operation or a type, the difference holds the XML to paste, written in the
- * file's shape from the declaration (v2Entry; docs/architecture.md, "Adding an operation").
+ * The v2 WSDL's types against the operations' result declarations (docs/v2.md): the server refuses to
+ * start unless the file declares exactly the typed results the v2 bindings write (typed-xml.ts),
+ * compared by namespace URI and local name. Where it lacks an operation or a type, the difference
+ * holds the XML to paste (v2Entry; docs/architecture.md, "Adding an operation").
  */
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
 import { contractInputs, type Service, type ServiceOperation } from '../services/types';
@@ -124,11 +111,8 @@ export function typedContractDifferences(description: ServiceDescription, servic
   return differences;
 }
 
-/**
- * Where a piece of a v2 WSDL entry goes: before the first line holding `before` that follows the
- * first `after` in the file.
- */
-export interface Insertion {
+/** A piece of a v2 WSDL entry: it goes before the first line holding `before` after the first `after`. */
+interface Insertion {
   after: string;
   before: string;
   xml: string;
@@ -136,11 +120,7 @@ export interface Insertion {
 
 const IN_SCHEMA = { after: '<s:schema', before: '</s:schema>' };
 
-/**
- * Everything the v2 WSDL needs for an operation it does not list yet, in the file's own shape: the
- * request and response elements, the result's types the schema lacks, the global result element,
- * the messages, and the operation in each port type and binding.
- */
+/** Everything the v2 WSDL needs for an operation it does not list yet, in the file's own shape. */
 export function v2Entry(description: ServiceDescription, service: Pick<Service, 'name'>, op: ServiceOperation): Insertion[] {
   const schema = new SchemaIndex(description.document);
   const tns = description.targetNamespace;

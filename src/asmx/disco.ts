@@ -1,8 +1,4 @@
-/**
- * The discovery document (?disco), shaped like the captured ASMX one (docs/contract.md, recorded:
- * main-disco), built with xmlbuilder2: CRLF line ends, two-space indent, a space before "/>", and the
- * attributes (namespace declarations included) in the order ASMX writes them.
- */
+/** The discovery document (?disco), byte for byte the captured ASMX one (docs/contract.md, recorded: main-disco). */
 import { create } from 'xmlbuilder2';
 import type { Service } from '../services/types';
 

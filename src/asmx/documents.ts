@@ -1,8 +1,6 @@
 /**
- * GET <path> with no path info (docs/contract.md, "WSDL"): ?wsdl, ?disco (query keys case-insensitive),
- * ?op=<name> and the HTML help page. Addresses are rebuilt from each request, or PUBLIC_URL
- * (request-url.ts). A document is answered `Cache-Control: private, max-age=0` as the legacy server's
- * were: its addresses depend on the request, so no shared cache may keep one for other clients.
+ * GET <path> (docs/contract.md, "WSDL"): ?wsdl, ?disco, ?op=<name> and the help page, with addresses
+ * from each request; `private`, as the legacy ones, since the addresses depend on the request.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Settings } from '../config';

@@ -1,8 +1,4 @@
-/**
- * The HTML help pages of a service (docs/contract.md: "the HTML help page listing the operations (sorted),
- * linking ?op=X pages that show the four sample requests/responses, like the legacy help page").
- * Every value that comes from a request or a setting is escaped.
- */
+/** The HTML help pages of a service, like the legacy ones; every value from a request or a setting is escaped. */
 import type { Service, ServiceOperation } from '../services/types';
 import type { DateOrder } from '../config';
 import { acceptedValues, PARAMETERS } from '../services/parameters';
@@ -29,13 +25,10 @@ const STYLE = `
     .frmHeader { background-color: #dcdcdc; }
     .frmText { font-weight: normal; }`;
 
-/** Operation names sorted as the legacy page shows them: case-insensitively. */
-function sortedOperationNames(service: Service): string[] {
-  return [...service.operations.keys()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : 1));
-}
-
 export function helpPage(service: Service): string {
-  const items = sortedOperationNames(service)
+  // Sorted as the legacy page sorts them: case-insensitively.
+  const items = [...service.operations.keys()]
+    .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : 1))
     .map((name) => `      <li><a href="?op=${encodeURIComponent(name)}">${esc(name)}</a></li>`)
     .join('\n');
   return page(service, `
@@ -75,18 +68,11 @@ ${samples}`);
 export function operationNotFoundPage(service: Service, name: string): string {
   return page(service, `
     <h2>Error</h2>
-    <p class="intro">${esc(operationNotFoundMessage(service, name))}</p>
+    <p class="intro">${esc(`Method '${name}' was not found in service ${service.name}.`)}</p>
     <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>`);
 }
 
-function operationNotFoundMessage(service: Service, name: string): string {
-  return `Method '${name}' was not found in service ${service.name}.`;
-}
-
-/**
- * Every name the operation reads, the contract's parameters first: what it accepts (src/services/parameters.ts,
- * by name, and the operation's sorting for SortBy), and whether the contract lists it.
- */
+/** Every name the operation reads, the contract's parameters first: what it accepts, and whether the contract lists it. */
 function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateOrder): string {
   const names = [...op.params, ...op.fields];
   if (names.length === 0) return '    <p class="intro">This operation takes no parameters.</p>';
@@ -111,10 +97,7 @@ function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateO
   ].join('\n');
 }
 
-/**
- * The legacy page's Test section: a form that posts to the HTTP POST binding, one input per name the
- * operation reads, file inputs for one that takes files. Its answer opens as the binding gives it.
- */
+/** The legacy page's Test section: a form that posts to the HTTP POST binding, with file inputs for files. */
 function testSection(op: ServiceOperation, ctx: SampleContext, testForm: OperationPageOptions['testForm']): string {
   if (testForm === 'none') return '';
   if (testForm === 'local-only') return '    <h3>Test</h3>\n    <p>The test form is only available for requests from the local machine.</p>';

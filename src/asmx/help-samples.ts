@@ -1,9 +1,7 @@
 /**
- * The four sample request/response pairs of an operation's help page (SOAP 1.1, SOAP 1.2, HTTP GET,
- * HTTP POST), as the legacy .NET help page shows them, with "string" as every placeholder value.
- * The HTTP samples show this service's answers: the JSON result (docs/behaviour.md) or HelloWorld's <string>.
- * A v2 service's samples show its typed answers (docs/v2.md), placeholders named after the XML
- * Schema types and a list shown with two items, as .NET's pages show them.
+ * The four sample request/response pairs of an operation's help page, as the legacy .NET page shows
+ * them, showing this service's answers; a v2 service's typed ones have placeholders named after the
+ * XML Schema types and a list shown with two items, as .NET's pages show them.
  */
 import { isScalar, type FieldType, type RecordType, type ResultType } from '../operations/results';
 import { contractInputs, type Service, type ServiceOperation } from '../services/types';
@@ -15,7 +13,7 @@ export interface SampleContext {
   servicePath: string;
 }
 
-export interface Sample {
+interface Sample {
   title: string;
   intro: string;
   request: string;
@@ -29,10 +27,7 @@ export function operationSamples(service: Service, op: ServiceOperation, ctx: Sa
   return [soapSample(service, op, ctx, '1.1'), soapSample(service, op, ctx, '1.2'), httpGetSample(service, op, ctx), httpPostSample(service, op, ctx)];
 }
 
-/**
- * HTTP samples list the contract parameters, or the extra fields of an operation that has none; a v2
- * service's list both (its WSDL does).
- */
+/** The contract parameters, or the extra fields of an operation that has none; a v2 service's WSDL lists both. */
 function httpNames(op: ServiceOperation, service: Pick<Service, 'contract'>): readonly string[] {
   if (service.contract === 'v2') return contractInputs(op, 'v2');
   return op.params.length > 0 ? op.params : op.fields;
@@ -56,11 +51,17 @@ function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, 
   const responseBody = envelope(is11 ? SOAP11_NS : SOAP12_NS, is11 ? 'soap' : 'soap12', soapResponseBody(service, op));
   return {
     title: `SOAP ${version}`,
-    intro: `The following is a sample SOAP ${version} request and response. The placeholders shown need to be replaced with actual values.`,
+    intro: intro(`SOAP ${version}`),
     request: [...headers, '', requestBody].join('\n'),
-    response: ['HTTP/1.1 200 OK', `Content-Type: ${is11 ? 'text/xml' : 'application/soap+xml'}; charset=utf-8`, 'Content-Length: length', '', responseBody].join('\n'),
+    response: [...responseHead(is11 ? 'text/xml' : 'application/soap+xml'), responseBody].join('\n'),
   };
 }
+
+const intro = (what: string) => `The following is a sample ${what} request and response. The placeholders shown need to be replaced with actual values.`;
+
+const responseHead = (type: string) => ['HTTP/1.1 200 OK', `Content-Type: ${type}; charset=utf-8`, 'Content-Length: length', ''];
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
 function soapResponseBody(service: Service, op: ServiceOperation): string[] {
   if (op.returns.kind === 'text') {
@@ -99,7 +100,7 @@ function recordSample(name: string, type: RecordType, indent: string): string[] 
 
 function envelope(ns: string, prefix: string, body: string[]): string {
   return [
-    '<?xml version="1.0" encoding="utf-8"?>',
+    XML_DECLARATION,
     `<${prefix}:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:${prefix}="${ns}">`,
     `  <${prefix}:Body>`,
     ...body,
@@ -112,7 +113,7 @@ function httpGetSample(service: Service, op: ServiceOperation, ctx: SampleContex
   const query = formEncodedSample(service, op);
   return {
     title: 'HTTP GET',
-    intro: 'The following is a sample HTTP GET request and response. The placeholders shown need to be replaced with actual values.',
+    intro: intro('HTTP GET'),
     request: [`GET ${ctx.servicePath}/${op.name}${query ? `?${query}` : ''} HTTP/1.1`, `Host: ${ctx.host}`].join('\n'),
     response: httpResponse(service, op),
   };
@@ -121,15 +122,8 @@ function httpGetSample(service: Service, op: ServiceOperation, ctx: SampleContex
 function httpPostSample(service: Service, op: ServiceOperation, ctx: SampleContext): Sample {
   return {
     title: 'HTTP POST',
-    intro: 'The following is a sample HTTP POST request and response. The placeholders shown need to be replaced with actual values.',
-    request: [
-      `POST ${ctx.servicePath}/${op.name} HTTP/1.1`,
-      `Host: ${ctx.host}`,
-      'Content-Type: application/x-www-form-urlencoded',
-      'Content-Length: length',
-      '',
-      formEncodedSample(service, op),
-    ].join('\n'),
+    intro: intro('HTTP POST'),
+    request: [`POST ${ctx.servicePath}/${op.name} HTTP/1.1`, `Host: ${ctx.host}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: length', '', formEncodedSample(service, op)].join('\n'),
     response: httpResponse(service, op),
   };
 }
@@ -139,26 +133,10 @@ function formEncodedSample(service: Service, op: ServiceOperation): string {
 }
 
 function httpResponse(service: Service, op: ServiceOperation): string {
-  if (op.returns.kind === 'text') {
-    return [
-      'HTTP/1.1 200 OK',
-      'Content-Type: text/xml; charset=utf-8',
-      'Content-Length: length',
-      '',
-      '<?xml version="1.0" encoding="utf-8"?>',
-      `<string xmlns="${service.namespace}">string</string>`,
-    ].join('\n');
-  }
+  if (op.returns.kind === 'text') return [...responseHead('text/xml'), XML_DECLARATION, `<string xmlns="${service.namespace}">string</string>`].join('\n');
   if (service.contract === 'v2') {
-    const root = v2ResultTypeName(op.name);
     const ns = ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${service.namespace}"`;
-    return ['HTTP/1.1 200 OK', 'Content-Type: text/xml; charset=utf-8', 'Content-Length: length', '', '<?xml version="1.0" encoding="utf-8"?>', ...typedSample(root, op.returns, '', ns)].join('\n');
+    return [...responseHead('text/xml'), XML_DECLARATION, ...typedSample(v2ResultTypeName(op.name), op.returns, '', ns)].join('\n');
   }
-  return [
-    'HTTP/1.1 200 OK',
-    'Content-Type: application/json; charset=utf-8',
-    'Content-Length: length',
-    '',
-    '{"Success":true,"Message":"","Data":...}',
-  ].join('\n');
+  return [...responseHead('application/json'), '{"Success":true,"Message":"","Data":...}'].join('\n');
 }

@@ -1,12 +1,6 @@
 /**
- * The rows of the v2 contract's typed answers (docs/v2.md), serialised by the npm soap library's own
- * serialiser (the one that writes every legacy SOAP response) from the service's v2 WSDL. The rows are
- * the bulk of a large answer, and the library writes a row far more cheaply than xmlbuilder2's
- * callback builder, which writes the frame around them (typed-xml.ts).
- *
- * The values are handed over as the XML Schema lexical forms the declaration gives them (typed-xml.ts
- * `lexical`), and strings through cdataProof: the library copies a string that looks like a CDATA
- * section unescaped (docs/contract.md, the soap library's traps).
+ * The rows of the v2 contract's typed answers, serialised by the npm soap library from the v2 WSDL:
+ * far more cheaply than xmlbuilder2, which writes the frame around them (typed-xml.ts).
  */
 import type { RecordType } from '../operations/results';
 import type { Service } from '../services/types';
@@ -28,11 +22,8 @@ export async function rowsWriter(service: Pick<Service, 'wsdlFile' | 'namespace'
 }
 
 /**
- * The npm soap library copies a string that starts with "<![CDATA[" and ends with "]]>" into the
- * document unescaped (docs/contract.md, "What the npm soap library does not do by itself"). Such a string
- * is handed over as a real CDATA section holding exactly its text, with every "]]>" inside split across
- * two sections, so nothing in it can close the section or open markup. Any other string is escaped by
- * the library itself.
+ * The soap library copies a string that looks like a CDATA section unescaped (docs/contract.md): such
+ * a string is handed over as a real CDATA section holding exactly its text, every "]]>" split.
  */
 export function cdataProof(value: string): string {
   const clean = replaceNonXmlChars(value);

@@ -1,11 +1,7 @@
 /**
- * The public address of a service (docs/contract.md, "WSDL"; docs/operations.md, "PUBLIC_URL"): the
- * PUBLIC_URL setting when it is set, the only source then; otherwise the scheme and Host header (with
- * its port) of the request, or X-Forwarded-Proto / X-Forwarded-Host when the settings trust a proxy.
- * Of a forwarded chain ("a, b") the last entry is taken: the one the trusted proxy itself added, as
- * for X-Forwarded-For (src/auth/client-address.ts); earlier entries are the client's to choose. A host
- * that is not a plain host[:port] falls back to the local address, so nothing odd from a header ever
- * reaches a document.
+ * The public address of a service (docs/operations.md, "PUBLIC_URL"): PUBLIC_URL, else the request's
+ * scheme and Host, or the last X-Forwarded entry when a proxy is trusted. A host that is not a plain
+ * host[:port] falls back to the local address, so nothing odd from a header reaches a document.
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -16,16 +12,8 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-
 
 type AddressSettings = Pick<Settings, 'trustProxy' | 'publicUrl'>;
 
-/** Where the server's root (what BASE_PATH follows) is reached from outside. */
-export interface PublicAddress {
-  scheme: 'http' | 'https';
-  /** host[:port], as a Host header carries it. */
-  host: string;
-  /** PUBLIC_URL's own path ('' or '/prefix'), ahead of BASE_PATH. */
-  prefix: string;
-}
-
-export function publicAddress(req: IncomingMessage, settings: AddressSettings): PublicAddress {
+/** Where the server's root is reached from outside; `prefix`: PUBLIC_URL's own path, ahead of BASE_PATH. */
+export function publicAddress(req: IncomingMessage, settings: AddressSettings): { scheme: 'http' | 'https'; host: string; prefix: string } {
   if (settings.publicUrl !== undefined) {
     const url = new URL(settings.publicUrl);
     return { scheme: url.protocol === 'https:' ? 'https' : 'http', host: url.host, prefix: url.pathname.replace(/\/+$/, '') };

@@ -1,8 +1,4 @@
-/**
- * Everything under <basePath>/API/<Service>.asmx except SOAP: GET on the .asmx itself serves the
- * documents; a path continuing after the .asmx is the HTTP GET/POST binding. The SOAP router, mounted
- * before, answers every other method on the .asmx itself (POST, and 405 for the rest).
- */
+/** Everything under a service's .asmx but SOAP: GET on it serves the documents, a path after it the HTTP bindings. */
 import type { RequestHandler } from 'express';
 import { annotateUnexpected } from '../request-context/annotation';
 import type { BindingRequest, BindingResponse } from '../request-context/exchange';

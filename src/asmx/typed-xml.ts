@@ -1,16 +1,8 @@
 /**
- * The v2 contract's typed XML (docs/v2.md): an operation's result written as the element its v2 WSDL
- * declares, field by field from the operation's result declaration (docs/results.md): the frame
- * (envelope, result element, Message, Count, Totals, a record's fields) with xmlbuilder2's callback
- * builder, the rows with the soap library's serialiser (library-rows.ts), which writes them far more
- * cheaply. One writer for both ways the v2 contract answers: inside the SOAP envelope
- * (`<opResponse><opResult>`) and as the HTTP GET/POST answer's root element.
- *
- * The result element holds Message, then Count and Data (rows) or Data (one record), then Totals and
- * NextPageToken when the result has them; a Data that is null is left out, a null field is
- * xsi:nil. Rows are written while they are read (a streamed list) or from memory, and handed to the
- * chunk writer every ROWS_PER_FLUSH rows, so a large answer waits for the client and leaves the event
- * loop free between chunks, as the JSON answers do.
+ * The v2 contract's typed XML (docs/v2.md), one writer for the SOAP response and the HTTP root element:
+ * the frame with xmlbuilder2's callback builder, the rows with the soap library's serialiser
+ * (library-rows.ts), which writes them far more cheaply, handed to the chunk writer every
+ * ROWS_PER_FLUSH rows as they are read.
  */
 import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces';
@@ -50,7 +42,7 @@ export function v2ResultTypeName(operation: string): string {
 }
 
 /** xmlbuilder2's callback builder whose text goes to a chunk writer, with the rows writer beside it. */
-export class XmlStream {
+class XmlStream {
   readonly xml: XMLBuilderCB;
   private parts: string[] = [];
 
@@ -81,10 +73,7 @@ export class XmlStream {
   }
 }
 
-/**
- * Writes `result` as the element `name` in namespace `ns` (the builder's current element is its
- * parent), and closes any StreamedData it holds.
- */
+/** Writes `result` as the element `name` inside the builder's current element, and closes any StreamedData it holds. */
 export async function writeTypedResult(stream: XmlStream, ns: string, name: string, returns: ResultType, result: OperationResult, root = false): Promise<void> {
   const { xml } = stream;
   xml.ele(ns, name);
@@ -170,11 +159,8 @@ function record(stream: XmlStream, ns: string, name: string, type: RecordType, v
   stream.xml.up();
 }
 
-/**
- * A row as the soap library takes it (library-rows.ts): the declared fields in their order, each in
- * its XML Schema lexical form, null kept (the library writes xsi:nil), strings CDATA-proof.
- */
-export function lexicalRow(type: RecordType, row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** A row as the soap library takes it: the declared fields in order, lexical forms, null kept (xsi:nil), strings CDATA-proof. */
+function lexicalRow(type: RecordType, row: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const lexical: Record<string, unknown> = {};
   for (const [name, fieldType] of Object.entries(type.fields)) {
     const value = row[name];
@@ -240,14 +226,8 @@ function decimalText(value: number): string {
 /** The type of the v2 contract's business failure: the SOAP fault's detail, the HTTP failure's root. */
 export const SERVICE_ERROR_TYPE = recordType('ServiceError', { Code: field.string, Field: nullable(field.string), Message: field.string });
 
-export interface BusinessFailure {
-  code: string;
-  field?: string;
-  message: string;
-}
-
 /** `<ServiceError xmlns="ns">` with the failure's Code, Field and Message, as one XML fragment. */
-export function serviceErrorXml(ns: string, failure: BusinessFailure): string {
+export function serviceErrorXml(ns: string, failure: { code: string; field?: string; message: string }): string {
   const parts: string[] = [];
   const xml = createCB({ data: (text: string) => void parts.push(text), prettyPrint: false });
   const value: Record<string, string | null> = { Code: failure.code, Field: failure.field ?? null, Message: failure.message };
@@ -258,7 +238,7 @@ export function serviceErrorXml(ns: string, failure: BusinessFailure): string {
   return parts.join('');
 }
 
-export interface TypedAnswer {
+interface TypedAnswer {
   /** The service whose v2 WSDL the rows are written by (library-rows.ts). */
   service: Pick<Service, 'wsdlFile' | 'namespace'>;
   status: number;
@@ -268,11 +248,7 @@ export interface TypedAnswer {
   root: (stream: XmlStream) => Promise<void>;
 }
 
-/**
- * Sends a typed XML document while it is built (chunked, no Content-Length). A failure before the
- * first byte is the caller's to answer; after it, the connection is cut, so that the client never
- * takes a truncated document for a whole one.
- */
+/** Sends a typed XML document while it is built; a failure after the first byte cuts the connection. */
 export async function sendTypedAnswer(res: ServerResponse, out: ChunkWriter, answer: TypedAnswer): Promise<StreamEnd> {
   res.statusCode = answer.status;
   res.setHeader('Content-Type', answer.contentType);

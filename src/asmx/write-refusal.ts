@@ -1,14 +1,7 @@
 /**
- * Writes a browser could be made to send for its user (docs/behaviour.md, "Writes and browsers"). With
- * authentication on, a browser that holds a user's Basic credentials sends them with any request to
- * the host, an <img> GET or a form POST from another site included. So, only when AUTH_MODE is not
- * off and only for an operation that changes data:
- * - HTTP GET is refused (405, Allow: POST): a link or an image must not change anything;
- * - a request a browser marks as sent from another page than the server's own (Sec-Fetch-Site other
- *   than same-origin or none, or an Origin other than the server's own, "null" included) is refused
- *   with 403, whatever the binding.
- * The mobile app and SOAP clients send neither header. Each binding answers the refusal in its own
- * form; this module knows only the operation's write flag and the request's headers.
+ * Writes a browser could be made to send for its user (docs/behaviour.md, "Writes and browsers"): with
+ * authentication on, a browser sends a user's Basic credentials with any request to the host. So a
+ * write by GET is 405, and one a browser marks as from another site 403.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Settings } from '../config';

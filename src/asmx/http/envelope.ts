@@ -1,19 +1,7 @@
 /**
- * The HTTP bindings' JSON envelope (docs/behaviour.md, "Result format"), written here and nowhere
- * else: {"Success":true,"Message":..,"Count":N,"Data":..,"Totals":..,"NextPageToken":..}, or a
- * business failure's. A short answer goes whole, in one write, byte for byte JSON.stringify of the
- * envelope; so does, in chunks, an answer of many rows in memory and a streamed one
- * (src/operations/streamed.ts), whose rows are written while they are read.
- *
- * Rows are gathered into chunks of about ANSWER_CHUNK_BYTES; a chunk the socket cannot take yet waits for
- * 'drain', so the cursor is read no faster than the client receives (memory stays flat whatever the
- * size of the answer). The envelope's head up to Message is flushed before the rows are counted,
- * through compression too, so the client has its first byte without waiting for the count; a list
- * without a count (the activity report's object) sends its head with its first chunk, and a short one
- * goes whole, in one write (chunk-writer.ts). A failure after the first bytes (the count's, a row's)
- * cuts the connection (index.ts). A client that hangs up stops the cursor at once and ends the
- * snapshot: the answer's close() is called from the 'close' event, not after the next row. An answer
- * up to the answer cache's entry limit is handed to the keeper whole, streamed or not.
+ * The HTTP bindings' JSON envelope (docs/behaviour.md, "Result format"), written here and nowhere else,
+ * byte for byte JSON.stringify of the envelope: whole, or in chunks for many rows or a streamed answer,
+ * read no faster than the client receives. A client that hangs up stops the cursor at once ('close').
  */
 import type { ServerResponse } from 'node:http';
 import type { AppError } from '../../errors';
@@ -26,10 +14,7 @@ import { ENVELOPE_TEXT_ROWS, WHOLE_ANSWER_ROWS } from '../../tunables';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * The envelope of a result whose Data is in memory. Count only with array Data, Totals only when the
- * operation gives them; NextPageToken only when a page was asked for (docs/behaviour.md, "Paging").
- */
+/** The envelope of a result whose Data is in memory: Count only with array Data. */
 export function successEnvelope(result: OperationResult): Record<string, unknown> {
   // Built member by member, in the order the answer lists them (docs/architecture.md, "Garbage on the request path").
   const envelope: Record<string, unknown> = { Success: true, Message: result.message ?? '' };
@@ -132,11 +117,7 @@ async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJso
   }
 }
 
-/**
- * Rows continuing a JSON array, ENVELOPE_TEXT_ROWS of them stringified at once; `opened`: rows of the array were
- * written before. Whether the array is opened now: its end, ']' or '[]' when it never was, is the
- * caller's to write.
- */
+/** Rows continuing a JSON array (`opened`: some were written before); the caller writes its end. */
 async function writeRows(out: ChunkWriter, rows: readonly unknown[], opened: boolean): Promise<boolean> {
   for (let from = 0; from < rows.length && !out.aborted; from += ENVELOPE_TEXT_ROWS) {
     // JSON.stringify of a slice is an array: its brackets give way to the separators of the whole.

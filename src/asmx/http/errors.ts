@@ -1,8 +1,4 @@
-/**
- * The protocol failures of the HTTP GET / HTTP POST bindings, with their texts from the catalogue
- * (src/protocol-texts.ts). All are answered text/plain; charset=utf-8 (plain-error.ts), 500 unless
- * a status is given.
- */
+/** The protocol failures of the HTTP GET / POST bindings, answered as plain text (plain-error.ts). */
 import { HTTP_TEXT } from '../../protocol-texts';
 
 export class HttpProtocolError extends Error {

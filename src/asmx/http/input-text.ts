@@ -1,13 +1,7 @@
 /**
- * Text that reaches an operation through the HTTP GET and POST bindings, read strictly
- * (docs/operations.md, "Input limits"): bytes that are not UTF-8 and characters XML 1.0 cannot carry
- * (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, lone surrogates, U+FFFE, U+FFFF) are refused with
- * INVALID_PARAMETER naming the field, never replaced by U+FFFD or stored altered. Such text could not come
- * in over SOAP either (it is malformed XML there), and no SOAP answer could carry it back out.
- *
- * Query strings and form bodies are split here, in one linear pass over the bytes, following the WHATWG
- * application/x-www-form-urlencoded parser except that it refuses what that parser would replace
- * (URLSearchParams turns bytes that are not UTF-8 into U+FFFD).
+ * Text reaching an operation over HTTP GET and POST, read strictly: bytes that are not UTF-8 and
+ * characters XML 1.0 cannot carry are INVALID_PARAMETER, never replaced (no SOAP answer could carry them
+ * back out). Forms are split as the WHATWG parser does, refusing what URLSearchParams would replace.
  */
 import { AppError, invalid } from '../../errors';
 import { HTTP_TEXT } from '../../protocol-texts';
@@ -50,10 +44,7 @@ function checkedName(name: string): string {
 /** Over MAX_REQUEST_FIELDS: 413, like a body over MAX_REQUEST_BYTES. */
 export const tooManyFields = (max: number) => new HttpProtocolError(HTTP_TEXT.tooManyFields(max), 413);
 
-/**
- * The name/value pairs of a query string or form body (without the '?'), in order. maxFields bounds how
- * many pairs are read; the next one is refused (tooManyFields) before it is decoded.
- */
+/** The pairs of a query string or form body, in order; the one past maxFields is refused before it is decoded. */
 export function readFormPairs(bytes: Buffer, maxFields = Number.POSITIVE_INFINITY): [string, string][] {
   const pairs: [string, string][] = [];
   let start = 0;

@@ -1,12 +1,7 @@
 /**
- * What the HTTP bindings hand to a service (docs/contract.md, "HTTP GET and HTTP POST"): GET reads only
- * the query string, POST only the body. An operation with contract parameters takes only
- * application/x-www-form-urlencoded; one without takes any body, so multipart parts and a JSON object
- * reach the operations whose inputs are extra fields (docs/behaviour.md, "Conventions of every operation").
- *
- * Every form of input is read strictly and within bounds (docs/operations.md, "Input limits"): text
- * that is not UTF-8 or holds characters XML cannot carry is refused (input-text.ts), a body may carry at
- * most MAX_REQUEST_FIELDS fields, and a JSON body is nested at most MAX_JSON_DEPTH deep (json-body.ts).
+ * What the HTTP bindings hand to a service (docs/contract.md, "HTTP GET and HTTP POST"): GET reads the
+ * query string, POST the body; an operation with contract parameters takes only a form body, one
+ * without takes multipart and JSON too.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Settings } from '../../config';
@@ -30,8 +25,7 @@ export async function bodyInput(req: IncomingMessage, op: ServiceOperation, sett
   const contentType = req.headers['content-type'] ?? '';
   const media = contentType.split(';')[0].trim().toLowerCase();
   if (op.params.length > 0 && media !== FORM) throw invalidRequestFormat(contentType);
-  // One limit for every body of every binding (MAX_REQUEST_BYTES): uploads included, so a SOAP and an
-  // HTTP POST upload are bounded alike; the per-file and per-request file limits apply inside it.
+  // One limit for every body of every binding, uploads included; the file limits apply inside it.
   const body = await readBody(req, settings.maxRequestBytes);
   if (media === FORM) return { values: readFormPairs(body, settings.maxRequestFields), files: [] };
   if (media === 'multipart/form-data') {

@@ -1,19 +1,14 @@
 /**
- * A JSON object body of the HTTP POST binding (docs/integrators.md: operations without contract
- * parameters read one) as name/value pairs. Read strictly and within bounds (docs/operations.md,
- * "Input limits"), so no body can make the parse recursive or the answer the server's failure:
- * - the bytes must be UTF-8 (else 400), never decoded with U+FFFD in place of the bad bytes;
- * - one linear scan counts the nesting depth and the top-level members BEFORE JSON.parse: 100,000
- *   nested arrays overflowed the stack of JSON.stringify and were answered "Server was unable to process
- *   request."; now anything deeper than MAX_JSON_DEPTH is 400 and more than MAX_REQUEST_FIELDS members 413;
- * - names and strings, nested ones included, hold only characters XML can carry (input-text.ts).
+ * A JSON object body of the HTTP POST binding as name/value pairs, read strictly (docs/operations.md,
+ * "Input limits"): UTF-8 only, and one linear scan bounds the depth and the members before JSON.parse,
+ * as a deep nesting would overflow JSON.stringify's stack.
  */
 import { invalid } from '../../errors';
 import { HTTP_TEXT } from '../../protocol-texts';
 import { HttpProtocolError, invalidRequestFormat } from './errors';
 import { checkedField, decodeUtf8, forbiddenCharacter, tooManyFields } from './input-text';
 
-export interface JsonLimits {
+interface JsonLimits {
   maxDepth: number;
   maxFields: number;
 }
@@ -78,10 +73,7 @@ function nestedText(name: string, value: object): string {
   return json;
 }
 
-/**
- * Depth is bounded by the scan above, so this recursion is too. No Object.entries: it builds a pair
- * for every element of a large array, where plain loops build nothing.
- */
+/** Depth is bounded by the scan, so this recursion is too. */
 function forbiddenInside(value: unknown): string | undefined {
   if (typeof value === 'string') return forbiddenCharacter(value);
   if (value === null || typeof value !== 'object') return undefined;

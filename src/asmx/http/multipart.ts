@@ -1,14 +1,7 @@
 /**
- * multipart/form-data bodies for the operations that take extra fields (docs/behaviour.md: "form fields or
- * multipart parts"). Fields become name/value pairs; file parts become UploadedFile only for an
- * operation that accepts files, within the limits of the settings (a PAYLOAD_TOO_LARGE business
- * failure beyond them, src/errors.ts).
- *
- * Bounds and text (docs/operations.md, "Input limits"): at most maxParts parts (fields and files) are
- * read, the next one is 413 and nothing after it is parsed (the body goes to busboy in slices, so the
- * cost stops with the failure, and the event loop turns between slices); a field's name and value hold only characters XML can carry, and a
- * field's bytes must be UTF-8 (busboy would put U+FFFD in place of bad bytes, so the raw parts are
- * checked once busboy has read them).
+ * multipart/form-data bodies: fields as name/value pairs, file parts as UploadedFile for an operation
+ * that accepts files, within the settings' limits (docs/operations.md, "Input limits"). busboy would put
+ * U+FFFD in place of bytes that are not UTF-8, so the raw parts are checked after it.
  */
 import busboy from 'busboy';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -21,12 +14,12 @@ import { MULTIPART_BYTES_PER_TURN } from '../../tunables';
 
 export type FileLimits = Pick<Settings, 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
 
-export interface MultipartContent {
+interface MultipartContent {
   values: [string, string][];
   files: UploadedFile[];
 }
 
-export interface MultipartOptions {
+interface MultipartOptions {
   acceptFiles: boolean;
   limits: FileLimits;
   maxFieldBytes: number;
@@ -79,10 +72,7 @@ function readParts(headers: IncomingHttpHeaders, body: Buffer, options: Multipar
   });
 }
 
-/**
- * Writes the body in slices, a turn of the event loop apart (other requests are answered meanwhile),
- * and stops at the first failure: the rest of a hostile body is never parsed.
- */
+/** The body in slices, a turn of the event loop apart, stopping at the first failure: the rest of a hostile body is never parsed. */
 async function feed(parser: busboy.Busboy, body: Buffer, collector: PartCollector, reject: (error: unknown) => void): Promise<void> {
   for (let offset = 0; offset < body.length; offset += MULTIPART_BYTES_PER_TURN) {
     if (offset > 0) await nextTurn();
@@ -155,10 +145,8 @@ function boundaryOf(contentType: string): string | undefined {
 }
 
 /**
- * The name of the first part whose headers are not UTF-8 (names and file names), or which is a field
- * (no filename, not application/octet-stream, no charset other than UTF-8) whose bytes are not UTF-8.
- * Runs after busboy accepted the body, so the parts are well formed and at most maxParts; one pass of
- * Buffer.indexOf over the body.
+ * The name of the first part whose headers, or whose bytes as a UTF-8 field, are not UTF-8. Runs after
+ * busboy accepted the body, so the parts are well formed and bounded.
  */
 function firstFieldNotUtf8(body: Buffer, boundary: string | undefined): string | undefined {
   if (boundary === undefined) return undefined;

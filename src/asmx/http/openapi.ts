@@ -1,11 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the JSON bindings (docs/integrators.md, "A typed client of the JSON
- * bindings"): HTTP GET and HTTP POST of every operation of both services, generated from the same
- * declarations the operations answer by (docs/results.md) and the catalogue of their named inputs
- * (src/services/parameters.ts). Served at {BASE_PATH}/API/openapi.json; built once at start.
- *
- * Paths are relative to the one server entry, the base path, which OpenAPI resolves against the
- * document's own address: the document names no host, so it holds behind any proxy.
+ * The OpenAPI 3.1 document of the JSON bindings, from the operations' declarations and the catalogue of
+ * their inputs (src/services/parameters.ts). It names no host, so it holds behind any proxy.
  */
 import type { DateOrder } from '../../config';
 import { ERROR_CODES } from '../../errors';
@@ -55,10 +50,7 @@ function nullableSchema(schema: Schema): Schema {
   return { oneOf: [schema, { type: 'null' }] };
 }
 
-/**
- * The success envelope of docs/behaviour.md, "Result format". A write called without input answers
- * Data null, without Count.
- */
+/** The success envelope; a write called without input answers Data null, without Count. */
 function successSchema(returns: ResultType, write: boolean, records: RecordSchemas): Schema {
   const properties: Record<string, Schema> = { Success: { const: true }, Message: { type: 'string' } };
   const required = ['Success', 'Message'];

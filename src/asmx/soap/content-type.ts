@@ -1,8 +1,4 @@
-/**
- * The SOAP version and the SOAP 1.2 action of a request, from its Content-Type (docs/contract.md, "SOAP"):
- * text/xml is SOAP 1.1, application/soap+xml is SOAP 1.2 (its optional action="..." parameter routes);
- * anything else is not SOAP (415).
- */
+/** The SOAP version (text/xml 1.1, application/soap+xml 1.2, else not SOAP) and action from the Content-Type. */
 import type { SoapVersion } from '../faults';
 
 export interface SoapContentType {

@@ -1,32 +1,17 @@
 /**
- * Reads a request document into the few facts the SOAP binding needs, with a streaming parser that
- * never resolves a DTD or an entity (docs/contract.md: "A DOCTYPE is refused ... No entity is ever
- * expanded"). Kept: the root element, the Envelope's Header blocks and Body, the Body's first element
- * and that element's children as name/value pairs. Everything else is skipped without building a tree,
- * so a deeply nested document costs no stack.
- *
- * Bounds (docs/operations.md, "Input limits"): the element nesting depth and the number of elements and
- * attributes are counted as the parser meets them, and the parse stops at the first one over its bound.
- * saxes resolves namespaces at a cost that grows with the depth, so an unbounded depth makes the parse
- * quadratic; within the bounds the cost is linear in the size.
- * The text goes to the parser in slices with a turn of the event loop between them, so even the
- * slowest document of the largest size lets other requests run between its slices.
+ * Reads a request document into the few facts the SOAP binding needs (root, Header blocks, the Body's
+ * first element and its children's values) with a streaming parser that never resolves a DTD or an
+ * entity, building no tree. Depth and node counts are bounded as the parser meets them (saxes's
+ * namespace cost grows with the depth), and the text goes in slices with a turn of the event loop
+ * between them (docs/operations.md, "Input limits").
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
-/** The body is not well-formed XML (or not XML at all): the legacy stack answers 400. */
+/** Not well-formed XML, a DOCTYPE, or over the bounds: the legacy stack answers 400. */
 export class MalformedXmlError extends Error {
   constructor(detail: string) {
     super(`Malformed XML: ${detail}`);
     this.name = 'MalformedXmlError';
-  }
-}
-
-/** The document is deeper or larger than the bounds allow: refused like malformed XML. */
-class XmlLimitError extends MalformedXmlError {
-  constructor(detail: string) {
-    super(detail);
-    this.name = 'XmlLimitError';
   }
 }
 
@@ -35,14 +20,6 @@ export interface XmlLimits {
   maxDepth: number;
   /** Most elements and attributes (namespace declarations included), counted together. */
   maxNodes: number;
-}
-
-/** The body carries a DOCTYPE: refused like malformed XML (ASMX prohibits DTDs). */
-class DoctypeRefusedError extends MalformedXmlError {
-  constructor() {
-    super('a DOCTYPE is not allowed');
-    this.name = 'DoctypeRefusedError';
-  }
 }
 
 export interface QName {
@@ -76,9 +53,8 @@ const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 const SLICE_CHARS = 64 * 1024;
 
 /**
- * Parses text. The root element is reported as soon as it opens (onRoot), before the rest is
- * checked: ASMX picks the SOAP version from it even when the document turns out malformed
- * (docs/contract.md, recorded: err-soap12-malformed-xml-11ns answers 415, not 400).
+ * onRoot is called as soon as the root opens: ASMX picks the SOAP version from it even when the
+ * document turns out malformed (docs/contract.md, recorded: err-soap12-malformed-xml-11ns).
  */
 export async function readDocument(
   text: string,
@@ -120,7 +96,7 @@ class ReusableParser {
   constructor() {
     const parser = this.saxes;
     parser.on('doctype', () => {
-      throw new DoctypeRefusedError();
+      throw new MalformedXmlError('a DOCTYPE is not allowed');
     });
     // XML 1.1 would admit C0 controls as character references (&#1;); .NET's reader refuses 1.1 too.
     parser.on('xmldecl', (declaration) => {
@@ -155,11 +131,7 @@ const MAX_IDLE_PARSERS = 16;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * Counts as the parser reads: an element when its name has been read (before its attributes and before
- * saxes resolves its namespace), an attribute as soon as it is read, so a document over a bound costs no
- * more than the bound.
- */
+/** Counts an element as soon as its name is read, before saxes resolves its namespace: over a bound costs no more than it. */
 class Bounds {
   private depth = 0;
   private nodes = 0;
@@ -168,7 +140,7 @@ class Bounds {
 
   open(): void {
     this.depth += 1;
-    if (this.depth > this.limits.maxDepth) throw new XmlLimitError(`elements nested deeper than ${this.limits.maxDepth} levels`);
+    if (this.depth > this.limits.maxDepth) throw new MalformedXmlError(`elements nested deeper than ${this.limits.maxDepth} levels`);
     this.count();
   }
 
@@ -178,7 +150,7 @@ class Bounds {
 
   count(): void {
     this.nodes += 1;
-    if (this.nodes > this.limits.maxNodes) throw new XmlLimitError(`more than ${this.limits.maxNodes} elements and attributes`);
+    if (this.nodes > this.limits.maxNodes) throw new MalformedXmlError(`more than ${this.limits.maxNodes} elements and attributes`);
   }
 }
 

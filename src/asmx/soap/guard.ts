@@ -1,23 +1,17 @@
 /**
- * Checks a SOAP request before anything runs, in the order the legacy stack does (docs/contract.md, "SOAP";
- * docs/contract.md, "Recorded legacy answers"): after the media type (the binding reads it once and
- * refuses anything but a SOAP one with 415), the body, well-formed XML without DOCTYPE, envelope
- * namespace, Envelope and Body. Returns what routing needs, or throws a SoapFaultError / SoapHttpError.
- * Bytes that are not valid in the body's charset, characters XML forbids, and documents deeper or larger
- * than the limits are malformed input: 400 like any malformed XML (docs/operations.md, "Input limits").
+ * Checks a SOAP request before anything runs, in the legacy stack's order (docs/contract.md, "SOAP"):
+ * the body, its charset, well-formed XML without DOCTYPE, envelope namespace, Envelope and Body.
+ * Throws a SoapFaultError or SoapHttpError.
  */
 import { FAULT_TEXT } from '../../protocol-texts';
 import { ENVELOPE_NS, type SoapVersion } from '../faults';
-import { parseSoapContentType, unquote, type SoapContentType } from './content-type';
+import { unquote, type SoapContentType } from './content-type';
 import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
 import { SoapFaultError, SoapHttpError } from './rejections';
 
 export interface SoapRequest {
   version: SoapVersion;
-  /**
-   * SOAP 1.1: the SOAPAction header with one pair of surrounding quotes removed ('' when the header is
-   * empty, undefined when it is absent). SOAP 1.2: the action parameter of the Content-Type.
-   */
+  /** SOAP 1.1: the SOAPAction header, one pair of quotes removed; SOAP 1.2: the Content-Type's action. */
   action?: string;
   headerBlocks: HeaderBlock[];
   /** The first element of the Body; absent for an empty Body. */
@@ -25,21 +19,15 @@ export interface SoapRequest {
 }
 
 export interface RawSoapRequest {
-  /** The request's SOAP media type, read once by the binding (a request without one is 415 before this). */
   contentType: SoapContentType;
   soapAction?: string;
   body: Buffer;
 }
 
-/** The media type alone decides the version; anything but text/xml or application/soap+xml is 415. */
-export function soapVersionOf(contentType: string | undefined): SoapVersion | undefined {
-  return parseSoapContentType(contentType)?.version;
-}
-
 export async function checkRequest(raw: RawSoapRequest, limits: XmlLimits): Promise<SoapRequest> {
   const { contentType } = raw;
   const { version } = contentType;
-  const action = version === '1.1' ? soapActionOf(raw.soapAction) : contentType.action;
+  const action = version === '1.2' ? contentType.action : raw.soapAction === undefined ? undefined : unquote(raw.soapAction);
   if (raw.body.length === 0) throw emptyBody(version, action);
   const text = decode(raw.body, contentType.charset, version);
   const document = await parse(text, version, limits);
@@ -47,27 +35,16 @@ export async function checkRequest(raw: RawSoapRequest, limits: XmlLimits): Prom
   return { version, action, headerBlocks: document.headerBlocks, operation: document.operation };
 }
 
-function soapActionOf(header: string | undefined): string | undefined {
-  return header === undefined ? undefined : unquote(header);
-}
-
 /**
- * An empty body: ASMX answers a SOAP 1.1 request that names its action with 400 (XmlException, like
- * malformed XML), and everything else with a Server fault "Root element is missing." (docs/contract.md, recorded:
- * err-soap11-empty-body, err-soap11-empty-body-no-action, err-soap12-empty-body). That last one is a
- * SOAP 1.2 fault even for a text/xml request there; here a text/xml request is answered as SOAP 1.1,
- * as docs/contract.md asks for every text/xml request without SOAPAction.
+ * An empty body: 400 for SOAP 1.1 with an action, else a Server fault "Root element is missing."
+ * (docs/contract.md, recorded: err-soap11-empty-body, err-soap11-empty-body-no-action, err-soap12-empty-body).
  */
 function emptyBody(version: SoapVersion, action: string | undefined): Error {
   if (version === '1.1' && action !== undefined) return new SoapHttpError(400, version);
   return new SoapFaultError(version, 'server', FAULT_TEXT.rootElementMissing());
 }
 
-/**
- * A charset this server cannot decode is an unsupported media type (415). Bytes that are not valid in
- * the charset (an invalid UTF-8 sequence, a lone UTF-16 surrogate) are malformed input (400): they are
- * never replaced by U+FFFD, which would store the text altered.
- */
+/** An unknown charset is 415; bytes not valid in it are 400, never replaced by U+FFFD (the text would be stored altered). */
 function decode(body: Buffer, charset: string | undefined, version: SoapVersion): string {
   let decoder: InstanceType<typeof TextDecoder>;
   try {
@@ -94,9 +71,8 @@ function sniffCharset(body: Buffer): string {
 }
 
 /**
- * Malformed XML and any DOCTYPE: 400 with an empty body. A SOAP 1.1 envelope sent as
- * application/soap+xml is 415, decided on the root element alone, before the rest of the document is
- * read (docs/contract.md, recorded: var-soap11-body-to-soap12-ct, err-soap12-malformed-xml-11ns).
+ * Malformed XML: 400. A SOAP 1.1 envelope sent as application/soap+xml is 415, decided on the root
+ * alone (docs/contract.md, recorded: var-soap11-body-to-soap12-ct, err-soap12-malformed-xml-11ns).
  */
 async function parse(text: string, version: SoapVersion, limits: XmlLimits): Promise<ReadDocument> {
   const refuseSoap11UnderSoap12 = (root: QName) => {
@@ -111,10 +87,8 @@ async function parse(text: string, version: SoapVersion, limits: XmlLimits): Pro
 }
 
 /**
- * A root element outside this version's envelope namespace is a VersionMismatch fault, always in the
- * SOAP 1.1 shape with the Upgrade header, as ASMX answers it for both content types (docs/contract.md, recorded:
- * err-soap11-not-envelope, err-soap12-not-envelope). A SOAP 1.2 envelope sent as text/xml is one too:
- * docs/contract.md asks that the envelope namespace match the content type.
+ * A root outside this version's envelope namespace is a VersionMismatch fault, always in the SOAP 1.1
+ * shape (docs/contract.md, recorded: err-soap11-not-envelope, err-soap12-not-envelope).
  */
 function checkEnvelope(root: QName, children: readonly QName[], version: SoapVersion): void {
   const envelopeNs = ENVELOPE_NS[version];

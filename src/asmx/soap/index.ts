@@ -1,20 +1,8 @@
 /**
- * The SOAP 1.1 and SOAP 1.2 bindings of one service (docs/contract.md, "SOAP").
- *
- *   export function soapRouter(service: Service, wsdlXml: string, settings: Settings,
- *                              options?: SoapRouterOptions): SoapRouter   // an express Router + ready
- *
- * Mount it at the application root, once per service, before the GET routes of the same path:
- *   app.use(soapRouter(service, wsdlXml, settings))
- * It answers only requests to exactly settings.basePath + service.path (no path info, no trailing
- * slash): POST is SOAP; any method but GET and POST is 405 (HEAD, PUT, DELETE, OPTIONS, ...). GET and
- * everything under the path (<path>/<op>) fall through to the next handlers. It reads the body itself,
- * so no body parser may run before it on that path. wsdlXml is the service's WSDL with the namespace
- * filled in; `ready` settles once the soap library has parsed it (a request arriving earlier waits for it).
- *
- * One request: media type -> body (size limit, inflation) -> envelope checks (charset, depth and size
- * bounds: guard.ts) -> operation routing -> mustUnderstand headers -> service.invoke -> the response
- * document the soap library writes for the result (soap-server.ts), sent in one write.
+ * The SOAP 1.1 and 1.2 bindings of one service (docs/contract.md, "SOAP"), answering exactly
+ * basePath + service.path: POST is SOAP, any method but GET and POST 405; the rest falls through.
+ * One request: media type, body, envelope checks (guard.ts), routing, mustUnderstand, invoke, and the
+ * document the soap library writes (soap-server.ts), in one write.
  */
 import { Router } from 'express';
 import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
@@ -27,7 +15,7 @@ import { sendWhole } from '../../send';
 import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { parseSoapContentType, type SoapContentType } from './content-type';
-import { checkRequest, soapVersionOf } from './guard';
+import { checkRequest } from './guard';
 import { checkMustUnderstand } from './must-understand';
 import { faultFor, responseObject } from './operation-outcome';
 import { SoapFaultError, SoapHttpError } from './rejections';
@@ -41,10 +29,7 @@ export interface SoapRouter extends Router {
   ready: Promise<void>;
   /** settings.basePath + service.path: the one path this router answers. */
   path: string;
-  /**
-   * The SOAP answer of a POST to exactly `path`, for a caller that has recognised one itself (the
-   * app's front door, app.ts) and hands it over without routing.
-   */
+  /** The SOAP answer of a POST to exactly `path`, for the app's front door, which hands it over without routing. */
   answerPost(req: BindingRequest, res: BindingResponse): void;
 }
 
@@ -60,7 +45,7 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
     answerSoap(req, res, context).catch((error: unknown) => {
       // Never an unhandled rejection (it would end the process): log, and answer if still possible.
       annotateUnexpected(res, error);
-      if (!res.headersSent) sendFault(res, soapVersionOf(req.headers['content-type']) ?? '1.1', UNEXPECTED_FAULT);
+      if (!res.headersSent) sendFault(res, parseSoapContentType(req.headers['content-type'])?.version ?? '1.1', UNEXPECTED_FAULT);
       else res.destroy();
     });
   };
@@ -83,7 +68,6 @@ interface SoapContext {
   settings: Settings;
 }
 
-/** The operation and its values, as the guard and the router read them from the request. */
 interface SoapCall {
   operation: string;
   version: SoapVersion;
@@ -150,11 +134,7 @@ function soapActionHeader(req: BindingRequest): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/**
- * Body errors: 413 over the size limit, 400 for a body that cannot be inflated, 415 for an unknown
- * Content-Encoding, all with an empty body like ASMX's other HTTP-level refusals (400, 415); nothing
- * when the client has gone. Anything unforeseen: a Server fault, never a crash.
- */
+/** Body errors get their status with an empty body, like ASMX's other HTTP-level refusals; anything unforeseen a Server fault. */
 function answerRefusal(res: BindingResponse, version: SoapVersion, error: unknown): void {
   if (error instanceof SoapFaultError || error instanceof SoapHttpError) return sendRejection(res, error);
   if (error instanceof ClientAbortedError) return annotate(res, { outcome: 'aborted' });
@@ -166,10 +146,7 @@ function answerRefusal(res: BindingResponse, version: SoapVersion, error: unknow
   sendFault(res, version, UNEXPECTED_FAULT);
 }
 
-/**
- * Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head,
- * verb-PUT-asmx, verb-DELETE-asmx, verb-OPTIONS-asmx).
- */
+/** Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head, verb-PUT-asmx). */
 function methodNotAllowed(_req: BindingRequest, res: BindingResponse): void {
   const page = '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
   res.setHeader('Allow', 'GET, POST');

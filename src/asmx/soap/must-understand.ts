@@ -1,8 +1,6 @@
 /**
- * SOAP header blocks marked mustUnderstand (docs/contract.md, "SOAP"): this service understands no header,
- * so any block addressed to it with mustUnderstand="1" (or "true") is a MustUnderstand fault naming the
- * block as written. Blocks addressed to another actor/role are not for this node and are left alone
- * (SOAP 1.1 section 4.2.2, SOAP 1.2 part 1 section 5.2.3). Other headers are ignored, as ASMX does.
+ * This service understands no header: a block addressed to it with mustUnderstand="1" or "true" is a
+ * MustUnderstand fault; blocks for another actor/role are left alone (docs/contract.md, "SOAP").
  */
 import { FAULT_TEXT } from '../../protocol-texts';
 import { ENVELOPE_NS, type SoapVersion } from '../faults';

@@ -1,17 +1,11 @@
-/**
- * What an operation's outcome becomes in the SOAP bindings (docs/contract.md, "SOAP";
- * docs/behaviour.md, "Result format"): the object the soap library serialises on success, or the fault on failure.
- */
+/** An outcome in the SOAP bindings: the object the soap library serialises, or the fault. */
 import { AppError } from '../../errors';
 import { UNEXPECTED_FAULT, type Fault } from '../faults';
 import { cdataProof } from '../library-rows';
 import type { Outcome, Service } from '../../services/types';
 import { serviceErrorXml } from '../typed-xml';
 
-/**
- * 'report' (every main-service operation): {} becomes the empty <opResponse xmlns="ns" />.
- * 'string' (HelloWorld): <opResponse><opResult>text</opResult></opResponse>.
- */
+/** A report's {} is the empty <opResponse xmlns="ns" />; HelloWorld's text is <opResult>. */
 export function responseObject(operation: string, outcome: Outcome): Record<string, string> {
   if (outcome.kind !== 'string') return {};
   return { [`${operation}Result`]: cdataProof(outcome.value) };

@@ -1,9 +1,4 @@
-/**
- * The two ways a SOAP request is refused before (or instead of) running an operation:
- * a SOAP fault (status 500, a fault document in the request's version), or a bare HTTP status with an
- * empty body, as ASMX answers malformed XML (400), a wrong media type (415) and, here, a body over the
- * size limit (413). Thrown by the guard and the router, answered in one place (respond.ts).
- */
+/** A SOAP request refused before its operation runs: a fault (500), or a bare status with an empty body, as ASMX. */
 import type { Fault, FaultKind, SoapVersion } from '../faults';
 
 export class SoapFaultError extends Error {

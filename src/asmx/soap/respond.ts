@@ -1,9 +1,4 @@
-/**
- * Writes the SOAP bindings' answers (docs/contract.md, "SOAP"): successful responses (their documents
- * written by the soap library, soap-server.ts), faults and bare statuses. Every answer has a
- * Content-Length and the Content-Type of its SOAP version, whatever charset or action the request
- * carried.
- */
+/** The SOAP bindings' answers, each with the Content-Type of its version whatever the request carried. */
 import type { BindingResponse } from '../../request-context/exchange';
 import { ENVELOPE_NS, SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
 import type { OperationResult } from '../../operations/types';
@@ -19,10 +14,7 @@ export function sendResponse(res: BindingResponse, version: SoapVersion, documen
   send(res, 200, version, document, 'private, max-age=0');
 }
 
-/**
- * The v2 contract's typed response (docs/v2.md): `<opResponse><opResult>` with the result as the
- * WSDL declares it, written while it is built (typed-xml.ts), so a large list streams.
- */
+/** The v2 contract's typed response (docs/v2.md), written while it is built, so a large list streams. */
 export function sendTypedResponse(res: BindingResponse, version: SoapVersion, service: Service, op: ServiceOperation, result: OperationResult): Promise<StreamEnd> {
   const ns = service.namespace;
   return sendTypedAnswer(res, new ChunkWriter(res), {

@@ -1,12 +1,7 @@
 /**
- * Picks the operation a SOAP request names (docs/contract.md, "SOAP"):
- * - SOAP 1.1 with a SOAPAction header: the value (one pair of quotes removed) must equal ns + op
- *   exactly, case included;
- * - SOAP 1.2 with an action parameter: the same rule for the parameter;
- * - otherwise (text/xml without SOAPAction, or SOAP 1.2 without action): the first Body element,
- *   by local name and namespace.
- * When an action names the operation, the Body element must be that operation's element (or the Body
- * empty): the method would otherwise be chosen by one and its arguments read from the other.
+ * Picks the operation a SOAP request names (docs/contract.md, "SOAP"): its action must equal ns + op
+ * exactly; without one, the first Body element. With an action the Body element must match it, or the
+ * method would be chosen by one and its arguments read from the other.
  */
 import { FAULT_TEXT } from '../../protocol-texts';
 import type { SoapRequest } from './guard';
@@ -40,11 +35,7 @@ function operationOfAction(table: OperationTable, action: string): string | unde
   return table.has(operation) ? operation : undefined;
 }
 
-/**
- * Without an action, an unknown element is named in the fault under SOAP 1.2 (.NET's text), and a
- * text/xml request gets the "without a valid action parameter" fault (docs/contract.md, recorded:
- * err-soap11-unknown-op-no-soapaction); so does an empty Body under either version.
- */
+/** SOAP 1.2 names an unknown element (.NET's text); otherwise "without a valid action" (recorded: err-soap11-unknown-op-no-soapaction). */
 function byBodyElement(table: OperationTable, request: SoapRequest): string {
   const element = request.operation;
   if (element && element.ns === table.namespace && table.has(element.local)) return element.local;

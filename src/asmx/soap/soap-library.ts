@@ -1,17 +1,12 @@
 /**
- * All the project takes from the npm soap library: its WSDL reader and its serialiser, through the
- * exported WSDL class (its constructor, onReady, definitions, objectToDocumentXML and objectToXML,
- * typed public in its .d.ts). The legacy bytes depend on exactly what these write, so
- * soap-library.test.ts pins them: an upgrade of the library that changes them fails there first.
+ * All the project takes from the npm soap library, through its exported WSDL class: the legacy bytes
+ * depend on exactly what it writes, so soap-library.test.ts pins them for an upgrade.
  */
 import { WSDL } from 'soap';
 
 export type LibraryWsdl = WSDL;
 
-/**
- * The library's reading of a WSDL text. useEmptyTag writes an element without content as
- * `<name xmlns="ns" />`, as ASMX does.
- */
+/** useEmptyTag writes an element without content as `<name xmlns="ns" />`, as ASMX does. */
 export function readWsdl(xml: string, options: { useEmptyTag?: boolean } = {}): Promise<LibraryWsdl> {
   const wsdl = new WSDL(xml, 'urn:service', options);
   return new Promise((resolve, reject) => wsdl.onReady((error) => (error ? reject(error) : resolve(wsdl))));
@@ -24,10 +19,7 @@ export interface OutputElement {
   namespace: string;
 }
 
-/**
- * Each operation's output element, found as the library's own dispatch finds it: from the
- * document-style binding of a port of the service (both SOAP bindings declare the same elements).
- */
+/** Each operation's output element, as the library's dispatch finds it in a document-style binding. */
 export function outputElements(wsdl: LibraryWsdl, serviceName: string): Map<string, OutputElement> {
   const definition = wsdl.definitions.services[serviceName];
   if (!definition) throw new Error(`The WSDL has no service named ${serviceName}`);

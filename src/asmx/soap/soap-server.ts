@@ -1,24 +1,14 @@
 /**
- * The npm soap library's serialiser behind both SOAP bindings of one service: the library reads the
- * service's WSDL once and writes every successful response's Body content, the operation's output
- * element as the WSDL's document/literal binding declares it (soap-library.ts); the envelope around it
- * is the one ASMX writes for both versions (faults.ts), as the library's own server would write it.
- *
- * A request never goes through the library's server. The guard in front (guard.ts) has already parsed
- * it once, checked it and picked its operation, and the library's listener would only parse it a
- * second time, look the method up again and write the answer in two socket writes. useEmptyTag writes
- * `<opResponse xmlns="ns" />` as the legacy service does. Failures are answered with the project's own
- * fault documents (faults.ts), which the library cannot write in the legacy shape.
+ * The npm soap library's serialiser writes every successful response's Body content, in the envelope
+ * ASMX writes (faults.ts). A request never goes through the library's server: the guard has parsed it
+ * once already, and the library would parse it again and answer in two writes.
  */
 import type { Service } from '../../services/types';
 import { envelopeStart, type SoapVersion } from '../faults';
 import { outputElements, outputXml, readWsdl, type LibraryWsdl, type OutputElement } from './soap-library';
 
 export interface SoapEngine {
-  /**
-   * The response document of a successful call: the library's serialisation of `result` as the
-   * operation's output element. An operation the WSDL does not have throws.
-   */
+  /** The response document of a successful call; an operation the WSDL does not have throws. */
   responseDocument(version: SoapVersion, operation: string, result: Record<string, string>): string;
 }
 
