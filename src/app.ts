@@ -1,16 +1,7 @@
 /**
- * App assembly without listen (docs/architecture.md): the two services, each at
- * <basePath>/API/<Service>.asmx with its documents (GET), SOAP (POST) and HTTP GET/POST bindings
- * (<path>/<op>). No global body parser: every binding reads its own body with its own limits.
- *
- * The app is its front door (frontDoor below), which every request enters: it writes the headers of
- * every answer, runs the request log line and the request metrics (src/ops), then hands the probes
- * (/health, /ready, /metrics at the root; /metrics on a listener of its own with METRICS_PORT:
- * metricsListenerOf) and the bindings' requests to their handlers, and everything else to Express,
- * which routes the documents, the OpenAPI document of the JSON bindings at
- * <basePath>/API/openapi.json and its viewer at <basePath>/API/docs (public, like the services'
- * documents) and the refusals. Ahead of each service's bindings, the optional authentication and rate
- * limiting (src/auth/access-guard.ts); its documents stay public.
+ * The app without listen (docs/architecture.md): its front door hands the probes and the bindings'
+ * requests to their handlers and everything else to Express. No global body parser: every binding
+ * reads its own body with its own limits.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import express, { type NextFunction } from 'express';
@@ -92,10 +83,7 @@ export function createServices(options: AppOptions, answers: AnswerCache = answe
 /** What the server's listener calls for every request: the front door (frontDoor). */
 export type App = RequestListener;
 
-/**
- * Throws ContractMismatchError when a WSDL and its service object differ (docs/architecture.md: the
- * server refuses to start), so an app that exists always serves what its WSDL promises.
- */
+/** Throws ContractMismatchError when a WSDL and its service object differ: the server refuses to start. */
 export function createApp(appOptions: AppOptions): App {
   const options = { ...appOptions, logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) };
   const { settings, engine, logger } = options;
@@ -104,32 +92,32 @@ export function createApp(appOptions: AppOptions): App {
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
   const counts = openCountStore(settings, engine, logger);
   const access = createAccessControl(options, counts);
-  const services = createServices(options, answers).map((service) => {
-    const description = checkedDescription(service);
-    return { service, description, soap: soapRouter(service, description.wsdlTemplate, settings), guard: accessGuard(bindingDoor(service), settings, access) };
+  const services = createServices(options, answers).map((service): ServedService => {
+    const description = loadServiceDescription(service);
+    assertContract(description, service);
+    const soap = soapRouter(service, description.wsdlTemplate, settings);
+    return { service, description, soap, guard: accessGuard(bindingDoor(service), settings, access), http: httpBindings(service, settings) };
   });
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
-  const doors = services.map(({ service, soap, guard }) => ({ path: soap.path, soap, guard, http: httpBindings(service, settings) }));
-  const app = frontDoor([requestLogger(logger), metrics.middleware], probeFor, doors, routedApp(settings, services));
+  const app = frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services));
   closers.set(app, () => counts.close());
   if (settings.metricsPort !== undefined) metricsListeners.set(app, metricsListener(metricsProbe({ logger, metricsText }), (_req, res) => sendPlainError(res, 404, HTTP_TEXT.notFound())));
   readiness.set(app, Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined));
   return app;
 }
 
-/** One service as the app serves it. */
+/** One service as the app serves it: `guard` is the access guard ahead of its bindings. */
 interface ServedService {
   service: Service;
   description: ServiceDescription;
   soap: SoapRouter;
   guard: Handler;
+  /** The HTTP GET/POST bindings, seeing the service's path (as sent) as their base URL, as when mounted. */
+  http: (req: BindingRequest, res: BindingResponse) => void;
 }
 
-/**
- * Express, for what the front door does not take: the documents, the OpenAPI document, other methods
- * and paths (405 and 404 in the legacy wording), and an error's last answer.
- */
+/** Express, for what the front door does not take: documents, other methods and paths, the last-resort error. */
 function routedApp(settings: Settings, services: readonly ServedService[]): RequestListener {
   const routed = express();
   routed.disable('x-powered-by');
@@ -154,31 +142,16 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
 /** A handler on the bindings' way in: Node's request and response with the shared fields (request-context/exchange.ts). */
 type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknown) => void) => void;
 
-/** One service as the routed stack serves it below the root handlers. */
-interface ServiceDoor {
-  /** settings.basePath + service.path */
-  path: string;
-  /** Answers a POST to exactly `path` (SOAP), mounted at the root. */
-  soap: SoapRouter;
-  /** Mounted at `path`: the access guard, then the documents and the HTTP GET/POST bindings. */
-  guard: Handler;
-  /** The HTTP GET/POST bindings, seeing `path` (as sent) as their base URL, as when mounted. */
-  http: (req: BindingRequest, res: BindingResponse) => void;
-}
-
 /**
- * The front door (docs/operations.md, "Request path"). Every request gets the headers of every
- * answer and the root handlers (the log line, the metrics). A probe, a POST to exactly a service's
- * .asmx path (SOAP) and a GET or POST to a path under it (HTTP GET/POST), matched as the router
- * matches paths (without regard to case), go straight to their handlers, as Node's own request and
- * response with the few fields the layers share (request-context/exchange.ts): Express sets its
- * prototypes on every request it routes, which slows every later access to them ("Garbage on the
- * request path"). Everything else goes to Express.
+ * The front door (docs/operations.md, "Request path"): a probe, a POST to exactly a service's .asmx
+ * path (SOAP) and a GET or POST under it (HTTP GET/POST), matched without regard to case as the router
+ * does, go straight to their handlers as Node's own request and response: Express sets its prototypes
+ * on every request it routes, which slows every later access to them. Everything else goes to Express.
  */
-function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServiceDoor[], routed: RequestListener): App {
+function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServedService[], routed: RequestListener): App {
   // The bindings' answers are all compressible, the probes' too: compression in its form for them.
   const direct = [bindingCompression(), ...root];
-  const lowered = doors.map((door) => ({ door, path: door.path.toLowerCase() }));
+  const lowered = doors.map((door) => ({ door, path: door.soap.path.toLowerCase() }));
   return (req, res) => {
     setAnswerHeaders(res);
     asBindingExchange(req, res);
@@ -195,13 +168,13 @@ function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly
   };
 }
 
+/** `soap`: the .asmx itself, else a path under it. */
 interface Claim {
-  door: ServiceDoor;
-  /** SOAP (the .asmx itself) or the endpoint (a path under it). */
+  door: ServedService;
   soap: boolean;
 }
 
-function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: string | undefined, lowerPath: string): Claim | undefined {
+function claimOf(doors: readonly { door: ServedService; path: string }[], method: string | undefined, lowerPath: string): Claim | undefined {
   if (method !== 'POST' && method !== 'GET') return undefined;
   for (const { door, path } of doors) {
     if (lowerPath === path) return method === 'POST' ? { door, soap: true } : undefined;
@@ -210,15 +183,12 @@ function claimOf(doors: readonly { door: ServiceDoor; path: string }[], method: 
   return undefined;
 }
 
-/**
- * The root handlers, then the guard and the HTTP bindings seeing the service's path (as sent) as their
- * base URL, as when mounted; SOAP is answered at the root, after the guard.
- */
+/** The root handlers, then the guard, then SOAP (answered at the root) or the HTTP bindings. */
 function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: BindingRequest, res: BindingResponse): void {
   const { door } = claim;
   throughRoot(root, req, res, (fail) => {
     // The guard and the HTTP bindings see the service's path (as sent) as their base URL, as when mounted.
-    req.baseUrl += pathname.slice(0, door.path.length);
+    req.baseUrl += pathname.slice(0, door.soap.path.length);
     door.guard(req, res, (error?: unknown) => {
       if (isError(error)) return fail(error);
       if (claim.soap) door.soap.answerPost(req, res);
@@ -244,11 +214,7 @@ function throughRoot(root: readonly Handler[], req: BindingRequest, res: Binding
   }
 }
 
-/**
- * AUTH_MODE and RATE_LIMIT_PER_MINUTE (docs/operations.md, "Authentication", "Rate limiting"): one
- * authenticator, one failed-login throttle and one limiter for both services, so a client's requests
- * to either count together, in the one store of RATE_LIMIT_STORE.
- */
+/** One authenticator, throttle and limiter for both services, so a client's requests to either count together. */
 function createAccessControl(options: AppOptions, counts: CountStore): AccessControl {
   const { settings, engine } = options;
   const clock = options.clock ?? systemClock;
@@ -271,18 +237,9 @@ export function metricsListenerOf(app: App): RequestListener | undefined {
   return metricsListeners.get(app);
 }
 
-/**
- * Settles when both SOAP bindings have read their WSDL (the soap library parses it asynchronously);
- * rejects when one cannot, so the server refuses to start instead of failing its first SOAP call.
- */
+/** Settles when the soap library has read every WSDL; rejects when it cannot, so the server refuses to start. */
 export function whenReady(app: App): Promise<void> {
   return readiness.get(app) ?? Promise.resolve();
-}
-
-function checkedDescription(service: Service): ServiceDescription {
-  const description = loadServiceDescription(service);
-  assertContract(description, service);
-  return description;
 }
 
 /** next(error) as Express reads it: 'route' and 'router' only skip, they are not failures. */

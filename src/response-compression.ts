@@ -1,7 +1,6 @@
 /**
- * Response compression when Accept-Encoding asks for it (docs/integrators.md). A body given whole to
- * end() gets its Content-Length first: the middleware would lose the one Node adds, which the legacy
- * answers carry, and it removes it itself when it compresses.
+ * Response compression when Accept-Encoding asks for it. A body given whole to end() gets its
+ * Content-Length first: the middleware would lose the one Node adds, which the legacy answers carry.
  */
 import compression from 'compression';
 import Negotiator from 'negotiator';
@@ -15,10 +14,8 @@ export function responseCompression(): RequestHandler[] {
 }
 
 /**
- * The same, for a request whose every answer has a compressible media type (the bindings' answers:
- * XML, JSON or plain text). Without an Accept-Encoding header the middleware compresses nothing and
- * only adds `Vary: Accept-Encoding` to such an answer, so that is set at once, and the middleware
- * (which hooks the response's writeHead, write and end) runs only for a request that names encodings.
+ * The same for the bindings, whose answers are all compressible: without Accept-Encoding the
+ * middleware would only add Vary, so that is set at once and its hooks run only when encodings are named.
  */
 export function bindingCompression(): BindingHandler {
   // The middleware is written for Node's own request and response (it hooks writeHead, write and
@@ -55,11 +52,7 @@ const PREFERRED = ['br', 'gzip'];
 /** Below this many bytes the middleware sends an answer as it is (its default threshold). */
 const COMPRESSION_THRESHOLD = 1024;
 
-/**
- * The content coding the middleware would give this request's answer of `bytes` bytes, when it is br
- * or gzip: what an answer compressed beforehand (a kept answer, src/services/answer-cache.ts) may be
- * sent in. Never for HEAD or an answer under the threshold, as the middleware.
- */
+/** The coding (br or gzip) the middleware would give this answer: what a kept answer may be sent in, compressed beforehand. */
 export function negotiatedCoding(req: Pick<IncomingMessage, 'headers' | 'method'>, bytes: number): 'br' | 'gzip' | undefined {
   if (req.method === 'HEAD' || bytes < COMPRESSION_THRESHOLD || req.headers['accept-encoding'] === undefined) return undefined;
   const coding = new Negotiator(req).encoding(OFFERED, { preferred: PREFERRED });

@@ -1,19 +1,7 @@
 /**
- * The running server (docs/architecture.md): database engine, migrations, demo data on a first start of
- * the embedded (SQLite) database (docs/behaviour.md, "Demo data"), the contract check (createApp refuses a
- * WSDL that differs from the code), and listen on HOST:PORT with the timeouts of the settings.
- * main.ts adds the process around it (signals, WORKERS). With METRICS_PORT, /metrics listens on
- * HOST:METRICS_PORT beside the main listener and closes with it.
- *
- * The listener is up before the database is ready: while the server waits for the database
- * (database-wait.ts, DB_STARTUP_TIMEOUT_MS) /health answers 200, /ready 503, and every other request
- * 503 with Retry-After. Once migrated, it serves.
- *
- * stop() is the graceful shutdown: /ready turns 503 at once while the server keeps accepting and
- * answering for SHUTDOWN_DRAIN_MS (load balancers notice and stop sending), then the listening socket
- * closes right after accepting what the kernel holds for it, requests in flight finish (their
- * connections then close instead of idling in keep-alive), and after SHUTDOWN_TIMEOUT_MS whatever is
- * still open is cut; then the database closes (docs/operations.md, "Timeouts and failures").
+ * The running server: engine, migrations, demo data, the app, and listen on HOST:PORT (and METRICS_PORT).
+ * It listens before the database is ready, answering 503 until then; stop() is the graceful shutdown
+ * (docs/operations.md, "Timeouts and failures").
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,8 +19,8 @@ import type { ServerState } from './ops/probes';
 import { isOpsRequest, opsPathOf } from './ops/request-summary';
 import { traceRequests } from './telemetry/server-span';
 
-export interface StopOutcome {
-  /** True when SHUTDOWN_TIMEOUT_MS ran out and open requests were cut. */
+/** forced: SHUTDOWN_TIMEOUT_MS ran out and open requests were cut. */
+interface StopOutcome {
   forced: boolean;
 }
 
@@ -48,7 +36,7 @@ export interface RunningServer {
   stop(): Promise<StopOutcome>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA). */
   seedEmbedded?: boolean;
   /** Migrate (and seed) before serving (default true); false when someone else has done it. */
@@ -131,10 +119,7 @@ async function prepareDatabase(engine: Engine, settings: Settings, logger: Logge
   if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis }, 'seeded the empty database with demo data');
 }
 
-/**
- * How often node:http checks headersTimeout and requestTimeout (default 30 s, which let a slow
- * client keep its connection up to 30 s past HEADERS_TIMEOUT_MS).
- */
+/** How often node:http checks headersTimeout and requestTimeout (its 30 s default lets a slow client stay that long). */
 const CONNECTIONS_CHECK_MS = 500;
 
 /** The metrics listener closes with the main one, its kept-alive scrape connections cut. */
@@ -164,10 +149,8 @@ function listen(app: http.RequestListener, settings: Settings, port: number): Pr
 }
 
 /**
- * The responses not yet finished. Once the server stops, each one whose headers are still to be
- * written (and any request that arrives on a kept-alive connection) answers with Connection: close,
- * so a client or load balancer does not reuse a connection about to go away. Kept in an InFlight, not
- * a Set (docs/architecture.md, "Garbage on the request path").
+ * The responses not yet finished: once the server stops, those whose headers are still to be written
+ * answer with Connection: close, so no client reuses a connection about to go away.
  */
 function trackOpenResponses(server: Server, state: ServerState): InFlight<ServerResponse> {
   const open = new InFlight<ServerResponse>();
@@ -183,15 +166,11 @@ function trackOpenResponses(server: Server, state: ServerState): InFlight<Server
 /** How often, while stopping, connections that became idle after their last answer are closed. */
 const IDLE_SWEEP_MS = 100;
 
-interface StopTimings {
-  /** How long to keep accepting after the stop began (SHUTDOWN_DRAIN_MS). */
-  drainMs: number;
-  /** How long open requests may take once the listener is closed (SHUTDOWN_TIMEOUT_MS). */
-  timeoutMs: number;
-}
-
-/** release: what closes after the last connection (the app's rate-limit store, the database). */
-async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: InFlight<ServerResponse>, timings: StopTimings): Promise<StopOutcome> {
+/**
+ * Keeps accepting for SHUTDOWN_DRAIN_MS while /ready says 503, then closes the listener; `release`:
+ * what closes after the last connection (the app's rate-limit store, the database).
+ */
+async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: InFlight<ServerResponse>, timings: { drainMs: number; timeoutMs: number }): Promise<StopOutcome> {
   state.stopping = true;
   for (const res of open.values()) if (!res.headersSent) res.shouldKeepAlive = false;
   await new Promise((resolve) => setTimeout(resolve, timings.drainMs));

@@ -1,8 +1,6 @@
 /**
- * The sizes that bound how much one step of the server does or holds, in one place, each named for
- * what it bounds. None is a setting: each is a choice about the code's behaviour, measured with the
- * benchmarks (docs/performance.md). This file imports nothing: the SQLite worker loads it by path
- * (db/sqlite-worker/worker-script.ts).
+ * The sizes that bound how much one step of the server does or holds, each named for what it bounds;
+ * none is a setting. This file imports nothing: the SQLite worker loads it by path.
  */
 
 // ---- Rows from the database to the event loop -------------------------------------------------
@@ -16,7 +14,6 @@ export const CURSOR_BATCH_ROWS = 500;
 /** Rows per batch of a streamed list's cursor: made into answer rows and written as JSON at once. */
 export const STREAM_BATCH_ROWS = 500;
 
-
 /** Rows per batch the export reads and writes. */
 export const EXPORT_BATCH_ROWS = 1000;
 
@@ -29,28 +26,18 @@ export const IMPORT_PROGRESS_ROWS = 500;
 /** Rows an import writes before it first refreshes the planner's statistics of the table it fills. */
 export const IMPORT_ANALYZE_FIRST_ROWS = 2000;
 
-// ---- Work per turn of the event loop --------------------------------------------------------------
-
-
-
 /** Bytes of a multipart body handed to its parser per turn. */
 export const MULTIPART_BYTES_PER_TURN = 64 * 1024;
 
 // ---- Answers ------------------------------------------------------------------------------------
 
-/**
- * A list of at most this many rows is read whole by one statement (its query with a limit of one
- * more): one round trip instead of a snapshot, a count and a cursor, and one write of the answer.
- */
+/** A list of at most this many rows is read whole by one statement: one round trip instead of a snapshot, a count and a cursor. */
 export const SMALL_LIST_ROWS = 1000;
 
 /** An in-memory Data array longer than this is written in pieces, not at once. */
 export const WHOLE_ANSWER_ROWS = 1000;
 
-/**
- * Rows of an envelope written in parts that are made into JSON at once: their text and the chunk it
- * completes stay under V8's size for large objects, which would lengthen the server's pauses.
- */
+/** Rows of an envelope written in parts made into JSON at once: their text stays under V8's size for large objects. */
 export const ENVELOPE_TEXT_ROWS = 100;
 
 /** Bytes gathered before a chunk of an answer written in parts goes to the socket. */
