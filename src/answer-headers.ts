@@ -1,7 +1,4 @@
-/**
- * What every answer carries, whoever writes it (docs/behaviour.md, "Headers of every answer"): nosniff
- * keeps a browser from running a text or JSON answer that echoes input as HTML or script.
- */
+/** What every answer carries: nosniff keeps a browser from running a text or JSON answer that echoes input as script. */
 import type { ServerResponse } from 'node:http';
 
 export function setAnswerHeaders(res: ServerResponse): void {

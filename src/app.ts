@@ -27,8 +27,8 @@ import { asBindingExchange, type BindingRequest, type BindingResponse } from './
 import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, type Logger } from './ops/logger';
 import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
-import { metricsProbe, probes, type ProbeFor, type ServerState } from './ops/probes';
-import { metricsListener } from './ops/metrics-listener';
+import { metricsProbe, probes, type Probe, type ProbeFor, type ServerState } from './ops/probes';
+import { opsPathOf } from './ops/request-summary';
 import { requestLogger } from './ops/request-log';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
@@ -59,18 +59,7 @@ function answerCacheOf(settings: Settings): AnswerCache {
 /** `answers`: where the main service keeps whole answers of reads (one cache for the legacy and v2 services). */
 export function createServices(options: AppOptions, answers: AnswerCache = answerCacheOf(options.settings)): Service[] {
   const { settings, engine } = options;
-  const context: OperationContext = {
-    db: engine.db,
-    engine,
-    clock: options.clock ?? systemClock,
-    settings: {
-      dateOrder: settings.dateOrder,
-      fiscalYearStartMonth: settings.fiscalYearStartMonth,
-      maxFileBytes: settings.maxFileBytes,
-      maxFilesPerRequest: settings.maxFilesPerRequest,
-      maxRequestFilesBytes: settings.maxRequestFilesBytes,
-    },
-  };
+  const context: OperationContext = { db: engine.db, engine, clock: options.clock ?? systemClock, settings };
   const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context, answers }), createSyncCustomersService({ namespace: settings.syncNamespace })];
   if (!settings.v2Contract) return legacy;
   return [
@@ -102,7 +91,7 @@ export function createApp(appOptions: AppOptions): App {
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
   const app = frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services));
   closers.set(app, () => counts.close());
-  if (settings.metricsPort !== undefined) metricsListeners.set(app, metricsListener(metricsProbe({ logger, metricsText }), (_req, res) => sendPlainError(res, 404, HTTP_TEXT.notFound())));
+  if (settings.metricsPort !== undefined) metricsListeners.set(app, metricsListener(metricsProbe({ logger, metricsText })));
   readiness.set(app, Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined));
   return app;
 }
@@ -232,7 +221,7 @@ export function closeApp(app: App): Promise<void> {
   return closers.get(app)?.() ?? Promise.resolve();
 }
 
-/** With METRICS_PORT, what answers on that port (ops/metrics-listener.ts); the server listens there with it. */
+/** With METRICS_PORT, what answers on that port; the server listens there with it. */
 export function metricsListenerOf(app: App): RequestListener | undefined {
   return metricsListeners.get(app);
 }
@@ -245,6 +234,15 @@ export function whenReady(app: App): Promise<void> {
 /** next(error) as Express reads it: 'route' and 'router' only skip, they are not failures. */
 function isError(error: unknown): boolean {
   return error !== undefined && error !== null && error !== 'route' && error !== 'router';
+}
+
+/** METRICS_PORT: /metrics on a listener of its own, so the port clients reach need not expose it; 404 for the rest. */
+function metricsListener(metrics: Probe): RequestListener {
+  return (req, res) => {
+    setAnswerHeaders(res);
+    if ((req.method === 'GET' || req.method === 'HEAD') && opsPathOf(req.url ?? '') === '/metrics') return metrics(req, res);
+    sendPlainError(res, 404, HTTP_TEXT.notFound());
+  };
 }
 
 function notFound(_req: IncomingMessage, res: BindingResponse): void {

@@ -1,7 +1,4 @@
-/**
- * The one catalogue of business failures (docs/behaviour.md, "Result format"): operations throw
- * AppError, and each binding answers it in its form. Protocol failures live in protocol-texts.ts.
- */
+/** The one catalogue of business failures: operations throw AppError; protocol failures live in protocol-texts.ts. */
 
 /** The codes, each with what it means (the OpenAPI document lists them with these words). */
 export const ERROR_CODES = {

@@ -1,8 +1,4 @@
-/**
- * What is under way (open responses, queries sent to a SQLite worker) by number, in a plain object:
- * a long-lived Map that every request enters and leaves keeps what it held alive until a full
- * collection (docs/architecture.md, "Garbage on the request path").
- */
+/** What is under way, by number, in a plain object: a long-lived Map kept what it held alive until a full collection. */
 export class InFlight<T> {
   private nextId = 1;
   private entries = Object.create(null) as Record<number, T | undefined>;

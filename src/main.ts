@@ -1,7 +1,4 @@
-/**
- * The process: settings from the environment (and .env), tracing, the server or its workers, and a
- * clean stop on SIGTERM / SIGINT. What cannot work stops the start with one line and exit code 1.
- */
+/** The process: settings, tracing, the server or its workers; what cannot work stops the start with one line. */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { loadSettings, SettingsError, type Settings } from './config';

@@ -1,8 +1,4 @@
-/**
- * What the bindings answer when a request fails as a request, or the server on its own: the legacy
- * platform's texts verbatim (System.Web.Services, arguments filled in as .NET does), except where a
- * comment says a text is this project's own.
- */
+/** The legacy platform's protocol failure texts verbatim, except where a comment says a text is this project's own. */
 
 /** The faultstring / Reason texts of the SOAP 1.1 and SOAP 1.2 bindings (src/asmx/faults.ts writes the documents). */
 export const FAULT_TEXT = {

@@ -31,11 +31,7 @@ export function sendCounted(res: ServerResponse, status: number, contentType: st
   due(res, body);
 }
 
-/**
- * An answer compressed beforehand (a kept answer's gzip or br form, src/services/answer-cache.ts), with
- * the headers the response compression gives a compressed answer; the compression middleware leaves an
- * answer that already has a Content-Encoding as it is.
- */
+/** A kept answer's gzip or br form, with the headers compression gives (it leaves an encoded answer as it is). */
 export function sendCompressed(res: ServerResponse, status: number, contentType: string, coding: string, body: Buffer): void {
   if (!begin(res, status, contentType, body.length)) return;
   res.setHeader('Content-Encoding', coding);

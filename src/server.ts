@@ -148,10 +148,7 @@ function listen(app: http.RequestListener, settings: Settings, port: number): Pr
   });
 }
 
-/**
- * The responses not yet finished: once the server stops, those whose headers are still to be written
- * answer with Connection: close, so no client reuses a connection about to go away.
- */
+/** Once the server stops, responses not yet begun answer Connection: close, so no client reuses a closing connection. */
 function trackOpenResponses(server: Server, state: ServerState): InFlight<ServerResponse> {
   const open = new InFlight<ServerResponse>();
   // Ahead of the app, which may answer before a later listener runs.

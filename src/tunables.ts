@@ -1,7 +1,4 @@
-/**
- * The sizes that bound how much one step of the server does or holds, each named for what it bounds;
- * none is a setting. This file imports nothing: the SQLite worker loads it by path.
- */
+/** The sizes that bound one step's work or memory; none is a setting. It imports nothing: the SQLite worker loads it by path. */
 
 // ---- Rows from the database to the event loop -------------------------------------------------
 

@@ -32,10 +32,7 @@ export function isBodyError(error: unknown): error is BodyError {
   return error instanceof BodyError;
 }
 
-/**
- * The whole body, inflated, as bytes (possibly empty). After a rejection the rest of the request is
- * read and discarded, so the connection can carry the answer and the next request.
- */
+/** The whole body, inflated; after a rejection the rest is read and dropped, so the connection can carry the answer. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const encoding = contentEncoding(req);
   const declared = Number(req.headers['content-length']);

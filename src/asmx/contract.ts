@@ -1,8 +1,4 @@
-/**
- * The WSDL as the source of truth (docs/architecture.md): loads wsdl/<Service>.wsdl, fills in the
- * namespace, reads the operations and their parameter lists, and compares them with the service
- * object. The server refuses to start on any difference, so the contract and the code cannot drift.
- */
+/** The WSDL as the source of truth: the server refuses to start on any difference from the service object. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { contractInputs, type Service } from '../services/types';
@@ -64,10 +60,7 @@ export function describeWsdl(template: string, namespace: string): ServiceDescri
   };
 }
 
-/**
- * Every difference between the WSDL and the service object; empty when they agree. A v2 WSDL lists
- * each operation's extension fields after its parameters, and declares typed results (contract-v2.ts).
- */
+/** Every difference between the WSDL and the service object; a v2 WSDL also lists the extension fields and typed results. */
 export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>): string[] {
   const differences: string[] = [];
   if (description.serviceName !== service.name) {

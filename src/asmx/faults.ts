@@ -1,7 +1,4 @@
-/**
- * SOAP faults as the legacy ASMX stack writes them: the documents for SOAP 1.1 and SOAP 1.2, byte for
- * byte. Their texts are in the catalogue of protocol texts (src/protocol-texts.ts).
- */
+/** SOAP faults byte for byte as the legacy ASMX stack writes them; their texts are in src/protocol-texts.ts. */
 import { FAULT_TEXT } from '../protocol-texts';
 import { escapeXmlText } from './xml-escape';
 
@@ -18,10 +15,7 @@ export const SOAP_CONTENT_TYPE: Record<SoapVersion, string> = {
   '1.2': 'application/soap+xml; charset=utf-8',
 };
 
-/**
- * Fault codes by meaning. SOAP 1.1 names them Client/Server, SOAP 1.2 Sender/Receiver; VersionMismatch
- * and MustUnderstand are spelled the same in both.
- */
+/** Fault codes by meaning: SOAP 1.1's Client/Server are SOAP 1.2's Sender/Receiver. */
 export type FaultKind = 'client' | 'server' | 'versionMismatch' | 'mustUnderstand';
 
 const FAULT_CODE: Record<SoapVersion, Record<FaultKind, string>> = {

@@ -1,7 +1,4 @@
-/**
- * The HTTP GET/POST bindings' error answer (docs/contract.md, "HTTP GET and HTTP POST"):
- * text/plain; charset=utf-8, the message followed by CRLF.
- */
+/** The HTTP GET/POST bindings' error answer (docs/contract.md): text/plain, the message and CRLF. */
 import type { ServerResponse } from 'node:http';
 import { HTTP_TEXT } from '../protocol-texts';
 import { sendWhole } from '../send';

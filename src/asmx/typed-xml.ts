@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { field, isScalar, nullable, recordType, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
 import { StreamedData, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
-import type { ChunkWriter, StreamEnd } from './chunk-writer';
+import { ChunkWriter, type StreamEnd } from './chunk-writer';
 import { cdataProof, rowsWriter, type RowsXml } from './library-rows';
 import type { Service } from '../services/types';
 import { replaceNonXmlChars } from './xml-escape';
@@ -249,7 +249,8 @@ interface TypedAnswer {
 }
 
 /** Sends a typed XML document while it is built; a failure after the first byte cuts the connection. */
-export async function sendTypedAnswer(res: ServerResponse, out: ChunkWriter, answer: TypedAnswer): Promise<StreamEnd> {
+export async function sendTypedAnswer(res: ServerResponse, answer: TypedAnswer): Promise<StreamEnd> {
+  const out = new ChunkWriter(res);
   res.statusCode = answer.status;
   res.setHeader('Content-Type', answer.contentType);
   if (answer.cacheControl !== undefined) res.setHeader('Cache-Control', answer.cacheControl);

@@ -1,19 +1,11 @@
-/**
- * Escaping for every value the server writes into its XML and HTML documents, in one place:
- * escapeXml for attribute values and the documents' own text (WSDL, disco, help pages, <string>),
- * escapeXmlText for text content written the way ASMX writes it (fault strings).
- */
+/** Escaping for every value the server writes into its XML and HTML documents. */
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeXml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
-/**
- * Escapes text content the way ASMX does (&, <, >). Every character of the input is escaped, so a
- * message that contains "<![CDATA[" can never open markup in the document; characters XML 1.0 cannot
- * carry at all become U+FFFD so the document always stays well-formed.
- */
+/** Text content as ASMX escapes it (&, <, >, fault strings), so "<![CDATA[" never opens markup; non-XML characters become U+FFFD. */
 export function escapeXmlText(text: string): string {
   return replaceNonXmlChars(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -1,8 +1,4 @@
-/**
- * A namespace-aware element tree read with saxes, for documents the server itself owns (the WSDL
- * files) and for the answers the contract checks read (src/contract-check/xml.ts). DOCTYPEs are
- * refused: no entity is ever expanded (docs/contract.md).
- */
+/** A namespace-aware element tree of the server's own documents (the WSDL files), DOCTYPEs refused. */
 import { SaxesParser } from 'saxes';
 
 export interface XmlElement {

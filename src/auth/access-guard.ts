@@ -1,8 +1,4 @@
-/**
- * Authentication and rate limiting ahead of a service's bindings (docs/operations.md,
- * "Authentication"). It knows no protocol: the bindings say which requests run an operation and
- * answer its refusals in their own form (BindingDoor: src/asmx/access-refusals.ts).
- */
+/** Authentication and rate limiting ahead of the bindings; it knows no protocol (BindingDoor: src/asmx/access-refusals.ts). */
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
 import { FAULT_TEXT } from '../protocol-texts';

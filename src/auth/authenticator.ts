@@ -1,8 +1,4 @@
-/**
- * The user that presented credentials belong to: the principal that bounds every operation. The
- * user and key rows are read on every request, so a deactivation, a new password or a revoked key
- * takes effect on the next one.
- */
+/** The principal of presented credentials, read on every request so that a revoked key or user stops at once. */
 import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';
 import type { Clock } from '../operations/types';

@@ -1,8 +1,4 @@
-/**
- * Failed logins a minute per address and username, and per address (docs/operations.md,
- * "Authentication"); past either, no password is checked. Never per username alone: a stranger
- * could then lock any user out.
- */
+/** Failed logins a minute per address and username, and per address; never per username alone, or anyone could lock a user out. */
 import { createHash } from 'node:crypto';
 import type { Settings } from '../config';
 import type { Credentials } from './credentials';

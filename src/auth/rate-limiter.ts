@@ -1,8 +1,8 @@
 /**
- * Per-client rate limits and failed-login counts, kept by rate-limiter-flexible in the store of
- * RATE_LIMIT_STORE (docs/operations.md, "Rate limiting"). A shared store that fails or is slow must
- * not stop the service: the process then counts alone, and says so in the log, until it answers.
+ * Per-client counts in the store of RATE_LIMIT_STORE (docs/operations.md, "Rate limiting"). A store
+ * that fails or is slow must not stop the service: the process then counts alone until it answers.
  */
+import { once } from 'node:events';
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Settings } from '../config';
@@ -29,10 +29,7 @@ export interface CountStore {
 const STORE_TIMEOUT_MS = 1000;
 const WARN_EVERY_MS = 30_000;
 
-/**
- * The limiter of RATE_LIMIT_PER_MINUTE, or undefined when it is 0: RATE_LIMIT_BURST requests per
- * window of BURST / PER_MINUTE minutes (at least a second).
- */
+/** RATE_LIMIT_BURST requests per window of BURST / PER_MINUTE minutes (at least a second); none when PER_MINUTE is 0. */
 export function createRateLimiter(settings: Pick<Settings, 'rateLimitPerMinute' | 'rateLimitBurst'>, store: CountStore): Counter | undefined {
   if (settings.rateLimitPerMinute <= 0) return undefined;
   return store.counter('asmx', {
@@ -142,10 +139,7 @@ function refused(res: RateLimiterRes): RateDecision {
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
 }
 
-/**
- * The library creates its table on first use; a process's counters open one after the other, as
- * two such statements at once can collide in PostgreSQL.
- */
+/** The library creates its table on first use: counters open one after the other, as two such statements can collide. */
 function postgresOpener(engine: Engine): Opener {
   let previous: Promise<unknown> = Promise.resolve();
   return (options) => {
@@ -172,20 +166,9 @@ function connectRedis(url: string): Redis {
   return client;
 }
 
-/** Resolves once the client is connected (the first requests wait for it), rejects on its next error. */
-function whenReady(client: Redis): Promise<void> {
-  if (client.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      client.off('ready', onReady);
-      client.off('error', settle);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onReady = () => settle();
-    client.once('ready', onReady);
-    client.once('error', settle);
-  });
+/** Resolves once the client is connected (the first requests wait for it); once() rejects on its next error. */
+async function whenReady(client: Redis): Promise<void> {
+  if (client.status !== 'ready') await once(client, 'ready');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -1,8 +1,4 @@
-/**
- * The bound on password verifications at once, per process: scrypt runs on libuv's thread pool,
- * which compression and file work share, so a burst of wrong passwords must not fill it. Past
- * RUNNING at work and WAITING in line, an attempt is refused at once (Busy: 503, Retry-After).
- */
+/** Bounds password checks at once: scrypt shares libuv's thread pool, which a burst of wrong passwords must not fill. */
 import { availableParallelism } from 'node:os';
 
 /** Half of libuv's threads, and a core left for the event loop; at least one. */

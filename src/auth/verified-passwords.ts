@@ -1,8 +1,4 @@
-/**
- * Remembers for a minute that a (username, password) pair matched a stored hash, so a Basic client
- * pays the slow scrypt once a minute rather than per call; void once the hash changes. The pair is
- * kept only as an HMAC under a key of this process.
- */
+/** A matched (username, password) pair, as an HMAC, for a minute: a Basic client pays scrypt once a minute, not per call. */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from '../operations/types';
 

@@ -28,11 +28,7 @@ export async function storedProfitCenter(db: Kysely<Database>, code: string): Pr
 
 type MasterTable = 'customers' | 'users' | 'profit_centers' | 'products';
 
-/**
- * The stored value of a master table's key column equal to `value` without regard to case. Should two
- * stored values differ only by case, the exact spelling wins (else the first in the column's order).
- * `table` and `column` are constants of the code, never input.
- */
+/** The stored spelling of `value` in a master table's key column; of two differing by case the exact one wins. */
 async function storedSpelling(db: Kysely<Database>, table: MasterTable, column: 'code' | 'id', value: string): Promise<string | undefined> {
   const { rows } = await sql<{ stored: string | null }>`select ${storedSpellingOf(table, column, value)} as stored`.execute(db);
   return rows[0]?.stored ?? undefined;

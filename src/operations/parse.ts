@@ -121,10 +121,7 @@ export interface Range<T> {
   to?: T;
 }
 
-/**
- * From/To pairs (docs/behaviour.md): From only = exactly that value; From and To = inclusive range;
- * To only = everything up to To; neither = no filter. From after To is an error.
- */
+/** From/To pairs: From alone is exactly that value, both an inclusive range, From after To an error. */
 export function range<T extends string>(fromName: string, from: T | undefined, toName: string, to: T | undefined, compare = (a: T, b: T) => a.localeCompare(b)): Range<T> {
   if (from !== undefined && to === undefined) return { from, to: from };
   if (from !== undefined && to !== undefined && compare(from, to) > 0) {

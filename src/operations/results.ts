@@ -80,10 +80,7 @@ const SCALAR_CHECKS: Readonly<Record<ScalarKind, (value: unknown) => boolean>> =
   boolean: (v) => typeof v === 'boolean',
 };
 
-/**
- * Where `value` differs from `type`, as readable lines (empty: it conforms). Records must hold exactly
- * the declared fields in the declared order.
- */
+/** Where `value` differs from `type`, as readable lines; records hold exactly the declared fields, in order. */
 export function valueMismatches(value: unknown, type: FieldType, path: string): string[] {
   if (isScalar(type)) {
     if (value === null) return type.nullable ? [] : [`${path}: null, declared not nullable`];
@@ -115,10 +112,7 @@ interface ResultParts {
   nextPageToken?: string | null;
 }
 
-/**
- * Where a result differs from its declaration. `noInputWrite`: the answer of a write called with no
- * input, whose Data is null whatever it declares.
- */
+/** Where a result differs from its declaration; `noInputWrite`: a write called without input answers Data null. */
 export function resultMismatches(result: ResultParts, type: ResultType, noInputWrite = false): string[] {
   if (type.kind === 'text') return typeof result.data === 'string' ? [] : [`Data: ${describe(result.data)} is not a string`];
   const problems: string[] = [];

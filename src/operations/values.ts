@@ -1,7 +1,4 @@
-/**
- * Stored values as the answers give them: money, sums and percentages, and the order the reports sort
- * them in.
- */
+/** Stored values as the answers give them: money, sums, percentages, and the reports' order. */
 
 /** Money is stored in integer minor units and answered as a number with (at most) two decimals. */
 export function amount(minor: unknown): number {

@@ -1,7 +1,4 @@
-/**
- * The one logger of the process: pino, JSON lines, level from LOG_LEVEL. Headers and bodies are never
- * logged; these paths are redacted in case a caller passes one by mistake.
- */
+/** The one logger of the process (pino, JSON lines); headers and bodies are never logged, these paths redacted in case. */
 import os from 'node:os';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Settings } from '../config';
@@ -69,11 +66,7 @@ export class TurnBatch implements DestinationStream {
 /** Flat values only (undefined left out): an error line goes through the logger, for its err. */
 export type LineWriter = (level: 'debug' | 'info', fields: Readonly<Record<string, string | number | undefined>>, msg: string) => void;
 
-/**
- * The logger's own lines, built in one string without pino's per-call work, for the request line.
- * It reads the logger's configuration through pino.symbols, exported for integrations; a test
- * compares its lines with the logger's.
- */
+/** The logger's own lines without pino's per-call work, for the request line (pino.symbols; a test compares the two). */
 export function lineWriter(logger: Logger): LineWriter {
   const internals = logger as unknown as Record<symbol, unknown>;
   const stream = internals[pino.symbols.streamSym] as DestinationStream;

@@ -1,7 +1,4 @@
-/**
- * The probes /health, /ready and /metrics (docs/operations.md, "Health and readiness"), answered on
- * Node's own request and response: polled while reports run, they must not cost Express's routing.
- */
+/** /health, /ready and /metrics on Node's own request and response: polled while reports run, they skip Express. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'kysely';
 import type { Engine } from '../db/engine';

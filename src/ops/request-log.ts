@@ -1,7 +1,6 @@
 /**
- * One JSON log line per request (docs/operations.md, "Logs"), never with headers, query strings or
- * bodies, which may carry credentials or personal data. The request id, the client's X-Request-Id
- * when sane, is echoed in the answer so that a client's report can be matched to its line.
+ * One JSON log line per request, never with headers, query strings or bodies (credentials, personal
+ * data); the request id is echoed in the answer so that a client's report can be matched to its line.
  */
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';

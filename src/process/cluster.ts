@@ -1,8 +1,4 @@
-/**
- * WORKERS > 1: server processes sharing the port (docs/operations.md). The primary never touches the
- * database; it replaces a worker that dies, waiting longer after each quick death so that a worker
- * that cannot start does not become a tight fork loop.
- */
+/** WORKERS > 1: the primary replaces a worker that dies, waiting longer after each quick death (no tight fork loop). */
 import cluster, { type Worker } from 'node:cluster';
 import type { Settings } from '../config';
 import { startServer } from '../server';

@@ -1,8 +1,4 @@
-/**
- * OpenTelemetry traces (docs/operations.md, "Traces") through the Node SDK, which reads the OTEL_*
- * variables itself. Its instrumentations patch modules as they load, so this runs before the server
- * loads; with tracing off none of the SDK is loaded.
- */
+/** OpenTelemetry traces through the Node SDK; its instrumentations patch modules as they load, so this runs first. */
 import { format } from 'node:util';
 import type { DiagLogger } from '@opentelemetry/api';
 import { enableSpans } from '../telemetry/spans';

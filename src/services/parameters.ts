@@ -1,7 +1,4 @@
-/**
- * What each named input of the main service takes, for the documents that describe it (OpenAPI, help
- * pages): a name means the same in every operation that declares it. The operations parse them.
- */
+/** What each named input takes, for the documents (OpenAPI, help pages): a name means the same in every operation. */
 import { ACTIONS } from '../activities/operations';
 import type { DateOrder } from '../config';
 import { MAX_PAGE_SIZE } from '../operations/paging';

@@ -1,7 +1,4 @@
-/**
- * The server's own spans beside the instrumentations' (one per SQLite query, which none covers), and
- * the trace ids of answers and log lines. With tracing off each entry point is one check of a flag.
- */
+/** The server's own spans (SQLite queries) and trace ids; with tracing off each entry point is one check of a flag. */
 import type { ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
 

@@ -1,5 +1,5 @@
 /**
- * METRICS_PORT (src/ops/metrics-listener.ts; docs/operations.md, "Metrics"): /metrics on a listener of
+ * METRICS_PORT (src/app.ts; docs/operations.md, "Metrics"): /metrics on a listener of
  * its own at HOST:METRICS_PORT, 404 on the main port; every other path there is 404; its answers carry
  * nosniff; it closes with the server. Unset (the default), /metrics stays on the main port. Several
  * workers: test/ops/workers.test.ts.

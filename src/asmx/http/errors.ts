@@ -8,10 +8,4 @@ export class HttpProtocolError extends Error {
   }
 }
 
-export const unrecognizedUrl = (rest: string) => new HttpProtocolError(HTTP_TEXT.unrecognizedUrl(rest));
-
-export const invalidMethodName = (name: string) => new HttpProtocolError(HTTP_TEXT.invalidMethodName(name));
-
-export const wrongCaseMethodName = (got: string, actual: string) => new HttpProtocolError(HTTP_TEXT.wrongCaseMethodName(got, actual));
-
 export const invalidRequestFormat = (contentType: string) => new HttpProtocolError(HTTP_TEXT.invalidRequestFormat(contentType));

@@ -1,8 +1,4 @@
-/**
- * The HTTP GET and HTTP POST bindings: <path>/<op> (docs/contract.md, "HTTP GET and HTTP POST").
- * Method names are case-sensitive, parameter names are not (the service object matches them).
- * Main-service operations answer the JSON result of docs/behaviour.md; HelloWorld answers <string>.
- */
+/** The HTTP GET and POST bindings at <path>/<op> (docs/contract.md): method names are case-sensitive, parameter names not. */
 import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
 import { principalOf } from '../../request-context/principal';
@@ -16,19 +12,19 @@ import { bodyInput, queryInput } from './input';
 import { JSON_TYPE, writeEnvelope, writeFailureEnvelope } from './envelope';
 
 export { successEnvelope } from './envelope';
-import { HttpProtocolError, invalidMethodName, unrecognizedUrl, wrongCaseMethodName } from './errors';
+import { HttpProtocolError } from './errors';
+import { HTTP_TEXT } from '../../protocol-texts';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../../send';
-import { annotate, annotateUnexpected, type Binding } from '../../request-context/annotation';
+import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
 import { writeRefusal, type WriteRefusal } from '../write-refusal';
-import { ChunkWriter } from '../chunk-writer';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 import { traceOperation } from '../../telemetry/operation-span';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
 export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
-  annotate(res, { binding: bindingOf(req.method), service: service.name });
+  annotate(res, { binding: req.method === 'GET' ? 'httpget' : req.method === 'POST' ? 'httppost' : 'other', service: service.name });
   // The legacy server's (docs/contract.md, "Recorded legacy answers"): private on a refusal, and
   // private, max-age=0 on whatever the operation answered, its own failure included.
   res.setHeader('Cache-Control', 'private');
@@ -50,14 +46,11 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
   }
 }
 
-/**
- * The v2 contract's HTTP GET/POST answer (docs/v2.md): the result element as the WSDL's HttpGet and
- * HttpPost bindings declare it, the document's root, ASMX style.
- */
+/** The v2 contract's HTTP GET/POST answer (docs/v2.md): the result element as the document's root, ASMX style. */
 async function sendTypedOutcome(res: BindingResponse, service: Service, op: ServiceOperation, result: OperationResult): Promise<void> {
   annotate(res, { outcome: 'success' });
   try {
-    const end = await sendTypedAnswer(res, new ChunkWriter(res), {
+    const end = await sendTypedAnswer(res, {
       service,
       status: 200,
       contentType: 'text/xml; charset=utf-8',
@@ -72,10 +65,7 @@ async function sendTypedOutcome(res: BindingResponse, service: Service, op: Serv
   }
 }
 
-/**
- * A business failure of the v2 contract over HTTP GET/POST: status 500, as ASMX answers an
- * operation's exception there, with the ServiceError document (Code, Field, Message) the WSDL declares.
- */
+/** A v2 business failure over HTTP: 500, as ASMX answers an operation's exception there, with the ServiceError document. */
 function sendTypedFailure(res: BindingResponse, service: Service, error: AppError): void {
   annotate(res, { outcome: 'business_error', faultCode: error.code });
   sendWhole(res, 500, 'text/xml; charset=utf-8', `<?xml version="1.0" encoding="utf-8"?>${serviceErrorXml(service.namespace, error)}`);
@@ -88,18 +78,13 @@ function refuseWrite(res: BindingResponse, refusal: WriteRefusal): void {
   sendPlainError(res, refusal.status, refusal.message);
 }
 
-function bindingOf(method: string): Binding {
-  if (method === 'GET') return 'httpget';
-  return method === 'POST' ? 'httppost' : 'other';
-}
-
 function resolveOperation(service: Service, method: string, rest: string): ServiceOperation {
-  if ((method !== 'GET' && method !== 'POST') || rest.length < 2) throw unrecognizedUrl(rest);
+  if ((method !== 'GET' && method !== 'POST') || rest.length < 2) throw new HttpProtocolError(HTTP_TEXT.unrecognizedUrl(rest));
   const name = rest.slice(1);
   const op = service.operations.get(name);
   if (op) return op;
   const other = [...service.operations.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
-  throw other ? wrongCaseMethodName(name, other) : invalidMethodName(name);
+  throw new HttpProtocolError(other ? HTTP_TEXT.wrongCaseMethodName(name, other) : HTTP_TEXT.invalidMethodName(name));
 }
 
 async function sendOutcome(res: BindingResponse, service: Service, outcome: Outcome): Promise<void> {

@@ -37,10 +37,7 @@ export function jsonMembers(body: Buffer, contentType: string, limits: JsonLimit
   return values;
 }
 
-/**
- * Depth of [ and { outside strings, and the commas between the members of a top-level object. Text
- * that is not JSON passes through to JSON.parse, which refuses it (JSON.parse itself does not recurse).
- */
+/** Counts the depth of [ and { outside strings and the top-level members; JSON.parse refuses what is not JSON. */
 function scan(text: string, limits: JsonLimits): void {
   let depth = 0;
   let members = 1;

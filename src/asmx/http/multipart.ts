@@ -144,10 +144,7 @@ function boundaryOf(contentType: string): string | undefined {
   return match ? (match[1] ?? match[2]) : undefined;
 }
 
-/**
- * The name of the first part whose headers, or whose bytes as a UTF-8 field, are not UTF-8. Runs after
- * busboy accepted the body, so the parts are well formed and bounded.
- */
+/** The name of the first part whose headers or field bytes are not UTF-8 (after busboy: the parts are well formed). */
 function firstFieldNotUtf8(body: Buffer, boundary: string | undefined): string | undefined {
   if (boundary === undefined) return undefined;
   const delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');

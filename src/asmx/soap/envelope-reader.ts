@@ -64,8 +64,8 @@ export async function readDocument(
 ): Promise<ReadDocument> {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parser = idleParsers.pop() ?? new ReusableParser();
-  const collector = new Collector(envelopeNamespaces, onRoot);
-  parser.reading = { collector, bounds: new Bounds(limits) };
+  const collector = new Collector(envelopeNamespaces, limits, onRoot);
+  parser.reading = collector;
   for (let offset = 0; offset < source.length; offset += SLICE_CHARS) {
     if (offset > 0) await nextTurn();
     // saxes carries a surrogate pair or a CR LF split between two slices over to the next one.
@@ -79,19 +79,11 @@ export async function readDocument(
   return collector.result();
 }
 
-/** What one parse collects and counts; the parser's handlers hand their events to the current one. */
-interface Reading {
-  collector: Collector;
-  bounds: Bounds;
-}
-
-/**
- * A saxes parser with its handlers registered once, for one document at a time: building a parser and
- * registering its handlers is a large part of reading a small envelope.
- */
+/** A saxes parser with its handlers registered once: building one is a large part of reading a small envelope. */
 class ReusableParser {
   readonly saxes = new SaxesParser({ xmlns: true, position: false });
-  reading?: Reading;
+  /** The document being read: the handlers hand their events to it. */
+  reading?: Collector;
 
   constructor() {
     const parser = this.saxes;
@@ -103,23 +95,19 @@ class ReusableParser {
       if (declaration.version !== undefined && declaration.version !== '1.0') throw new MalformedXmlError(`XML version ${declaration.version}`);
     });
     // saxes keeps one handler per event: each event below is registered once.
-    parser.on('opentagstart', () => this.current().bounds.open());
-    parser.on('attribute', () => this.current().bounds.count());
-    parser.on('opentag', (tag) => this.current().collector.open(tag));
-    parser.on('closetag', () => {
-      const { bounds, collector } = this.current();
-      bounds.close();
-      collector.close();
-    });
-    parser.on('text', (t) => this.current().collector.text(t));
-    parser.on('cdata', (t) => this.current().collector.text(t));
+    parser.on('opentagstart', () => this.current().openStart());
+    parser.on('attribute', () => this.current().count());
+    parser.on('opentag', (tag) => this.current().open(tag));
+    parser.on('closetag', () => this.current().close());
+    parser.on('text', (t) => this.current().text(t));
+    parser.on('cdata', (t) => this.current().text(t));
     // Thrown out of write(): stops at the first error. Errors thrown by onRoot pass through unchanged.
     parser.on('error', (error) => {
       throw new MalformedXmlError(error.message);
     });
   }
 
-  private current(): Reading {
+  private current(): Collector {
     if (!this.reading) throw new Error('a parser event outside a document');
     return this.reading;
   }
@@ -131,39 +119,14 @@ const MAX_IDLE_PARSERS = 16;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Counts an element as soon as its name is read, before saxes resolves its namespace: over a bound costs no more than it. */
-class Bounds {
-  private depth = 0;
-  private nodes = 0;
-
-  constructor(private readonly limits: XmlLimits) {}
-
-  open(): void {
-    this.depth += 1;
-    if (this.depth > this.limits.maxDepth) throw new MalformedXmlError(`elements nested deeper than ${this.limits.maxDepth} levels`);
-    this.count();
-  }
-
-  close(): void {
-    this.depth -= 1;
-  }
-
-  count(): void {
-    this.nodes += 1;
-    if (this.nodes > this.limits.maxNodes) throw new MalformedXmlError(`more than ${this.limits.maxNodes} elements and attributes`);
-  }
-}
-
 function qname(tag: SaxesTagNS): QName {
   return { name: tag.name, local: tag.local, ns: tag.uri };
 }
 
-/**
- * Walks the open/close events. Depths: 1 root, 2 Header/Body, 3 header blocks and the operation
- * element, 4 parameter elements, 5+ text inside parameters.
- */
+/** Walks and bounds the events. Depths: 1 root, 2 Header/Body, 3 header blocks and the operation, 4 its values. */
 class Collector {
   private depth = 0;
+  private nodes = 0;
   private root?: QName;
   private readonly rootChildren: QName[] = [];
   private readonly headerBlocks: HeaderBlock[] = [];
@@ -174,8 +137,20 @@ class Collector {
 
   constructor(
     private readonly envelopeNamespaces: readonly string[],
+    private readonly limits: XmlLimits,
     private readonly onRoot?: (root: QName) => void,
   ) {}
+
+  /** Counts an element as soon as its name is read, before saxes resolves its namespace: over a bound costs no more than it. */
+  openStart(): void {
+    if (this.depth + 1 > this.limits.maxDepth) throw new MalformedXmlError(`elements nested deeper than ${this.limits.maxDepth} levels`);
+    this.count();
+  }
+
+  count(): void {
+    this.nodes += 1;
+    if (this.nodes > this.limits.maxNodes) throw new MalformedXmlError(`more than ${this.limits.maxNodes} elements and attributes`);
+  }
 
   open(tag: SaxesTagNS): void {
     this.depth += 1;

@@ -59,10 +59,7 @@ function decode(body: Buffer, charset: string | undefined, version: SoapVersion)
   }
 }
 
-/**
- * Without a charset parameter: the byte order mark, else the XML declaration's encoding, else UTF-8
- * (XML 1.0 appendix F, as .NET's XmlReader reads a request).
- */
+/** Without a charset: the BOM, else the XML declaration's encoding, else UTF-8 (XML 1.0 appendix F, as .NET reads it). */
 function sniffCharset(body: Buffer): string {
   if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
   if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';

@@ -9,18 +9,19 @@ import type { BindingRequest, BindingResponse } from '../../request-context/exch
 import type { Settings } from '../../config';
 import { principalOf } from '../../request-context/principal';
 import type { Outcome, Service } from '../../services/types';
-import type { AppError } from '../../errors';
+import { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { sendWhole } from '../../send';
-import { UNEXPECTED_FAULT, type SoapVersion } from '../faults';
+import { UNEXPECTED_FAULT, type Fault, type SoapVersion } from '../faults';
+import { cdataProof } from '../library-rows';
+import { serviceErrorXml } from '../typed-xml';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { parseSoapContentType, type SoapContentType } from './content-type';
 import { checkRequest } from './guard';
 import { checkMustUnderstand } from './must-understand';
-import { faultFor, responseObject } from './operation-outcome';
 import { SoapFaultError, SoapHttpError } from './rejections';
 import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
-import { resolveOperation, type OperationTable } from './route';
+import { resolveOperation } from './route';
 import { startSoapEngine, type SoapEngine } from './soap-server';
 import { writeRefusal } from '../write-refusal';
 import { traceOperation } from '../../telemetry/operation-span';
@@ -39,8 +40,7 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
   const ready = engine.then(() => undefined);
   // A WSDL the soap library cannot read is reported through `ready` and answered per request as a fault.
   ready.catch(() => undefined);
-  const table: OperationTable = { namespace: service.namespace, has: (op) => service.operations.has(op) };
-  const context: SoapContext = { service, table, engine, settings };
+  const context: SoapContext = { service, engine, settings };
   const answerPost = (req: BindingRequest, res: BindingResponse) => {
     answerSoap(req, res, context).catch((error: unknown) => {
       // Never an unhandled rejection (it would end the process): log, and answer if still possible.
@@ -63,7 +63,6 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
 
 interface SoapContext {
   service: Service;
-  table: OperationTable;
   engine: Promise<SoapEngine>;
   settings: Settings;
 }
@@ -124,7 +123,7 @@ async function readCall(req: BindingRequest, contentType: SoapContentType | unde
   const body = await readBody(req, context.settings.maxRequestBytes);
   const limits = { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes };
   const request = await checkRequest({ contentType, soapAction: soapActionHeader(req), body }, limits);
-  const operation = resolveOperation(context.table, request);
+  const operation = resolveOperation(context.service, request);
   checkMustUnderstand(request.version, request.headerBlocks);
   return { operation, version: request.version, values: request.operation?.values ?? [] };
 }
@@ -132,6 +131,22 @@ async function readCall(req: BindingRequest, contentType: SoapContentType | unde
 function soapActionHeader(req: BindingRequest): string | undefined {
   const value = req.headers.soapaction;
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A report's {} is the empty <opResponse xmlns="ns" />; HelloWorld's text is <opResult>. */
+function responseObject(operation: string, outcome: Outcome): Record<string, string> {
+  if (outcome.kind !== 'string') return {};
+  return { [`${operation}Result`]: cdataProof(outcome.value) };
+}
+
+/**
+ * AppError is the client's to fix: Client/Sender with its message. Anything else is the server's:
+ * Server/Receiver with a fixed text. The v2 contract declares the detail (Code, Field: docs/v2.md).
+ */
+function faultFor(error: unknown, service: Service): Fault {
+  if (!(error instanceof AppError)) return UNEXPECTED_FAULT;
+  if (service.contract === 'v2') return { kind: 'client', message: error.message, detail: serviceErrorXml(service.namespace, error) };
+  return { kind: 'client', message: error.message };
 }
 
 /** Body errors get their status with an empty body, like ASMX's other HTTP-level refusals; anything unforeseen a Server fault. */

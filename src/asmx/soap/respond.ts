@@ -3,7 +3,7 @@ import type { BindingResponse } from '../../request-context/exchange';
 import { ENVELOPE_NS, SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
 import type { OperationResult } from '../../operations/types';
 import type { Service, ServiceOperation } from '../../services/types';
-import { ChunkWriter, type StreamEnd } from '../chunk-writer';
+import type { StreamEnd } from '../chunk-writer';
 import { declareSchemaPrefixes, sendTypedAnswer, writeTypedResult } from '../typed-xml';
 import { annotate } from '../../request-context/annotation';
 import { SoapFaultError, SoapHttpError } from './rejections';
@@ -17,7 +17,7 @@ export function sendResponse(res: BindingResponse, version: SoapVersion, documen
 /** The v2 contract's typed response (docs/v2.md), written while it is built, so a large list streams. */
 export function sendTypedResponse(res: BindingResponse, version: SoapVersion, service: Service, op: ServiceOperation, result: OperationResult): Promise<StreamEnd> {
   const ns = service.namespace;
-  return sendTypedAnswer(res, new ChunkWriter(res), {
+  return sendTypedAnswer(res, {
     service,
     status: 200,
     contentType: SOAP_CONTENT_TYPE[version],

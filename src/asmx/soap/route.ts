@@ -4,13 +4,11 @@
  * method would be chosen by one and its arguments read from the other.
  */
 import { FAULT_TEXT } from '../../protocol-texts';
+import type { Service } from '../../services/types';
 import type { SoapRequest } from './guard';
 import { SoapFaultError } from './rejections';
 
-export interface OperationTable {
-  namespace: string;
-  has(operation: string): boolean;
-}
+type OperationTable = Pick<Service, 'namespace' | 'operations'>;
 
 export function resolveOperation(table: OperationTable, request: SoapRequest): string {
   return request.action === undefined ? byBodyElement(table, request) : byAction(table, request, request.action);
@@ -32,13 +30,13 @@ function byAction(table: OperationTable, request: SoapRequest, action: string): 
 function operationOfAction(table: OperationTable, action: string): string | undefined {
   if (!action.startsWith(table.namespace)) return undefined;
   const operation = action.slice(table.namespace.length);
-  return table.has(operation) ? operation : undefined;
+  return table.operations.has(operation) ? operation : undefined;
 }
 
 /** SOAP 1.2 names an unknown element (.NET's text); otherwise "without a valid action" (recorded: err-soap11-unknown-op-no-soapaction). */
 function byBodyElement(table: OperationTable, request: SoapRequest): string {
   const element = request.operation;
-  if (element && element.ns === table.namespace && table.has(element.local)) return element.local;
+  if (element && element.ns === table.namespace && table.operations.has(element.local)) return element.local;
   if (element && request.version === '1.2') {
     throw new SoapFaultError('1.2', 'client', FAULT_TEXT.unknownRequestElement(element.local, element.ns));
   }

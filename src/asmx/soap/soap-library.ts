@@ -39,10 +39,7 @@ export function outputXml(wsdl: LibraryWsdl, output: OutputElement, result: Reco
   return wsdl.objectToDocumentXML(output.name, result, output.alias, output.namespace) as string;
 }
 
-/**
- * `value`'s members as sibling elements in `namespace`, with no namespace declaration of their own:
- * what the library's serialiser writes below the first element (the name is unused for an object).
- */
+/** `value`'s members as sibling elements in `namespace`, without a namespace declaration of their own. */
 export function childrenXml(wsdl: LibraryWsdl, value: Record<string, unknown>, namespace: string): string {
   return wsdl.objectToXML(value, '', '', namespace, false, null, null) as string;
 }
