@@ -10,7 +10,6 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** Where rate-limit counts live (docs/operations.md, "Rate limiting"): shared by every process except memory. */
 const RATE_LIMIT_STORES = ['memory', 'postgres', 'redis'] as const;
-export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
 
 /** Who sees the test form of an operation's help page: the local machine only, as the legacy server showed it. */
 const HELP_TEST_FORMS = ['local', 'all', 'off'] as const;
@@ -202,17 +201,8 @@ function camelCase(name: string): string {
 
 type Named = { [K in keyof Environment as CamelCase<K & string>]: Environment[K] };
 
-/** What the rules between variables settle (settingsOf): the defaults taken from other variables, the cache in bytes. */
-interface Settled {
-  apiV2Namespace: string;
-  syncV2Namespace: string;
-  rateLimitBurst: number;
-  rateLimitStore: RateLimitStore;
-  answerCacheBytes: number;
-}
-
-/** The settings as the code reads them: every variable under its camelCase name, as settled. */
-export type Settings = Omit<Named, keyof Settled | 'answerCacheMb'> & Settled;
+/** The settings as the code reads them: every variable under its camelCase name, as the rules between them settle it. */
+export type Settings = ReturnType<typeof settingsOf>;
 
 /** The names of the variables the server reads: a deployment file can check its own against them (a misspelt name is silently ignored otherwise). */
 export const SETTING_VARIABLES: readonly string[] = Object.keys(ENVIRONMENT.shape);
@@ -238,7 +228,7 @@ function versioned(namespace: string): string {
 }
 
 /** The rules between variables, and the names the code uses (Settings). */
-function settingsOf(e: Environment): Settings {
+function settingsOf(e: Environment) {
   const onPostgres = !e.DATABASE_URL.startsWith('sqlite:');
   const rateLimitStore = e.RATE_LIMIT_STORE ?? (onPostgres ? 'postgres' : 'memory');
   if (rateLimitStore === 'postgres' && !onPostgres) {

@@ -21,7 +21,7 @@ export type RequestOutcome =
   | 'busy'
   | 'forbidden';
 
-export interface RequestAnnotation {
+interface RequestAnnotation {
   binding?: Binding;
   service?: string;
   operation?: string;
@@ -38,20 +38,9 @@ interface Locals {
   asmx?: RequestAnnotation;
 }
 
-/** Every field present from the start: the annotations of all requests share one object shape. */
-class Annotation implements RequestAnnotation {
-  binding?: Binding = undefined;
-  service?: string = undefined;
-  operation?: string = undefined;
-  outcome?: RequestOutcome = undefined;
-  faultCode?: string = undefined;
-  errorCode?: string = undefined;
-  error?: unknown = undefined;
-}
-
 export function annotate(res: BindingResponse, annotation: RequestAnnotation): void {
   const locals = res.locals as Locals;
-  Object.assign((locals.asmx ??= new Annotation()), annotation);
+  Object.assign((locals.asmx ??= {}), annotation);
 }
 
 export function annotationOf(res: { locals?: unknown }): RequestAnnotation {
@@ -64,20 +53,7 @@ export function annotateUnexpected(res: BindingResponse, error: unknown): void {
 }
 
 /** A finished request as the log, the metrics and the traces see it: the annotation, completed from the response. */
-export interface RequestSummary {
-  binding: Binding;
-  /** Service name, 'none' outside the two services. */
-  service: string;
-  /** Operation (or document kind) name, 'unknown' when none was recognised. */
-  operation: string;
-  outcome: RequestOutcome;
-  status: number;
-  faultCode?: string;
-  errorCode?: string;
-  error?: unknown;
-}
-
-export function summarize(res: ServerResponse & { locals?: unknown }): RequestSummary {
+export function summarize(res: ServerResponse & { locals?: unknown }) {
   const note = annotationOf(res);
   return {
     binding: note.binding ?? 'other',
