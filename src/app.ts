@@ -132,10 +132,9 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
 type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknown) => void) => void;
 
 /**
- * The front door (docs/operations.md, "Request path"): a probe, a POST to exactly a service's .asmx
- * path (SOAP) and a GET or POST under it (HTTP GET/POST), matched without regard to case as the router
- * does, go straight to their handlers as Node's own request and response: Express sets its prototypes
- * on every request it routes, which slows every later access to them. Everything else goes to Express.
+ * The front door (docs/operations.md, "Request path"): the probes and the bindings' requests, matched
+ * without regard to case as the router does, go straight to their handlers as Node's own objects:
+ * Express sets its prototypes on every request it routes, which slows every later access to them.
  */
 function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServedService[], routed: RequestListener): App {
   // The bindings' answers are all compressible, the probes' too: compression in its form for them.

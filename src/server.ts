@@ -39,17 +39,14 @@ export interface RunningServer {
 interface StartOptions {
   /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA). */
   seedEmbedded?: boolean;
-  /** Migrate (and seed) before serving (default true); false when someone else has done it. */
-  prepareDatabase?: boolean;
-  /** The process's logger; by default one from LOG_LEVEL writing to logDestination (stdout). */
-  logger?: Logger;
+  /** Where the process's logger writes (stdout by default). */
   logDestination?: DestinationStream;
   /** A worker of WORKERS > 1 (cluster.ts). */
   clusterWorker?: boolean;
 }
 
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(settings, options.logDestination);
+  const logger = createLogger(settings, options.logDestination);
   const engine = openServerEngine(settings, logger);
   let server: Server | undefined;
   let metricsServer: Server | undefined;
@@ -63,7 +60,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const address = addressOf(server);
     const metricsAddress = metricsServer && addressOf(metricsServer);
     await waitForDatabase(engine, { timeoutMs: settings.dbStartupTimeoutMs, logger, context: { address } });
-    if (options.prepareDatabase ?? true) await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
+    await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
     state.starting = false;
     const open = trackOpenResponses(server, state);
     const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute, rateLimitStore: settings.rateLimitStore };

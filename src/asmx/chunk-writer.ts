@@ -1,9 +1,7 @@
 /**
- * The writer of answers written in parts: text gathered into chunks of about ANSWER_CHUNK_BYTES, each
- * written with backpressure, the event loop free between them, nothing once the client has gone. An
- * answer that ends before its first chunk went out goes whole, with its Content-Length, in one write.
- * Text is written as text unless the answer cache wants the bytes: a Buffer per chunk would stay until
- * a collection.
+ * Answers written in parts: chunks of about ANSWER_CHUNK_BYTES with backpressure, the event loop free
+ * between them; one that ends before its first chunk goes whole, with its Content-Length. Text stays
+ * text unless the answer cache wants the bytes: a Buffer per chunk would stay until a collection.
  */
 import type { ServerResponse } from 'node:http';
 import { ANSWER_CHUNK_BYTES } from '../tunables';
@@ -77,14 +75,10 @@ export class ChunkWriter {
     return chunk;
   }
 
+  /** Writes what is gathered, waits for 'drain' if the socket wants it, and gives the event loop a turn. */
   private async send(): Promise<void> {
-    if (this.aborted) return;
-    const chunk = this.take();
-    if (chunk !== undefined) await this.put(chunk);
-  }
-
-  /** Writes one chunk, waits for 'drain' if the socket wants it, and gives the event loop a turn. */
-  private async put(chunk: string | Buffer): Promise<void> {
+    const chunk = this.aborted ? undefined : this.take();
+    if (chunk === undefined) return;
     this.started = true;
     if (!this.res.write(chunk)) {
       await new Promise<void>((resolve) => {

@@ -1,8 +1,6 @@
 /**
- * The v2 WSDL's types against the operations' result declarations (docs/v2.md): the server refuses to
- * start unless the file declares exactly the typed results the v2 bindings write (typed-xml.ts),
- * compared by namespace URI and local name. Where it lacks an operation or a type, the difference
- * holds the XML to paste (v2Entry; docs/architecture.md, "Adding an operation").
+ * The v2 WSDL must declare exactly the typed results the v2 bindings write from the declarations
+ * (docs/v2.md); where it lacks an operation or a type, the difference holds the XML to paste (v2Entry).
  */
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
 import { contractInputs, type Service, type ServiceOperation } from '../services/types';
@@ -132,7 +130,7 @@ export function v2Entry(description: ServiceDescription, service: Pick<Service, 
   const body = typed ? v2ResultTypeName(op.name) : 'string';
   const schemaXml = [element(op.name, inputs.map(input)), element(`${op.name}Response`, [response])];
   for (const [name, particles] of expected.types) if (schema.complexTypeSequence(name) === undefined) schemaXml.push(complexType(name, particles));
-  if (typed) schemaXml.push(globalResultElement(body));
+  if (typed) schemaXml.push(`      <s:element name="${body}" nillable="true" type="tns:${body}" />`);
   const httpIn = (binding: string) =>
     inputs.length === 0 ? `  <wsdl:message name="${op.name}${binding}In" />` : message(`${op.name}${binding}In`, inputs.map((name) => `<wsdl:part name="${name}" type="s:string" />`));
   const messages = [
@@ -195,10 +193,6 @@ function element(name: string, particles: Particle[]): string {
 
 function complexType(name: string, particles: Particle[]): string {
   return [`      <s:complexType name="${name}">`, '        <s:sequence>', ...sequence(particles, '          '), '        </s:sequence>', '      </s:complexType>'].join('\n');
-}
-
-function globalResultElement(name: string): string {
-  return `      <s:element name="${name}" nillable="true" type="tns:${name}" />`;
 }
 
 function message(name: string, parts: string[]): string {

@@ -1,8 +1,6 @@
 /**
- * The v2 contract's typed XML (docs/v2.md), one writer for the SOAP response and the HTTP root element:
- * the frame with xmlbuilder2's callback builder, the rows with the soap library's serialiser
- * (library-rows.ts), which writes them far more cheaply, handed to the chunk writer every
- * ROWS_PER_FLUSH rows as they are read.
+ * The v2 contract's typed XML (docs/v2.md), for the SOAP response and the HTTP root element: the frame
+ * with xmlbuilder2, the rows with the soap library's serialiser, which writes them far more cheaply.
  */
 import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces';
@@ -110,12 +108,16 @@ function dataType(returns: ResultType): FieldType {
 async function writeValue(stream: XmlStream, ns: string, name: string, type: FieldType, value: unknown): Promise<void> {
   if (!('list' in type)) return member(stream, ns, name, type, value);
   stream.xml.ele(ns, name);
-  const rows = value as readonly Record<string, unknown>[];
+  await writeRows(stream, type.list, value as readonly Record<string, unknown>[]);
+  stream.xml.up();
+}
+
+/** Rows handed to the chunk writer ROWS_PER_FLUSH at a time, so a large answer waits for the client. */
+async function writeRows(stream: XmlStream, type: RecordType, rows: readonly Record<string, unknown>[]): Promise<void> {
   for (let i = 0; i < rows.length && !stream.aborted; i += ROWS_PER_FLUSH) {
-    stream.rows(type.list, rows.slice(i, i + ROWS_PER_FLUSH));
+    stream.rows(type, rows.slice(i, i + ROWS_PER_FLUSH));
     await stream.flush();
   }
-  stream.xml.up();
 }
 
 /** A streamed Data: its parts in the order the declaration has them, rows as the cursor gives them. */
@@ -124,19 +126,10 @@ async function writeStreamed(stream: XmlStream, ns: string, name: string, type: 
   if (part.kind === 'rows') {
     if (!('list' in type)) throw new Error(`${name}: rows where the declaration has no list`);
     stream.xml.ele(ns, name);
-    let slice: Record<string, unknown>[] = [];
-    batches: for await (const batch of data.read(part.rows)) {
-      for (const row of batch) {
-        if (stream.aborted) break batches;
-        slice.push(row as Record<string, unknown>);
-        if (slice.length === ROWS_PER_FLUSH) {
-          stream.rows(type.list, slice);
-          slice = [];
-          await stream.flush();
-        }
-      }
+    for await (const batch of data.read(part.rows)) {
+      if (stream.aborted) break;
+      await writeRows(stream, type.list, batch as readonly Record<string, unknown>[]);
     }
-    if (slice.length > 0) stream.rows(type.list, slice);
     stream.xml.up();
     return;
   }
@@ -151,10 +144,8 @@ async function writeStreamed(stream: XmlStream, ns: string, name: string, type: 
   stream.xml.up();
 }
 
-/** `root`: the document's root element, which declares xsi and xsd as ASMX's roots do. */
-function record(stream: XmlStream, ns: string, name: string, type: RecordType, value: Readonly<Record<string, unknown>>, root = false): void {
+function record(stream: XmlStream, ns: string, name: string, type: RecordType, value: Readonly<Record<string, unknown>>): void {
   stream.xml.ele(ns, name);
-  if (root) declareSchemaPrefixes(stream.xml);
   for (const [fieldName, fieldType] of Object.entries(type.fields)) member(stream, ns, fieldName, fieldType, value[fieldName]);
   stream.xml.up();
 }

@@ -1,11 +1,9 @@
 /**
- * Answers too large to build in memory (docs/behaviour.md, "Large answers"): rows read by a cursor in
- * one read-only snapshot, handed on in the cursor's batches (a row at a time, the event loop would
- * spend its time between async generators). The Data is a tree: cursors of rows, objects whose members
- * come in order, and values computed when reached. Whoever receives one must read it to the end or
- * close() it, which stops the cursors and ends the snapshot.
+ * Answers too large to build in memory (docs/behaviour.md, "Large answers"): cursors in one read-only
+ * snapshot, handed on in their batches (a row at a time costs the event loop its turns). Whoever
+ * receives one must read it to the end or close() it, which stops the cursors and ends the snapshot.
  */
-import { sql, type Compilable, type ControlledTransaction, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import { STREAM_BATCH_ROWS } from '../tunables';
 import type { OperationResult, Row } from './types';
@@ -55,18 +53,14 @@ export class StreamedData {
   }
 }
 
-/** A read-only snapshot for a streamed answer: its count and its rows see the same data. */
-function openSnapshot(db: Kysely<Database>): Promise<ControlledTransaction<Database>> {
-  return db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
-}
-
 /** Builds the answer in a snapshot and returns it streamed, or read whole for a caller that takes no streams. */
 export async function streamedResult(
   db: Kysely<Database>,
   streams: boolean | undefined,
   build: (trx: Kysely<Database>, end: () => Promise<void>) => StreamedData | Promise<StreamedData>,
 ): Promise<OperationResult> {
-  const trx = await openSnapshot(db);
+  // A read-only snapshot: its count and its rows see the same data.
+  const trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
   const end = async () => {
     if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
   };

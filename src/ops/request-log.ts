@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { lineWriter, type LineWriter, type Logger } from './logger';
 import { isOpsRequest } from './request-summary';
 import { summarize } from '../request-context/annotation';
-import { requestTrace, type TraceIds } from '../telemetry/spans';
+import { requestTrace } from '../telemetry/spans';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 const MAX_LOGGED_PATH = 512;
@@ -33,7 +33,7 @@ export function requestLogger(logger: Logger): (req: IncomingMessage, res: Serve
       const done = () => {
         res.off('finish', done);
         res.off('close', done);
-        writeLine(logger, write, probe, req, res, { reqId, trace, path, durationMs: Date.now() - start });
+        writeLine(logger, write, probe, req, res, { reqId, trace_id: trace?.trace_id, span_id: trace?.span_id, method: req.method, path, durationMs: Date.now() - start });
       };
       res.on('finish', done);
       res.on('close', done);
@@ -42,33 +42,14 @@ export function requestLogger(logger: Logger): (req: IncomingMessage, res: Serve
   };
 }
 
-/** What the line says beyond the annotation: the request's ids, its path and how long it took. */
-interface LineFacts {
-  reqId: string;
-  trace: TraceIds | undefined;
-  path: string;
-  durationMs: number;
-}
-
-function writeLine(logger: Logger, write: LineWriter, probe: boolean, req: IncomingMessage, res: ServerResponse, facts: LineFacts): void {
+/** `facts`: what the line says beyond the annotation, in the line's order. */
+function writeLine(logger: Logger, write: LineWriter, probe: boolean, req: IncomingMessage, res: ServerResponse, facts: { reqId: string; trace_id?: string; span_id?: string; method?: string; path: string; durationMs: number }): void {
   const summary = summarize(res);
   const level = probe ? 'debug' : summary.outcome === 'server_fault' ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  const line = {
-    reqId: facts.reqId,
-    trace_id: facts.trace?.trace_id,
-    span_id: facts.trace?.span_id,
-    method: req.method,
-    path: facts.path,
-    binding: summary.binding,
-    service: summary.service,
-    operation: summary.operation,
-    outcome: summary.outcome,
-    status: summary.status,
-    durationMs: facts.durationMs,
-    faultCode: summary.faultCode,
-    errorCode: summary.errorCode,
-  };
+  const { reqId, trace_id, span_id, method, path, durationMs } = facts;
+  const { binding, service, operation, outcome, status, faultCode, errorCode } = summary;
+  const line = { reqId, trace_id, span_id, method, path, binding, service, operation, outcome, status, durationMs, faultCode, errorCode };
   const msg = res.writableEnded ? 'request completed' : 'request aborted';
   if (summary.error === undefined && level !== 'error') return write(level, line, msg);
   // pino leaves out the fields that are undefined, as the line writer does.

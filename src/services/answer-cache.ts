@@ -1,9 +1,7 @@
 /**
- * The answer cache (docs/operations.md, "Answer cache"): the encoded answers of reads, kept under
- * their plan's key and the versions, read before the read ran, of the tables it declares; an answer is
- * served only while those versions hold, so nothing goes stale and there is no time-to-live. Bounded
- * by `maxBytes` (least recently used out) and `maxEntryBytes`; keys are kept as their SHA-256 digest, a
- * fixed size whatever was sent. The gzip and br forms are compressed once, in the background.
+ * The answer cache (docs/operations.md, "Answer cache"): encoded answers of reads under their plan's
+ * key and the versions of the tables they declare, read before the read ran: served only while those
+ * hold, so nothing goes stale. Keys are kept as SHA-256 digests, a fixed size whatever was sent.
  */
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';

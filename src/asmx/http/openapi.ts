@@ -46,10 +46,6 @@ class RecordSchemas {
   }
 }
 
-function nullableSchema(schema: Schema): Schema {
-  return { oneOf: [schema, { type: 'null' }] };
-}
-
 /** The success envelope; a write called without input answers Data null, without Count. */
 function successSchema(returns: ResultType, write: boolean, records: RecordSchemas): Schema {
   const properties: Record<string, Schema> = { Success: { const: true }, Message: { type: 'string' } };
@@ -60,7 +56,7 @@ function successSchema(returns: ResultType, write: boolean, records: RecordSchem
     if (!write) required.push('Count');
   }
   const data = returns.kind === 'rows' ? { type: 'array', items: records.of(returns.row) } : records.of(returns.type);
-  properties.Data = write || (returns.kind === 'record' && returns.nullable) ? nullableSchema(data) : data;
+  properties.Data = write || (returns.kind === 'record' && returns.nullable) ? { oneOf: [data, { type: 'null' }] } : data;
   required.push('Data');
   if (returns.kind === 'rows' && returns.totals) {
     properties.Totals = records.of(returns.totals);

@@ -1,9 +1,7 @@
 /**
- * Reads a request document into the few facts the SOAP binding needs (root, Header blocks, the Body's
- * first element and its children's values) with a streaming parser that never resolves a DTD or an
- * entity, building no tree. Depth and node counts are bounded as the parser meets them (saxes's
- * namespace cost grows with the depth), and the text goes in slices with a turn of the event loop
- * between them (docs/operations.md, "Input limits").
+ * Reads the few facts the SOAP binding needs from a request, with a streaming parser that never
+ * resolves an entity and builds no tree; depth and node counts are bounded as it meets them, and the
+ * text goes in slices a turn of the event loop apart (docs/operations.md, "Input limits").
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 

@@ -1,8 +1,6 @@
 /**
- * The SOAP 1.1 and 1.2 bindings of one service (docs/contract.md, "SOAP"), answering exactly
- * basePath + service.path: POST is SOAP, any method but GET and POST 405; the rest falls through.
- * One request: media type, body, envelope checks (guard.ts), routing, mustUnderstand, invoke, and the
- * document the soap library writes (soap-server.ts), in one write.
+ * The SOAP 1.1 and 1.2 bindings of one service at exactly basePath + service.path (docs/contract.md,
+ * "SOAP"): POST is SOAP, any method but GET and POST 405, the rest falls through.
  */
 import { Router } from 'express';
 import type { BindingRequest, BindingResponse } from '../../request-context/exchange';

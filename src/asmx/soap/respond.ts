@@ -11,7 +11,7 @@ import { sendWhole } from '../../send';
 
 /** 200 with the Cache-Control the legacy stack sends with a successful response. */
 export function sendResponse(res: BindingResponse, version: SoapVersion, document: string): void {
-  send(res, 200, version, document, 'private, max-age=0');
+  sendWhole(res, 200, SOAP_CONTENT_TYPE[version], document, 'private, max-age=0');
 }
 
 /** The v2 contract's typed response (docs/v2.md), written while it is built, so a large list streams. */
@@ -35,11 +35,11 @@ export function sendTypedResponse(res: BindingResponse, version: SoapVersion, se
 /** Status 500 as SOAP requires; 401 and 429 for the refusals of src/auth (access-refusals.ts), 403 for a cross-site write (write-refusal.ts). */
 export function sendFault(res: BindingResponse, version: SoapVersion, fault: Fault, status = 500): void {
   annotate(res, { faultCode: faultCodeOf(version, fault.kind) });
-  send(res, status, version, faultDocument(version, fault));
+  sendWhole(res, status, SOAP_CONTENT_TYPE[version], faultDocument(version, fault), 'private');
 }
 
 export function sendStatus(res: BindingResponse, status: number, version: SoapVersion): void {
-  send(res, status, version, '');
+  sendWhole(res, status, SOAP_CONTENT_TYPE[version], '', 'private');
 }
 
 /** Answers a rejection from the guard or the router. */
@@ -47,9 +47,4 @@ export function sendRejection(res: BindingResponse, rejection: SoapFaultError | 
   annotate(res, { outcome: rejection instanceof SoapFaultError ? 'client_fault' : 'protocol_error' });
   if (rejection instanceof SoapFaultError) sendFault(res, rejection.version, rejection.fault);
   else sendStatus(res, rejection.status, rejection.version);
-}
-
-function send(res: BindingResponse, status: number, version: SoapVersion, body: string, cacheControl = 'private'): void {
-  if (res.headersSent) return;
-  sendWhole(res, status, SOAP_CONTENT_TYPE[version], body, cacheControl);
 }
