@@ -9,7 +9,10 @@ async function main(): Promise<void> {
   const oldNode = unsupportedNode();
   if (oldNode !== undefined) fail(oldNode);
   const settings = readSettings();
-  if (settings.workers > 1) refuseSqliteWorkers(settings);
+  // SQLite takes one writing process (engine.ts, multiProcess); several would fight over its lock.
+  if (settings.workers > 1 && settings.databaseUrl.startsWith('sqlite:')) {
+    fail(`Invalid setting WORKERS: ${settings.workers} processes cannot share SQLite, which is single-writer; set WORKERS=1 or use PostgreSQL (DATABASE_URL=postgres://...)`);
+  }
   const serving = settings.workers === 1 || !cluster.isPrimary;
   const tracing = serving ? await startTracing() : undefined;
   // Loaded only now, so that tracing's instrumentations see http, express, pg and ioredis load.
@@ -30,12 +33,6 @@ function readSettings(): Settings {
     if (err instanceof SettingsError) fail(`Invalid setting ${err.message}`);
     throw err;
   }
-}
-
-/** SQLite takes one writing process (engine.ts, multiProcess); several would fight over its lock. */
-function refuseSqliteWorkers(settings: Settings): void {
-  if (!settings.databaseUrl.startsWith('sqlite:')) return;
-  fail(`Invalid setting WORKERS: ${settings.workers} processes cannot share SQLite, which is single-writer; set WORKERS=1 or use PostgreSQL (DATABASE_URL=postgres://...)`);
 }
 
 function fail(line: string): never {

@@ -47,7 +47,14 @@ interface StartOptions {
 
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(settings, options.logDestination);
-  const engine = openServerEngine(settings, logger);
+  // The pool's failures go to the log, once each.
+  const engine = openEngine(settings.databaseUrl, {
+    connectTimeoutMs: settings.dbConnectTimeoutMs,
+    acquireTimeoutMs: settings.dbAcquireTimeoutMs,
+    statementTimeoutMs: settings.dbStatementTimeoutMs,
+    busyTimeoutMs: settings.dbBusyTimeoutMs,
+    onPoolError: (message, error) => logger.warn({ err: error }, message),
+  });
   let server: Server | undefined;
   let metricsServer: Server | undefined;
   try {
@@ -77,17 +84,6 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     await engine.close().catch(() => undefined);
     throw err;
   }
-}
-
-/** The engine with the timeouts of the settings; its pool's failures go to the log, once each. */
-function openServerEngine(settings: Settings, logger: Logger): Engine {
-  return openEngine(settings.databaseUrl, {
-    connectTimeoutMs: settings.dbConnectTimeoutMs,
-    acquireTimeoutMs: settings.dbAcquireTimeoutMs,
-    statementTimeoutMs: settings.dbStatementTimeoutMs,
-    busyTimeoutMs: settings.dbBusyTimeoutMs,
-    onPoolError: (message, error) => logger.warn({ err: error }, message),
-  });
 }
 
 function addressOf(server: Server): string {

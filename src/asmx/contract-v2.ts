@@ -5,11 +5,10 @@
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
 import { contractInputs, type Service, type ServiceOperation } from '../services/types';
 import type { ServiceDescription } from './contract';
-import { SERVICE_ERROR_TYPE, v2ResultTypeName, XSD_TYPE } from './typed-xml';
+import { SERVICE_ERROR_TYPE, v2ResultTypeName, XSD_NS, XSD_TYPE } from './typed-xml';
 import { childrenNamed, firstChildNamed, resolveQName, type XmlElement } from './xml-tree';
 
-const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
-const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
+export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
 
 /** One element of a sequence as the v2 contract declares it. */
 interface Particle {

@@ -2,12 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { contractInputs, type Service } from '../services/types';
-import { toAdd, typedContractDifferences, v2Entry } from './contract-v2';
+import { toAdd, typedContractDifferences, v2Entry, WSDL_NS } from './contract-v2';
+import { XSD_NS } from './typed-xml';
 import { childrenNamed, firstChildNamed, parseXml, type XmlElement } from './xml-tree';
 import { escapeXml } from './xml-escape';
-
-const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
-const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 export interface ContractOperation {
   name: string;

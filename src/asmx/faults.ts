@@ -28,7 +28,6 @@ export function faultCodeOf(version: SoapVersion, kind: FaultKind): string {
   return `soap:${FAULT_CODE[version][kind]}`;
 }
 
-
 export interface Fault {
   kind: FaultKind;
   message: string;

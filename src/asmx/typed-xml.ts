@@ -212,8 +212,6 @@ function decimalText(value: number): string {
   return value.toFixed(20).replace(/\.?0+$/, '');
 }
 
-// ---- whole answers -----------------------------------------------------------------------------------
-
 /** The type of the v2 contract's business failure: the SOAP fault's detail, the HTTP failure's root. */
 export const SERVICE_ERROR_TYPE = recordType('ServiceError', { Code: field.string, Field: nullable(field.string), Message: field.string });
 

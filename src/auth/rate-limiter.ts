@@ -8,6 +8,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRe
 import type { Settings } from '../config';
 import type { Engine } from '../db/engine';
 import type { Logger } from '../ops/logger';
+import { withTimeout } from '../ops/probes';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -130,8 +131,7 @@ class StoreHealth {
     const now = Date.now();
     if (now - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = now;
-    const failures = this.failuresSinceWarning;
-    this.logger.warn({ err: error, store: this.kind, failures }, `the rate-limit store (${this.kind}) failed; counting in this process until it answers`);
+    this.logger.warn({ err: error, store: this.kind, failures: this.failuresSinceWarning }, `the rate-limit store (${this.kind}) failed; counting in this process until it answers`);
   }
 }
 
@@ -169,12 +169,4 @@ function connectRedis(url: string): Redis {
 /** Resolves once the client is connected (the first requests wait for it); once() rejects on its next error. */
 async function whenReady(client: Redis): Promise<void> {
   if (client.status !== 'ready') await once(client, 'ready');
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

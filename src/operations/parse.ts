@@ -47,8 +47,6 @@ export function user<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
   return boundedText(fields, name, MAX_USERNAME_LENGTH);
 }
 
-// ---- dates ------------------------------------------------------------------------------------
-
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** The forms a date is accepted in under DATE_ORDER, as the refusals and the help pages name them. */
@@ -114,8 +112,6 @@ function monthFromName(name: string): number | undefined {
   return index === -1 ? undefined : index + 1;
 }
 
-// ---- ranges -----------------------------------------------------------------------------------
-
 export interface Range<T> {
   from?: T;
   to?: T;
@@ -141,8 +137,6 @@ export function codeRange<N extends string>(fields: Fields<N>, fromName: NoInfer
   return range(fromName, from, toName, to, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-// ---- months and years -------------------------------------------------------------------------
-
 /** Month: 1-12, 01-12, Jan..Dec, January..December; missing = the clock's current month. */
 export function month<N extends string>(fields: Fields<N>, name: NoInfer<N>, now: Date): number {
   const value = text(fields, name);
@@ -165,8 +159,6 @@ export function year<N extends string>(fields: Fields<N>, name: NoInfer<N>, now:
   throw invalid(name, `'${value}' is not a year (use four digits, e.g. 2026)`);
 }
 
-// ---- lists --------------------------------------------------------------------------------------
-
 /** Comma-separated codes, upper-cased; "ALL" anywhere, or nothing left, means no filter (undefined). */
 export function list<N extends string>(fields: Fields<N>, name: NoInfer<N>): string[] | undefined {
   const value = text(fields, name);
@@ -179,8 +171,6 @@ export function list<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
   if (items.length > 1000) throw invalid(name, `lists ${items.length} values; at most 1000 are accepted`);
   return items;
 }
-
-// ---- sorting ------------------------------------------------------------------------------------
 
 export type Direction = 'asc' | 'desc';
 
@@ -215,8 +205,6 @@ export function direction(fields: Fields<'SortDirection'>): Direction {
   if (value === 'desc' || value === 'descending') return 'desc';
   throw invalid('SortDirection', `'${fields.SortDirection?.trim()}' is not a direction (use ASC or DESC)`);
 }
-
-// ---- numbers -------------------------------------------------------------------------------------
 
 export function positiveInteger<N extends string>(fields: Fields<N>, name: NoInfer<N>, fallback: number, max: number): number {
   const value = text(fields, name);

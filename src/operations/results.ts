@@ -65,8 +65,6 @@ export function isScalar(type: FieldType): type is ScalarField {
   return 'kind' in type;
 }
 
-// ---- checking a result against its declaration ------------------------------------------------------
-
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 

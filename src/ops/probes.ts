@@ -90,7 +90,8 @@ function sendJson(res: ServerResponse, status: number, body: Record<string, unkn
   sendWhole(res, status, 'application/json; charset=utf-8', JSON.stringify(body), 'no-store');
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+/** `work`, or a rejection after `ms` (the database's or a shared store's answer must not be waited for forever). */
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);

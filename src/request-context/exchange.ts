@@ -3,6 +3,7 @@
  * few fields Express's have too, so that a handler serves both without Express's prototypes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UsersTable } from '../db/schema';
 
 export interface BindingRequest extends IncomingMessage {
   /** A server's request always has its method (Node types it for client responses too). */
@@ -24,4 +25,14 @@ export function asBindingExchange(req: IncomingMessage, res: ServerResponse): as
   request.originalUrl ??= req.url ?? '';
   request.baseUrl ??= '';
   (res as Partial<BindingResponse>).locals ??= Object.create(null) as Record<string, unknown>;
+}
+
+/** The authenticated user of a request, kept on res.locals from the access guard to the bindings. */
+export function setPrincipal(res: BindingResponse, principal: UsersTable): void {
+  res.locals.principal = principal;
+}
+
+/** undefined when authentication is off (AUTH_MODE=off). */
+export function principalOf(res: BindingResponse): UsersTable | undefined {
+  return res.locals.principal as UsersTable | undefined;
 }

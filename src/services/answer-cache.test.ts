@@ -14,7 +14,7 @@ describe('AnswerCache', () => {
   it('answers a key only while the tables it was read from keep their versions', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 500 });
     const at7 = new Map([['invoices', '7'], ['customers', 'c1'], ['activities', 'a1']]);
-    cache.put('a', [['invoices', '7'], ['customers', 'c1']], 'answer at 7');
+    cache.keeper('a', [['invoices', '7'], ['customers', 'c1']]).keep('answer at 7');
     expect(cache.get('a', at7)?.body?.toString('utf8')).toBe('answer at 7');
     // Another table written: still the same answer.
     expect(cache.get('a', new Map([...at7, ['activities', 'a2']]))?.body?.toString('utf8')).toBe('answer at 7');
@@ -33,11 +33,11 @@ describe('AnswerCache', () => {
 
   it('holds at most maxBytes, dropping the least recently used answers first', () => {
     const cache = new AnswerCache({ maxBytes: 3 * (ENTRY + 10), maxEntryBytes: 30 });
-    cache.put('a', V, 'x'.repeat(10));
-    cache.put('b', V, 'y'.repeat(10));
-    cache.put('c', V, 'z'.repeat(10));
+    cache.keeper('a', V).keep('x'.repeat(10));
+    cache.keeper('b', V).keep('y'.repeat(10));
+    cache.keeper('c', V).keep('z'.repeat(10));
     expect(cache.get('a', VERSIONS)).toBeDefined(); // a is now the most recently used
-    cache.put('d', V, 'w'.repeat(10));
+    cache.keeper('d', V).keep('w'.repeat(10));
     expect(cache.get('b', VERSIONS)).toBeUndefined();
     expect(['a', 'c', 'd'].map((key) => cache.get(key, VERSIONS) !== undefined)).toEqual([true, true, true]);
     expect(cache.counts.size).toBe(3 * (ENTRY + 10));
@@ -45,8 +45,8 @@ describe('AnswerCache', () => {
 
   it('counts bytes in UTF-8 and never keeps an answer larger than maxEntryBytes', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 8 });
-    cache.put('ascii', V, '12345678');
-    cache.put('too-large', V, 'ü'.repeat(5)); // 10 bytes in 5 characters
+    cache.keeper('ascii', V).keep('12345678');
+    cache.keeper('too-large', V).keep('ü'.repeat(5)); // 10 bytes in 5 characters
     expect(cache.get('ascii', VERSIONS)?.body?.toString('utf8')).toBe('12345678');
     expect(cache.get('too-large', VERSIONS)).toBeUndefined();
     const keeper = cache.keeper('k', V);
@@ -59,7 +59,7 @@ describe('AnswerCache', () => {
   it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
     const body = JSON.stringify({ Data: Array.from({ length: 200 }, (_, i) => ({ Row: i, Name: 'Agarwal Traders' })) });
-    cache.put('a', V, body);
+    cache.keeper('a', V).keep(body);
     const kept = cache.get('a', VERSIONS)!;
     expect(kept.compressed('gzip')).toBeUndefined();
     expect(kept.compressed('br')).toBeUndefined();
@@ -73,9 +73,9 @@ describe('AnswerCache', () => {
 
   it('keeps no compressed form of an answer dropped or replaced meanwhile', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
-    cache.put('a', V, 'x'.repeat(5000));
+    cache.keeper('a', V).keep('x'.repeat(5000));
     expect(cache.get('a', VERSIONS)!.compressed('gzip')).toBeUndefined();
-    cache.put('a', [['t', 'w']], 'y'.repeat(5000));
+    cache.keeper('a', [['t', 'w']]).keep('y'.repeat(5000));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(cache.counts.size).toBe(ENTRY + 5000);
     expect(cache.get('a', new Map([['t', 'w']]))!.compressed('gzip')).toBeUndefined();
@@ -84,7 +84,7 @@ describe('AnswerCache', () => {
   it('keeps a key of any length as its digest: KEY_BYTES, counted in the bytes it holds with its dependencies', () => {
     const cache = new AnswerCache({ maxBytes: 10_000, maxEntryBytes: 100 });
     const long = `getPCNList\n{"salesOfficer":"${'X'.repeat(1_000_000)}"}`;
-    cache.put(long, V, 'answer');
+    cache.keeper(long, V).keep('answer');
     cache.keeper(`${long}2`, V).keep('other');
     expect(cache.get(long, VERSIONS)?.body.toString('utf8')).toBe('answer');
     expect(cache.get(`${long}2`, VERSIONS)?.body.toString('utf8')).toBe('other');
@@ -99,7 +99,7 @@ describe('AnswerCache', () => {
   it('keeps nothing when off (maxBytes 0)', () => {
     const cache = new AnswerCache({ maxBytes: 0, maxEntryBytes: 0 });
     expect(cache.enabled).toBe(false);
-    cache.put('a', V, '');
+    cache.keeper('a', V).keep('');
     expect(cache.counts.count).toBe(0);
   });
 });

@@ -8,13 +8,6 @@ import zlib from 'node:zlib';
 import type { Dependencies, TableVersions } from '../db/table-versions';
 import { VersionedLru, type CacheCounts, type Kept } from '../db/versioned-lru';
 
-export interface AnswerCacheOptions {
-  /** The bytes of all kept answers together, with their keys; 0 turns the cache off. */
-  maxBytes: number;
-  /** The largest answer kept. */
-  maxEntryBytes: number;
-}
-
 export type ContentCoding = 'br' | 'gzip';
 
 /** `bytes`: of its key's digest, the body and its compressed forms. */
@@ -63,7 +56,8 @@ export class AnswerCache {
   /** Its lookups and what it holds. */
   readonly counts: CacheCounts;
 
-  constructor(private readonly options: AnswerCacheOptions) {
+  /** `maxBytes`: of all kept answers together, with their keys (0 turns the cache off); `maxEntryBytes`: the largest answer kept. */
+  constructor(private readonly options: { maxBytes: number; maxEntryBytes: number }) {
     this.kept = new VersionedLru(options.maxBytes);
     this.counts = this.kept;
   }
@@ -97,10 +91,6 @@ export class AnswerCache {
       maxLength: this.options.maxEntryBytes,
       keep: (body) => this.keep(digest, depends, body),
     };
-  }
-
-  put(key: string, depends: Dependencies, answer: string | Buffer): void {
-    this.keep(digestOf(key), depends, answer);
   }
 
   private keep(digest: string, depends: Dependencies, answer: string | Buffer): void {

@@ -1,23 +1,11 @@
 /** A service object: one per WSDL service, shared by all four bindings, which encode its outcomes their own way. */
 import type { UsersTable } from '../db/schema';
-import type { OperationResult, UploadedFile } from '../operations/types';
-import type { ResultType } from '../operations/results';
-import type { Sorting } from '../operations/parse';
+import type { OperationResult, OperationShape, UploadedFile } from '../operations/types';
 import type { AnswerKeeper, KeptAnswer } from './answer-cache';
 
-/** One operation as the bindings see it. */
-export interface ServiceOperation {
-  name: string;
-  /** Contract parameters in WSDL order. */
-  params: readonly string[];
-  /** Extra named fields the operation reads (docs/behaviour.md), beyond the contract parameters. */
-  fields: readonly string[];
-  acceptsFiles: boolean;
-  returns: ResultType;
-  /** Whether it changes data (a write: called with no input at all it does nothing, Data null). */
+/** One operation as the bindings see it: its declaration, and whether it changes data (a write). */
+export interface ServiceOperation extends OperationShape {
   write: boolean;
-  /** For an operation that takes SortBy: the fields it may name and its default. */
-  sorting?: Sorting;
 }
 
 /** Where a service of this name and contract is and what describes it. */

@@ -1,7 +1,6 @@
 /** The HTTP GET and POST bindings at <path>/<op> (docs/contract.md): method names are case-sensitive, parameter names not. */
-import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
+import { principalOf, type BindingRequest, type BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
-import { principalOf } from '../../request-context/principal';
 import { AppError } from '../../errors';
 import type { OperationResult } from '../../operations/types';
 import type { Outcome, Service, ServiceOperation } from '../../services/types';
@@ -12,7 +11,7 @@ import { bodyInput, queryInput } from './input';
 import { JSON_TYPE, writeEnvelope, writeFailureEnvelope } from './envelope';
 
 export { successEnvelope } from './envelope';
-import { HttpProtocolError } from './errors';
+import { HttpProtocolError } from './input-text';
 import { HTTP_TEXT } from '../../protocol-texts';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../../send';

@@ -5,7 +5,6 @@
  */
 import { AppError, invalid } from '../../errors';
 import { HTTP_TEXT } from '../../protocol-texts';
-import { HttpProtocolError } from './errors';
 
 /** One character outside XML 1.0's Char production (the u flag makes a lone surrogate one match). */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
@@ -40,6 +39,16 @@ function checkedName(name: string): string {
   if (inName) throw new AppError('INVALID_PARAMETER', `A parameter name holds the character ${inName}, which is not allowed`);
   return name;
 }
+
+/** A protocol failure of the HTTP GET / POST bindings, answered as plain text (plain-error.ts). */
+export class HttpProtocolError extends Error {
+  constructor(message: string, readonly status = 500) {
+    super(message);
+    this.name = 'HttpProtocolError';
+  }
+}
+
+export const invalidRequestFormat = (contentType: string) => new HttpProtocolError(HTTP_TEXT.invalidRequestFormat(contentType));
 
 /** Over MAX_REQUEST_FIELDS: 413, like a body over MAX_REQUEST_BYTES. */
 export const tooManyFields = (max: number) => new HttpProtocolError(HTTP_TEXT.tooManyFields(max), 413);

@@ -7,8 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Settings } from '../../config';
 import type { InvokeInput, ServiceOperation } from '../../services/types';
 import { readBody } from '../body';
-import { invalidRequestFormat } from './errors';
-import { readFormPairs } from './input-text';
+import { invalidRequestFormat, readFormPairs } from './input-text';
 import { jsonMembers } from './json-body';
 import { parseMultipart } from './multipart';
 

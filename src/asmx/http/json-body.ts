@@ -5,8 +5,7 @@
  */
 import { invalid } from '../../errors';
 import { HTTP_TEXT } from '../../protocol-texts';
-import { HttpProtocolError, invalidRequestFormat } from './errors';
-import { checkedField, decodeUtf8, forbiddenCharacter, tooManyFields } from './input-text';
+import { checkedField, decodeUtf8, forbiddenCharacter, HttpProtocolError, invalidRequestFormat, tooManyFields } from './input-text';
 
 interface JsonLimits {
   maxDepth: number;

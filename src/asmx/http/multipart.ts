@@ -8,8 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Settings } from '../../config';
 import { fileTooLarge, filesTooLarge, invalid, tooManyFiles } from '../../errors';
 import type { UploadedFile } from '../../operations/types';
-import { invalidRequestFormat } from './errors';
-import { checkedField, decodeUtf8, tooManyFields } from './input-text';
+import { checkedField, decodeUtf8, invalidRequestFormat, tooManyFields } from './input-text';
 import { MULTIPART_BYTES_PER_TURN } from '../../tunables';
 
 export type FileLimits = Pick<Settings, 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;

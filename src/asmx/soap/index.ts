@@ -3,9 +3,8 @@
  * "SOAP"): POST is SOAP, any method but GET and POST 405, the rest falls through.
  */
 import { Router } from 'express';
-import type { BindingRequest, BindingResponse } from '../../request-context/exchange';
+import { principalOf, type BindingRequest, type BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
-import { principalOf } from '../../request-context/principal';
 import type { Outcome, Service } from '../../services/types';
 import { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
@@ -20,7 +19,7 @@ import { checkMustUnderstand } from './must-understand';
 import { SoapFaultError, SoapHttpError } from './rejections';
 import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
 import { resolveOperation } from './route';
-import { startSoapEngine, type SoapEngine } from './soap-server';
+import { startSoapEngine, type ResponseDocument } from './soap-server';
 import { writeRefusal } from '../write-refusal';
 import { traceOperation } from '../../telemetry/operation-span';
 
@@ -61,7 +60,7 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
 
 interface SoapContext {
   service: Service;
-  engine: Promise<SoapEngine>;
+  engine: Promise<ResponseDocument>;
   settings: Settings;
 }
 
@@ -95,10 +94,10 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
   let document: string;
   let outcome: Outcome;
   try {
-    const engine = await context.engine;
+    const responseDocument = await context.engine;
     const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true } : { resultDiscarded: true }) };
     outcome = await traceOperation(res, service, call.operation, () => service.invoke(call.operation, input));
-    document = typed && outcome.kind === 'report' ? '' : engine.responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
+    document = typed && outcome.kind === 'report' ? '' : responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
     const fault = faultFor(error, service);
     if (fault.kind === 'server') annotateUnexpected(res, error);
@@ -120,15 +119,11 @@ async function readCall(req: BindingRequest, contentType: SoapContentType | unde
   if (!contentType) throw new SoapHttpError(415, '1.1');
   const body = await readBody(req, context.settings.maxRequestBytes);
   const limits = { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes };
-  const request = await checkRequest({ contentType, soapAction: soapActionHeader(req), body }, limits);
+  // Node joins a repeated SOAPAction header into one string, as it does every header but Set-Cookie.
+  const request = await checkRequest({ contentType, soapAction: req.headers.soapaction as string | undefined, body }, limits);
   const operation = resolveOperation(context.service, request);
   checkMustUnderstand(request.version, request.headerBlocks);
   return { operation, version: request.version, values: request.operation?.values ?? [] };
-}
-
-function soapActionHeader(req: BindingRequest): string | undefined {
-  const value = req.headers.soapaction;
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** A report's {} is the empty <opResponse xmlns="ns" />; HelloWorld's text is <opResult>. */

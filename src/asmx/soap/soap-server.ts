@@ -7,29 +7,25 @@ import type { Service } from '../../services/types';
 import { envelopeStart, type SoapVersion } from '../faults';
 import { outputElements, outputXml, readWsdl, type LibraryWsdl, type OutputElement } from './soap-library';
 
-export interface SoapEngine {
-  /** The response document of a successful call; an operation the WSDL does not have throws. */
-  responseDocument(version: SoapVersion, operation: string, result: Record<string, string>): string;
-}
+/** The response document of a successful call; an operation the WSDL does not have throws. */
+export type ResponseDocument = (version: SoapVersion, operation: string, result: Record<string, string>) => string;
 
-export async function startSoapEngine(service: Service, wsdlXml: string): Promise<SoapEngine> {
+export async function startSoapEngine(service: Service, wsdlXml: string): Promise<ResponseDocument> {
   const wsdl = await readWsdl(wsdlXml, { useEmptyTag: true });
   const outputs = outputElements(wsdl, service.name);
   // The same result always has the same document: the empty result of every report operation, and
   // HelloWorld's constant text. Such short results are serialised once per version and operation.
   const documents = new Map<string, string>();
-  return {
-    responseDocument(version, operation, result) {
-      const output = outputs.get(operation);
-      if (!output) throw new Error(`The WSDL of ${service.name} has no operation ${operation}`);
-      const key = documentKey(version, operation, result);
-      let document = key === undefined ? undefined : documents.get(key);
-      if (document === undefined) {
-        document = serialise(wsdl, version, output, result);
-        if (key !== undefined && documents.size < MAX_KEPT_DOCUMENTS) documents.set(key, document);
-      }
-      return document;
-    },
+  return (version, operation, result) => {
+    const output = outputs.get(operation);
+    if (!output) throw new Error(`The WSDL of ${service.name} has no operation ${operation}`);
+    const key = documentKey(version, operation, result);
+    let document = key === undefined ? undefined : documents.get(key);
+    if (document === undefined) {
+      document = serialise(wsdl, version, output, result);
+      if (key !== undefined && documents.size < MAX_KEPT_DOCUMENTS) documents.set(key, document);
+    }
+    return document;
   };
 }
 
