@@ -143,6 +143,12 @@ describe('compressed bodies', () => {
     expect(res.status).toBe(415);
     expect(res.text).toBe('');
   });
+
+  test.each(['constructor', 'toString', '__proto__'])('a Content-Type named %s, as every object has a member of that name: 415', async (mediaType) => {
+    const res = await send(MAIN_PATH, { 'Content-Type': mediaType }, pcn11);
+    expect(res.status).toBe(415);
+    expect(res.text).toBe('');
+  });
 });
 
 function corrupt(bytes: Buffer): Buffer {

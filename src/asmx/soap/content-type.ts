@@ -9,15 +9,16 @@ export interface SoapContentType {
   action?: string;
 }
 
-const VERSION_BY_MEDIA_TYPE: Record<string, SoapVersion> = {
-  'text/xml': '1.1',
-  'application/soap+xml': '1.2',
-};
+// A Map: a plain object would find `constructor` or `toString` among its inherited members.
+const VERSION_BY_MEDIA_TYPE = new Map<string, SoapVersion>([
+  ['text/xml', '1.1'],
+  ['application/soap+xml', '1.2'],
+]);
 
 export function parseSoapContentType(header: string | undefined): SoapContentType | undefined {
   if (!header) return undefined;
   const [mediaType, ...rawParams] = splitParams(header);
-  const version = VERSION_BY_MEDIA_TYPE[mediaType.trim().toLowerCase()];
+  const version = VERSION_BY_MEDIA_TYPE.get(mediaType.trim().toLowerCase());
   if (!version) return undefined;
   const params = new Map<string, string>();
   for (const param of rawParams) {
