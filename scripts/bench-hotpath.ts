@@ -5,7 +5,8 @@
  *     every operation answering the empty response and HelloWorld "Hello World";
  *   - an Express 5 route per request answering exactly the bytes this server answered (fetched from it
  *     first), GET routes and POST routes with express.urlencoded;
- *   - raw node:http answering a fixed SOAP reply.
+ *   - raw node:http answering a fixed SOAP reply, and for each HTTP row the bytes this server answered:
+ *     the ceiling of that row, as no server on node:http answers faster than node:http alone.
  * The HTTP getPCNList rows are also measured with the answer cache off (ANSWER_CACHE_MB=0): every request
  * runs its query, as the first one after a write does. The light reads (lightRows) are measured one
  * request at a time with the answer cache off, in one run each: the CPU time each costs the server, the
@@ -282,17 +283,22 @@ function expressPeer(port: number, recordedFile: string): void {
   app.listen(port, '127.0.0.1');
 }
 
-function rawPeer(port: number): void {
+/** Node's own HTTP server and nothing else: the recorded answer of each HTTP row's path, else a fixed SOAP reply. */
+function rawPeer(port: number, recordedFile?: string): void {
   const reply = Buffer.from(
     `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE['1.1']}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
       `<soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult></HelloWorldResponse></soap:Body></soap:Envelope>`,
   );
+  const answers = new Map<string, { contentType: string; body: Buffer }>();
+  const recorded = recordedFile === undefined ? [] : (JSON.parse(fs.readFileSync(recordedFile, 'utf8')) as Recorded[]);
+  for (const r of recorded) answers.set(`${r.method} ${r.path}`, { contentType: r.contentType, body: Buffer.from(r.body, 'utf8') });
   http
     .createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        res.writeHead(200, { 'Content-Type': SOAP_TYPE['1.1'], 'Content-Length': reply.length });
-        res.end(reply);
+        const answer = answers.get(`${req.method} ${(req.url ?? '').split('?')[0]}`) ?? { contentType: SOAP_TYPE['1.1'], body: reply };
+        res.writeHead(200, { 'Content-Type': answer.contentType, 'Content-Length': answer.body.length });
+        res.end(answer.body);
       });
     })
     .listen(port, '127.0.0.1');
@@ -427,10 +433,11 @@ async function measureServer(label: string, args: string[], env: NodeJS.ProcessE
  * nearly the same moment (the speed of these shared machines drifts within minutes). `record` runs
  * once this server answers, before the Express peer (which answers what it recorded) starts.
  */
-async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, record: () => Promise<void>, recordedFile: string, output: string, options: Options, dir: string): Promise<{ ours: Map<string, Measure>; peers: Map<string, Measure> }> {
+async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, record: () => Promise<void>, recordedFile: string, output: string, options: Options, dir: string): Promise<{ ours: Map<string, Measure>; peers: Map<string, Measure>; raws: Map<string, Measure> }> {
   const ours = new Map<string, Measure>();
   const peers = new Map<string, Measure>();
-  if (rows.length === 0) return { ours, peers };
+  const raws = new Map<string, Measure>();
+  if (rows.length === 0) return { ours, peers, raws };
   const self = __filename;
   const started: Measured[] = [];
   const start = async (...args: Parameters<typeof startMeasured>) => {
@@ -445,22 +452,27 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
     const expressPort = options.port + 2;
     const soapPeer = rows.some((r) => r.group === 'soap') ? await start('soap.listen', [self, '--peer', 'soap', String(soapPort)], process.env, soapPort, `${SYNC}?wsdl`) : undefined;
     const expressPeer = rows.some((r) => r.group === 'http') ? await start('express', [self, '--peer', 'express', String(expressPort), recordedFile], process.env, expressPort, '/') : undefined;
+    const rawPort = options.port + 8;
+    const rawPeer = rows.some((r) => r.group === 'http') ? await start('raw node:http', [self, '--peer', 'raw', String(rawPort), recordedFile], process.env, rawPort, '/') : undefined;
     await settle("the servers'");
     for (const row of rows) {
       const peer = row.group === 'soap' ? soapPeer! : expressPeer!;
-      const [mine, theirs]: Measure[][] = [[], []];
+      const [mine, theirs, raw]: Measure[][] = [[], [], []];
       // Round by round, this server and then its peer: each pair sees the machine at nearly the same moment.
       for (let round = 0; round < options.rounds; round++) {
         mine.push(measureRow(server, row, options, dir, round === 0));
         theirs.push(measureRow(peer, row, options, dir, round === 0));
+        // An HTTP row's ceiling: node:http alone answering the same bytes, which no server on it can pass.
+        if (row.group === 'http') raw.push(measureRow(rawPeer!, row, options, dir, round === 0));
       }
       ours.set(row.label, medianOf(mine));
       peers.set(row.label, medianOf(theirs));
+      if (raw.length > 0) raws.set(row.label, medianOf(raw));
     }
   } finally {
     for (const server of started) await stopServer(server.child);
   }
-  return { ours, peers };
+  return { ours, peers, raws };
 }
 
 /** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
@@ -532,7 +544,7 @@ async function main(): Promise<void> {
     const port = Number(argv[2]);
     if (argv[1] === 'soap') return soapPeer(port);
     if (argv[1] === 'express') return expressPeer(port, argv[3]);
-    if (argv[1] === 'raw') return rawPeer(port);
+    if (argv[1] === 'raw') return rawPeer(port, argv[3]);
     if (argv[1] === 'otlp') return otlpSink(port);
     throw new Error(`unknown peer ${argv[1]}`);
   }
@@ -557,7 +569,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(recordedFile, JSON.stringify(recorded));
   };
   const peerPort = options.port + 1;
-  const { ours, peers } = await sideBySide(rows, serverArgs, serverEnv, record, recordedFile, output, options, dir);
+  const { ours, peers, raws } = await sideBySide(rows, serverArgs, serverEnv, record, recordedFile, output, options, dir);
   // The reads whose answers the answer cache keeps, measured again without it: what a first request after a write costs.
   const keptRows = rows.filter((r) => r.group === 'http' && r.label.includes('getPCNList'));
   const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir, output);
@@ -578,6 +590,8 @@ async function main(): Promise<void> {
       `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${ratio.toFixed(2)}x | ${m.cpuPerRequest!.toFixed(3)} / ${b.cpuPerRequest!.toFixed(3)} ms | ${(b.cpuPerRequest! / m.cpuPerRequest!).toFixed(2)}x |`;
     // Measured round by round beside its peer: the median of the rounds' ratios, each taken at nearly one moment.
     lines.push(line(row.label, a, median(a.roundRates!.map((rate, round) => rate / b.roundRates![round]))));
+    const ceiling = raws.get(row.label);
+    if (ceiling) lines.push(line(`${row.label}: raw node:http, the same bytes`, ceiling, median(ceiling.roundRates!.map((rate, round) => rate / b.roundRates![round]))));
     const cold = uncached.get(row.label);
     // Measured later, on a server of its own: the ratio of the medians.
     if (cold) lines.push(line(`${row.label}, ANSWER_CACHE_MB=0`, cold, cold.rps / b.rps));
