@@ -1,9 +1,6 @@
 /**
- * ActivityApprovalRejection (docs/behaviour.md): a manager above the activity's officer, or an
- * ADMIN, moves a PENDING activity to APPROVED or REJECTED. Deciding again the same way changes
- * nothing and succeeds; deciding the other way is INVALID_STATE.
- * With an authenticated user, an activity whose officer is outside their scope is NOT_FOUND, as if
- * absent (the refusal would otherwise name its officer).
+ * ActivityApprovalRejection (docs/behaviour.md). An activity outside the user's scope is NOT_FOUND,
+ * as if absent: the refusal would otherwise name its officer.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';

@@ -1,11 +1,6 @@
 /**
- * UpdateActivityNoAndOrderToCustInEnquiryMst (docs/behaviour.md): links an enquiry to the activity
- * it came from and/or the customer it turned into an order for. References must exist; the activity
- * must be one of the enquiry's own customer. The same update again changes nothing.
- * With an authenticated user, an enquiry or activity whose officer is outside their scope is NOT_FOUND,
- * as if absent (a refusal naming its customer would tell what lies outside the scope). The
- * customer the order went to is not bounded: a lead may turn into an order for a dealer of another
- * officer, and the link only records that fact.
+ * UpdateActivityNoAndOrderToCustInEnquiryMst (docs/behaviour.md). The customer the order went to is
+ * not bounded by the user's scope: a lead may turn into an order for another officer's dealer.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';

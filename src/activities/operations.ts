@@ -1,7 +1,4 @@
-/**
- * Operations of the activities area (docs/behaviour.md): the thin edge that parses the fields (parse.ts) and
- * calls the services in approval.ts, report.ts and enquiry-links.ts.
- */
+/** Operations of the activities area (docs/behaviour.md): they parse the fields and call the modules beside them. */
 import { AppError, invalid, missing } from '../errors';
 import type { UsersTable } from '../db/schema';
 import { allowedOfficers, outsideScope } from '../users/principal-scope';

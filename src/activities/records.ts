@@ -2,47 +2,15 @@
  * The result objects of the activities area, with the field names the app receives (docs/behaviour.md,
  * "Result format": PascalCase names, dates yyyy-MM-dd, timestamps ISO UTC).
  */
-import type { ActivityStatus } from '../db/schema';
 import { field, nullable, recordType, type FieldType } from '../operations/results';
+import type { complaintsQuery, findActivity, findEnquiry } from './repository';
 
-export interface Activity {
-  ActivityNo: string;
-  ActivityDate: string;
-  ActivityType: string;
-  CustomerCode: string;
-  CustomerName: string;
-  SalesOfficer: string;
-  Description: string;
-  Status: ActivityStatus;
-  DecidedBy: string | null;
-  DecidedAt: string | null;
-  Remarks: string | null;
-}
+/** The rows as the queries select them (repository.ts). */
+export type Activity = NonNullable<Awaited<ReturnType<typeof findActivity>>>;
+export type Complaint = Awaited<ReturnType<ReturnType<typeof complaintsQuery>['execute']>>[number];
+export type Enquiry = NonNullable<Awaited<ReturnType<typeof findEnquiry>>>;
 
-export interface Complaint {
-  ComplaintNo: string;
-  ComplaintDate: string;
-  CustomerCode: string;
-  CustomerName: string;
-  SalesOfficer: string;
-  ProductCode: string;
-  ProductName: string;
-  Description: string;
-  Status: 'OPEN' | 'RESOLVED';
-}
-
-export interface Enquiry {
-  EnquiryNo: string;
-  EnquiryDate: string;
-  CustomerCode: string;
-  SalesOfficer: string;
-  Description: string;
-  ActivityNo: string | null;
-  OrderToCustomer: string | null;
-  UpdatedAt: string;
-}
-
-// ---- the same, declared for the typed descriptions (docs/results.md) ------------------------------
+// ---- declared for the typed descriptions (docs/results.md) -------------------------------------
 
 export const ACTIVITY_TYPE = recordType('Activity', {
   ActivityNo: field.string,

@@ -1,20 +1,11 @@
 /**
- * ActivityReportAndComplaints (docs/behaviour.md): the activities and complaints of one officer
- * (SalesOfficer) or of everyone a user sees (Username), in a date range, newest first, with a
- * Summary of both lists by status.
- * With an authenticated user (principal-scope.ts) the lists never go beyond the officers within their
- * scope; a SalesOfficer outside it is FORBIDDEN, a Username outside it NOT_FOUND (as if unknown).
- *
- * The whole report is streamed (src/operations/streamed.ts): both lists read with cursors in one
- * snapshot, the Summary counted while they pass (it comes after them). With PageSize/PageToken
- * (docs/behaviour.md, "Paging") a page holds up to PageSize rows of each list, and its Summary
- * counts that page's rows.
+ * ActivityReportAndComplaints (docs/behaviour.md): streamed, both lists read with cursors in one
+ * snapshot and the Summary counted as they pass; a page's Summary counts that page's rows.
  */
 import type { Compilable, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
-import type { Activity, Complaint } from './records';
 import { storedUserId } from '../operations/master-codes';
 import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
 import { cutPage, encodePageToken, keyDate, keyRecord, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
@@ -27,22 +18,6 @@ export interface ReportInput {
   username?: string;
   from?: string;
   to?: string;
-}
-
-export interface ReportSummary {
-  ActivityCount: number;
-  PendingActivities: number;
-  ApprovedActivities: number;
-  RejectedActivities: number;
-  ComplaintCount: number;
-  OpenComplaints: number;
-  ResolvedComplaints: number;
-}
-
-export interface ActivityReport {
-  Activities: Activity[];
-  Complaints: Complaint[];
-  Summary: ReportSummary;
 }
 
 /** Where each list of a page ends: before its first row (null), after a key, or at its end. */
@@ -93,7 +68,8 @@ async function reportPage(db: Kysely<Database>, filter: ReportFilter, request: P
   const complaints = await pageOf(after.complaints, filter, request.size, (key) => complaintsQuery(db, filter, key).limit(request.size + 1).execute(), (c) => ({ date: c.ComplaintDate, no: c.ComplaintNo }));
   const next: ReportPageKey = { activities: activities.next, complaints: complaints.next };
   const done = next.activities === 'end' && next.complaints === 'end';
-  const data: ActivityReport = { Activities: activities.rows, Complaints: complaints.rows, Summary: summarise(activities.rows, complaints.rows) };
+  const summary = new SummaryCounter();
+  const data = { Activities: activities.rows.map(summary.count), Complaints: complaints.rows.map(summary.count), Summary: summary.result() };
   return { data, nextPageToken: done ? null : encodePageToken([next.activities, next.complaints]) };
 }
 
@@ -145,7 +121,7 @@ async function scopeOf(db: Kysely<Database>, username: string, allowed: OfficerB
   return officerScope(db, user);
 }
 
-/** The Summary of rows seen as they pass (a streamed report). */
+/** The Summary of the rows seen as they pass. */
 class SummaryCounter {
   private readonly seen = { activities: new Map<string, number>(), complaints: new Map<string, number>() };
 
@@ -155,7 +131,7 @@ class SummaryCounter {
     return row;
   };
 
-  result(): ReportSummary {
+  result() {
     const { activities: a, complaints: k } = this.seen;
     const total = (counts: Map<string, number>) => [...counts.values()].reduce((sum, n) => sum + n, 0);
     return {
@@ -168,17 +144,4 @@ class SummaryCounter {
       ResolvedComplaints: k.get('RESOLVED') ?? 0,
     };
   }
-}
-
-function summarise(activities: Activity[], complaints: Complaint[]): ReportSummary {
-  const count = <T extends { Status: string }>(rows: T[], status: string) => rows.filter((row) => row.Status === status).length;
-  return {
-    ActivityCount: activities.length,
-    PendingActivities: count(activities, 'PENDING'),
-    ApprovedActivities: count(activities, 'APPROVED'),
-    RejectedActivities: count(activities, 'REJECTED'),
-    ComplaintCount: complaints.length,
-    OpenComplaints: count(complaints, 'OPEN'),
-    ResolvedComplaints: count(complaints, 'RESOLVED'),
-  };
 }

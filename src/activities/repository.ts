@@ -1,22 +1,9 @@
-/**
- * Queries of the activities area: activities, complaints and enquiries (docs/architecture.md, "The data").
- * One function per query; every input reaches SQL as a bound value. Functions take the database or
- * the transaction they run in (a Transaction is a Kysely).
- */
+/** Queries of the activities area: activities, complaints and enquiries. */
 import type { Kysely } from 'kysely';
 import type { ActivityStatus, Database } from '../db/schema';
-import { documentNumberSpellings } from '../operations/master-codes';
-import type { Activity, Enquiry } from './records';
+import { documentNumberSpellings, preferredSpelling } from '../operations/master-codes';
 
 type Db = Kysely<Database>;
-
-/**
- * The stored row among the spellings of a document number (documentNumberSpellings: looked up with
- * `in` on the key, which the index serves), preferring the exact one.
- */
-function preferred<T>(rows: T[], key: (row: T) => string, order: string[]): T | undefined {
-  return order.map((spelling) => rows.find((row) => key(row) === spelling)).find((row) => row !== undefined);
-}
 
 // ---- activities --------------------------------------------------------------------------------
 
@@ -39,10 +26,10 @@ function activities(db: Db) {
     ]);
 }
 
-export async function findActivity(db: Db, activityNo: string): Promise<Activity | undefined> {
+export async function findActivity(db: Db, activityNo: string) {
   const order = documentNumberSpellings(activityNo);
   const rows = await activities(db).where('a.activity_no', 'in', order).execute();
-  return preferred(rows, (row) => row.ActivityNo, order);
+  return preferredSpelling(rows, order, (row) => row.ActivityNo);
 }
 
 export interface DecisionRow {
@@ -127,7 +114,7 @@ export function complaintsQuery(db: Db, filter: ReportFilter, after?: DatedKey) 
 
 // ---- enquiries ---------------------------------------------------------------------------------
 
-export async function findEnquiry(db: Db, enquiryNo: string): Promise<Enquiry | undefined> {
+export async function findEnquiry(db: Db, enquiryNo: string) {
   const order = documentNumberSpellings(enquiryNo);
   const rows = await db
     .selectFrom('enquiries')
@@ -143,7 +130,7 @@ export async function findEnquiry(db: Db, enquiryNo: string): Promise<Enquiry | 
     ])
     .where('enquiry_no', 'in', order)
     .execute();
-  return preferred(rows, (row) => row.EnquiryNo, order);
+  return preferredSpelling(rows, order, (row) => row.EnquiryNo);
 }
 
 export interface EnquiryLinks {
