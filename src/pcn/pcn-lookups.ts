@@ -1,14 +1,6 @@
 /**
- * The PCN lookups (docs/behaviour.md): the cheques collected on payment collection notes, one cheque's
- * details, and the invoices and debit notes of one PCN.
- *
- * PDCID and PCNNO are document numbers on large tables: they are matched as typed, upper- or
- * lower-cased (documentNumberSpellings), with the exact spelling preferred, so the lookups keep the
- * indexes and still ignore case like every other code.
- *
- * With an authenticated user (principal-scope.ts) only PCNs of customers within their scope exist for
- * them: the list is bounded, a PCN outside is "not found" (null or empty); naming an officer or a
- * customer outside the scope in the list's filters is FORBIDDEN.
+ * The PCN lookups (docs/behaviour.md). PDCID and PCNNO are matched as typed, upper- or lower-cased
+ * (documentNumberSpellings), so the lookups keep the indexes and still ignore case like every code.
  */
 import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
@@ -70,15 +62,9 @@ export interface PcnListQuery {
 }
 
 /**
- * getPCNList: the cheques matching the filters, newest first. A list of up to SMALL_LIST_ROWS cheques
- * (an officer's, a customer's) is read whole by one statement and answered at once; a longer one is streamed (counted and
- * read in one snapshot, docs/behaviour.md "Large answers"); a page is read whole.
- *
- * The caller's scope was checked before (checkPcnListScope, the operation's prepare), and the list's
- * own statement finds the filters' stored codes (repo.ChequeFilter): one round trip, and a code that
- * names nothing selects nothing. On PostgreSQL it also keeps the plan that reads the customers by
- * their index: given an officer's id as a literal, the id's statistics led the planner to hash the
- * whole customers table instead.
+ * getPCNList, newest first: up to SMALL_LIST_ROWS cheques are answered whole, a longer list streams.
+ * The statement finds the filters' stored codes itself (repo.ChequeFilter): one round trip, and on
+ * PostgreSQL an officer's id as a literal led the planner to hash the whole customers table.
  */
 export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
   const filter: repo.ChequeFilter = { officer: q.salesOfficer, customer: q.customer, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
@@ -91,11 +77,7 @@ export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<Op
   });
 }
 
-/**
- * getPCNList's scope checks (FORBIDDEN for an officer or customer outside the bound), made before the
- * list is read; nothing to check, and no query, without a bound. When a code names nothing there is
- * nothing to check either: the list is empty.
- */
+/** getPCNList's scope checks, before the list is read; a code that names nothing leaves the list empty. */
 export async function checkPcnListScope(db: Kysely<Database>, q: PcnListQuery): Promise<void> {
   if (q.allowed === undefined) return;
   const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
@@ -120,16 +102,12 @@ export function readChequeKey(key: unknown): repo.ChequeKey | undefined {
   return parts && { pcnDate: parts[0], pdcId: parts[1] };
 }
 
-/**
- * getPCNDetails: the cheque's fields with its officer, plus what its PCN settled: the invoices
- * (InvoiceCount, AdjustedAmount) and the debit notes (DebitNoteCount, DebitNoteAmount). Null when the
- * PDCID is missing or unknown.
- */
+/** getPCNDetails: the cheque with its officer and what its PCN settled; null when PDCID is missing or unknown. */
 export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined, allowed?: OfficerBound) {
   if (pdcId === undefined) return null;
   const cheque = await repo.chequeById(db, documentNumberSpellings(pdcId), allowed);
   if (!cheque) return null;
-  const [invoices, debitNotes] = await Promise.all([repo.invoiceTotals(db, cheque.pcn_no), repo.debitNoteTotals(db, cheque.pcn_no)]);
+  const [invoices, debitNotes] = await Promise.all([repo.lineTotals(db, 'pcn_invoices', cheque.pcn_no), repo.lineTotals(db, 'pcn_debit_notes', cheque.pcn_no)]);
   return Object.assign(chequeRow(cheque), {
     SalesOfficer: cheque.sales_officer_id,
     InvoiceCount: invoices.count,
@@ -139,10 +117,7 @@ export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined
   });
 }
 
-/**
- * getPCNInvoices. Without a PCNNO the answer is an empty list: the number says which PCN, and "no
- * filter" would return the lines of every PCN ever collected, which no screen of the app can use.
- */
+/** getPCNInvoices; without a PCNNO an empty list, not the lines of every PCN ever collected. */
 export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undefined, allowed?: OfficerBound) {
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);
@@ -155,7 +130,7 @@ export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undef
   }));
 }
 
-/** getPCNDebitNotes; an empty list without a PCNNO, for the reason given at pcnInvoiceList. */
+/** getPCNDebitNotes; without a PCNNO an empty list, as pcnInvoiceList. */
 export async function pcnDebitNoteList(db: Kysely<Database>, pcnNo: string | undefined, allowed?: OfficerBound) {
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);

@@ -5,10 +5,7 @@ import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { preferredSpelling, storedCustomerCodeOf, storedUserIdOf } from '../operations/master-codes';
 
 export interface ChequeFilter {
-  /**
-   * The officer as typed, any case: the statement finds its stored id itself (master-codes.ts
-   * storedUserIdOf), and one that names nothing selects nothing.
-   */
+  /** As typed, any case: the statement finds its stored id (storedUserIdOf); none selects nothing. */
   officer?: string;
   /** The customer as typed, any case, likewise. */
   customer?: string;
@@ -34,15 +31,7 @@ export interface ListedCheque {
   status: string;
 }
 
-/** A cheque with the officer who collected it (getPCNDetails). */
-export interface ChequeRecord extends ListedCheque {
-  sales_officer_id: string;
-}
-
-/**
- * The columns of a listed cheque: only what the list shows, since making each value costs the reader;
- * its officer is the list's filter.
- */
+/** Only what the list shows, since making each value costs the reader. */
 const LIST_COLUMNS = [
   'pcn.pdc_id',
   'pcn.pcn_no',
@@ -102,7 +91,7 @@ export function chequesQuery(db: Kysely<Database>, filter: ChequeFilter, after?:
 }
 
 /** One cheque by PDCID, looked up under each of the given spellings (exact match first). */
-export async function chequeById(db: Kysely<Database>, spellings: readonly string[], customerOfficers?: readonly string[]): Promise<ChequeRecord | undefined> {
+export async function chequeById(db: Kysely<Database>, spellings: readonly string[], customerOfficers?: readonly string[]) {
   const rows = await chequeQuery(db)
     .where('pcn.pdc_id', 'in', spellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where('customers.sales_officer_id', 'in', customerOfficers!))
@@ -110,42 +99,15 @@ export async function chequeById(db: Kysely<Database>, spellings: readonly strin
   return preferredSpelling(rows, spellings, (r) => r.pdc_id);
 }
 
-export interface LineTotals {
-  count: number;
-  /** Minor units. */
-  amount: number;
-}
-
-/** Number and adjusted amount of the invoices settled on a PCN (stored number). */
-export async function invoiceTotals(db: Kysely<Database>, pcnNo: string): Promise<LineTotals> {
-  const row = await db
-    .selectFrom('pcn_invoices')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('adjusted_amount').as('amount')])
-    .where('pcn_no', '=', pcnNo)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), amount: Number(row.amount ?? 0) };
-}
-
-/** Number and amount of the debit notes raised on a PCN (stored number). */
-export async function debitNoteTotals(db: Kysely<Database>, pcnNo: string): Promise<LineTotals> {
-  const row = await db
-    .selectFrom('pcn_debit_notes')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('amount').as('amount')])
-    .where('pcn_no', '=', pcnNo)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), amount: Number(row.amount ?? 0) };
-}
-
-export interface PcnInvoiceRecord {
-  pcn_no: string;
-  invoice_no: string;
-  invoice_date: string;
-  invoice_amount: number;
-  adjusted_amount: number;
+/** How many invoices or debit notes a PCN (stored number) has, and the sum of their amounts. */
+export async function lineTotals(db: Kysely<Database>, table: 'pcn_invoices' | 'pcn_debit_notes', pcnNo: string) {
+  const amount = sql.ref(table === 'pcn_invoices' ? 'adjusted_amount' : 'amount');
+  const { rows } = await sql<{ count: number; amount: number | null }>`select count(*) as count, sum(${amount}) as amount from ${sql.table(table)} where pcn_no = ${pcnNo}`.execute(db);
+  return { count: Number(rows[0].count), amount: Number(rows[0].amount ?? 0) };
 }
 
 /** The invoices settled on a PCN (any of the given spellings of its number), by invoice number. */
-export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]): Promise<PcnInvoiceRecord[]> {
+export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]) {
   return db
     .selectFrom('pcn_invoices')
     .innerJoin('invoices', 'invoices.invoice_no', 'pcn_invoices.invoice_no')
@@ -163,16 +125,8 @@ export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly
     .execute();
 }
 
-export interface PcnDebitNoteRecord {
-  pcn_no: string;
-  debit_note_no: string;
-  note_date: string;
-  amount: number;
-  reason: string;
-}
-
 /** The debit notes raised on a PCN (any of the given spellings of its number), by date then number. */
-export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]): Promise<PcnDebitNoteRecord[]> {
+export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]) {
   return db
     .selectFrom('pcn_debit_notes')
     .select(['pcn_no', 'debit_note_no', 'note_date', 'amount', 'reason'])
