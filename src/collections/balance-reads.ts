@@ -1,8 +1,4 @@
-/**
- * Ledger balances from the summary data (docs/summaries.md): every customer's closing balance at the
- * end of every month from its first entry up to the horizon (the last month with any entry), kept
- * by src/summaries/upkeep.ts. A balance before the 1st of a month is one row per customer.
- */
+/** Ledger balances from the summary data's monthly closing balances (docs/summaries.md). */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { summarySql } from '../summaries/engine-sql';
@@ -17,11 +13,8 @@ export interface LedgerBalance {
 }
 
 /**
- * Each customer's balance of the entries dated before `firstOfMonth` (a 1st), ordered by code;
- * customers without such entries have 0. `upperCodes` (upper-cased) limits the customers, as does
- * `customerOfficers` (their owners); undefined = no limit. getOpeningBalance reads the same query
- * (balancesSelect) streamed (opening-balance.ts); these records are what src/summaries/summaries.test.ts holds to
- * the raw ledger's balances.
+ * Each customer's balance of the entries before `firstOfMonth`, by code, limited by `upperCodes` and
+ * `customerOfficers` when given: what src/summaries/summaries.test.ts holds to the raw ledger.
  */
 export async function balancesBeforeMonth(
   db: Kysely<Database>,
@@ -36,11 +29,7 @@ export async function balancesBeforeMonth(
   return rows.map((r) => ({ ...r, balance: Number(r.balance) }));
 }
 
-/**
- * balancesBeforeMonth's query with the customer's code and name, ordered by code, and the balance as an
- * expression (minor units) for the caller to select or derive columns from; undefined when a limit
- * leaves no customer.
- */
+/** balancesBeforeMonth's query and its balance as an expression; undefined when a limit leaves no customer. */
 export async function balancesSelect(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
   if (upperCodes?.length === 0 || customerOfficers?.length === 0) return undefined;
   const month = await closingMonthBefore(db, firstOfMonth);

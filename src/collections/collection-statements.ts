@@ -1,13 +1,6 @@
 /**
- * getCollectionStatements (docs/behaviour.md): the receipts of a customer, an officer (the receipt's officer)
- * and a date range. Rows: ReceiptNo, ReceiptDate, CustomerCode, CustomerName, PaymentMethod,
- * Reference, Amount; Totals: Count, Amount. Default order ReceiptDate ASC, then ReceiptNo.
- * With an authenticated user: receipts of the customers within their scope only; a SalesOfficer or
- * FromCustomer outside it is FORBIDDEN (principal-scope.ts).
- *
- * The whole list is streamed (src/operations/streamed.ts: Count and rows in one snapshot, Totals
- * summed as the rows pass); with PageSize/PageToken one page is read whole, keyset-continued on the
- * sort field and the receipt number (docs/behaviour.md, "Paging").
+ * getCollectionStatements (docs/behaviour.md): streamed, Totals summed as the rows pass; a page is
+ * read whole, keyset-continued on the sort field and the receipt number.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -75,7 +68,6 @@ export function readReceiptKey(sortBy: ReceiptField, direction: Direction): (key
     return parts && { value: parts[2], receiptNo: parts[3] };
   };
 }
-
 
 function toRow(r: ReceiptRecord) {
   return {

@@ -1,10 +1,4 @@
-/**
- * getOpeningBalance (docs/behaviour.md): per customer, the balance of its ledger before the first day of the
- * month. Balance = sum(debit - credit) of the entries dated before that day; OpeningBalance is its
- * absolute amount and BalanceType says which side: 'Dr' (owed by the customer, also for zero) or 'Cr'.
- * With an authenticated user: the customers within their scope only; naming one outside it in
- * CustomerIds is FORBIDDEN (principal-scope.ts).
- */
+/** getOpeningBalance (docs/behaviour.md): each customer's ledger balance before the 1st of the month. */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isoDate } from '../operations/parse';
@@ -13,8 +7,7 @@ import { amount } from '../operations/values';
 import { SMALL_LIST_ROWS } from '../tunables';
 import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
-import { firstCustomerOutside } from './repository';
-import { outsideScope, type OfficerBound } from '../users/principal-scope';
+import type { OfficerBound } from '../users/principal-scope';
 
 export interface OpeningBalanceQuery {
   /** Upper-cased customer codes; undefined = every customer. Unknown codes are left out. */
@@ -25,27 +18,10 @@ export interface OpeningBalanceQuery {
   allowed?: OfficerBound;
 }
 
-export interface OpeningBalanceRow {
-  CustomerCode: string;
-  CustomerName: string;
-  Month: number;
-  Year: number;
-  OpeningBalance: number;
-  BalanceType: 'Dr' | 'Cr';
-}
-
-/**
- * Every customer's row is a company-wide answer: streamed from a cursor as the lists are, for a caller
- * that takes streams (OperationContext.streams); else read whole through the same cursor. A few
- * customers named (at most SMALL_LIST_ROWS) are read whole by one statement, as a short PCN list is.
- */
+/** Company-wide, it streams as the lists do; up to SMALL_LIST_ROWS customers named are read whole. */
 export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQuery, streams = false): Promise<OperationResult> {
   const firstDay = isoDate(q.year, q.month, 1);
-  if (q.allowed !== undefined && q.customerCodes !== undefined) {
-    const outside = await firstCustomerOutside(db, q.customerCodes, q.allowed);
-    if (outside !== undefined) throw outsideScope('CustomerIds', `customer ${outside}`);
-  }
-  const toRow = (r: BalanceRecord): OpeningBalanceRow => ({ CustomerCode: r.code, CustomerName: r.name, Month: q.month, Year: q.year, OpeningBalance: amount(r.amount), BalanceType: r.side === 'Cr' ? 'Cr' : 'Dr' });
+  const toRow = (r: BalanceRecord) => ({ CustomerCode: r.code, CustomerName: r.name, Month: q.month, Year: q.year, OpeningBalance: amount(r.amount), BalanceType: r.side === 'Cr' ? 'Cr' : 'Dr' });
   if (q.customerCodes !== undefined && q.customerCodes.length <= SMALL_LIST_ROWS) {
     const query = await balancesQuery(db, q, firstDay);
     return { data: query === undefined ? [] : (await query.execute()).map(toRow) };

@@ -78,7 +78,6 @@ export const getOpeningBalance = readOperation({
       year: year(fields, 'Year', now),
       allowed: await allowedOfficers(ctx),
     };
-    // opening-balance.ts refuses the same customers again when it runs.
     if (query.allowed !== undefined && query.customerCodes !== undefined) {
       const outside = await firstCustomerOutside(ctx.db, query.customerCodes, query.allowed);
       if (outside !== undefined) throw outsideScope('CustomerIds', `customer ${outside}`);

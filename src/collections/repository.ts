@@ -28,15 +28,7 @@ const RECEIPT_SORT_COLUMNS = {
   Amount: 'receipts.amount',
 } as const satisfies Record<ReceiptField, string>;
 
-export interface ReceiptRecord {
-  receipt_no: string;
-  receipt_date: string;
-  customer_code: string;
-  customer_name: string;
-  payment_method: string;
-  reference: string;
-  amount: number;
-}
+export type ReceiptRecord = Awaited<ReturnType<ReturnType<typeof receiptsQuery>['execute']>>[number];
 
 /** Where a page of receipts ends: the sort field's value and the receipt number of its last row. */
 export interface ReceiptKey {

@@ -5,13 +5,6 @@ import { notFound } from '../errors';
 import { findUser, idsBelow, type User } from '../users/hierarchy';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
-interface AreaManagerRow {
-  Id: string;
-  Username: string;
-  Name: string;
-  ZoneCode: string | null;
-}
-
 /** Whose list is asked for: undefined for no username; NOT_FOUND for an unknown one, or one outside the bound. */
 export async function areaManagerViewer(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<User | undefined> {
   if (username === undefined) return undefined;
@@ -23,7 +16,7 @@ export async function areaManagerViewer(db: Kysely<Database>, username: string |
 }
 
 /** The area managers the (checked) viewer may pick from; every one for no viewer. */
-export async function areaManagersOf(db: Kysely<Database>, user: User | undefined): Promise<AreaManagerRow[]> {
+export async function areaManagersOf(db: Kysely<Database>, user: User | undefined) {
   if (user === undefined) return activeAreaManagers(db);
   switch (user.role) {
     case 'ADMIN':
@@ -39,7 +32,7 @@ export async function areaManagersOf(db: Kysely<Database>, user: User | undefine
 }
 
 /** Active area managers, all of them or those with the given ids; by name, then id. */
-async function activeAreaManagers(db: Kysely<Database>, ids?: readonly string[]): Promise<AreaManagerRow[]> {
+async function activeAreaManagers(db: Kysely<Database>, ids?: readonly string[]) {
   if (ids !== undefined && ids.length === 0) return [];
   let query = db
     .selectFrom('users')

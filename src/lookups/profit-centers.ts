@@ -7,12 +7,7 @@ import type { Database } from '../db/schema';
 import { storedCustomerCode } from '../operations/master-codes';
 import type { OfficerBound } from '../users/principal-scope';
 
-interface ProfitCenterRow {
-  Code: string;
-  Name: string;
-}
-
-export async function profitCentersFor(db: Kysely<Database>, customerCode: string | undefined, allowed?: OfficerBound): Promise<ProfitCenterRow[]> {
+export async function profitCentersFor(db: Kysely<Database>, customerCode: string | undefined, allowed?: OfficerBound) {
   if (customerCode === undefined) return db.selectFrom('profit_centers').select(['code as Code', 'name as Name']).orderBy('code').execute();
   const code = await storedCustomerCode(db, customerCode);
   if (code === undefined) return [];
