@@ -1,17 +1,7 @@
 /**
- * Numbers of the warranty area, taken from the counters table inside the writing transaction
- * (schema.ts, CountersTable): request numbers, file ids and the change sequence that orders sync.
- *
- * Every warranty write starts with lockWarrantyWrites: it takes the row lock of the change-sequence
- * counter and holds it to commit. Warranty writers therefore run one after the other, which gives two
- * guarantees at once:
- * - change_seq order is commit order: a writer can take sequence N+1 only after the writer that took N
- *   has committed, so a reader that sees N also sees everything below N (SyncWarrantyReqList relies on
- *   it to deliver every change exactly once);
- * - the checks a write makes after the lock (is this ClientRequestId taken, how many files does the
- *   request hold, what state is it in) cannot be invalidated by a concurrent warranty writer.
- * The change-sequence counter is always the first lock taken, so writers never wait for each other in
- * a cycle. SQLite has one connection and Kysely runs its transactions one at a time; the same code holds.
+ * Numbers of the warranty area from the counters table. Every warranty write first takes the
+ * change-sequence counter's row lock (lockWarrantyWrites) to commit, so writers run one at a time:
+ * change_seq order is commit order (SyncWarrantyReqList), and a write's checks after the lock hold.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';

@@ -1,11 +1,6 @@
 /**
- * CreateWarrantyRequest (docs/behaviour.md): a SUBMITTED request for a product of a customer, raised by the
- * customer's sales officer. ClientRequestId makes it idempotent per officer: the same request again
- * with the officer's key returns the first one unchanged, however often and however concurrently it is
- * sent; the key with a different request is CONFLICT. Another officer's key of the same spelling is
- * theirs alone and never met here.
- * With an authenticated user (principal-scope.ts) the references are looked up within their scope: a
- * customer, officer or invoice outside it is answered as one that does not exist.
+ * CreateWarrantyRequest (docs/behaviour.md). ClientRequestId makes it idempotent per officer; outside
+ * the user's scope a customer, officer or invoice is answered as one that does not exist.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';

@@ -1,7 +1,4 @@
-/**
- * Operations of the warranty area (docs/behaviour.md): the edge that reads the fields (parse.ts conventions)
- * and calls the services of this folder. The declarations (names, fields) match the contract.
- */
+/** Operations of the warranty area (docs/behaviour.md): they read the fields and call the modules beside them. */
 import { invalid, missing } from '../errors';
 import { boundedText, dateOf, optionalDate, positiveInteger, text, type Fields } from '../operations/parse';
 import { readOperation, writeOperation, type DeclaredRequest, type Operation, type OperationContext } from '../operations/types';

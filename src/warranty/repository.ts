@@ -1,8 +1,6 @@
 /**
- * The warranty area's queries, one function per query; values reach SQL only as bound parameters.
- * Codes of the small master tables (customers, products) are matched without regard to case there;
- * request numbers on their key as given and invoice numbers under their as-typed/upper/lower spellings,
- * so the indexes serve them.
+ * The warranty area's queries. Invoice numbers are looked up under their as-typed/upper/lower
+ * spellings, so the index serves them.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CustomersTable, Database, InvoicesTable, ProductsTable, WarrantyFilesTable, WarrantyRequestsTable } from '../db/schema';

@@ -1,13 +1,6 @@
 /**
- * WarrantyRequestFiles (docs/behaviour.md): photos and documents of a warranty request, stored in the database
- * so the request and its files commit together and every server node sees them.
- *
- * All files of one call are stored in one transaction (all or nothing). The same content is stored once
- * per request (unique (request_no, sha256)): a file already stored, or sent twice in one call, answers
- * with the stored file's row. Storing at least one new file gives the request a new version and
- * change_seq, so SyncWarrantyReqList shows that its files changed; a call that adds nothing changes nothing.
- * With an authenticated user, the files of a request whose officer is outside their scope can be
- * neither listed nor added: the request is NOT_FOUND, as if absent.
+ * WarrantyRequestFiles (docs/behaviour.md): stored in the database, so a request and its files commit
+ * together and every server node sees them. New files give the request a new version and change_seq.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
@@ -15,7 +8,7 @@ import { AppError, notFound } from '../errors';
 import type { CheckedFile } from './file-content';
 import { fileId, lockWarrantyWrites, nextValue } from './counters';
 import { findRequest, insertFile, listFiles, touchRequest, type FileMetaRow } from './repository';
-import { fileView, type WarrantyFileView } from './request-view';
+import { fileView } from './request-view';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export interface FileLimits {
@@ -23,13 +16,7 @@ export interface FileLimits {
   maxRequestFilesBytes: number;
 }
 
-export interface StoreOutcome {
-  /** One row per file sent, in the order sent (duplicates answer with the stored file). */
-  files: WarrantyFileView[];
-  added: number;
-}
-
-export async function listRequestFiles(db: Kysely<Database>, requestNo: string, allowed?: OfficerBound): Promise<WarrantyFileView[]> {
+export async function listRequestFiles(db: Kysely<Database>, requestNo: string, allowed?: OfficerBound) {
   await requestInScope(db, requestNo, allowed);
   return (await listFiles(db, requestNo)).map(fileView);
 }
@@ -41,7 +28,7 @@ export async function storeRequestFiles(
   limits: FileLimits,
   now: Date,
   allowed?: OfficerBound,
-): Promise<StoreOutcome> {
+) {
   return db.transaction().execute((trx) => storeInTransaction(trx, requestNo, files, limits, now, allowed));
 }
 
@@ -59,7 +46,7 @@ async function storeInTransaction(
   limits: FileLimits,
   now: Date,
   allowed: OfficerBound,
-): Promise<StoreOutcome> {
+) {
   await lockWarrantyWrites(trx);
   await requestInScope(trx, requestNo, allowed);
   const existing = await listFiles(trx, requestNo);

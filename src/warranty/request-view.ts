@@ -2,27 +2,9 @@
 import { field, nullable, recordType, type FieldType } from '../operations/results';
 import type { FileMetaRow, SyncRow, WarrantyRequestRow } from './repository';
 
-export interface WarrantyRequestView {
-  RequestNo: string;
-  ClientRequestId: string | null;
-  CustomerCode: string;
-  SalesOfficer: string;
-  ProductCode: string;
-  SerialNo: string;
-  InvoiceNo: string | null;
-  PurchaseDate: string | null;
-  Complaint: string;
-  Status: string;
-  Transporter: string | null;
-  LRNo: string | null;
-  LRDate: string | null;
-  VehicleNo: string | null;
-  CreatedAt: string;
-  UpdatedAt: string;
-  Version: number;
-}
+export type WarrantyRequestView = ReturnType<typeof requestView>;
 
-const REQUEST_FIELDS: Record<keyof WarrantyRequestView, FieldType> = {
+const REQUEST_FIELDS = {
   RequestNo: field.string,
   ClientRequestId: nullable(field.string),
   CustomerCode: field.string,
@@ -40,21 +22,14 @@ const REQUEST_FIELDS: Record<keyof WarrantyRequestView, FieldType> = {
   CreatedAt: field.dateTime,
   UpdatedAt: field.dateTime,
   Version: field.integer,
-};
+} satisfies Record<keyof WarrantyRequestView, FieldType>;
 
 /** What the writes answer (docs/results.md). */
 export const WARRANTY_REQUEST_TYPE = recordType('WarrantyRequest', REQUEST_FIELDS);
 /** A request as the sync lists it: with the number of its files. */
 export const SYNCED_WARRANTY_REQUEST_TYPE = recordType('SyncedWarrantyRequest', { ...REQUEST_FIELDS, FileCount: field.integer });
 
-export interface WarrantyFileView {
-  FileId: string;
-  FileName: string;
-  ContentType: string;
-  SizeBytes: number;
-  Sha256: string;
-  CreatedAt: string;
-}
+export type WarrantyFileView = ReturnType<typeof fileView>;
 
 export const WARRANTY_FILE_TYPE = recordType('WarrantyFile', {
   FileId: field.string,
@@ -65,7 +40,7 @@ export const WARRANTY_FILE_TYPE = recordType('WarrantyFile', {
   CreatedAt: field.dateTime,
 } satisfies Record<keyof WarrantyFileView, FieldType>);
 
-export function requestView(row: WarrantyRequestRow): WarrantyRequestView {
+export function requestView(row: WarrantyRequestRow) {
   return {
     RequestNo: row.request_no,
     ClientRequestId: row.client_request_id,
@@ -87,11 +62,11 @@ export function requestView(row: WarrantyRequestRow): WarrantyRequestView {
   };
 }
 
-export function syncView(row: SyncRow): WarrantyRequestView & { FileCount: number } {
+export function syncView(row: SyncRow) {
   return Object.assign(requestView(row), { FileCount: row.file_count });
 }
 
-export function fileView(row: FileMetaRow): WarrantyFileView {
+export function fileView(row: FileMetaRow) {
   return {
     FileId: row.file_id,
     FileName: row.file_name,

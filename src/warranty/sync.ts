@@ -1,16 +1,12 @@
 /**
- * SyncWarrantyReqList (docs/behaviour.md): the warranty requests changed after a Since token, oldest change
- * first, a page at a time. The token is the change_seq of the last request returned; because warranty
- * writers commit in change_seq order (counters.ts), a reader that follows NextSince sees every change
- * exactly once: nothing can later commit below a position it has already passed.
- * With an authenticated user, only requests whose officer is within their scope are listed, and a
- * SalesOfficer outside it is FORBIDDEN (principal-scope.ts).
+ * SyncWarrantyReqList (docs/behaviour.md). The token is the change_seq of the last request returned;
+ * writers commit in change_seq order (counters.ts), so following NextSince sees every change once.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { findUser } from '../users/hierarchy';
 import { changedSince } from './repository';
-import { syncView, type WarrantyRequestView } from './request-view';
+import { syncView } from './request-view';
 import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
 export interface SyncInput {
@@ -21,12 +17,7 @@ export interface SyncInput {
   pageSize: number;
 }
 
-export interface SyncPage {
-  Requests: Array<WarrantyRequestView & { FileCount: number }>;
-  /** The token to send as Since next time. */
-  NextSince: string;
-  HasMore: boolean;
-}
+export type SyncPage = Awaited<ReturnType<typeof syncWarrantyRequests>>;
 
 /**
  * Whose requests are listed, checked before anything is read: the bound, or the one officer named
@@ -41,7 +32,7 @@ export async function syncOfficers(db: Kysely<Database>, salesOfficer: string | 
 }
 
 /** The page of the officers syncOfficers() gave. */
-export async function syncWarrantyRequests(db: Kysely<Database>, input: Omit<SyncInput, 'salesOfficer'>, officers: OfficerBound | null): Promise<SyncPage> {
+export async function syncWarrantyRequests(db: Kysely<Database>, input: Omit<SyncInput, 'salesOfficer'>, officers: OfficerBound | null) {
   if (officers === null) return { Requests: [], NextSince: String(input.since), HasMore: false };
   // One row more than the page tells whether another page follows.
   const rows = await changedSince(db, input.since, officers, input.pageSize + 1);

@@ -1,11 +1,6 @@
 /**
- * UpdateWarrantyTransportDetails (docs/behaviour.md): the product is shipped back. A SUBMITTED request becomes
- * DISPATCHED with the transport details; on a DISPATCHED request the call corrects them; once the
- * request has moved on (RECEIVED, APPROVED, REJECTED, CLOSED) they are history and the call is refused.
- *
- * The details are one set, written together: a call replaces all four, so an optional detail left out
- * is cleared. Sending the stored set again changes nothing (no new version, no new change_seq).
- * With an authenticated user, a request whose officer is outside their scope is NOT_FOUND, as if absent.
+ * UpdateWarrantyTransportDetails (docs/behaviour.md). The details are one set: a call replaces all
+ * four, so an optional detail left out is cleared.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, WarrantyStatus } from '../db/schema';
