@@ -1,29 +1,13 @@
 /**
- * The order-versus-delivery measures shared by getOrderVDeliverySummaryRecords (per customer) and
- * getOrderVsDeliveryOfficer (per sales officer), docs/behaviour.md:
- * - ordered: the lines of orders that are not CANCELLED, placed in the date range;
- * - delivered: the invoice lines that reference those order lines (order_no, order_line_no), invoiced
- *   on or before the end of the range (no end: every delivery so far);
- * - pending: max(ordered - delivered, 0) per order line, then summed, so an over-delivered line never
- *   hides what another line still owes;
- * - DeliveryPercent: delivered value / ordered value * 100, two decimals, 0 when nothing was ordered.
- * The sums come from the summary data (repository.ts, docs/summaries.md).
+ * The order-versus-delivery measures of getOrderVDeliverySummaryRecords and getOrderVsDeliveryOfficer
+ * (docs/behaviour.md): pending is max(ordered - delivered, 0) per order line, then summed, so an
+ * over-delivered line never hides what another still owes.
  */
 import { amount, percentOf } from '../operations/values';
 
 /** The measures of one group, money in minor units, as SQL returns them. */
 export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
 export type DeliveryRecord = Record<(typeof DELIVERY_RECORD_COLUMNS)[number], number>;
-
-export interface DeliveryMeasures {
-  OrderedQuantity: number;
-  OrderedValue: number;
-  DeliveredQuantity: number;
-  DeliveredValue: number;
-  PendingQuantity: number;
-  PendingValue: number;
-  DeliveryPercent: number;
-}
 
 /** A group with nothing ordered or delivered. */
 export const NO_DELIVERY: Readonly<DeliveryRecord> = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
@@ -32,17 +16,10 @@ export const DELIVERY_MEASURE_FIELDS = ['OrderedQuantity', 'OrderedValue', 'Deli
 
 /** Numbers from SQL (PostgreSQL returns numeric sums, absent groups give null) as plain integers. */
 export function deliveryRecord(r: { [K in keyof DeliveryRecord]: number | string | null }): DeliveryRecord {
-  return {
-    ordered_quantity: Number(r.ordered_quantity ?? 0),
-    ordered_value: Number(r.ordered_value ?? 0),
-    delivered_quantity: Number(r.delivered_quantity ?? 0),
-    delivered_value: Number(r.delivered_value ?? 0),
-    pending_quantity: Number(r.pending_quantity ?? 0),
-    pending_value: Number(r.pending_value ?? 0),
-  };
+  return Object.fromEntries(DELIVERY_RECORD_COLUMNS.map((c) => [c, Number(r[c] ?? 0)])) as DeliveryRecord;
 }
 
-export function deliveryMeasures(r: DeliveryRecord): DeliveryMeasures {
+export function deliveryMeasures(r: DeliveryRecord) {
   return {
     OrderedQuantity: r.ordered_quantity,
     OrderedValue: amount(r.ordered_value),

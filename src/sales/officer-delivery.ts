@@ -1,22 +1,14 @@
 /**
- * getOrderVsDeliveryOfficer (docs/behaviour.md): the order/delivery measures per sales officer, attributed by
- * the order's officer. One row per sales officer (role SO) in scope, also with zero measures:
- * - ManagerId: every SO below that manager, at any depth;
- * - SalesOfficer: that officer only (with ManagerId too: only if below that manager);
- * - neither: every SO. An id that names nobody gives no rows.
- * An inactive officer appears only with orders in the period, so a departed officer's past orders
- * stay visible without every former officer cluttering the report.
- * Filters: order date range, Zones and States of the order's customer.
- * With an authenticated user, only officers within their scope appear (principal-scope.ts), with all of
- * their orders: the report is about the officers' work. A ManagerId or SalesOfficer outside the scope
- * is FORBIDDEN.
+ * getOrderVsDeliveryOfficer (docs/behaviour.md): the measures per sales officer, by the order's
+ * officer. An inactive officer appears only with orders in the period, so past orders stay visible
+ * without every former officer cluttering the report.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { idsBelow } from '../users/hierarchy';
-import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, NO_DELIVERY, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
+import { DELIVERY_MEASURE_FIELDS, deliveryMeasures, deliveryTotals, NO_DELIVERY, type DeliveryRecord } from './delivery-measures';
 import { storedUserId } from '../operations/master-codes';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { deliveriesPerOfficer, selectSalesOfficers, type Officer } from './repository';
@@ -25,12 +17,6 @@ import { assertOfficerInScope, intersectOfficers, type OfficerBound } from '../u
 
 export const OFFICER_DELIVERY_FIELDS = ['SalesOfficer', 'SalesOfficerName', 'ManagerId', ...DELIVERY_MEASURE_FIELDS] as const;
 export type OfficerDeliveryField = (typeof OFFICER_DELIVERY_FIELDS)[number];
-
-export interface OfficerDeliveryRow extends DeliveryMeasures {
-  SalesOfficer: string;
-  SalesOfficerName: string;
-  ManagerId: string | null;
-}
 
 export interface OfficerChoice {
   managerId?: string;
@@ -67,6 +53,6 @@ async function officerIds(db: Kysely<Database>, choice: OfficerChoice, allowed: 
   return below.includes(officer) ? [officer] : [];
 }
 
-function toRow(r: { officer: Officer; measures: DeliveryRecord }): OfficerDeliveryRow {
+function toRow(r: { officer: Officer; measures: DeliveryRecord }) {
   return { SalesOfficer: r.officer.id, SalesOfficerName: r.officer.name, ManagerId: r.officer.manager_id, ...deliveryMeasures(r.measures) };
 }

@@ -1,15 +1,13 @@
 /**
- * getOrderVDeliverySummaryRecords (docs/behaviour.md): per customer, the orders placed in the date range
- * against what has been invoiced for them up to the end of the range (delivery-measures.ts).
- * Filters as getSalesSummaryRecords, applied to the order: its officer, customer, profit center and
- * date; FromPCat/ToPCat on the order lines. A customer appears only with at least one matching line.
+ * getOrderVDeliverySummaryRecords (docs/behaviour.md): per customer, the orders placed in the date
+ * range against what was invoiced for them up to its end (delivery-measures.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { countRows, rowBatches, StreamedData } from '../operations/streamed';
-import { DELIVERY_MEASURE_FIELDS, DELIVERY_RECORD_COLUMNS, deliveryMeasures, deliveryRecord, deliveryTotals, NO_DELIVERY, type DeliveryMeasures, type DeliveryRecord } from './delivery-measures';
+import { DELIVERY_MEASURE_FIELDS, DELIVERY_RECORD_COLUMNS, deliveryMeasures, deliveryRecord, deliveryTotals, NO_DELIVERY, type DeliveryRecord } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import { deliveriesPerCustomerQuery, inOrder, sqlOrderHolds, type CustomerColumns, type CustomerDeliveries, type CustomerDeliverySums } from './repository';
 import { sortedReport } from './sort-rows';
@@ -18,25 +16,14 @@ import type { OfficerBound } from '../users/principal-scope';
 export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;
 export type OrderDeliveryField = (typeof ORDER_DELIVERY_FIELDS)[number];
 
-export interface OrderDeliveryRow extends DeliveryMeasures {
-  CustomerCode: string;
-  CustomerName: string;
-  StateCode: string;
-  ZoneCode: string;
-}
-
-/**
- * `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only.
- * `streams`: the caller takes a streamed answer. The rows stream in the order asked of SQL, as the
- * sales summary's (sales-summary.ts); sorted by DeliveryPercent, worked out here, they are sorted here.
- */
+/** Streamed in the order asked of SQL, as the sales summary; by DeliveryPercent, worked out here, sorted here. */
 export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: deliveryTotals([]) };
   const column = RECORD_COLUMNS[order.field];
   const sqlOrder = column === undefined ? undefined : { column, descending: order.direction === 'desc' };
   const inSqlOrder = async (trx: Kysely<Database>) => sqlOrder !== undefined && (await sqlOrderHolds(trx, sqlOrder.column));
-  return sortedReport<OrderDeliveryRow, OrderDeliveryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', inSqlOrder, async (trx, end) => {
+  return sortedReport<ReturnType<typeof toRow>, OrderDeliveryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', inSqlOrder, async (trx, end) => {
     const query = await deliveriesPerCustomerQuery(trx, filters);
     const sums: DeliveryRecord = { ...NO_DELIVERY };
     const rows = () =>
@@ -64,6 +51,6 @@ const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliveri
   DeliveryPercent: undefined,
 };
 
-function toRow(r: CustomerColumns, measures: DeliveryRecord): OrderDeliveryRow {
+function toRow(r: CustomerColumns, measures: DeliveryRecord) {
   return { CustomerCode: r.code, CustomerName: r.name, StateCode: r.state_code, ZoneCode: r.zone_code, ...deliveryMeasures(measures) };
 }

@@ -1,10 +1,6 @@
 /**
- * The filters the sales reports share (docs/behaviour.md, "Sales and orders"
- * ): SalesOfficer, FromCustomer/ToCustomer, profitCenter, FromDate/ToDate, FromPCat/ToPCat,
- * Zones, States. They are parsed once (parse.ts conventions), resolved against the master tables
- * (stored spelling, so big tables are compared on their indexed columns), and turned into SQL
- * conditions on the columns of the summary tables the reports read (keyConditions; the date range
- * and categories are applied per grain and table by repository.ts).
+ * The filters the sales reports share (docs/behaviour.md, "Sales and orders"), resolved to the stored
+ * codes so big tables are compared on their indexed columns.
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DateOrder } from '../config';
@@ -72,10 +68,8 @@ export function parseAreaFilters(fields: Fields<AreaFilterParam>, order: DateOrd
 }
 
 /**
- * Resolves the codes; undefined when a code names nothing stored (or a list resolves to nothing),
- * so no row can match and the report is empty (a read's "not found" is an empty result).
- * `allowed` is the authenticated user's bound: an officer or a single customer named outside it is
- * FORBIDDEN, and every report row is limited to the customers of the allowed officers.
+ * Resolves the codes; undefined when one names nothing, so the report is empty. An officer or single
+ * customer named outside `allowed` is FORBIDDEN, and rows keep to the allowed officers' customers.
  */
 export async function resolveFilters(db: Kysely<Database>, input: ReportFilterInput, allowed?: OfficerBound): Promise<ResolvedFilters | undefined> {
   const resolved: ResolvedFilters = { dates: input.dates, customerOfficers: allowed };
@@ -116,10 +110,8 @@ export interface KeyColumns {
 }
 
 /**
- * The filters other than dates and categories as SQL conditions; every value is a bound parameter.
- * Dates and categories apply per grain and table (src/sales/repository.ts). Conditions on the
- * customer record (code range, state, owner) become one semi-join on the customers table, so the
- * table is read through its own indexes and never joined row by row.
+ * The filters other than dates and categories as SQL conditions. Those on the customer record become
+ * one semi-join on customers, read through its own indexes and never joined row by row.
  */
 export function keyConditions(f: ResolvedFilters, c: KeyColumns): Expression<SqlBool>[] {
   const ref = (name: string) => sql.ref(name);

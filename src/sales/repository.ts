@@ -1,14 +1,6 @@
 /**
- * Every query of the sales area, in one place (the other areas have theirs in repository.ts too).
- *
- * - The reports (getSalesSummaryRecords, the order-versus-delivery reports) read the summary data
- *   (docs/summaries.md, src/summaries/upkeep.ts): the date range becomes whole years, months and days
- *   (periods.ts), the other filters become conditions on the summary rows' own columns
- *   (report-filters.ts), and each report sums a few rows per customer instead of every invoice or
- *   order line.
- * - The dashboard (getSalesReportStats, sales-stats.ts) asks one aggregate per figure, restricted to
- *   the customers of the scope's officers (undefined = every customer), money in minor units.
- * - The officers of the officer report.
+ * The sales area's queries. The reports sum a few summary rows per customer (docs/summaries.md)
+ * instead of every invoice or order line; the dashboard asks one aggregate per figure.
  */
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { closingMonthBefore } from '../collections/balance-reads';
@@ -40,10 +32,7 @@ type SalesMeasure = (typeof SALES_MEASURES)[number];
 /** Summed sales of one customer, money in minor units. */
 export type CustomerSales = CustomerColumns & Record<SalesMeasure, number>;
 
-/**
- * The order a report will show its rows in, by a column of the result, ties by customer code: SQL
- * returns the rows in it, so that sort-rows.ts only has to confirm it.
- */
+/** The order a report shows its rows in, ties by customer code: SQL returns them so (sort-rows.ts). */
 export interface SqlOrder<C extends string> {
   column: C;
   descending: boolean;
@@ -66,11 +55,7 @@ function withCustomerColumns<M extends string>(perCustomer: RawBuilder<unknown>,
     join states st on st.code = c.state_code`;
 }
 
-/**
- * A per-customer report's rows (salesPerCustomerQuery, deliveriesPerCustomerQuery) in the order
- * asked for, ties by customer code, text compared by code point: a select of its own, which every
- * driver can stream.
- */
+/** A per-customer report's rows in the order asked for, text by code point: a select every driver can stream. */
 export function inOrder<R>(db: Db, query: RawBuilder<R>, order: SqlOrder<string>) {
   const s = summarySql(db);
   const column = sql.ref(`r.${order.column}`);
@@ -93,18 +78,16 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
   return conditions.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
 }
 
-/**
- * getSalesSummaryRecords' sums per customer, as records. Without a category filter the whole invoices'
- * totals; with one, the chosen categories' lines, and the invoices with any chosen category counted
- * once (through the invoices' category sets). The report streams the same query
- * (sales-summary.ts); these records are what src/summaries/summaries.test.ts holds to the raw rows' sums.
- */
+/** getSalesSummaryRecords' sums per customer: what src/summaries/summaries.test.ts holds to the raw rows. */
 export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerSales[]> {
   const query = await salesPerCustomerQuery(db, filters);
   return query === undefined ? [] : asNumbers((await query.execute(db)).rows, SALES_MEASURES);
 }
 
-/** The query of salesPerCustomer, for a report that streams its rows; undefined when no customer can match. */
+/**
+ * The query of salesPerCustomer; undefined when no customer can match. With a category filter, the
+ * chosen categories' lines, and each invoice with any of them counted once (its category set).
+ */
 export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerSalesSums> | undefined> {
   const s = summarySql(db);
   const spans = periodSpans(filters.dates.from, filters.dates.to);
@@ -139,10 +122,7 @@ export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): P
 /** A customer's sales as SQL gives them: the sums numeric text on PostgreSQL. */
 export type CustomerSalesSums = CustomerColumns & Record<SalesMeasure, Numeric>;
 
-/**
- * The rows with their sums as plain numbers, converted in place: PostgreSQL's sums are numeric
- * (engine.ts parses them; Number() makes it explicit) and a sum over no rows is null (0 here).
- */
+/** The sums as plain numbers, in place: numeric on PostgreSQL, null over no rows. */
 function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): (Omit<R, K> & Record<K, number>)[] {
   for (const row of rows) {
     const record: Record<K, Numeric | null> = row;
@@ -175,10 +155,8 @@ export async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilter
 export type CustomerDeliverySums = CustomerColumns & Record<keyof DeliveryRecord, Numeric>;
 
 /**
- * Whether SQL gives a per-customer report's rows in the answer's order when sorted by `field` (ties by
- * code): SQL compares text by code point, the answer by UTF-16 code unit (compareValues), which differ
- * only for text beyond the Basic Multilingual Plane; so whether no customer's code, nor its text in
- * `field` when that is a customer column, holds such a character.
+ * Whether SQL's order by `field` is the answer's: SQL compares text by code point, the answer by UTF-16
+ * code unit, which differ only for text beyond the Basic Multilingual Plane.
  */
 export async function sqlOrderHolds(db: Db, field: string): Promise<boolean> {
   const s = summarySql(db);
@@ -197,10 +175,9 @@ export async function deliveriesPerOfficer(db: Db, filters: ResolvedFilters, off
 }
 
 /**
- * The order-versus-delivery measures (delivery-measures.ts) per customer or per order officer, for
- * the orders placed in the date range and their deliveries up to its end: the period sums hold every
- * delivery ever made, so when the range has an end the deliveries after it are taken back out. Those
- * can only belong to orders placed at most the longest delivery lag before the end.
+ * The order-versus-delivery measures per customer or order officer. The period sums hold every
+ * delivery ever made, so the deliveries after the range's end are taken back out: those of orders
+ * placed at most the longest delivery lag before it.
  */
 async function deliveriesGrouped(db: Db, filters: ResolvedFilters, group: 'customer_code' | 'sales_officer_id', officers?: readonly string[]): Promise<RawBuilder<unknown>> {
   const s = summarySql(db);
@@ -271,12 +248,7 @@ export async function salesTotals(db: Db, officers: string[] | undefined, p: Per
   return { mtd: await sum(p.monthStart), ytd: await sum(p.yearStart) };
 }
 
-/**
- * OPEN orders dated up to AsOf that still owe some quantity as of AsOf, and what they owe in value
- * (summary data: per order what it ordered and, per line at most up to that, what was delivered; the
- * deliveries after AsOf are taken back out). Owed per line = max(ordered - delivered, 0), as the
- * order/delivery reports.
- */
+/** OPEN orders dated up to AsOf that still owe some quantity as of AsOf, and what they owe in value. */
 export async function pendingOrders(db: Db, officers: string[] | undefined, asOf: string): Promise<{ orders: number; value: number }> {
   const s = summarySql(db);
   const { rows } = await sql<{ orders: number; value: number }>`

@@ -1,40 +1,15 @@
 /**
- * getSalesReportStats (docs/behaviour.md): a dashboard of the user's scope (stats-scope.ts) as of a date.
- * - SalesMTD / SalesYTD: invoice amounts from the 1st of AsOf's month / from the start of the fiscal
- *   year containing AsOf (settings.fiscalYearStartMonth), up to AsOf;
- * - PendingOrders / PendingOrderValue: OPEN orders dated up to AsOf that still owe some quantity
- *   (deliveries invoiced up to AsOf), and what they still owe in value (per line max(ordered -
- *   delivered, 0), as the order/delivery reports);
- * - CollectionsMTD: receipts from the 1st of the month to AsOf;
- * - Outstanding: ledger debits minus credits up to AsOf;
- * - OpenWarrantyRequests (not REJECTED or CLOSED), PendingActivities (PENDING): current state;
- * - Customers: active customers; SalesOfficers: active SOs in scope.
- * Each figure is one aggregate query restricted to the scope's customers (repository.ts).
+ * getSalesReportStats (docs/behaviour.md): a dashboard of the user's scope (stats-scope.ts) as of a
+ * date, each figure one aggregate query restricted to the scope's customers (repository.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Database, Role } from '../db/schema';
+import type { Database } from '../db/schema';
 import { amount } from '../operations/values';
 import { isoDate } from '../operations/parse';
 import type { StatsScope } from './stats-scope';
 import { type Period, activeCustomers, activeSalesOfficers, collectionsTotal, openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesTotals } from './repository';
 
 type Db = Kysely<Database>;
-
-export interface SalesStats {
-  AsOf: string;
-  Username: string | null;
-  Role: Role;
-  SalesMTD: number;
-  SalesYTD: number;
-  PendingOrders: number;
-  PendingOrderValue: number;
-  CollectionsMTD: number;
-  Outstanding: number;
-  OpenWarrantyRequests: number;
-  PendingActivities: number;
-  Customers: number;
-  SalesOfficers: number;
-}
 
 /** The 1st of AsOf's month and the 1st of the fiscal year that contains AsOf. */
 export function periodOf(asOf: string, fiscalYearStartMonth: number): Period {
@@ -43,7 +18,7 @@ export function periodOf(asOf: string, fiscalYearStartMonth: number): Period {
   return { asOf, monthStart: isoDate(y, m, 1), yearStart: isoDate(fiscalYear, fiscalYearStartMonth, 1) };
 }
 
-export async function salesStats(db: Db, scope: StatsScope, period: Period): Promise<SalesStats> {
+export async function salesStats(db: Db, scope: StatsScope, period: Period) {
   const head = { AsOf: period.asOf, Username: scope.username, Role: scope.role };
   if (scope.officers?.length === 0) return { ...head, ...ZERO };
   const officers = scope.officers;

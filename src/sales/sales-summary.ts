@@ -1,8 +1,6 @@
 /**
- * getCustomerSaless (docs/behaviour.md): invoiced sales per customer, from the invoice lines that match
- * the filters. A customer appears only with at least one matching line; InvoiceCount counts the
- * invoices that have one. SalesOfficer filters on the invoice's officer, while the row shows
- * the customer's own officer (who owns the account today).
+ * getSalesSummaryRecords (docs/behaviour.md): invoiced sales per customer. SalesOfficer filters on the
+ * invoice's officer, while the row shows the customer's own officer (who owns the account today).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -18,27 +16,12 @@ import type { OfficerBound } from '../users/principal-scope';
 export const SALES_SUMMARY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
 export type SalesSummaryField = (typeof SALES_SUMMARY_FIELDS)[number];
 
-export interface SalesSummaryRow {
-  CustomerCode: string;
-  CustomerName: string;
-  StateCode: string;
-  ZoneCode: string;
-  SalesOfficer: string;
-  InvoiceCount: number;
-  Quantity: number;
-  Value: number;
-}
-
-/**
- * `allowed`: the authenticated user's bound (principal-scope.ts), customers of those officers only.
- * `streams`: the caller takes a streamed answer (OperationContext.streams): a company-wide report is
- * a row per customer, streamed from a cursor as the lists are (sort-rows.ts, sortedReport).
- */
+/** A company-wide report is a row per customer, streamed from a cursor as the lists are (sortedReport). */
 export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: salesTotals({ invoice_count: 0, quantity: 0, value_minor: 0 }) };
   const sqlOrder = { column: RECORD_COLUMNS[order.field], descending: order.direction === 'desc' };
-  return sortedReport<SalesSummaryRow, SalesSummaryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', (trx) => sqlOrderHolds(trx, sqlOrder.column), async (trx, end) => {
+  return sortedReport<ReturnType<typeof toRow>, SalesSummaryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', (trx) => sqlOrderHolds(trx, sqlOrder.column), async (trx, end) => {
     const query = await salesPerCustomerQuery(trx, filters);
     const sums = { invoice_count: 0, quantity: 0, value_minor: 0 };
     const rows = () =>
@@ -66,7 +49,7 @@ const RECORD_COLUMNS: Readonly<Record<SalesSummaryField, keyof CustomerSales>> =
 };
 
 /** The answer's row made from the query's: counts as numbers, the value from minor units. */
-function toRow(r: CustomerSalesSums): SalesSummaryRow {
+function toRow(r: CustomerSalesSums) {
   return {
     CustomerCode: r.code,
     CustomerName: r.name,

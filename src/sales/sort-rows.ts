@@ -1,15 +1,7 @@
 /**
- * Orders report rows by one of their own fields (docs/behaviour.md, "Conventions of every operation").
- *
- * The reports aggregate in SQL and the order is decided here: the field is always one of the
- * row's keys (parse.ts `sort` only returns whitelisted names), and ordering in one place means both
- * engines answer in the same order whatever their text collation (SQLite compares bytes, PostgreSQL
- * follows the database locale). Ties are broken by the row key, ascending, so the order is total.
- *
- * A company-wide report asks SQL for the same order (repository.ts, SqlOrder) and streams its rows
- * as SQL gives them, like the lists. Where SQL's order can differ from the answer's (text beyond the
- * Basic Multilingual Plane, a computed field), the rows are read whole and sorted here, so the answer
- * never depends on it.
+ * Orders report rows by one of their fields here, ties by the row key, so both engines answer in the
+ * same order whatever their collation. Where SQL's order is the answer's, a report streams as SQL
+ * gives its rows (repository.ts, SqlOrder).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';

@@ -1,14 +1,6 @@
 /**
- * Whose figures getSalesReportStats shows (docs/behaviour.md): the user's scope, which Role may narrow but
- * never widen.
- * - Username names a user by id or username; unknown is NOT_FOUND. No Username is the company-wide
- *   view, treated as an ADMIN who owns no customers.
- * - Role above the stored role is FORBIDDEN. Role = SO for a manager narrows to the customers the
- *   user owns themselves; Role equal to the stored role, or between SO and it, keeps the stored scope.
- * - Scope = the customers whose sales_officer_id is one of the officers returned here.
- * - With an authenticated user (principal-scope.ts), no Username means the user themselves, and
- *   another Username is answered only for a user within their scope (else NOT_FOUND, as if unknown:
- *   a refusal must not map a username to an officer).
+ * Whose figures getSalesReportStats shows (docs/behaviour.md): the user's scope, which Role may narrow
+ * but never widen. No Username is the company-wide view, an ADMIN who owns no customers.
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';
