@@ -1,14 +1,7 @@
 /**
- * Engine selection: DATABASE_URL -> a Kysely instance over better-sqlite3 or pg.
- *
- * Everything engine-specific lives here, as data (column types, capabilities), so queries and
- * migrations have one code path (docs/architecture.md, docs/architecture.md: capabilities, not dialect branches).
- *
- *   sqlite:<file>        embedded database file (directories are created); queries run on worker
- *                        threads (sqlite-worker/), or in this thread with { sqliteInProcess: true }
- *   sqlite::memory:      private in-memory database: one worker (or in this thread)
- *   postgres://user[:password]@host[:port]/database[?schema=name]
- *                        PostgreSQL; `schema` puts every table in that schema (created if missing)
+ * Engine selection: DATABASE_URL -> a Kysely instance over better-sqlite3 or pg. The engines differ
+ * here, as data (column types, capabilities), so queries and migrations have one code path.
+ * `postgres://...?schema=name` puts every table in that schema (created if missing).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,11 +54,7 @@ export function openEngine(databaseUrl: string, options: EngineOptions = {}): En
   throw new Error(`DATABASE_URL: '${databaseUrl}' is not supported`);
 }
 
-/**
- * docs/operations.md, "SQLite on worker threads": the server reads and writes through worker
- * threads so the event loop never waits for SQLite; bulk loaders (seed, import) may stay in process,
- * where a batch costs no message to another thread.
- */
+/** The server uses worker threads (docs/operations.md); bulk loaders may stay in process. */
 export interface SqliteOptions {
   /** Run queries in this thread (the bulk-loading scripts); default: on worker threads. */
   sqliteInProcess?: boolean;
@@ -125,10 +114,7 @@ const pgTypeParsers = {
   },
 };
 
-/**
- * PostgreSQL's bounded waits (pg-pool.ts, docs/operations.md "Timeouts and failures"). Without
- * options (the import and seed scripts) statements may run as long as they need.
- */
+/** PostgreSQL's bounded waits (pg-pool.ts); without them (the scripts) statements run as long as they need. */
 export interface PostgresOptions {
   connectTimeoutMs?: number;
   acquireTimeoutMs?: number;

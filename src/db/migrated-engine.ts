@@ -1,8 +1,6 @@
 /**
- * How the command-line scripts (seed, import, users) reach the database: open DATABASE_URL, bring it
- * to the latest migration, do the work, and close it whatever happens. SQLite stays in this thread:
- * a script has no other requests to keep answering, and bulk loading would pay a message to a
- * worker thread per batch (docs/operations.md, "SQLite on worker threads").
+ * How the command-line scripts reach the database: open it, migrate, work, close. SQLite stays in
+ * this thread: bulk loading would pay a message to a worker thread per batch.
  */
 import { openEngine, type Engine } from './engine';
 import { migrate } from './migrate';

@@ -1,13 +1,7 @@
 /**
- * What Kysely reads of a PostgreSQL database's tables, limited to the schema the engine works in
- * (docs/operations.md, "PostgreSQL"). Kysely's own introspector reads every column of every table
- * of every schema the user may use, calling `col_description` and `pg_get_serial_sequence` for each,
- * and its migrator asks for all of it to learn whether its two tables exist, several times per
- * start: the more schemas a database holds, the longer every migration run takes.
- * Only the migrator reads it (src/db/migrate.ts).
- *
- * The engine's schema is the one DATABASE_URL names, else the first of the connection's search_path
- * that exists (`current_schema()`, normally public), where the tables are made without one.
+ * What Kysely's migrator reads of a PostgreSQL database's tables, limited to the engine's schema:
+ * Kysely's own introspector reads every column of every schema, several times per start, so the more
+ * schemas a database holds, the longer every migration run took.
  */
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql, type ColumnMetadata, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type PostgresDialectConfig, type SchemaMetadata, type TableMetadata } from 'kysely';
 

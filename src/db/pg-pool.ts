@@ -1,20 +1,7 @@
 /**
  * The PostgreSQL connection pool with every wait bounded (docs/operations.md, "Timeouts and
- * failures"), so a database that hangs (network partition, lock pile-up, a stopped server) gives
- * each waiting request an error within seconds instead of holding it, and the pool's connections,
- * forever:
- *
- * - connect: a new connection that is not established within connectTimeoutMs is abandoned;
- * - acquire: a wait for a connection of the pool (a free one, or a new one being connected) ends
- *   after acquireTimeoutMs; pg-pool drops the waiter from its queue, and a connection that becomes
- *   free later goes to the next waiter;
- * - statement: PostgreSQL cancels a statement that runs longer than statementTimeoutMs; a server that
- *   does not answer at all cannot cancel anything, so the client stops waiting a second later and
- *   discards the connection (its socket is destroyed), so the pool never hands out a connection
- *   that still waits for the answer of a hung statement.
- *
- * Errors of connections nobody is using (the server closed them, a restart) are reported once
- * through onError and the connection is dropped; the pool connects anew on the next request.
+ * failures"): connect, acquire and statement, so a database that hangs gives each waiting request an
+ * error within seconds instead of holding it, and the pool's connections, forever.
  */
 import { Client, Pool, type ClientConfig, type PoolClient, type PoolConfig } from 'pg';
 
@@ -47,10 +34,7 @@ export function createPool(config: PoolConfig, timeouts: PoolTimeouts, onError: 
   return pool;
 }
 
-/**
- * pg.Client with its own connect timeout: the pool passes its options (connectionTimeoutMillis is
- * the acquire timeout there) to every client it creates.
- */
+/** pg.Client with its own connect timeout: the pool's connectionTimeoutMillis is the acquire timeout. */
 function clientClass(connectTimeoutMs: number): NonNullable<PoolConfig['Client']> {
   return class TimedClient extends Client {
     constructor(config?: ClientConfig) {
@@ -78,13 +62,9 @@ function isCursor(value: object): value is CursorLike {
 }
 
 /**
- * pg answers a statement the server never answered with "Query read timeout" (its query_timeout,
- * set here per statement) but keeps the connection, still busy with that statement. This destroys
- * the socket at that moment: the client turns unusable and the pool drops it when it is released.
- * A cursor gets a timer of its own on each read instead: pg never clears its read timer for a
- * cursor, so that timer would fire after the cursor finished, on a connection serving someone else.
- * A connection in use that fails is not reported twice: its error reaches the statement (and the
- * request's log line); the listener here only keeps it from ending the process.
+ * pg answers a statement the server never answered with "Query read timeout" but keeps the
+ * connection, still busy with it: this destroys the socket then, so the pool drops the client. A
+ * cursor gets a timer of its own per read: pg never clears its read timer for a cursor.
  */
 function discardOnReadTimeout(client: PoolClient, readTimeoutMs: number | undefined, onError: PoolErrorReporter): void {
   client.on('error', () => undefined);
@@ -123,9 +103,8 @@ function discardOnReadTimeout(client: PoolClient, readTimeoutMs: number | undefi
 }
 
 /**
- * Each read of the cursor that gets no answer within readTimeoutMs discards the connection (the read
- * then fails). Closing the cursor waits for the server's answer, which never comes once the
- * connection is discarded: then, or after readTimeoutMs, the close is done without it.
+ * A cursor read without an answer within readTimeoutMs discards the connection; a close then, or
+ * after readTimeoutMs, is done without waiting for an answer that never comes.
  */
 function boundCursor(cursor: CursorLike, readTimeoutMs: number, state: { discarded: boolean }, discard: (error: Error) => void): void {
   const read = cursor.read.bind(cursor);
@@ -162,11 +141,7 @@ function boundedClose(close: CursorLike['close'], readTimeoutMs: number, discard
   });
 }
 
-/**
- * end() first marks the client as ending, at once, so the pool drops it when it is released instead
- * of handing it to the next waiter; destroying the socket then closes it without waiting for a
- * server that does not answer.
- */
+/** end() marks the client as ending, so the pool drops it on release; the socket closes without waiting. */
 function destroySocket(client: PoolClient): void {
   client.end().catch(() => undefined);
   const { connection } = client as unknown as { connection?: { stream?: { destroy(): void } } };

@@ -1,18 +1,9 @@
 /**
- * The versions of the tables as the data stands (migration 0005): the database changes a table's
- * version in the transaction of every write to it, whoever writes. Read before a query, they tell the
- * answer cache (src/services/answer-cache.ts) which data an answer was read from
- * (docs/operations.md, "Answer cache").
- *
- * Every table of the schema is listed, those without a version (credentials, rate limits) with null:
- * an answer read from one of those is never kept.
- *
- * - SQLite: read by a connection of this thread that never writes. `PRAGMA data_version` (a look at
- *   the WAL index, no query) changes whenever another connection commits to the file, the server's
- *   own worker threads, an import or a manual fix from another process alike; the versions are read
- *   again only then. A private in-memory database has no other connection to see
- *   it: no versions, nothing cached.
- * - PostgreSQL: one round trip, a read of the one-page version table.
+ * The versions of the tables (migration 0005), changed by the database in every write's transaction,
+ * whoever writes: the answer cache keeps an answer under the versions it was read at (docs/operations.md,
+ * "Answer cache"). A table without a version (credentials, rate limits) is listed with null.
+ * SQLite: read again only when `PRAGMA data_version` says another connection committed; a private
+ * in-memory database has no versions. PostgreSQL: one read of the one-page version table.
  */
 import SqliteDatabase from 'better-sqlite3';
 import type { Pool } from 'pg';

@@ -1,14 +1,7 @@
 /**
  * Results kept under the versions of the tables they were read from (table-versions.ts), within a
- * budget of bytes, the least recently used first out: how the answer cache
- * (src/services/answer-cache.ts) keeps its answers.
- *
- * Least recently used as the CLOCK algorithm approximates it: a hit only marks its entry used, and
- * when room is needed the oldest entries are passed in order, one marked used losing its mark and
- * going to the back (a second chance), the first one not marked going out. A hit that moved its entry
- * to the back of the Map itself (delete, then set) changed a long-lived Map at every request, with
- * the request's own key: young objects kept alive until a full collection (docs/architecture.md,
- * "Garbage on the request path").
+ * budget of bytes: the answer cache's store. CLOCK stands in for least recently used: a hit only marks
+ * its entry, rather than moving it in a long-lived Map at every request (docs/architecture.md).
  */
 import { unchanged, type Dependencies, type TableVersions } from './table-versions';
 

@@ -1,17 +1,8 @@
 /**
  * A Kysely dialect for SQLite whose queries run on worker threads (worker-pool.ts), so a long query
- * never blocks the server's event loop. Everything above it (queries, migrations, transactions,
- * savepoints, streams) works unchanged through Kysely:
- *
- * - a query outside a transaction runs on a reader when it is a SELECT (a raw WITH may hide a write,
- *   so it goes to the writer, and readers are query_only), else on the writer, each worker lent for
- *   that one query;
- * - a transaction holds one worker from BEGIN to COMMIT/ROLLBACK: the writer with BEGIN IMMEDIATE
- *   (the write lock is taken at once, so two writers never deadlock upgrading a read lock), or, with
- *   setAccessMode('read only'), a reader with a deferred BEGIN: a snapshot that stays consistent
- *   across its queries while the writer goes on;
- * - streamQuery reads a cursor (better-sqlite3 iterate) in the worker, a batch of rows per request of
- *   the consumer: nothing is read ahead of demand, and stopping the iteration closes the cursor.
+ * never blocks the event loop. A plain SELECT runs on a reader, anything else on the writer; a
+ * transaction holds one worker to its end: the writer with BEGIN IMMEDIATE (so two writers never
+ * deadlock upgrading a read lock), or for 'read only' a reader's snapshot.
  */
 import {
   CompiledQuery,

@@ -13,17 +13,8 @@
  *   close -> closes the open cursor early (a client went away); a no-op when none is open
  *   stop  -> closes the connection; the worker then ends
  *
- * Rows travel as their column names once and each row as an array of values (RowBatch), not as objects:
- * better-sqlite3 builds a row's array more cheaply than a row object, and the structured clone of
- * objects costs more again. A whole result (at most WORKER_MESSAGE_ROWS rows) whose every value is a string,
- * null or a number that JSON writes exactly goes as one JSON text: for the short lists that come again
- * and again (an officer's PCNs) JSON.parse on the main thread costs less than a structured clone. The
- * parts of a longer result and a cursor's batches go as arrays by structured clone, and so does a
- * result with a blob, a non-finite number or -0 (blobs arrive as Uint8Array and are turned back into
- * Buffers): JSON.parse internalizes every short string value in V8's string table, which a list of
- * millions of distinct codes and dates keeps growing until the next full collection, and for distinct
- * rows a structured clone is the cheaper of the two (docs/operations.md, "SQLite on worker threads").
- * The main thread builds the row objects (worker-link.ts), all of one shape.
+ * Rows travel as their column names once and each row as an array of values (RowBatch): the
+ * structured clone of row objects costs more. The main thread builds the objects (worker-link.ts).
  */
 /**
  * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)
@@ -60,11 +51,9 @@ export interface WorkerFailure {
   name: string;
 }
 
-/** A result's rows: `json` is the JSON text of the value arrays (a whole result only), else `values` holds them. */
 export interface RowBatch {
   columns: string[];
-  json?: string;
-  values?: unknown[][];
+  values: unknown[][];
 }
 
 export type WorkerResponse =

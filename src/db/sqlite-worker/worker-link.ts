@@ -1,8 +1,6 @@
 /**
- * One SQLite worker thread as the main thread sees it: requests with ids, answers matched to them,
- * and death. When the thread dies (a crash, running out of memory, terminate) every request still
- * waiting on it is rejected at once with WorkerGoneError, never left hanging; the pool
- * (worker-pool.ts) then puts a new worker in its place.
+ * One SQLite worker thread as the main thread sees it. When the thread dies every request still
+ * waiting on it is rejected at once (WorkerGoneError); the pool then puts a new worker in its place.
  */
 import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -131,13 +129,12 @@ function toError(failure: WorkerFailure): Error {
  * that comes twice keeps the last value).
  */
 function rowObjects(batch: RowBatch): Record<string, unknown>[] {
-  const arrays = batch.json !== undefined ? (JSON.parse(batch.json) as unknown[][]) : (batch.values ?? []);
-  const { columns } = batch;
+  const { columns, values: arrays } = batch;
   const rows = new Array<Record<string, unknown>>(arrays.length);
   for (let r = 0; r < arrays.length; r++) {
     const values = arrays[r];
     const row: Record<string, unknown> = {};
-    for (let c = 0; c < columns.length; c++) row[columns[c]] = batch.json === undefined ? asBuffer(values[c]) : values[c];
+    for (let c = 0; c < columns.length; c++) row[columns[c]] = asBuffer(values[c]);
     rows[r] = row;
   }
   return rows;

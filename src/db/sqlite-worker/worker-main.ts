@@ -77,7 +77,7 @@ class Session {
     if (statement.reader) {
       const rows = statement.all(bindable(params)) as Row[];
       const columns = columnNames(statement);
-      if (rows.length <= settings.partRows) return { rows: wholeResult(columns, rows) };
+      if (rows.length <= settings.partRows) return { rows: { columns, values: rows } };
       // The rest waits as this connection's cursor; the main thread asks for it with `next`.
       this.cursor = rows.slice(settings.partRows)[Symbol.iterator]();
       this.cursorColumns = columns;
@@ -140,20 +140,6 @@ class Session {
 
 function columnNames(statement: BetterSqlite3.Statement): string[] {
   return statement.columns().map((c) => c.name);
-}
-
-/** A whole result's rows as JSON text when JSON holds every value exactly, else as they are (protocol.ts). */
-function wholeResult(columns: string[], rows: Row[]): RowBatch {
-  for (const row of rows) {
-    for (const value of row) if (!exactInJson(value)) return { columns, values: rows };
-  }
-  return { columns, json: JSON.stringify(rows) };
-}
-
-/** Blobs (Buffers), Infinity and -0 would not come back from JSON as they are. */
-function exactInJson(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
-  return typeof value === 'string' || value === null;
 }
 
 /** On Linux a thread's own priority (pid 0 is the calling thread); where that is refused, the default. */

@@ -1,12 +1,6 @@
 /**
- * The SQLite worker threads of one database: one writer and a few readers (docs/operations.md,
- * "SQLite on worker threads"). Each worker is lent to one user at a time, first come first served:
- * a query, a whole transaction or a whole cursor. The writer is the only connection that writes, so
- * two writers never meet inside SQLite; WAL lets the readers read beside it. A private in-memory
- * database (':memory:') cannot be shared between connections: it gets the writer only, and reads
- * wait for it like writes.
- *
- * A worker that dies is replaced at once; whoever held it sees its requests fail (WorkerGoneError).
+ * The SQLite worker threads of one database: one writer and a few readers beside it in WAL mode, each
+ * lent to one user at a time. ':memory:' cannot be shared between connections: the writer alone.
  */
 import { WorkerGoneError, WorkerLink } from './worker-link';
 import { WORKER_NICE } from './protocol';
