@@ -2,7 +2,6 @@
  * The company's master data: regions, divisions, products, the reporting tree of officers and the
  * customers; customers and officers below the zonal managers grow with the scale.
  */
-import type { CustomerProfitCentersTable, CustomersTable, ProductCategoriesTable, ProductsTable, ProfitCentersTable, StatesTable, UsersTable, ZonesTable } from '../db/schema';
 import {
   AREA_ZONE_CYCLE, BANKS, CATEGORIES, DEALER_PREFIXES, DEALER_SUFFIXES, DEALER_TRADES, FIRST_NAMES, LAST_NAMES,
   PROFIT_CENTERS, STATES, ZONAL_REGIONS, ZONES, type StateSpec,
@@ -18,17 +17,6 @@ export interface Company {
   customers: Customer[];
   /** Customers of each sales officer, in code order. */
   customersByOfficer: Map<string, Customer[]>;
-}
-
-export interface MasterRows {
-  zones: ZonesTable[];
-  states: StatesTable[];
-  profit_centers: ProfitCentersTable[];
-  product_categories: ProductCategoriesTable[];
-  products: ProductsTable[];
-  users: UsersTable[];
-  customers: CustomersTable[];
-  customer_profit_centers: CustomerProfitCentersTable[];
 }
 
 type Headcount = ReturnType<typeof headcount>;
@@ -152,7 +140,7 @@ function buildCustomer(random: Random, code: string, officer: Officer, state: St
   };
 }
 
-export function masterRows(company: Company): MasterRows {
+export function masterRows(company: Company) {
   return {
     zones: ZONES.map((z) => ({ code: z.code, name: z.name })),
     states: STATES.map((s) => ({ code: s.code, name: s.name, zone_code: s.zone })),
