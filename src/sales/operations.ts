@@ -2,9 +2,10 @@
  * The sales reports (docs/behaviour.md): the edge that parses the fields by the parameter
  * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
  */
-import type { Role } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, Role, TableName } from '../db/schema';
 import { code, dateOf, oneOf, optionalDate, sort, user, type Sort, type Sorting } from '../operations/parse';
-import { readOperation, type Operation, type OperationContext } from '../operations/types';
+import { readOperation, type Operation, type OperationContext, type OperationResult } from '../operations/types';
 import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField } from './officer-delivery';
 import { orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OrderDeliveryField } from './order-delivery-summary';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
@@ -13,7 +14,7 @@ import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sa
 import { statsScope } from './stats-scope';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
-import { field, nullable, record, recordType, rows, type FieldType } from '../operations/results';
+import { field, nullable, record, recordType, rows, type FieldType, type ResultType } from '../operations/results';
 
 // ---- what the reports answer (docs/results.md) ---------------------------------------------------
 
@@ -79,35 +80,32 @@ const SALES_SUMMARY_SORTING: Sorting<SalesSummaryField> = { fields: SALES_SUMMAR
 const ORDER_DELIVERY_SORTING: Sorting<OrderDeliveryField> = { fields: ORDER_DELIVERY_FIELDS, fallback: 'CustomerCode' };
 const OFFICER_DELIVERY_SORTING: Sorting<OfficerDeliveryField> = { fields: OFFICER_DELIVERY_FIELDS, fallback: 'SalesOfficer' };
 
-export const getSalesSummaryRecords = readOperation({
-  name: 'getSalesSummaryRecords',
-  reads: ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'sales_period_totals', 'sales_period_categories', 'sales_period_category_sets', 'sales_category_sets'],
-  params: CUSTOMER_REPORT_PARAMS,
-  fields: [],
-  acceptsFiles: false,
-  returns: SALES_SUMMARY_RESULT,
-  sorting: SALES_SUMMARY_SORTING,
-  prepare({ fields }, ctx) {
-    const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return customerReport(filters, sort(fields, SALES_SUMMARY_SORTING), ctx);
-  },
-  read: ({ filters, order, allowed }, ctx) => salesSummary(ctx.db, filters, order, allowed, ctx.streams),
-});
+/** A per-customer report: the shared filters, its sort, and the report read with them. */
+function customerReportOperation<F extends string>(
+  name: string,
+  reads: readonly [TableName, ...TableName[]],
+  returns: ResultType,
+  sorting: Sorting<F>,
+  report: (db: Kysely<Database>, filters: ReportFilterInput, order: Sort<F>, allowed: OfficerBound, streams: boolean | undefined) => Promise<OperationResult>,
+) {
+  return readOperation({
+    name,
+    reads,
+    params: CUSTOMER_REPORT_PARAMS,
+    fields: [],
+    acceptsFiles: false,
+    returns,
+    sorting,
+    prepare: ({ fields }, ctx) => customerReport(parseReportFilters(fields, ctx.settings.dateOrder), sort(fields, sorting), ctx),
+    read: ({ filters, order, allowed }, ctx) => report(ctx.db, filters, order, allowed, ctx.streams),
+  });
+}
 
-export const getOrderVDeliverySummaryRecords = readOperation({
-  name: 'getOrderVDeliverySummaryRecords',
-  reads: ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'order_period_totals', 'order_period_categories', 'order_delivery_events', 'summary_facts'],
-  params: CUSTOMER_REPORT_PARAMS,
-  fields: [],
-  acceptsFiles: false,
-  returns: ORDER_DELIVERY_RESULT,
-  sorting: ORDER_DELIVERY_SORTING,
-  prepare({ fields }, ctx) {
-    const filters = parseReportFilters(fields, ctx.settings.dateOrder);
-    return customerReport(filters, sort(fields, ORDER_DELIVERY_SORTING), ctx);
-  },
-  read: ({ filters, order, allowed }, ctx) => orderDeliverySummary(ctx.db, filters, order, allowed, ctx.streams),
-});
+const SALES_SUMMARY_READS = ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'sales_period_totals', 'sales_period_categories', 'sales_period_category_sets', 'sales_category_sets'] as const;
+const ORDER_DELIVERY_READS = ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'order_period_totals', 'order_period_categories', 'order_delivery_events', 'summary_facts'] as const;
+
+export const getSalesSummaryRecords = customerReportOperation('getSalesSummaryRecords', SALES_SUMMARY_READS, SALES_SUMMARY_RESULT, SALES_SUMMARY_SORTING, salesSummary);
+export const getOrderVDeliverySummaryRecords = customerReportOperation('getOrderVDeliverySummaryRecords', ORDER_DELIVERY_READS, ORDER_DELIVERY_RESULT, ORDER_DELIVERY_SORTING, orderDeliverySummary);
 
 export const getOrderVsDeliveryOfficer = readOperation({
   name: 'getOrderVsDeliveryOfficer',

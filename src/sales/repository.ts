@@ -236,15 +236,12 @@ function inScope(column: string, officers: string[] | undefined): Expression<Sql
 /** Invoice amounts from the 1st of the month and of the fiscal year to AsOf (summary data: periods.ts). */
 export async function salesTotals(db: Db, officers: string[] | undefined, p: Period): Promise<{ mtd: number; ytd: number }> {
   const s = summarySql(db);
-  const sum = async (from: string) => {
-    const row = await db
+  const sum = (from: string) =>
+    total(db
       .selectFrom('sales_period_totals as t')
       .where(inSpans(periodSpans(from, p.asOf), s, 't'))
       .where(inScope('t.customer_code', officers))
-      .select(sql<number>`coalesce(sum(t.amount), 0)`.as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
-  };
+      .select(sql<number>`coalesce(sum(t.amount), 0)`.as('total')));
   return { mtd: await sum(p.monthStart), ytd: await sum(p.yearStart) };
 }
 
@@ -267,14 +264,12 @@ export async function pendingOrders(db: Db, officers: string[] | undefined, asOf
   return { orders: Number(rows[0].orders), value: Number(rows[0].value) };
 }
 
-export async function collectionsTotal(db: Db, officers: string[] | undefined, p: Period): Promise<number> {
-  const row = await db
+export function collectionsTotal(db: Db, officers: string[] | undefined, p: Period): Promise<number> {
+  return total(db
     .selectFrom('receipt_period_totals as r')
     .where(inSpans(periodSpans(p.monthStart, p.asOf), summarySql(db), 'r'))
     .where(inScope('r.customer_code', officers))
-    .select(sql<number>`coalesce(sum(r.amount), 0)`.as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+    .select(sql<number>`coalesce(sum(r.amount), 0)`.as('total')));
 }
 
 /** Debits minus credits up to AsOf: the closing balances before AsOf's month, and that month's entries. */
@@ -282,21 +277,19 @@ export async function outstandingTotal(db: Db, officers: string[] | undefined, p
   const month = await closingMonthBefore(db, p.monthStart);
   const closing =
     month === undefined
-      ? { total: 0 }
-      : await db
+      ? 0
+      : await total(db
           .selectFrom('ledger_month_balances as b')
           .where('b.month_start', '=', summarySql(db).date(month))
           .where(inScope('b.customer_code', officers))
-          .select(sql<number>`coalesce(sum(b.closing_balance), 0)`.as('total'))
-          .executeTakeFirstOrThrow();
-  const current = await db
+          .select(sql<number>`coalesce(sum(b.closing_balance), 0)`.as('total')));
+  const current = await total(db
     .selectFrom('ledger_entries')
     .where('entry_date', '>=', p.monthStart)
     .where('entry_date', '<=', p.asOf)
     .where(inScope('customer_code', officers))
-    .select(sql<number>`coalesce(sum(debit), 0) - coalesce(sum(credit), 0)`.as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(closing.total) + Number(current.total);
+    .select(sql<number>`coalesce(sum(debit), 0) - coalesce(sum(credit), 0)`.as('total')));
+  return closing + current;
 }
 
 /** The statement of openWarrantyRequests: it reads the index on the customer and status (migration 0006). */
@@ -305,43 +298,30 @@ export function openWarrantyRequestsQuery(db: Db, officers: string[] | undefined
     .selectFrom('warranty_requests')
     .where('status', 'not in', ['REJECTED', 'CLOSED'])
     .where(inScope('customer_code', officers))
-    .select(sql<number>`count(*)`.as('total'));
+    .select(COUNT);
 }
 
-export async function openWarrantyRequests(db: Db, officers: string[] | undefined): Promise<number> {
-  const row = await openWarrantyRequestsQuery(db, officers).executeTakeFirstOrThrow();
-  return Number(row.total);
+export function openWarrantyRequests(db: Db, officers: string[] | undefined): Promise<number> {
+  return total(openWarrantyRequestsQuery(db, officers));
 }
 
-export async function pendingActivities(db: Db, officers: string[] | undefined): Promise<number> {
-  const row = await db
-    .selectFrom('activities')
-    .where('status', '=', 'PENDING')
-    .where(inScope('customer_code', officers))
-    .select(sql<number>`count(*)`.as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+export function pendingActivities(db: Db, officers: string[] | undefined): Promise<number> {
+  return total(db.selectFrom('activities').where('status', '=', 'PENDING').where(inScope('customer_code', officers)).select(COUNT));
 }
 
-export async function activeCustomers(db: Db, officers: string[] | undefined): Promise<number> {
-  const row = await db
-    .selectFrom('customers')
-    .where('active', '=', 1)
-    .$if(officers !== undefined, (qb) => qb.where('sales_officer_id', 'in', officers!))
-    .select(sql<number>`count(*)`.as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+export function activeCustomers(db: Db, officers: string[] | undefined): Promise<number> {
+  return total(db.selectFrom('customers').where('active', '=', 1).$if(officers !== undefined, (qb) => qb.where('sales_officer_id', 'in', officers!)).select(COUNT));
 }
 
-export async function activeSalesOfficers(db: Db, officers: string[] | undefined): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .where('role', '=', 'SO')
-    .where('active', '=', 1)
-    .$if(officers !== undefined, (qb) => qb.where('id', 'in', officers!))
-    .select(sql<number>`count(*)`.as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+export function activeSalesOfficers(db: Db, officers: string[] | undefined): Promise<number> {
+  return total(db.selectFrom('users').where('role', '=', 'SO').where('active', '=', 1).$if(officers !== undefined, (qb) => qb.where('id', 'in', officers!)).select(COUNT));
+}
+
+const COUNT = sql<number>`count(*)`.as('total');
+
+/** The `total` a dashboard figure's query selects, as a number (numeric text on PostgreSQL). */
+async function total(query: { executeTakeFirstOrThrow(): Promise<{ total: number | string }> }): Promise<number> {
+  return Number((await query.executeTakeFirstOrThrow()).total);
 }
 
 // ---- the officer report's officers ---------------------------------------------------------------
