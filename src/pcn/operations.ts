@@ -1,25 +1,23 @@
 /** Operations of this business area (docs/behaviour.md): payment collection notes (PCN) and their cheques. */
-import type { PaymentMethod, PaymentType } from '../db/schema';
-import { readOperation, type Operation } from '../operations/types';
+import type { Kysely } from 'kysely';
+import type { Database, PaymentMethod, PaymentType, TableName } from '../db/schema';
+import { readOperation, type Operation, type ResultData } from '../operations/types';
 import { code, oneOf } from '../operations/parse';
 import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
-import { allowedOfficers } from '../users/principal-scope';
-import { field, record, recordType, rows } from '../operations/results';
+import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
+import { field, record, recordType, rows, type ResultType } from '../operations/results';
 
 const PCN_LIST_RESULT = rows(CHEQUE, { pageable: true });
 const PCN_DETAILS_RESULT = record(
-  recordType(
-    'PCNDetails',
-    {
-      ...CHEQUE.fields,
-      SalesOfficer: field.string,
-      InvoiceCount: field.integer,
-      AdjustedAmount: field.money,
-      DebitNoteCount: field.integer,
-      DebitNoteAmount: field.money,
-    },
-  ),
+  recordType('PCNDetails', {
+    ...CHEQUE.fields,
+    SalesOfficer: field.string,
+    InvoiceCount: field.integer,
+    AdjustedAmount: field.money,
+    DebitNoteCount: field.integer,
+    DebitNoteAmount: field.money,
+  }),
   { nullable: true },
 );
 const PCN_DEBIT_NOTES_RESULT = rows(recordType('PCNDebitNote', { DebitNoteNo: field.string, DebitNoteDate: field.date, Amount: field.money, Reason: field.string }));
@@ -58,37 +56,22 @@ export const getPCNList = readOperation({
   read: (query, ctx) => pcnList(ctx.db, query),
 });
 
-export const getPCNDetails = readOperation({
-  name: 'getPCNDetails',
-  reads: ['pcn', 'customers', 'pcn_invoices', 'pcn_debit_notes'],
-  params: ['PDCID'],
-  fields: [],
-  acceptsFiles: false,
-  returns: PCN_DETAILS_RESULT,
-  prepare: async ({ fields }, ctx) => ({ number: code(fields, 'PDCID'), allowed: await allowedOfficers(ctx) }),
-  read: async ({ number, allowed }, ctx) => ({ data: await pcnDetails(ctx.db, number, allowed) }),
-});
+/** A lookup by one document number, within the caller's scope. */
+function numberLookup<N extends string>(name: string, reads: readonly [TableName, ...TableName[]], param: N, returns: ResultType, find: (db: Kysely<Database>, number: string | undefined, allowed: OfficerBound) => Promise<ResultData>) {
+  return readOperation({
+    name,
+    reads,
+    params: [param],
+    fields: [],
+    acceptsFiles: false,
+    returns,
+    prepare: async ({ fields }, ctx) => ({ number: code(fields, param), allowed: await allowedOfficers(ctx) }),
+    read: async ({ number, allowed }, ctx) => ({ data: await find(ctx.db, number, allowed) }),
+  });
+}
 
-export const getPCNDebitNotes = readOperation({
-  name: 'getPCNDebitNotes',
-  reads: ['pcn_debit_notes', 'pcn', 'customers'],
-  params: ['PCNNO'],
-  fields: [],
-  acceptsFiles: false,
-  returns: PCN_DEBIT_NOTES_RESULT,
-  prepare: async ({ fields }, ctx) => ({ number: code(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
-  read: async ({ number, allowed }, ctx) => ({ data: await pcnDebitNoteList(ctx.db, number, allowed) }),
-});
-
-export const getPCNInvoices = readOperation({
-  name: 'getPCNInvoices',
-  reads: ['pcn_invoices', 'invoices', 'pcn', 'customers'],
-  params: ['PCNNO'],
-  fields: [],
-  acceptsFiles: false,
-  returns: PCN_INVOICES_RESULT,
-  prepare: async ({ fields }, ctx) => ({ number: code(fields, 'PCNNO'), allowed: await allowedOfficers(ctx) }),
-  read: async ({ number, allowed }, ctx) => ({ data: await pcnInvoiceList(ctx.db, number, allowed) }),
-});
+export const getPCNDetails = numberLookup('getPCNDetails', ['pcn', 'customers', 'pcn_invoices', 'pcn_debit_notes'], 'PDCID', PCN_DETAILS_RESULT, pcnDetails);
+export const getPCNDebitNotes = numberLookup('getPCNDebitNotes', ['pcn_debit_notes', 'pcn', 'customers'], 'PCNNO', PCN_DEBIT_NOTES_RESULT, pcnDebitNoteList);
+export const getPCNInvoices = numberLookup('getPCNInvoices', ['pcn_invoices', 'invoices', 'pcn', 'customers'], 'PCNNO', PCN_INVOICES_RESULT, pcnInvoiceList);
 
 export const pcnOperations: readonly Operation[] = [getPCNList, getPCNDetails, getPCNDebitNotes, getPCNInvoices];
