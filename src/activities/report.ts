@@ -97,9 +97,8 @@ export function readReportKey(key: unknown): ReportPageKey | undefined {
 }
 
 /**
- * The officers whose records are listed (undefined = all). An unknown SalesOfficer lists nothing
- * (a read: "not found" is an empty result); an unknown Username is NOT_FOUND, as for
- * FillAreaManagers, because the user, not a filter value, decides what may be seen.
+ * The officers whose records are listed (undefined = all). An unknown SalesOfficer lists nothing; an
+ * unknown Username is NOT_FOUND: the user, not a filter value, decides what may be seen.
  */
 async function officers(db: Kysely<Database>, input: ReportInput, allowed: OfficerBound): Promise<string[] | undefined> {
   const scope = input.username === undefined ? undefined : await scopeOf(db, input.username, allowed);

@@ -40,9 +40,8 @@ export interface DecisionRow {
 }
 
 /**
- * Records a decision on a PENDING activity. The status condition is part of the UPDATE, so of two
- * writers racing on one activity exactly one changes the row (domain-common: state changes guarded
- * in the database). True when this call made the change.
+ * Records a decision on a PENDING activity, the status guarded in the UPDATE: of two writers racing
+ * on one activity exactly one changes the row. True when this call did.
  */
 export async function decidePending(db: Db, activityNo: string, decision: DecisionRow): Promise<boolean> {
   const result = await db

@@ -1,12 +1,6 @@
 /**
- * The database as TypeScript sees it (docs/architecture.md, "The data"). One schema for both engines.
- *
- * Conventions:
- * - money: integer minor units (bigint columns; both drivers hand them back as numbers);
- * - dates: 'yyyy-MM-dd' strings (a `date` column in PostgreSQL, text in SQLite);
- * - timestamps: ISO-8601 UTC strings, 'yyyy-MM-ddTHH:mm:ss.sssZ' (timestamptz / text);
- * - flags: integer 0/1, so the same query works on both engines.
- * The DDL is in src/db/migrations; keep the two in step.
+ * The database as TypeScript sees it, one schema for both engines (DDL in src/db/migrations). Money
+ * in integer minor units, dates 'yyyy-MM-dd', timestamps ISO-8601 UTC, flags 0/1 on both engines.
  */
 export type Role = 'ADMIN' | 'ZM' | 'AM' | 'SO';
 
@@ -222,11 +216,7 @@ export interface WarrantyRequestsTable {
   created_at: string;
   updated_at: string;
   version: number;
-  /**
-   * Position of the row's latest change in the sync order (counter 'warranty_change_seq').
-   * Taken inside the writing transaction from the counters row, whose row lock serialises
-   * writers, so sequence order is commit order (SyncWarrantyReqList relies on it).
-   */
+  /** Position of the row's latest change in the sync order: commit order (warranty/counters.ts). */
   change_seq: number;
 }
 

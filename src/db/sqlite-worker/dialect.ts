@@ -105,9 +105,8 @@ interface Lease {
 }
 
 /**
- * What Kysely calls a connection: a handle that borrows a worker per query, or holds one for a
- * transaction. A transaction's queries fail (WorkerGoneError; they never move to another worker) if
- * its worker died.
+ * What Kysely calls a connection: it borrows a worker per query, or holds one for a transaction,
+ * whose queries fail if that worker died (they never move to another).
  */
 class WorkerConnection implements DatabaseConnection {
   private pinned: Lease | undefined;
@@ -159,11 +158,7 @@ class WorkerConnection implements DatabaseConnection {
     this.pinned = lease;
   }
 
-  /**
-   * COMMIT or ROLLBACK, then the worker goes back to its pool. A COMMIT that fails is rolled back
-   * here, so the worker never goes back with a transaction open (Kysely's rollback after it is then a
-   * no-op).
-   */
+  /** COMMIT or ROLLBACK; a COMMIT that fails is rolled back, so no worker goes back with a transaction open. */
   async finish(command: 'commit' | 'rollback'): Promise<void> {
     const lease = this.pinned;
     if (!lease) return;

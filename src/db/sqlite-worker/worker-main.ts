@@ -96,9 +96,8 @@ class Session {
   }
 
   /**
-   * The statement for `sql`, prepared on first use, in raw mode when it returns rows (arrays of
-   * values, RowBatch). SQLite prepares it again by itself after a schema change, so its columns are
-   * always those of the statement as it runs now.
+   * The statement for `sql`, prepared on first use, raw (RowBatch) when it returns rows. SQLite
+   * prepares it again by itself after a schema change.
    */
   private prepare(sql: string): BetterSqlite3.Statement {
     const kept = this.prepared.get(sql);
