@@ -16,20 +16,7 @@ export interface ChequeFilter {
 }
 
 /** A cheque as the list shows it (getPCNList). */
-export interface ListedCheque {
-  pdc_id: string;
-  pcn_no: string;
-  pcn_date: string;
-  customer_code: string;
-  customer_name: string;
-  payment_type: string;
-  payment_method: string;
-  cheque_no: string | null;
-  cheque_date: string | null;
-  bank_name: string | null;
-  amount: number;
-  status: string;
-}
+export type ListedCheque = Awaited<ReturnType<ReturnType<typeof chequesQuery>['execute']>>[number];
 
 /** Only what the list shows, since making each value costs the reader. */
 const LIST_COLUMNS = [
