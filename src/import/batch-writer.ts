@@ -8,6 +8,7 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Problem } from './header';
+import { dropForeignKeys, restoreForeignKeys, type DroppedKeys } from './foreign-keys';
 import { keyOf, missingReferences } from './reference-check';
 import { STAGING, clearStaging, createStaging, dropStaging, type StageRows } from './staging';
 import type { PendingRow, TableSpec, UniqueSpec, WriteHooks } from './table-spec';
@@ -35,6 +36,8 @@ export class BatchWriter {
   /** How many rows had been written when the table's statistics were last refreshed; undefined before the first batch. */
   private analyzedAt: number | undefined;
   private staged = false;
+  /** The table's foreign keys, once dropped for the rest of the file (foreign-keys.ts); tried at most once. */
+  private droppedKeys: DroppedKeys | undefined | null = null;
 
   constructor(
     private readonly trx: Transaction<Database>,
@@ -84,6 +87,9 @@ export class BatchWriter {
       await clearStaging(this.trx);
       await this.stage(this.trx, this.insertColumns, accepted);
     }
+    if (this.droppedKeys === null && accepted.length - updated > 0) {
+      this.droppedKeys = await dropForeignKeys(this.trx, this.spec.table, accepted.length - updated);
+    }
     await this.upsert();
     this.counts.updated += updated;
     this.counts.inserted += accepted.length - updated;
@@ -98,6 +104,8 @@ export class BatchWriter {
 
   /** Drops the staging table, once the file's last batch is written. */
   async finish(): Promise<void> {
+    if (this.droppedKeys) await restoreForeignKeys(this.trx, this.droppedKeys);
+    this.droppedKeys = null;
     if (this.staged) await dropStaging(this.trx);
     this.staged = false;
   }
