@@ -12,6 +12,7 @@ import { readHeader, type Header, type Problem } from './header';
 import { keyOf } from './reference-check';
 import { rowValues } from './row-values';
 import type { StageRows } from './staging';
+import type { SummaryUpkeep } from './summary-upkeep';
 import type { PendingRow, ReferenceSpec, TableSpec } from './table-spec';
 import { IMPORT_BATCH_ROWS, IMPORT_PROGRESS_ROWS } from '../tunables';
 
@@ -19,6 +20,8 @@ export interface LoadOptions {
   dateOrder: DateOrder;
   reject: RejectSink;
   batchRows?: number;
+  /** The run's summary upkeep, which the files of summarised tables note their customers in. */
+  summaries: SummaryUpkeep;
   /** Hears how many rows have been read and how many bytes of the file, every IMPORT_PROGRESS_ROWS rows. */
   progress?: (rows: number, bytes: number) => void;
 }
@@ -37,7 +40,7 @@ export async function loadFile(trx: Transaction<Database>, stage: StageRows, spe
     for (const p of header.problems) options.reject(header.line, p.column, p.reason);
     return { read: 0, inserted: 0, updated: 0, rejected: 0, refused: true };
   }
-  const hooks = spec.hooks?.();
+  const hooks = spec.hooks?.(options.summaries);
   await hooks?.start(trx);
   const writer = new BatchWriter(trx, stage, spec, [...header.header.positions.keys()], hooks, options.reject);
   const read = await loadRows(records, spec, header.header, writer, options);

@@ -12,6 +12,7 @@ import type { Database } from '../db/schema';
 import { loadFile } from './file-loader';
 import type { ImportFile } from './import-files';
 import { stageAsJson, stageByCopy, type StageRows } from './staging';
+import { SummaryUpkeep } from './summary-upkeep';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -50,9 +51,13 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
   const results: FileResult[] = [];
   try {
     const scope = options.dryRun ? await dryRunScope(connection.db, connection.stage) : fileTransactions(connection.db, connection.stage);
+    const summaries = new SummaryUpkeep(files.map((f) => f.spec.table));
     try {
       for (const file of files) {
-        const result = await importFile(scope, file, options, listener);
+        summaries.loading(file.spec.table);
+        const result = await importFile(scope, file, summaries, options, listener);
+        // The file that was to refresh a family's summaries may have been rolled back.
+        await summaries.settle((fn) => scope.run(fn));
         results.push(result);
         listener.fileDone(result);
       }
@@ -85,12 +90,12 @@ async function importConnection(engine: Engine): Promise<{ db: Kysely<Database>;
   };
 }
 
-async function importFile(scope: Scope, file: ImportFile, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
+async function importFile(scope: Scope, file: ImportFile, summaries: SummaryUpkeep, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
   const reject = (line: number, column: string, reason: string) => listener.reject({ file: file.name, line, column, reason });
   const size = fs.statSync(file.path).size;
   const progress = (rows: number, bytes: number) => listener.progress?.(file.name, rows, bytes, size);
   try {
-    const load = await scope.run((trx) => loadFile(trx, scope.stage, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, reject, progress }));
+    const load = await scope.run((trx) => loadFile(trx, scope.stage, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, summaries, reject, progress }));
     const { read, inserted, updated, rejected } = load;
     return { file: file.name, table: file.spec.table, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
   } catch (err) {

@@ -1,37 +1,100 @@
 /**
  * Import keeps the summary data in step (docs/summaries.md, docs/import.md "Summary data"): a file of
  * orders, order lines, invoices, invoice lines, receipts or ledger entries notes, before each batch is
- * written, every customer whose summary rows of each family the batch can change, and at the end of
- * the file refreshes exactly those customers in those families, in the file's own transaction. Rows
- * the file leaves as they are change nothing, so a re-import of the same files refreshes nothing.
+ * written, every customer whose summary rows of each family the batch can change. A family is
+ * refreshed for the customers noted once, at the end of the last file of the run that feeds it (orders
+ * and deliveries after invoice_lines.csv, which four files feed), in that file's transaction. Rows the
+ * file leaves as they are change nothing, so a re-import of the same files refreshes nothing.
  */
-import { sql, type RawBuilder } from 'kysely';
-import { refreshSummaries, type SummaryFamily } from '../summaries/upkeep';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { refreshSummaries, type Customers, type SummaryFamily } from '../summaries/upkeep';
 import { STAGING } from './staging';
 import type { WriteHooks } from './table-spec';
 
 /** The tables whose rows the summaries are made of. */
 type SummarisedTable = 'orders' | 'order_lines' | 'invoices' | 'invoice_lines' | 'receipts' | 'ledger_entries';
 
-/** The hooks of a summarised table's spec. */
-export function summaryUpkeep(table: SummarisedTable, key: readonly string[]): () => WriteHooks {
-  return () => {
-    const customers = new Map<SummaryFamily, Set<string>>();
+/** The families each table's rows go into (an invoice's date counts for the deliveries its lines make). */
+const FEEDS: Record<SummarisedTable, SummaryFamily[]> = {
+  orders: ['orders'],
+  order_lines: ['orders'],
+  invoices: ['sales', 'orders'],
+  invoice_lines: ['sales', 'orders'],
+  receipts: ['receipts'],
+  ledger_entries: ['ledger'],
+};
+
+/** The customers of a family to refresh: some, or (half of them or more) every one. */
+type Noted = Set<string> | 'all';
+
+/**
+ * The summary upkeep of one import run over files of these tables, in load order. Between the files
+ * that feed a family its summaries lag the raw rows; once the family's last file is done (loaded or
+ * rolled back) they are in step again.
+ */
+export class SummaryUpkeep {
+  private readonly noted = new Map<SummaryFamily, Noted>();
+  private readonly later: string[];
+
+  constructor(tables: readonly string[]) {
+    this.later = [...tables];
+  }
+
+  /** The file of `table` is next: the families no later file feeds are due at its end. */
+  loading(table: string): void {
+    this.later.splice(this.later.indexOf(table), 1);
+  }
+
+  /** The hooks of a summarised table's file. */
+  hooks(table: SummarisedTable, key: readonly string[]): WriteHooks {
+    const noted = new Map<SummaryFamily, Noted>();
+    let customers = 0;
     return {
       assignedColumns: [],
-      start: () => Promise.resolve(),
-      async beforeWrite(trx) {
+      async start(trx) {
+        const stored = await trx.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        customers = Number(stored.n);
+      },
+      beforeWrite: async (trx) => {
         for (const [family, query] of affectedCustomers(table, key)) {
-          const codes = customers.get(family) ?? new Set<string>();
-          customers.set(family, codes);
+          const codes = noted.get(family) ?? new Set<string>();
+          noted.set(family, codes);
+          // Once half the customers or more are noted, every customer is derived anew (upkeep.ts).
+          if (codes === 'all' || this.noted.get(family) === 'all') continue;
           for (const row of (await query.execute(trx)).rows) codes.add(row.customer_code);
+          if (codes.size * 2 >= customers) noted.set(family, 'all');
         }
       },
-      async afterFile(trx) {
-        for (const [family, codes] of customers) await refreshSummaries(trx, codes, [family]);
+      afterFile: async (trx) => {
+        for (const [family, codes] of noted) this.note(family, codes);
+        await this.refreshDue(trx);
       },
     };
-  };
+  }
+
+  /** Refreshes the families that are due and not refreshed yet (their last file failed), in a transaction of its own. */
+  async settle(run: (fn: (trx: Transaction<Database>) => Promise<void>) => Promise<void>): Promise<void> {
+    if ([...this.noted.keys()].some((family) => this.due(family))) await run((trx) => this.refreshDue(trx));
+  }
+
+  private note(family: SummaryFamily, codes: Noted): void {
+    const known = this.noted.get(family) ?? new Set<string>();
+    this.noted.set(family, known === 'all' || codes === 'all' ? 'all' : new Set([...known, ...codes]));
+  }
+
+  private due(family: SummaryFamily): boolean {
+    return !this.later.some((table) => (FEEDS as Record<string, SummaryFamily[]>)[table]?.includes(family));
+  }
+
+  private async refreshDue(trx: Transaction<Database>): Promise<void> {
+    for (const [family, codes] of this.noted) {
+      if (!this.due(family)) continue;
+      const customers: Customers = codes === 'all' ? 'all' : [...codes];
+      await refreshSummaries(trx, customers, [family]);
+      this.noted.delete(family);
+    }
+  }
 }
 
 /**

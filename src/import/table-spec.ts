@@ -6,6 +6,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { ColumnType, Value } from './column-types';
+import type { SummaryUpkeep } from './summary-upkeep';
 
 export type ImportTable = Exclude<keyof Database, 'warranty_files' | 'counters'>;
 
@@ -62,7 +63,8 @@ export interface TableSpec {
   check?: RowCheck;
   /** Columns of the table that the import sets itself; a file that names one is refused. */
   assigned?: string[];
-  hooks?: () => WriteHooks;
+  /** The file's hooks; `summaries` is the run's summary upkeep. */
+  hooks?: (summaries: SummaryUpkeep) => WriteHooks;
 }
 
 // ---- terse column declarations for the spec files ------------------------------------------------

@@ -59,7 +59,8 @@ export async function rebuildSummaries(db: Db): Promise<void> {
 }
 
 /** Refreshes these customers' summary rows; when they are most of the customers, all are rebuilt in one pass. */
-export async function refreshSummaries(db: Db, customerCodes: Iterable<string>, families: readonly SummaryFamily[] = ALL_FAMILIES): Promise<void> {
+export async function refreshSummaries(db: Db, customerCodes: Iterable<string> | 'all', families: readonly SummaryFamily[] = ALL_FAMILIES): Promise<void> {
+  if (customerCodes === 'all') return writeSummaries(db, 'all', families);
   const codes = [...new Set(customerCodes)].sort();
   if (codes.length === 0) return;
   const stored = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -5,14 +5,13 @@
 import {
   AMOUNT, CODE, DATE, POSITIVE_INTEGER, QUANTITY, SHORT, SIGNED_AMOUNT, enumOf, optional, PARTY, ref, required, type TableSpec,
 } from '../table-spec';
-import { summaryUpkeep } from '../summary-upkeep';
 
 export const PAYMENT_METHODS = ['CHEQUE', 'DD', 'NEFT', 'RTGS', 'UPI', 'CASH'] as const;
 
 export const orders: TableSpec = {
   table: 'orders',
   key: ['order_no'],
-  hooks: summaryUpkeep('orders', ['order_no']),
+  hooks: (summaries) => summaries.hooks('orders', ['order_no']),
   columns: [
     required('order_no', CODE),
     required('order_date', DATE),
@@ -38,7 +37,7 @@ const productRefs = [ref('product_code', 'products', 'code'), ref('category_code
 export const orderLines: TableSpec = {
   table: 'order_lines',
   key: ['order_no', 'line_no'],
-  hooks: summaryUpkeep('order_lines', ['order_no', 'line_no']),
+  hooks: (summaries) => summaries.hooks('order_lines', ['order_no', 'line_no']),
   columns: lineColumns('order_no'),
   references: [ref('order_no', 'orders', 'order_no'), ...productRefs],
 };
@@ -46,7 +45,7 @@ export const orderLines: TableSpec = {
 export const invoices: TableSpec = {
   table: 'invoices',
   key: ['invoice_no'],
-  hooks: summaryUpkeep('invoices', ['invoice_no']),
+  hooks: (summaries) => summaries.hooks('invoices', ['invoice_no']),
   columns: [
     required('invoice_no', CODE),
     required('invoice_date', DATE),
@@ -63,7 +62,7 @@ export const invoices: TableSpec = {
 export const invoiceLines: TableSpec = {
   table: 'invoice_lines',
   key: ['invoice_no', 'line_no'],
-  hooks: summaryUpkeep('invoice_lines', ['invoice_no', 'line_no']),
+  hooks: (summaries) => summaries.hooks('invoice_lines', ['invoice_no', 'line_no']),
   columns: [...lineColumns('invoice_no'), optional('order_no', CODE), optional('order_line_no', POSITIVE_INTEGER)],
   references: [
     ref('invoice_no', 'invoices', 'invoice_no'),
@@ -80,7 +79,7 @@ export const invoiceLines: TableSpec = {
 export const receipts: TableSpec = {
   table: 'receipts',
   key: ['receipt_no'],
-  hooks: summaryUpkeep('receipts', ['receipt_no']),
+  hooks: (summaries) => summaries.hooks('receipts', ['receipt_no']),
   columns: [
     required('receipt_no', CODE),
     required('receipt_date', DATE),
@@ -97,7 +96,7 @@ export const receipts: TableSpec = {
 export const ledgerEntries: TableSpec = {
   table: 'ledger_entries',
   key: ['doc_type', 'doc_no', 'customer_code'],
-  hooks: summaryUpkeep('ledger_entries', ['doc_type', 'doc_no', 'customer_code']),
+  hooks: (summaries) => summaries.hooks('ledger_entries', ['doc_type', 'doc_no', 'customer_code']),
   columns: [
     required('customer_code', CODE),
     required('entry_date', DATE),
