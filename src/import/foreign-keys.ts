@@ -22,9 +22,10 @@ export interface DroppedKeys {
 /**
  * Drops `table`'s foreign keys inside the transaction, when a batch inserts `inserts` rows into a
  * table not ten times larger (the check at the end reads the whole table); undefined when it does not:
- * not PostgreSQL, too few rows, or the locks are not to be had at once. Dropping a key locks its table and the table it refers to
- * against reads too until the commit: when a running server's reads (or an export) hold either, the
- * file keeps its keys rather than queue the server's next reads behind it.
+ * not PostgreSQL, too few rows, the locks are not to be had at once, or the user does not own the
+ * table. Dropping a key locks its table and the table it refers to against reads too until the
+ * commit: when a running server's reads (or an export) hold either, the file keeps its keys rather
+ * than queue the server's next reads behind it.
  */
 export async function dropForeignKeys(trx: Transaction<Database>, table: string, inserts: number): Promise<DroppedKeys | undefined> {
   if (inserts < MIN_INSERTS || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
@@ -43,10 +44,11 @@ export async function dropForeignKeys(trx: Transaction<Database>, table: string,
     await sql`release savepoint import_foreign_keys`.execute(trx);
     return { table, keys: found.rows };
   } catch (err) {
-    // 55P03 lock_not_available, 40P01 deadlock_detected: the keys stay, checked row by row.
+    // The keys stay, checked row by row: lock_not_available, deadlock_detected, or an import user
+    // that does not own the table (insufficient_privilege).
     const code = (err as { code?: string }).code;
     await sql`rollback to savepoint import_foreign_keys`.execute(trx);
-    if (code !== '55P03' && code !== '40P01') throw err;
+    if (code !== '55P03' && code !== '40P01' && code !== '42501') throw err;
     return undefined;
   }
 }
