@@ -33,7 +33,7 @@ export class BatchWriter {
   private readonly updateColumns: string[];
   private readonly insertColumns: string[];
   private readonly comparedColumns: string[];
-  /** How many rows had been written when the table's statistics were last refreshed; undefined before the first batch. */
+  /** How many rows had been inserted when the table's statistics were last refreshed; undefined before the first batch. */
   private analyzedAt: number | undefined;
   private staged = false;
   /** The table's foreign keys, once dropped for the rest of the file (foreign-keys.ts); tried at most once. */
@@ -93,11 +93,12 @@ export class BatchWriter {
     await this.upsert();
     this.counts.updated += updated;
     this.counts.inserted += accepted.length - updated;
-    // The same for the table the file fills, as it grows fourfold (a bounded share of the work).
-    const written = this.counts.inserted + this.counts.updated;
-    if (written >= Math.max(IMPORT_ANALYZE_FIRST_ROWS, 4 * this.analyzedAt)) {
+    // The same for the table the file fills, as its inserts grow fourfold (a bounded share of the
+    // work); updates leave its statistics much as they were.
+    const added = this.counts.inserted;
+    if (added >= Math.max(IMPORT_ANALYZE_FIRST_ROWS, 4 * this.analyzedAt)) {
       await analyze(this.trx, [this.spec.table]);
-      this.analyzedAt = written;
+      this.analyzedAt = added;
     }
     return accepted;
   }
