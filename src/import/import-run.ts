@@ -13,6 +13,7 @@ import { loadFile } from './file-loader';
 import type { ImportFile } from './import-files';
 import { stageAsJson, stageByCopy, type StageRows } from './staging';
 import { SummaryUpkeep } from './summary-upkeep';
+import { catchUpFamiliesBehind } from '../summaries/upkeep';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -53,6 +54,8 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
     const scope = options.dryRun ? await dryRunScope(connection.db, connection.stage) : fileTransactions(connection.db, connection.stage);
     const summaries = new SummaryUpkeep(files.map((f) => f.spec.table));
     try {
+      // An import stopped between the files of a family left its summaries behind: derived anew first.
+      await scope.run(catchUpFamiliesBehind);
       for (const file of files) {
         summaries.loading(file.spec.table);
         const result = await importFile(scope, file, summaries, options, listener);

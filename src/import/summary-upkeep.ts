@@ -8,7 +8,7 @@
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { refreshSummaries, type Customers, type SummaryFamily } from '../summaries/upkeep';
+import { caughtUp, noteBehind, refreshSummaries, type Customers, type SummaryFamily } from '../summaries/upkeep';
 import { STAGING } from './staging';
 import type { WriteHooks } from './table-spec';
 
@@ -30,8 +30,8 @@ type Noted = Set<string> | 'all';
 
 /**
  * The summary upkeep of one import run over files of these tables, in load order. Between the files
- * that feed a family its summaries lag the raw rows; once the family's last file is done (loaded or
- * rolled back) they are in step again.
+ * that feed a family its summaries lag the raw rows, and the family is noted as behind (upkeep.ts);
+ * once the family's last file is done (loaded or rolled back) they are in step again.
  */
 export class SummaryUpkeep {
   private readonly noted = new Map<SummaryFamily, Noted>();
@@ -69,6 +69,8 @@ export class SummaryUpkeep {
       afterFile: async (trx) => {
         for (const [family, codes] of noted) this.note(family, codes);
         await this.refreshDue(trx);
+        // What a later file of the run is to refresh: noted as behind with this file's rows.
+        for (const family of this.noted.keys()) await noteBehind(trx, family);
       },
     };
   }
@@ -92,6 +94,7 @@ export class SummaryUpkeep {
       if (!this.due(family)) continue;
       const customers: Customers = codes === 'all' ? 'all' : [...codes];
       await refreshSummaries(trx, customers, [family]);
+      await caughtUp(trx, family);
       this.noted.delete(family);
     }
   }

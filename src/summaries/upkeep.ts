@@ -73,6 +73,7 @@ async function writeSummaries(db: Db, customers: Customers, families: readonly S
   for (const family of families) {
     for (const table of FAMILIES[family].tables) await deleteRows(db, table, customers);
     await FAMILIES[family].write(db, s, customers);
+    if (customers === 'all') await caughtUp(db, family);
   }
 }
 
@@ -313,6 +314,30 @@ function monthsBetween(first: string, last: string): string[] {
     months.push(d.toISOString().slice(0, 10));
   }
   return months;
+}
+
+// ---- families left behind ------------------------------------------------------------------------
+
+/**
+ * An import refreshes a family once, after the last of its files (src/import/summary-upkeep.ts); the
+ * files before it note in their own transactions that the family is behind its raw rows, so that an
+ * import stopped in between leaves a note, and the next one derives the family anew first.
+ */
+const BEHIND = 'behind:';
+
+export async function noteBehind(db: Db, family: SummaryFamily): Promise<void> {
+  await setFact(db, `${BEHIND}${family}`, 'import');
+}
+
+export async function caughtUp(db: Db, family: SummaryFamily): Promise<void> {
+  await db.deleteFrom('summary_facts').where('name', '=', `${BEHIND}${family}`).execute();
+}
+
+/** Derives anew, for every customer, the families an import stopped before refreshing. */
+export async function catchUpFamiliesBehind(db: Db): Promise<void> {
+  const rows = await db.selectFrom('summary_facts').select('name').where('name', 'like', `${BEHIND}%`).execute();
+  const behind = rows.map((r) => r.name.slice(BEHIND.length)).filter((name): name is SummaryFamily => name in FAMILIES);
+  if (behind.length > 0) await writeSummaries(db, 'all', behind);
 }
 
 // ---- facts ---------------------------------------------------------------------------------------
