@@ -1,7 +1,6 @@
 /**
  * Results kept under the versions of the tables they were read from (table-versions.ts), within a
- * budget of bytes: the answer cache's store. CLOCK stands in for least recently used: a hit only marks
- * its entry, rather than moving it in a long-lived Map at every request (docs/architecture.md).
+ * budget of bytes, least recently used first out: the answer cache's store.
  */
 import { unchanged, type Dependencies, type TableVersions } from './table-versions';
 
@@ -22,14 +21,9 @@ export interface CacheCounts {
   readonly count: number;
 }
 
-interface Slot<E> {
-  entry: E;
-  /** Used since it was kept or last given its second chance. */
-  used: boolean;
-}
-
 export class VersionedLru<E extends Kept> implements CacheCounts {
-  private readonly entries = new Map<string, Slot<E>>();
+  /** In order of use, the least recently used first (a hit sets its entry again, at the end). */
+  private readonly entries = new Map<string, E>();
   private total = 0;
   hits = 0;
   misses = 0;
@@ -38,30 +32,31 @@ export class VersionedLru<E extends Kept> implements CacheCounts {
 
   /** The entry under this key while its tables keep these versions; an entry gone stale is dropped. */
   get(key: string, versions: TableVersions): E | undefined {
-    const slot = this.entries.get(key);
-    if (slot === undefined || !unchanged(slot.entry.depends, versions)) {
-      if (slot !== undefined) this.remove(key, slot.entry);
+    const entry = this.entries.get(key);
+    if (entry === undefined || !unchanged(entry.depends, versions)) {
+      if (entry !== undefined) this.remove(key, entry);
       this.misses += 1;
       return undefined;
     }
-    slot.used = true;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
     this.hits += 1;
-    return slot.entry;
+    return entry;
   }
 
   /** Whether this very entry is still the one kept under the key (not replaced, not dropped). */
   holds(key: string, entry: E): boolean {
-    return this.entries.get(key)?.entry === entry;
+    return this.entries.get(key) === entry;
   }
 
   /** Keeps the entry under the key, in place of any before it, when it fits the budget at all. */
   put(key: string, entry: E): void {
     if (entry.bytes > this.maxBytes) return;
     const old = this.entries.get(key);
-    if (old !== undefined) this.remove(key, old.entry);
-    this.entries.set(key, { entry, used: false });
+    if (old !== undefined) this.remove(key, old);
+    this.entries.set(key, entry);
     this.total += entry.bytes;
-    this.trim(key);
+    this.trim();
   }
 
   /** A kept entry came to hold more (the answer cache's compressed forms). */
@@ -80,23 +75,11 @@ export class VersionedLru<E extends Kept> implements CacheCounts {
     return this.entries.size;
   }
 
-  /**
-   * Drops the least recently used entries until the rest fit (in the CLOCK order above). `justPut`, the
-   * entry being put, counts as used: it goes out only after every other entry has had its chance.
-   */
-  private trim(justPut?: string): void {
-    let spare = justPut;
-    // Map keeps insertion order, and its iteration also visits what is set again behind it.
-    for (const [oldest, slot] of this.entries) {
+  /** Drops the least recently used entries until the rest fit. */
+  private trim(): void {
+    for (const [oldest, entry] of this.entries) {
       if (this.total <= this.maxBytes) break;
-      if (slot.used || oldest === spare) {
-        slot.used = false;
-        if (oldest === spare) spare = undefined;
-        this.entries.delete(oldest);
-        this.entries.set(oldest, slot);
-      } else {
-        this.remove(oldest, slot.entry);
-      }
+      this.remove(oldest, entry);
     }
   }
 
