@@ -69,8 +69,15 @@ export function createServices(options: AppOptions, answers: AnswerCache = answe
   ];
 }
 
-/** What the server's listener calls for every request: the front door (frontDoor). */
-export type App = RequestListener;
+/** What the server's listener calls for every request (the front door, frontDoor), with what the server needs beside it. */
+export interface App extends RequestListener {
+  /** Settles when the soap library has read every WSDL; rejects when it cannot, so the server refuses to start. */
+  readonly ready: Promise<void>;
+  /** With METRICS_PORT, what answers on that port; the server listens there with it. */
+  readonly metricsListener?: RequestListener;
+  /** Lets go of what the app holds besides the engine (the rate-limit store's connection); the server calls it on stop. */
+  close(): Promise<void>;
+}
 
 /** Throws ContractMismatchError when a WSDL and its service object differ: the server refuses to start. */
 export function createApp(appOptions: AppOptions): App {
@@ -89,11 +96,11 @@ export function createApp(appOptions: AppOptions): App {
   });
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
-  const app = frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services));
-  closers.set(app, () => counts.close());
-  if (settings.metricsPort !== undefined) metricsListeners.set(app, metricsListener(metricsProbe({ logger, metricsText })));
-  readiness.set(app, Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined));
-  return app;
+  return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services)), {
+    ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
+    metricsListener: settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
+    close: () => counts.close(),
+  });
 }
 
 /** One service as the app serves it: `guard` is the access guard ahead of its bindings. */
@@ -136,7 +143,7 @@ type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknow
  * without regard to case as the router does, go straight to their handlers as Node's own objects:
  * Express sets its prototypes on every request it routes, which slows every later access to them.
  */
-function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServedService[], routed: RequestListener): App {
+function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServedService[], routed: RequestListener): RequestListener {
   // The bindings' answers are all compressible, the probes' too: compression in its form for them.
   const direct = [bindingCompression(), ...root];
   const lowered = doors.map((door) => ({ door, path: door.soap.path.toLowerCase() }));
@@ -209,25 +216,6 @@ function createAccessControl(options: AppOptions, counts: CountStore): AccessCon
   const limiter = createRateLimiter(settings, counts);
   if (settings.authMode === 'off') return { limiter };
   return { authenticate: createAuthenticator(engine.db, clock), throttle: createLoginThrottle(settings, counts), limiter };
-}
-
-const readiness = new WeakMap<App, Promise<void>>();
-const metricsListeners = new WeakMap<App, RequestListener>();
-const closers = new WeakMap<App, () => Promise<void>>();
-
-/** Lets go of what the app holds besides the engine (the rate-limit store's connection); the server calls it on stop. */
-export function closeApp(app: App): Promise<void> {
-  return closers.get(app)?.() ?? Promise.resolve();
-}
-
-/** With METRICS_PORT, what answers on that port; the server listens there with it. */
-export function metricsListenerOf(app: App): RequestListener | undefined {
-  return metricsListeners.get(app);
-}
-
-/** Settles when the soap library has read every WSDL; rejects when it cannot, so the server refuses to start. */
-export function whenReady(app: App): Promise<void> {
-  return readiness.get(app) ?? Promise.resolve();
 }
 
 /** next(error) as Express reads it: 'route' and 'router' only skip, they are not failures. */

@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
-import { closeApp, createApp, metricsListenerOf, whenReady, type App } from './app';
+import { createApp, type App } from './app';
 import { setAnswerHeaders } from './answer-headers';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
@@ -60,9 +60,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   try {
     const state: ServerState = { stopping: false, starting: true };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
-    await whenReady(app);
+    await app.ready;
     server = await listen(traceRequests(startupGate(app, state), isOpsRequest), settings, settings.port);
-    const metrics = metricsListenerOf(app);
+    const metrics = app.metricsListener;
     if (metrics && settings.metricsPort !== undefined) metricsServer = await listen(metrics, settings, settings.metricsPort);
     const address = addressOf(server);
     const metricsAddress = metricsServer && addressOf(metricsServer);
@@ -75,7 +75,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const running = server;
     const timings = { drainMs: settings.shutdownDrainMs, timeoutMs: settings.shutdownTimeoutMs };
     const metricsClosed = metricsServer;
-    const release = () => closeApp(app).then(() => closeNow(metricsClosed)).then(() => engine.close());
+    const release = () => app.close().then(() => closeNow(metricsClosed)).then(() => engine.close());
     return { server, engine, logger, address, metricsAddress, stop: once(() => stop(running, release, state, open, timings)) };
   } catch (err) {
     void closeNow(metricsServer);

@@ -6,7 +6,6 @@
  * read from the verification gate's own count of verifications started.
  */
 import { randomBytes } from 'node:crypto';
-import { closeApp } from '../../src/app';
 import { gateCounts } from '../../src/auth/verification-gate';
 import type { EngineKind } from '../../src/db/engine';
 import type { TestApp } from '../support/app';
@@ -22,7 +21,7 @@ async function startThrottled(kind: EngineKind, env: Record<string, string>): Pr
     settings: { rateLimitStore: kind === 'postgres' ? 'postgres' : 'memory' },
   });
   await insertMasterData(t.engine.db);
-  return { ...t, close: () => closeApp(t.app).then(() => t.close()) };
+  return { ...t, close: () => t.app.close().then(() => t.close()) };
 }
 
 const net = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { App } from '../../src/app';
 import request from 'supertest';
 import { sql } from 'kysely';
-import { closeApp, createApp } from '../../src/app';
+import { createApp } from '../../src/app';
 import { loadSettings, type Settings } from '../../src/config';
 import { openEngine, type Engine } from '../../src/db/engine';
 import { freshEngine } from '../support/engines';
@@ -73,7 +73,7 @@ async function withTwoApps(engines: Engine[], settings: Partial<Settings>, work:
   try {
     await work(a, b);
   } finally {
-    await Promise.all([closeApp(a.app), closeApp(b.app)]);
+    await Promise.all([a.app.close(), b.app.close()]);
     await Promise.all(engines.map((engine) => engine.close()));
   }
 }
@@ -125,7 +125,7 @@ describe('a shared rate-limit store', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0].msg).toBe(`the rate-limit store (${store}) failed; counting in this process until it answers`);
     } finally {
-      await closeApp(app);
+      await app.close();
       await engine.close();
     }
   });

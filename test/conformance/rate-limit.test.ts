@@ -11,7 +11,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { closeApp } from '../../src/app';
 import type { TestApp } from '../support/app';
 import { startTestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
@@ -25,7 +24,7 @@ async function startLimited(kind: 'sqlite' | 'postgres', env: Record<string, str
     settings: { rateLimitStore: kind === 'postgres' ? 'postgres' : 'memory' },
   });
   await insertMasterData(t.engine.db);
-  return { ...t, close: () => closeApp(t.app).then(() => t.close()) };
+  return { ...t, close: () => t.app.close().then(() => t.close()) };
 }
 
 /** Addresses no earlier run used (a PostgreSQL store outlives nothing, but keep clients apart anyway). */

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { App } from '../../src/app';
-import { whenReady } from '../../src/app';
 import { runContractChecks, type CheckReport } from '../../src/contract-check';
 import { startTestApp, type TestApp } from '../support/app';
 import { listen, type Listening } from '../support/listen';
@@ -57,7 +56,7 @@ let report: CheckReport;
 
 beforeAll(async () => {
   testApp = await startTestApp();
-  await whenReady(testApp.app);
+  await testApp.app.ready;
   let base = '';
   server = await listen(brokenServer(testApp.app, () => base));
   base = server.baseUrl;

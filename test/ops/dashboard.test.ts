@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { whenReady } from '../../src/app';
 import type { EngineKind } from '../../src/db/engine';
 import { startTestApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
@@ -208,7 +207,7 @@ describe.each(ENGINES)('the dashboard against /metrics: %s', (kind) => {
 
   beforeAll(async () => {
     app = await startTestApp({ kind });
-    await whenReady(app.app);
+    await app.app.ready;
     listening = await listen(app.app);
     await call(200, SYNC, soap(SOAP11, 'HelloWorld'));
     await call(200, SYNC, soap(SOAP12, 'HelloWorld'));

@@ -16,7 +16,7 @@ import http from 'node:http';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import request from 'supertest';
-import { closeApp, createApp } from '../../src/app';
+import { createApp } from '../../src/app';
 import { openEngine } from '../../src/db/engine';
 import { loadSettings } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server';
@@ -253,7 +253,7 @@ if (!missing) describe('a start while PostgreSQL is down', () => {
       const rows = await sql<{ key: string }>`select key from rate_limits`.execute(engine.db);
       expect(rows.rows.map((r) => r.key)).toEqual(['asmx:address:10.9.9.2']);
     } finally {
-      await closeApp(app);
+      await app.close();
       await engine.close();
     }
   }, 60_000);

@@ -5,7 +5,7 @@
  * answer when the app is mounted in another Express app. Anything else still goes through the router.
  */
 import express from 'express';
-import type { App } from '../../src/app';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { MAIN, SOAP11, SOAP12, soapEnvelope, startOpsApp, SYNC, type OpsApp } from '../ops/ops-support';
 import { helloWorldResponse } from './soap-support';
@@ -19,7 +19,7 @@ describe('the bindings\' front door', () => {
   });
   afterAll(() => ops.close());
 
-  const hello = (app: App, path: string, headers: Record<string, string> = {}) =>
+  const hello = (app: RequestListener, path: string, headers: Record<string, string> = {}) =>
     request(app).post(path).set('Content-Type', SOAP11.type).set('SOAPAction', `"${NS}HelloWorld"`).set(headers).send(soapEnvelope(SOAP11, 'HelloWorld'));
 
   it('answers a path that differs only in case as the router would, with one log line', async () => {

@@ -4,7 +4,7 @@
  * first bytes like a client that goes away.
  */
 import http from 'node:http';
-import { createApp, whenReady } from '../../src/app';
+import { createApp } from '../../src/app';
 import { loadSettings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
 import { freshEngine } from '../support/engines';
@@ -29,7 +29,7 @@ export async function startStreamApp(kind: EngineKind, prepare: (engine: Engine)
     await prepare(engine);
     const log = captureLog();
     const app = createApp({ settings: loadSettings({ LOG_LEVEL: 'info', ...env }), engine, logDestination: log.destination });
-    await whenReady(app);
+    await app.ready;
     const server = await listen(app);
     return { engine, baseUrl: server.baseUrl, port: server.port, log, stop: async () => {
       await server.stop();

@@ -4,7 +4,6 @@
  */
 import http, { type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { whenReady } from '../../src/app';
 import { startTestApp, type TestApp, type TestAppOptions } from './app';
 
 export interface Listening {
@@ -39,7 +38,7 @@ export interface ListeningApp extends TestApp {
 
 export async function listenTestApp(options: TestAppOptions = {}): Promise<ListeningApp> {
   const testApp = await startTestApp(options);
-  await whenReady(testApp.app);
+  await testApp.app.ready;
   const listening = await listen(testApp.app);
   const stop = async () => {
     await listening.stop();
