@@ -475,6 +475,53 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
   return { ours, peers, raws };
 }
 
+/** Request pairs the SDK-alone run makes: enough for some hundred exports of a full batch. */
+const SDK_PAIRS = 100_000;
+
+/**
+ * The SDK alone, in a process of its own: the two spans of a sampled SOAP request (the server span with
+ * the attributes server-span.ts gives it, the operation span with operation-span.ts's), made, ended and
+ * exported to the sink as the server's are, with nothing else to do. Writes its CPU per pair, in ms.
+ */
+async function sdkSpans(sinkPort: number, outFile: string): Promise<void> {
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${sinkPort}`;
+  // Every span exported, none dropped at a full queue, as at the server's one request in ten.
+  process.env.OTEL_BSP_MAX_QUEUE_SIZE = '20000';
+  const api = await import('@opentelemetry/api');
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({ instrumentations: [], metricReaders: [], logRecordProcessors: [] });
+  sdk.start();
+  const tracer = api.trace.getTracer('bench');
+  const pair = (i: number) => {
+    const server = tracer.startSpan('POST', { kind: api.SpanKind.SERVER }, api.ROOT_CONTEXT);
+    server.setAttributes({
+      'http.request.method': 'POST', 'url.scheme': 'http', 'url.path': MAIN, 'server.address': '127.0.0.1', 'server.port': sinkPort,
+      'client.address': '127.0.0.1', 'network.peer.address': '127.0.0.1', 'network.peer.port': 40000 + (i % 20000),
+      'network.protocol.version': '1.1', 'user_agent.original': 'wrk',
+    });
+    const operation = tracer.startSpan('MobileAppWebService/getPCNList', {
+      kind: api.SpanKind.INTERNAL,
+      attributes: { 'rpc.system.name': 'soap', 'rpc.method': 'MobileAppWebService/getPCNList', 'asmx.binding': 'soap11', 'asmx.contract': 'legacy' },
+    }, api.trace.setSpan(api.ROOT_CONTEXT, server));
+    operation.setAttribute('asmx.outcome', 'success');
+    operation.end();
+    server.setAttribute('http.response.status_code', 200);
+    server.end();
+  };
+  // Warmed up and flushed first; then paced as a server would be, a turn of the event loop every few
+  // pairs so that exports go out meanwhile.
+  for (let i = 0; i < 5000; i++) pair(i);
+  await ((api.trace.getTracerProvider() as InstanceType<typeof api.ProxyTracerProvider>).getDelegate() as { forceFlush?: () => Promise<void> }).forceFlush?.();
+  const before = process.cpuUsage();
+  for (let i = 0; i < SDK_PAIRS; i++) {
+    pair(i);
+    if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await sdk.shutdown();
+  const used = process.cpuUsage(before);
+  fs.writeFileSync(outFile, String((used.user + used.system) / 1000 / SDK_PAIRS));
+}
+
 /** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
 const TRACING = [
   { label: 'tracing off', env: {} },
@@ -494,6 +541,7 @@ async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: Node
     `| request | ${TRACING.map((t) => `${t.label} req/s | p50 | p99`).join(' | ')} | 1 in 10 / off | every / off | CPU per request (off, 1 in 10, every) |`,
     `|---|${TRACING.map(() => '---|---|---').join('|')}|---|---|---|`,
   ];
+  const perSampled: string[] = [];
   try {
     const sink = spawnPinned([__filename, '--peer', 'otlp', String(sinkPort)], process.env, undefined, '0');
     started.push({ label: 'otlp sink', port: sinkPort, child: sink });
@@ -515,7 +563,13 @@ async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: Node
       const cells = [off, tenth, every].map((m) => `${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)}`);
       const cpu = [off, tenth, every].map((m) => m.cpuPerRequest!.toFixed(3)).join(' / ');
       lines.push(`| ${row.label} | ${cells.join(' | ')} | ${ratio(tenth).toFixed(2)}x | ${ratio(every).toFixed(2)}x | ${cpu} ms |`);
+      perSampled.push(`${row.label}: ${((tenth.cpuPerRequest! - off.cpuPerRequest!) / 0.1).toFixed(3)} ms`);
     }
+    const out = path.join(dir, 'sdk-spans');
+    const child = spawnPinned([__filename, '--peer', 'sdk-spans', String(sinkPort), out], process.env);
+    await new Promise((resolve) => child.once('exit', resolve));
+    lines.push('', `CPU a sampled request adds, from the 1 in 10 rows ((1 in 10 - off) / 0.1): ${perSampled.join('; ')}`);
+    lines.push(`the SDK alone, its two spans made, ended and exported to the same sink, nothing else: ${Number(fs.readFileSync(out, 'utf8')).toFixed(3)} ms`);
   } finally {
     for (const server of started) await stopServer(server.child);
   }
@@ -546,6 +600,7 @@ async function main(): Promise<void> {
     if (argv[1] === 'express') return expressPeer(port, argv[3]);
     if (argv[1] === 'raw') return rawPeer(port, argv[3]);
     if (argv[1] === 'otlp') return otlpSink(port);
+    if (argv[1] === 'sdk-spans') return sdkSpans(port, argv[3]);
     throw new Error(`unknown peer ${argv[1]}`);
   }
   const options = parseOptions(argv);
