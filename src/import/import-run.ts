@@ -15,6 +15,12 @@ import { stageAsJson, stageByCopy, type StageRows } from './staging';
 import { SummaryUpkeep } from './summary-upkeep';
 import { catchUpFamiliesBehind } from '../summaries/upkeep';
 
+/**
+ * The import's PostgreSQL session: memory per sort or hash and for building an index; no parallel
+ * workers and no JIT (importConnection says why).
+ */
+const SESSION_SETTINGS: Record<string, string> = { work_mem: '128MB', maintenance_work_mem: '256MB', max_parallel_workers_per_gather: '0', jit: 'off' };
+
 export interface ImportOptions {
   dryRun: boolean;
   dateOrder: DateOrder;
@@ -81,6 +87,10 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
 async function importConnection(engine: Engine): Promise<{ db: Kysely<Database>; stage: StageRows; release(): Promise<void> }> {
   if (engine.pool === undefined) return { db: engine.db, stage: stageAsJson, release: () => Promise.resolve() };
   const client = await engine.pool.connect();
+  // Deriving the summary data groups and sorts every raw row, and setting indexes aside builds them
+  // anew: with the defaults' few MB these spill to disk. Parallel workers each hashed the whole inner
+  // side of a join again, and compiling with JIT cost more than it saved. This connection's work only.
+  await client.query(Object.entries(SESSION_SETTINGS).map(([name, value]) => `set ${name} = '${value}'`).join('; '));
   const single = { connect: () => Promise.resolve({ query: client.query.bind(client), release: () => undefined }), end: () => Promise.resolve() };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single }) });
   return {
@@ -88,6 +98,7 @@ async function importConnection(engine: Engine): Promise<{ db: Kysely<Database>;
     stage: stageByCopy(client),
     async release() {
       await db.destroy();
+      await client.query(Object.keys(SESSION_SETTINGS).map((name) => `reset ${name}`).join('; ')).catch(() => undefined);
       client.release();
     },
   };

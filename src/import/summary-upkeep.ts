@@ -9,6 +9,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { caughtUp, noteBehind, refreshSummaries, type Customers, type SummaryFamily } from '../summaries/upkeep';
+import { withoutIndexes } from './foreign-keys';
 import { STAGING } from './staging';
 import type { WriteHooks } from './table-spec';
 
@@ -93,7 +94,7 @@ export class SummaryUpkeep {
     for (const [family, codes] of this.noted) {
       if (!this.due(family)) continue;
       const customers: Customers = codes === 'all' ? 'all' : [...codes];
-      await refreshSummaries(trx, customers, [family]);
+      await refreshSummaries(trx, customers, [family], withoutIndexes);
       await caughtUp(trx, family);
       this.noted.delete(family);
     }

@@ -37,7 +37,14 @@ const CHUNK = 500;
 /** Families of summary data, each derived from its own raw tables: a refresh names those its write can change. */
 export type SummaryFamily = 'sales' | 'orders' | 'receipts' | 'ledger';
 
-const FAMILIES: Record<SummaryFamily, { tables: readonly SummaryTable[]; write(db: Db, s: SummarySql, customers: Customers): Promise<void> }> = {
+interface Family {
+  /** The tables it writes, whose rows of the customers are deleted before it writes them anew, unless it deletes its own. */
+  tables: readonly SummaryTable[];
+  deletesOwnRows?: true;
+  write(db: Db, s: SummarySql, customers: Customers): Promise<void>;
+}
+
+const FAMILIES: Record<SummaryFamily, Family> = {
   sales: { tables: ['sales_period_totals', 'sales_period_categories', 'sales_period_category_sets'], write: insertSales },
   orders: {
     tables: ['order_period_totals', 'order_period_categories', 'order_delivery_events', 'open_order_balances', 'open_order_deliveries'],
@@ -49,7 +56,7 @@ const FAMILIES: Record<SummaryFamily, { tables: readonly SummaryTable[]; write(d
   },
   receipts: { tables: ['receipt_period_totals'], write: insertReceipts },
   // writeLedgerBalances deletes its own rows: a new horizon widens its scope to every customer.
-  ledger: { tables: [], write: writeLedgerBalances },
+  ledger: { tables: ['ledger_month_balances'], deletesOwnRows: true, write: writeLedgerBalances },
 };
 
 const ALL_FAMILIES = Object.keys(FAMILIES) as SummaryFamily[];
@@ -58,22 +65,38 @@ export async function rebuildSummaries(db: Db): Promise<void> {
   await writeSummaries(db, 'all', ALL_FAMILIES);
 }
 
+/**
+ * How a family's tables are written anew for every customer: `write` deletes and inserts their rows.
+ * The import runs it with the tables' indexes set aside (src/import/foreign-keys.ts).
+ */
+export type RewriteTables = (db: Db, tables: readonly string[], write: () => Promise<void>) => Promise<void>;
+
+const inPlace: RewriteTables = (_db, _tables, write) => write();
+
 /** Refreshes these customers' summary rows; when they are most of the customers, all are rebuilt in one pass. */
-export async function refreshSummaries(db: Db, customerCodes: Iterable<string> | 'all', families: readonly SummaryFamily[] = ALL_FAMILIES): Promise<void> {
-  if (customerCodes === 'all') return writeSummaries(db, 'all', families);
+export async function refreshSummaries(db: Db, customerCodes: Iterable<string> | 'all', families: readonly SummaryFamily[] = ALL_FAMILIES, rewrite: RewriteTables = inPlace): Promise<void> {
+  if (customerCodes === 'all') return writeSummaries(db, 'all', families, rewrite);
   const codes = [...new Set(customerCodes)].sort();
   if (codes.length === 0) return;
   const stored = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (codes.length * 2 >= Number(stored.n)) return writeSummaries(db, 'all', families);
+  if (codes.length * 2 >= Number(stored.n)) return writeSummaries(db, 'all', families, rewrite);
   for (let i = 0; i < codes.length; i += CHUNK) await writeSummaries(db, codes.slice(i, i + CHUNK), families);
 }
 
-async function writeSummaries(db: Db, customers: Customers, families: readonly SummaryFamily[]): Promise<void> {
+async function writeSummaries(db: Db, customers: Customers, families: readonly SummaryFamily[], rewrite: RewriteTables = inPlace): Promise<void> {
   const s = summarySql(db);
   for (const family of families) {
-    for (const table of FAMILIES[family].tables) await deleteRows(db, table, customers);
-    await FAMILIES[family].write(db, s, customers);
-    if (customers === 'all') await caughtUp(db, family);
+    const spec = FAMILIES[family];
+    const writeFamily = async () => {
+      if (!spec.deletesOwnRows) for (const table of spec.tables) await deleteRows(db, table, customers);
+      await spec.write(db, s, customers);
+    };
+    if (customers === 'all') {
+      await rewrite(db, spec.tables, writeFamily);
+      await caughtUp(db, family);
+    } else {
+      await writeFamily();
+    }
   }
 }
 
