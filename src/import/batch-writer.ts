@@ -76,11 +76,13 @@ export class BatchWriter {
     await unstage(this.trx, [...problems.keys()].map((row) => row.line));
     const accepted = problems.size === 0 ? rows : rows.filter((row) => !problems.has(row));
     if (accepted.length === 0) return [];
-    const updated = await storedCount(this.trx, this.spec);
     const assigns = this.hooks !== undefined && this.hooks.assignedColumns.length > 0;
     // A stored row that the file leaves as it is need not be written, nor its summaries refreshed;
     // rows whose numbers a hook assigns are compared by the hook (warranty-requests.ts).
-    if (!assigns && updated > 0) await unstageUnchanged(this.trx, this.spec, this.comparedColumns);
+    const { stored: updated, unchanged } = await storedRows(this.trx, this.spec, assigns ? undefined : this.comparedColumns);
+    // Every row as stored already (a re-import): no second lookup of each to take them out one by one.
+    if (unchanged === accepted.length) await clearStaging(this.trx);
+    else if (unchanged > 0) await unstageUnchanged(this.trx, this.spec, this.comparedColumns);
     await this.hooks?.beforeWrite(this.trx, accepted, this.comparedColumns);
     if (assigns) {
       // The hook has given the rows their numbers: the staged copies must carry them.
@@ -139,19 +141,25 @@ async function unstage(trx: Transaction<Database>, lines: number[]): Promise<voi
 
 /** Takes out of the staging table the rows whose stored row holds their values already. */
 async function unstageUnchanged(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[]): Promise<void> {
-  const match = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
-  const same = compared.map((c) => sql`t.${sql.ref(c)} is not distinct from s.${sql.ref(c)}`);
   // Scalar subqueries look each staged row up in the table's key: as a join, PostgreSQL hashed the
   // whole table for every batch.
-  await sql`delete from ${sql.table(STAGING)} as s where (select 1 from ${sql.table(spec.table)} t where ${sql.join([match, ...same], sql` and `)}) is not null`.execute(trx);
+  await sql`delete from ${sql.table(STAGING)} as s where (select 1 from ${sql.table(spec.table)} t where ${sql.join([keyMatch(spec), ...sameValues(compared)], sql` and `)}) is not null`.execute(trx);
 }
 
-/** How many staged rows have a key that is stored already (their write is an update). */
-async function storedCount(trx: Transaction<Database>, spec: TableSpec): Promise<number> {
-  const match = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
-  const found = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(STAGING)} s where (select 1 from ${sql.table(spec.table)} t where ${match}) is not null`.execute(trx);
-  return Number(found.rows[0].n);
+/**
+ * How many staged rows have a key that is stored already (their write is an update), and of those
+ * how many hold the stored values of `compared` already (none counted without `compared`).
+ */
+async function storedRows(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[] | undefined): Promise<{ stored: number; unchanged: number }> {
+  const same = compared === undefined ? sql`false` : sql.join([sql`true`, ...sameValues(compared)], sql` and `);
+  const found = await sql<{ stored: number | string; unchanged: number | string }>`
+    select count(k) as stored, count(case when k = 2 then 1 end) as unchanged
+    from (select (select case when ${same} then 2 else 1 end from ${sql.table(spec.table)} t where ${keyMatch(spec)}) as k from ${sql.table(STAGING)} s) x`.execute(trx);
+  return { stored: Number(found.rows[0].stored), unchanged: Number(found.rows[0].unchanged) };
 }
+
+const keyMatch = (spec: TableSpec) => sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
+const sameValues = (compared: readonly string[]) => compared.map((c) => sql`t.${sql.ref(c)} is not distinct from s.${sql.ref(c)}`);
 
 /**
  * Rows whose value of a unique column (users.username; warranty_requests.client_request_id within
