@@ -7,7 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sql, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Database } from '../db/schema';
@@ -26,8 +26,14 @@ export async function createStaging(trx: Transaction<Database>, table: string, c
   await sql`create temporary table ${sql.table(STAGING)} as select 0 as line, ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)} where 1 = 0`.execute(trx);
 }
 
+/**
+ * Empties the staging table. PostgreSQL truncates it: a delete leaves every row behind as a dead
+ * tuple, which each later statement of the file would read again (no vacuum runs inside the file's
+ * transaction); SQLite's delete without a condition truncates already.
+ */
 export async function clearStaging(trx: Transaction<Database>): Promise<void> {
-  await sql`delete from ${sql.table(STAGING)}`.execute(trx);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`truncate ${sql.table(STAGING)}`.execute(trx);
+  else await sql`delete from ${sql.table(STAGING)}`.execute(trx);
 }
 
 export async function dropStaging(trx: Transaction<Database>): Promise<void> {
