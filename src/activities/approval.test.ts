@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { ActivitiesTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { businessFailure, fixedClock, runOperation } from '../../test/support/operation';
@@ -15,7 +15,7 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
   suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
 
   /** A new PENDING activity of its own for a test that changes one. */
-  async function addPending(officer = 'SO01', customer = 'C001'): Promise<ActivitiesTable> {
+  async function addPending(officer = 'SO01', customer = 'C001'): Promise<Database['activities']> {
     return insertPending(engine.db, `TST${String(++sequence).padStart(4, '0')}`, officer, customer);
   }
 

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { EnquiriesTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { businessFailure, fixedClock, runOperation } from '../../test/support/operation';
@@ -9,7 +9,7 @@ import { ENQUIRIES, insertActivityData, insertEnquiry, pending } from './test-fi
 const NOW = '2026-06-15T10:00:00.000Z';
 const LATER = '2026-06-16T09:30:00.000Z';
 
-function enquiryObject(row: EnquiriesTable) {
+function enquiryObject(row: Database['enquiries']) {
   return {
     EnquiryNo: row.enquiry_no,
     EnquiryDate: row.enquiry_date,

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { ActivitiesTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { businessFailure as failure, fixedClock, runOperation } from '../../test/support/operation';
 import type { Operation } from '../operations/types';
@@ -19,7 +19,7 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
 
   describe('ActivityApprovalRejection', () => {
     /** A new PENDING activity of `officer` for a test that decides one. */
-    async function addPending(officer: string, customer: string): Promise<ActivitiesTable> {
+    async function addPending(officer: string, customer: string): Promise<Database['activities']> {
       return insertPending(engine.db, `PRN${String(++sequence).padStart(4, '0')}`, officer, customer);
     }
     const stored = (no: string) => engine.db.selectFrom('activities').select(['status', 'decided_by']).where('activity_no', '=', no).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { ActivitiesTable, ComplaintsTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, PRODUCTS } from '../../test/support/fixture';
 import { businessFailure, runOperation } from '../../test/support/operation';
@@ -9,7 +9,7 @@ import { principal, refusalShape, seesOfficer } from '../users/test-fixture';
 
 const customerName = (code: string) => CUSTOMERS.find((c) => c.code === code)!.name;
 
-function complaintObject(row: ComplaintsTable) {
+function complaintObject(row: Database['complaints']) {
   return {
     ComplaintNo: row.complaint_no,
     ComplaintDate: row.complaint_date,
@@ -30,10 +30,10 @@ const newestFirst = <T>(date: (r: T) => string, no: (r: T) => string) => (a: T, 
 /** The report worked out from the fixture rows that pass `keep`. */
 function expectedReport(keepOfficer: (officer: string) => boolean, from = '0000-00-00', to = '9999-99-99') {
   const activities = ACTIVITIES.filter((a) => keepOfficer(a.sales_officer_id) && a.activity_date >= from && a.activity_date <= to)
-    .sort(newestFirst<ActivitiesTable>((a) => a.activity_date, (a) => a.activity_no))
+    .sort(newestFirst<Database['activities']>((a) => a.activity_date, (a) => a.activity_no))
     .map(activityObject);
   const complaints = COMPLAINTS.filter((k) => keepOfficer(k.sales_officer_id) && k.complaint_date >= from && k.complaint_date <= to)
-    .sort(newestFirst<ComplaintsTable>((k) => k.complaint_date, (k) => k.complaint_no))
+    .sort(newestFirst<Database['complaints']>((k) => k.complaint_date, (k) => k.complaint_no))
     .map(complaintObject);
   // The rows of the fixture tallied by status, independently of the report's own counting.
   const tally = (rows: { Status: string }[]) => {

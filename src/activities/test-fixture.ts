@@ -7,10 +7,10 @@
  *   customers: C001, C002 (SO01), C003 (SO02), C004, C005 (SO03)
  */
 import type { Kysely } from 'kysely';
-import type { ActivitiesTable, ComplaintsTable, Database, EnquiriesTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 
-export const ACTIVITIES: ActivitiesTable[] = [
+export const ACTIVITIES: Database['activities'][] = [
   pending('ACT001', '2026-06-01', 'VISIT', 'C001', 'SO01', 'Routine visit'),
   pending('ACT002', '2026-06-03', 'DEMO', 'C002', 'SO01', 'Pump demo at site'),
   {
@@ -32,7 +32,7 @@ export const ACTIVITIES: ActivitiesTable[] = [
   pending('ACT007', '2026-05-31', 'VISIT', 'C001', 'AM01', 'Visit by the area manager'),
 ];
 
-export const COMPLAINTS: ComplaintsTable[] = [
+export const COMPLAINTS: Database['complaints'][] = [
   complaint('CMP001', '2026-06-02', 'C001', 'SO01', 'P001', 'Pump noisy', 'OPEN'),
   complaint('CMP002', '2026-06-05', 'C003', 'SO02', 'P003', 'Motor overheats', 'RESOLVED'),
   complaint('CMP003', '2026-05-28', 'C004', 'SO03', 'P004', 'Valve leaks', 'OPEN'),
@@ -40,7 +40,7 @@ export const COMPLAINTS: ComplaintsTable[] = [
   complaint('CMP005', '2026-06-10', 'C002', 'SO01', 'P001', 'Seal worn out', 'RESOLVED'),
 ];
 
-export const ENQUIRIES: EnquiriesTable[] = [
+export const ENQUIRIES: Database['enquiries'][] = [
   enquiry('ENQ001', '2026-06-01', 'C001', 'SO01', 'Needs 10 pumps', null, null),
   enquiry('ENQ002', '2026-06-02', 'C003', 'SO02', 'Motor price list', 'ACT003', null),
   enquiry('ENQ003', '2026-06-04', 'C004', 'SO03', 'Valves for a project', null, 'C004'),
@@ -54,7 +54,7 @@ export async function insertActivityData(db: Kysely<Database>): Promise<void> {
   await db.insertInto('enquiries').values(ENQUIRIES).execute();
 }
 
-export function pending(no: string, date: string, type: string, customer: string, officer: string, description: string): ActivitiesTable {
+export function pending(no: string, date: string, type: string, customer: string, officer: string, description: string): Database['activities'] {
   return {
     activity_no: no,
     activity_date: date,
@@ -70,21 +70,21 @@ export function pending(no: string, date: string, type: string, customer: string
 }
 
 /** A new PENDING activity `no` of `officer` at `customer`, stored, for a test that decides one. */
-export async function insertPending(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<ActivitiesTable> {
+export async function insertPending(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<Database['activities']> {
   const row = pending(no, '2026-06-12', 'VISIT', customer, officer, 'Visit to decide');
   await db.insertInto('activities').values(row).execute();
   return row;
 }
 
 /** A new unlinked enquiry `no` of `officer` at `customer`, stored, for a test that links one. */
-export async function insertEnquiry(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<EnquiriesTable> {
+export async function insertEnquiry(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<Database['enquiries']> {
   const row = enquiry(no, '2026-06-11', customer, officer, 'Enquiry to link', null, null);
   await db.insertInto('enquiries').values(row).execute();
   return row;
 }
 
 /** The activity object the operations return for a stored row (docs/behaviour.md field names). */
-export function activityObject(row: ActivitiesTable) {
+export function activityObject(row: Database['activities']) {
   return {
     ActivityNo: row.activity_no,
     ActivityDate: row.activity_date,
@@ -100,11 +100,11 @@ export function activityObject(row: ActivitiesTable) {
   };
 }
 
-function complaint(no: string, date: string, customer: string, officer: string, product: string, description: string, status: 'OPEN' | 'RESOLVED'): ComplaintsTable {
+function complaint(no: string, date: string, customer: string, officer: string, product: string, description: string, status: 'OPEN' | 'RESOLVED'): Database['complaints'] {
   return { complaint_no: no, complaint_date: date, customer_code: customer, sales_officer_id: officer, product_code: product, description, status };
 }
 
-function enquiry(no: string, date: string, customer: string, officer: string, description: string, activity: string | null, orderTo: string | null): EnquiriesTable {
+function enquiry(no: string, date: string, customer: string, officer: string, description: string, activity: string | null, orderTo: string | null): Database['enquiries'] {
   return {
     enquiry_no: no,
     enquiry_date: date,

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { ReceiptsTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
@@ -8,7 +8,7 @@ import { principal, seesOfficer } from '../users/test-fixture';
 
 // R001 and R002 share a date (the receipt number breaks the tie); R006 is C001's money collected by
 // SO02, not by C001's own officer SO01, so the officer filter must read the receipt's officer.
-const RECEIPTS: ReceiptsTable[] = [
+const RECEIPTS: Database['receipts'][] = [
   { receipt_no: 'R001', receipt_date: '2026-01-05', customer_code: 'C001', sales_officer_id: 'SO01', payment_method: 'CHEQUE', reference: 'CHQ-1001', amount: 1250050 },
   { receipt_no: 'R002', receipt_date: '2026-01-05', customer_code: 'C003', sales_officer_id: 'SO02', payment_method: 'NEFT', reference: 'UTR-77', amount: 500000 },
   { receipt_no: 'R003', receipt_date: '2026-01-20', customer_code: 'C001', sales_officer_id: 'SO01', payment_method: 'UPI', reference: 'UPI-3', amount: 99 },
@@ -20,7 +20,7 @@ const RECEIPTS: ReceiptsTable[] = [
 
 type Row = ReturnType<typeof expectedRow>;
 
-function expectedRow(r: ReceiptsTable) {
+function expectedRow(r: Database['receipts']) {
   return {
     ReceiptNo: r.receipt_no,
     ReceiptDate: r.receipt_date,
@@ -33,7 +33,7 @@ function expectedRow(r: ReceiptsTable) {
 }
 
 /** Expected rows: the fixture filtered, sorted by a field then ReceiptNo (ascending). */
-function expected(keep: (r: ReceiptsTable) => boolean, by: keyof Row = 'ReceiptDate'): Row[] {
+function expected(keep: (r: Database['receipts']) => boolean, by: keyof Row = 'ReceiptDate'): Row[] {
   const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
   return RECEIPTS.filter(keep)
     .map(expectedRow)
@@ -152,7 +152,7 @@ describe.each(ENGINES)('getCollectionStatements with an authenticated user (prin
 
   const runAs = (id: string, fields: Record<string, string> = {}) => runOperation(getCollectionStatements, engine, fields, { principal: principal(id) });
   /** The receipt's customer is owned by an officer the user sees. */
-  const customerSeenBy = (id: string) => (r: ReceiptsTable) => seesOfficer(id, CUSTOMERS.find((c) => c.code === r.customer_code)!.sales_officer_id);
+  const customerSeenBy = (id: string) => (r: Database['receipts']) => seesOfficer(id, CUSTOMERS.find((c) => c.code === r.customer_code)!.sales_officer_id);
   const totalsOf = (rows: Row[]) => ({ Count: rows.length, Amount: Math.round(rows.reduce((s, r) => s + r.Amount * 100, 0)) / 100 });
 
   it("shows an officer the receipts of their own customers (R006, collected by SO02 from SO01's C001, is SO01's)", async () => {

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { LedgerEntriesTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { fixedClock, runOperation } from '../../test/support/operation';
@@ -10,7 +10,7 @@ import { rebuildSummaries } from '../summaries/upkeep';
 // C001 owes money (Dr); C002 paid in advance (Cr); C003's invoice was cancelled by a credit note
 // (zero: Dr); C004 has no entries at all; C005's only entry is after every month asked below except
 // July. The 2026-02-01 entry sits on a month boundary: outside February's opening, inside March's.
-const LEDGER: LedgerEntriesTable[] = [
+const LEDGER: Database['ledger_entries'][] = [
   { customer_code: 'C001', entry_date: '2025-12-31', doc_type: 'OPENING', doc_no: 'OB-C001', debit: 100000, credit: 0 },
   { customer_code: 'C001', entry_date: '2026-01-10', doc_type: 'INVOICE', doc_no: 'INV001', debit: 500000, credit: 0 },
   { customer_code: 'C001', entry_date: '2026-01-31', doc_type: 'RECEIPT', doc_no: 'R001', debit: 0, credit: 200000 },

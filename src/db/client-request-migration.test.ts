@@ -7,11 +7,11 @@ import { ENGINES, emptyEngine } from '../../test/support/engines';
 import { insertWarrantyFixture } from '../warranty/test-fixture';
 import type { Engine } from './engine';
 import { migrate } from './migrate';
-import type { WarrantyRequestsTable } from './schema';
+import type { Database } from './schema';
 
 const STAMP = '2026-06-10T08:00:00.000Z';
 
-function request(no: string, key: string | null, officer: string, customer: string, changeSeq: number): WarrantyRequestsTable {
+function request(no: string, key: string | null, officer: string, customer: string, changeSeq: number): Database['warranty_requests'] {
   return {
     request_no: no, client_request_id: key, customer_code: customer, sales_officer_id: officer, product_code: 'P001', serial_no: `SN-${no}`,
     invoice_no: customer === 'C001' ? 'INV001' : null, purchase_date: '2026-05-05', complaint: 'Noise', status: 'DISPATCHED', transporter: 'VRL',

@@ -66,7 +66,7 @@ export async function seed(engine: Engine, options: SeedOptions): Promise<SeedSu
     const masters = masterRows(company);
     for (const table of Object.keys(masters) as (keyof typeof masters)[]) await writer.insert(table, masters[table]);
     const numbers = await generateTransactions(writer, company, new Random(`mobileapp-demo:${scale}:${asOf}:${fiscalYearStartMonth}:transactions`), start, asOfDay);
-    // New requests and files continue the sequences (schema.ts, CountersTable).
+    // New requests and files continue the sequences (schema.ts, Database['counters']).
     await setCounter(trx, 'warranty_request_no', numbers.count('warrantyRequest'));
     await setCounter(trx, 'warranty_change_seq', numbers.count('warrantyRequest'));
     await setCounter(trx, 'warranty_file_id', numbers.count('warrantyFile'));

@@ -2,7 +2,7 @@
  * A numbered month of documents as table rows, parents before children (foreign keys are checked as
  * rows arrive). Every invoice, receipt, debit note and credit note posts one ledger entry.
  */
-import type { LedgerEntriesTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { formatDay, type Day } from './calendar';
 import type { MonthBatch } from './batch';
 import type { WarrantyRequest } from './model';
@@ -55,7 +55,7 @@ export async function writeBatch(writer: RowWriter, batch: MonthBatch, start: Da
   })));
 }
 
-function ledgerRows(batch: MonthBatch, start: Day): LedgerEntriesTable[] {
+function ledgerRows(batch: MonthBatch, start: Day): Database['ledger_entries'][] {
   const openingNo = `OB${formatDay(start).slice(0, 4)}`;
   return [
     ...batch.openings.map((c) => ({
@@ -69,7 +69,7 @@ function ledgerRows(batch: MonthBatch, start: Day): LedgerEntriesTable[] {
   ];
 }
 
-function entry(customer: string, date: Day, docType: LedgerEntriesTable['doc_type'], docNo: string, debit: number, credit: number): LedgerEntriesTable {
+function entry(customer: string, date: Day, docType: Database['ledger_entries']['doc_type'], docNo: string, debit: number, credit: number): Database['ledger_entries'] {
   return { customer_code: customer, entry_date: formatDay(date), doc_type: docType, doc_no: docNo, debit, credit };
 }
 

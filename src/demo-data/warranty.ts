@@ -4,7 +4,7 @@
  * attachments (small real files), so the file listing and download have something to show.
  */
 import { createHash } from 'node:crypto';
-import type { WarrantyFilesTable, WarrantyStatus } from '../db/schema';
+import type { Database, WarrantyStatus } from '../db/schema';
 import { TRANSPORTERS } from './catalog';
 import { formatDay, timestamp, type Day, type Month } from './calendar';
 import type { DocumentNumbers } from './batch';
@@ -98,9 +98,9 @@ function uuid(random: Random): string {
 
 const REQUESTS_WITH_FILES = 8;
 
-export function sampleWarrantyFiles(requests: WarrantyRequest[], numbers: DocumentNumbers): WarrantyFilesTable[] {
+export function sampleWarrantyFiles(requests: WarrantyRequest[], numbers: DocumentNumbers): Database['warranty_files'][] {
   const step = Math.max(1, Math.floor(requests.length / REQUESTS_WITH_FILES));
-  const rows: WarrantyFilesTable[] = [];
+  const rows: Database['warranty_files'][] = [];
   for (let i = 0, picked = 0; i < requests.length && picked < REQUESTS_WITH_FILES; i += step, picked++) {
     const request = requests[i];
     const files: [string, string, Buffer][] = [

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { InvoicesTable, PcnDebitNotesTable, PcnInvoicesTable, PcnTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
@@ -7,14 +7,14 @@ import { expectedCheque, expectedChequeList } from '../../test/support/cheques';
 import { getPCNDebitNotes, getPCNDetails, getPCNInvoices, getPCNList } from './operations';
 import { principal, seesOfficer } from '../users/test-fixture';
 
-const INVOICES: InvoicesTable[] = [
+const INVOICES: Database['invoices'][] = [
   { invoice_no: 'INV002', invoice_date: '2026-01-12', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC2', order_no: null, amount: 250000 },
   { invoice_no: 'INV001', invoice_date: '2026-01-10', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC1', order_no: null, amount: 500000 },
   { invoice_no: 'INV003', invoice_date: '2026-02-01', customer_code: 'C004', sales_officer_id: 'SO03', profit_center_code: 'PC2', order_no: null, amount: 800000 },
 ];
 
 // PCN001 carries two cheques; PDC003 and PDC005 share a date (the PDCID breaks the tie, descending).
-const CHEQUES: PcnTable[] = [
+const CHEQUES: Database['pcn'][] = [
   { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
   { pdc_id: 'PDC002', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ112', cheque_date: '2026-04-15', bank_name: 'HDFC Bank', amount: 350000, status: 'DEPOSITED' },
   { pdc_id: 'PDC003', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C004', sales_officer_id: 'SO03', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 800000, status: 'CLEARED' },
@@ -22,14 +22,14 @@ const CHEQUES: PcnTable[] = [
   { pdc_id: 'PDC005', pcn_no: 'PCN004', pcn_date: '2026-03-05', customer_code: 'C002', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'DD', cheque_no: 'DD9', cheque_date: '2026-03-06', bank_name: 'SBI', amount: 120055, status: 'BOUNCED' },
 ];
 
-const PCN_INVOICES: PcnInvoicesTable[] = [
+const PCN_INVOICES: Database['pcn_invoices'][] = [
   { pcn_no: 'PCN001', invoice_no: 'INV002', adjusted_amount: 200000 },
   { pcn_no: 'PCN001', invoice_no: 'INV001', adjusted_amount: 400000 },
   { pcn_no: 'PCN002', invoice_no: 'INV003', adjusted_amount: 800000 },
 ];
 
 // DN001 and DN002 share a date (number breaks the tie); DN003 is earlier and comes first.
-const DEBIT_NOTES: PcnDebitNotesTable[] = [
+const DEBIT_NOTES: Database['pcn_debit_notes'][] = [
   { debit_note_no: 'DN002', pcn_no: 'PCN001', note_date: '2026-03-02', amount: 15000, reason: 'Bank charges' },
   { debit_note_no: 'DN001', pcn_no: 'PCN001', note_date: '2026-03-02', amount: 5000, reason: 'Late payment interest' },
   { debit_note_no: 'DN003', pcn_no: 'PCN001', note_date: '2026-02-28', amount: 2550, reason: 'Cheque return charges' },
@@ -37,9 +37,9 @@ const DEBIT_NOTES: PcnDebitNotesTable[] = [
 ];
 
 const customerName = (code: string) => CUSTOMERS.find((x) => x.code === code)!.name;
-const chequeRow = (c: PcnTable) => expectedCheque(c, customerName(c.customer_code));
+const chequeRow = (c: Database['pcn']) => expectedCheque(c, customerName(c.customer_code));
 /** Expected getPCNList rows: the fixture filtered, newest first. */
-const expectedList = (keep: (c: PcnTable) => boolean) => expectedChequeList(CHEQUES, customerName, keep);
+const expectedList = (keep: (c: Database['pcn']) => boolean) => expectedChequeList(CHEQUES, customerName, keep);
 
 /** The master data, the invoices and the cheques with the invoices and debit notes they cover. */
 async function insertCheques(engine: Engine): Promise<void> {
@@ -204,7 +204,7 @@ describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s',
 
   const as = (id: string) => ({ principal: principal(id) });
   /** The cheque's customer is owned by an officer the user sees. */
-  const customerSeenBy = (id: string) => (c: PcnTable) => seesOfficer(id, CUSTOMERS.find((x) => x.code === c.customer_code)!.sales_officer_id);
+  const customerSeenBy = (id: string) => (c: Database['pcn']) => seesOfficer(id, CUSTOMERS.find((x) => x.code === c.customer_code)!.sales_officer_id);
   const pcnSeenBy = (id: string, pcnNo: string) => CHEQUES.some((c) => c.pcn_no === pcnNo && customerSeenBy(id)(c));
   const invoicesOf = (pcnNo: string) => PCN_INVOICES.filter((i) => i.pcn_no === pcnNo).map((i) => i.invoice_no).sort();
   const notesOf = (pcnNo: string) => DEBIT_NOTES.filter((n) => n.pcn_no === pcnNo).map((n) => n.debit_note_no);

@@ -29,12 +29,12 @@ export async function nextValue(db: Kysely<Database>, name: CounterName): Promis
   return Number(row.value);
 }
 
-/** 'WR' + seven digits (schema.ts, WarrantyRequestsTable.request_no). */
+/** 'WR' + seven digits (schema.ts, Database['warranty_requests'].request_no). */
 export function requestNumber(value: number): string {
   return `WR${String(value).padStart(7, '0')}`;
 }
 
-/** 'WF' + seven digits (schema.ts, WarrantyFilesTable.file_id). */
+/** 'WF' + seven digits (schema.ts, Database['warranty_files'].file_id). */
 export function fileId(value: number): string {
   return `WF${String(value).padStart(7, '0')}`;
 }

@@ -3,11 +3,11 @@
  * spellings, so the index serves them.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { CustomersTable, Database, InvoicesTable, ProductsTable, WarrantyFilesTable, WarrantyRequestsTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { documentNumberSpellings, storedCustomerCode, storedProductCode } from '../operations/master-codes';
 
-export type WarrantyRequestRow = Selectable<WarrantyRequestsTable>;
-export type FileMetaRow = Omit<Selectable<WarrantyFilesTable>, 'content'>;
+export type WarrantyRequestRow = Selectable<Database['warranty_requests']>;
+export type FileMetaRow = Omit<Selectable<Database['warranty_files']>, 'content'>;
 export type SyncRow = WarrantyRequestRow & { file_count: number };
 
 const FILE_META_COLUMNS = ['file_id', 'request_no', 'file_name', 'content_type', 'size_bytes', 'sha256', 'created_at'] as const;
@@ -15,19 +15,19 @@ const FILE_META_COLUMNS = ['file_id', 'request_no', 'file_name', 'content_type',
 // ---- master data ---------------------------------------------------------------------------------
 
 /** A customer by its code, typed in any case (master-codes.ts: the exact spelling preferred). */
-export async function findCustomer(db: Kysely<Database>, code: string): Promise<Selectable<CustomersTable> | undefined> {
+export async function findCustomer(db: Kysely<Database>, code: string): Promise<Selectable<Database['customers']> | undefined> {
   const stored = await storedCustomerCode(db, code);
   return stored === undefined ? undefined : db.selectFrom('customers').selectAll().where('code', '=', stored).executeTakeFirst();
 }
 
 /** A product by its code, typed in any case (master-codes.ts: the exact spelling preferred). */
-export async function findProduct(db: Kysely<Database>, code: string): Promise<Selectable<ProductsTable> | undefined> {
+export async function findProduct(db: Kysely<Database>, code: string): Promise<Selectable<Database['products']> | undefined> {
   const stored = await storedProductCode(db, code);
   return stored === undefined ? undefined : db.selectFrom('products').selectAll().where('code', '=', stored).executeTakeFirst();
 }
 
 /** An invoice by its number under its usual spellings (documentNumberSpellings), the exact one preferred. */
-export async function findInvoice(db: Kysely<Database>, invoiceNo: string): Promise<Pick<InvoicesTable, 'invoice_no' | 'customer_code' | 'invoice_date'> | undefined> {
+export async function findInvoice(db: Kysely<Database>, invoiceNo: string): Promise<Pick<Database['invoices'], 'invoice_no' | 'customer_code' | 'invoice_date'> | undefined> {
   const candidates = documentNumberSpellings(invoiceNo);
   return db
     .selectFrom('invoices')
@@ -104,7 +104,7 @@ export function listFiles(db: Kysely<Database>, requestNo: string): Promise<File
   return db.selectFrom('warranty_files').select(FILE_META_COLUMNS).where('request_no', '=', requestNo).orderBy('file_id').execute();
 }
 
-export async function insertFile(db: Kysely<Database>, row: Selectable<WarrantyFilesTable>): Promise<void> {
+export async function insertFile(db: Kysely<Database>, row: Selectable<Database['warranty_files']>): Promise<void> {
   await db.insertInto('warranty_files').values(row).execute();
 }
 

@@ -1,5 +1,5 @@
 import type { Engine } from '../db/engine';
-import type { WarrantyRequestsTable } from '../db/schema';
+import type { Database } from '../db/schema';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import { fixedClock, runOperation } from '../../test/support/operation';
 import { createWarrantyRequest, syncWarrantyReqList, updateWarrantyTransportDetails, warrantyRequestFiles } from './operations';
@@ -108,7 +108,7 @@ describe.each(ENGINES)('SyncWarrantyReqList: %s', (kind) => {
 
   it('PageSize defaults to 500', async () => {
     await insertWarrantyFixture(engine.db);
-    const rows: WarrantyRequestsTable[] = Array.from({ length: 501 }, (_, i) => ({
+    const rows: Database['warranty_requests'][] = Array.from({ length: 501 }, (_, i) => ({
       request_no: wr(i + 1), client_request_id: null, customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P001', serial_no: `S${i}`,
       invoice_no: null, purchase_date: null, complaint: 'c', status: 'SUBMITTED', transporter: null, lr_no: null, lr_date: null, vehicle_no: null,
       created_at: NOW, updated_at: NOW, version: 1, change_seq: i + 1,

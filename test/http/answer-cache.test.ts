@@ -5,7 +5,7 @@
  * process), nor to a caller of another scope, nor for another month than the one "now" stood for.
  */
 import request from 'supertest';
-import type { PcnTable } from '../../src/db/schema';
+import type { Database } from '../../src/db/schema';
 import { hashPassword } from '../../src/auth/password-hash';
 import { storePassword } from '../../src/auth/credential-store';
 import { startTestApp, type TestApp } from '../support/app';
@@ -13,7 +13,7 @@ import { commitElsewhere, ENGINES } from '../support/engines';
 import { insertMasterData, warrantyFields } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
 
-const CHEQUES: PcnTable[] = [
+const CHEQUES: Database['pcn'][] = [
   { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
   { pdc_id: 'PDC002', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C003', sales_officer_id: 'SO02', payment_type: 'ADVANCE', payment_method: 'UPI', cheque_no: null, cheque_date: null, bank_name: null, amount: 100000, status: 'RECEIVED' },
   { pdc_id: 'PDC003', pcn_no: 'PCN003', pcn_date: '2026-03-07', customer_code: 'C004', sales_officer_id: 'SO03', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 800000, status: 'CLEARED' },

@@ -5,7 +5,7 @@
  * XML is made from the same read.
  */
 import request from 'supertest';
-import type { PcnTable } from '../../src/db/schema';
+import type { Database } from '../../src/db/schema';
 import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { CUSTOMERS } from '../support/fixture';
@@ -16,7 +16,7 @@ const ODD_NAME = 'Zoë "Quoted" \\ back/slash \u2028 𝄞 <&> \u0001\t';
 const ODD_CUSTOMER = { code: 'C009', name: ODD_NAME, state_code: 'DL', sales_officer_id: 'SO01', credit_limit: 0, active: 1 };
 const NAMES = new Map<string, string>([...CUSTOMERS, ODD_CUSTOMER].map((c) => [c.code, c.name]));
 
-const CHEQUES: PcnTable[] = [
+const CHEQUES: Database['pcn'][] = [
   { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
   { pdc_id: 'PDC002', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C009', sales_officer_id: 'SO01', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 1, status: 'CLEARED' },
   { pdc_id: 'PDC003', pcn_no: 'PCN003', pcn_date: '2026-03-05', customer_code: 'C009', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'DD', cheque_no: 'DD "9"', cheque_date: '2026-03-06', bank_name: 'Bank \u2029 of Zoë', amount: 123456789012, status: 'BOUNCED' },
@@ -24,7 +24,7 @@ const CHEQUES: PcnTable[] = [
 ];
 
 /** The getPCNList rows of the cheques `keep` selects, spelled out from the stored values. */
-const expectedRows = (keep: (c: PcnTable) => boolean) => expectedChequeList(CHEQUES, (code) => NAMES.get(code)!, keep);
+const expectedRows = (keep: (c: Database['pcn']) => boolean) => expectedChequeList(CHEQUES, (code) => NAMES.get(code)!, keep);
 
 const envelope = (rows: unknown[]) => JSON.stringify({ Success: true, Message: '', Count: rows.length, Data: rows });
 
@@ -37,9 +37,9 @@ describe.each(ENGINES.flatMap((kind) => [{ kind, cache: 'on' }, { kind, cache: '
   });
 
   it.each([
-    ['an officer, typed in lower case', 'SalesOfficer=so01', (c: PcnTable) => c.sales_officer_id === 'SO01'],
-    ['a customer', 'Customer=C009', (c: PcnTable) => c.customer_code === 'C009'],
-    ['a payment type', 'PaymentType=PDC', (c: PcnTable) => c.payment_type === 'PDC'],
+    ['an officer, typed in lower case', 'SalesOfficer=so01', (c: Database['pcn']) => c.sales_officer_id === 'SO01'],
+    ['a customer', 'Customer=C009', (c: Database['pcn']) => c.customer_code === 'C009'],
+    ['a payment type', 'PaymentType=PDC', (c: Database['pcn']) => c.payment_type === 'PDC'],
     ['no filter', '', () => true],
     ['an unknown officer', 'SalesOfficer=NOBODY', () => false],
   ])('GET and POST with %s answer JSON.stringify of the envelope, byte for byte, twice', async (_label, query, keep) => {

@@ -5,7 +5,7 @@
  * tie-breaks of every order and of every page key are exercised.
  */
 import type { Kysely } from 'kysely';
-import type { ActivitiesTable, ComplaintsTable, Database, PcnTable, ReceiptsTable } from '../../src/db/schema';
+import type { Database } from '../../src/db/schema';
 import { insertMasterData } from '../support/fixture';
 
 const CUSTOMER_OFFICERS = [
@@ -31,7 +31,7 @@ function documentRows<T>(count: number, row: (i: number, party: { customer_code:
   });
 }
 
-export function receiptRows(count: number, prefix = 'RC'): ReceiptsTable[] {
+export function receiptRows(count: number, prefix = 'RC'): Database['receipts'][] {
   return documentRows(count, (i, party) => ({
     receipt_no: numbered(prefix, i),
     receipt_date: day((i * 7) % count),
@@ -42,7 +42,7 @@ export function receiptRows(count: number, prefix = 'RC'): ReceiptsTable[] {
   }));
 }
 
-export function chequeRows(count: number, prefix = 'PDC'): PcnTable[] {
+export function chequeRows(count: number, prefix = 'PDC'): Database['pcn'][] {
   return documentRows(count, (i, party) => ({
     pdc_id: numbered(prefix, i),
     pcn_no: numbered('PCN', Math.floor(i / 2)),
@@ -58,7 +58,7 @@ export function chequeRows(count: number, prefix = 'PDC'): PcnTable[] {
   }));
 }
 
-export function activityRows(count: number, prefix = 'ACT'): ActivitiesTable[] {
+export function activityRows(count: number, prefix = 'ACT'): Database['activities'][] {
   return documentRows(count, (i, party) => {
     const status = (['PENDING', 'APPROVED', 'REJECTED'] as const)[i % 3];
     return {
@@ -75,7 +75,7 @@ export function activityRows(count: number, prefix = 'ACT'): ActivitiesTable[] {
   });
 }
 
-export function complaintRows(count: number, prefix = 'CMP'): ComplaintsTable[] {
+export function complaintRows(count: number, prefix = 'CMP'): Database['complaints'][] {
   return documentRows(count, (i, party) => ({
     complaint_no: numbered(prefix, i),
     complaint_date: day((i * 11) % count),

@@ -2,10 +2,10 @@
  * What getPCNList and getPCNDetails answer for stored cheques, spelled out from the stored values
  * (docs/behaviour.md): the oracle the PCN suites compare the operation's rows with.
  */
-import type { PcnTable } from '../../src/db/schema';
+import type { Database } from '../../src/db/schema';
 
 /** A cheque as the list and the details show it; `customerName` is the stored name of its customer. */
-export function expectedCheque(c: PcnTable, customerName: string) {
+export function expectedCheque(c: Database['pcn'], customerName: string) {
   return {
     PDCID: c.pdc_id,
     PCNNO: c.pcn_no,
@@ -23,7 +23,7 @@ export function expectedCheque(c: PcnTable, customerName: string) {
 }
 
 /** The getPCNList rows of the cheques `keep` selects, newest first (date, then PDCID, descending). */
-export function expectedChequeList(cheques: readonly PcnTable[], customerName: (code: string) => string, keep: (c: PcnTable) => boolean) {
+export function expectedChequeList(cheques: readonly Database['pcn'][], customerName: (code: string) => string, keep: (c: Database['pcn']) => boolean) {
   return cheques
     .filter(keep)
     .sort((a, b) => (a.pcn_date !== b.pcn_date ? (a.pcn_date < b.pcn_date ? 1 : -1) : a.pdc_id < b.pdc_id ? 1 : -1))
