@@ -8,7 +8,7 @@ import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
 import { storedUserId } from '../operations/master-codes';
 import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
-import { cutPage, encodePageToken, keyDate, keyRecord, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
+import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
@@ -85,9 +85,14 @@ async function pageOf<R>(
   return { rows: page.rows, next: page.next ?? 'end' };
 }
 
-/** Where a list stopped: not begun (null), a row's date and number, or at its end. */
-const datedKey = keyRecord<DatedKey>({ date: keyDate, no: keyText });
-const position: KeyPart<ReportPosition> = (value) => (value === null || value === 'end' ? value : datedKey(value));
+/** Where a list stopped: not begun (null), at its end, or after a row's date and number ({ date, no }). */
+const position: KeyPart<ReportPosition> = (value) => {
+  if (value === null || value === 'end') return value;
+  if (typeof value !== 'object' || Array.isArray(value) || Object.keys(value).sort().join() !== 'date,no') return undefined;
+  const { date, no } = value as Record<string, unknown>;
+  const key = { date: keyDate(date), no: keyText(no) };
+  return key.date !== undefined && key.no !== undefined ? (key as DatedKey) : undefined;
+};
 const reportKey = keyTuple<[ReportPosition, ReportPosition]>(position, position);
 
 /** Reads an ActivityReportAndComplaints token's key back; undefined when it is not one. */

@@ -92,21 +92,3 @@ export function keyTuple<T extends unknown[]>(...parts: { [I in keyof T]: KeyPar
     return read as T;
   };
 }
-
-/** An object of exactly these members. */
-export function keyRecord<T extends object>(members: { [K in keyof T]: KeyPart<T[K]> }): KeyPart<T> {
-  const names = Object.keys(members) as (keyof T & string)[];
-  return (value) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const given = value as Record<string, unknown>;
-    if (Object.keys(given).length !== names.length) return undefined;
-    const read: Record<string, unknown> = {};
-    for (const name of names) {
-      if (!Object.prototype.hasOwnProperty.call(given, name)) return undefined;
-      const part = members[name](given[name]);
-      if (part === undefined) return undefined;
-      read[name] = part;
-    }
-    return read as T;
-  };
-}

@@ -118,18 +118,11 @@ async function visibleOfficer(db: Kysely<Database>, salesOfficer: string, allowe
   return officer !== undefined && officerAllowed(allowed, officer.id) ? officer : undefined;
 }
 
-interface References {
-  customerCode: string;
-  officerId: string;
-  productCode: string;
-  invoiceNo: string | null;
-}
-
 /**
  * The stored spellings of the references, or the first one that fails (in the order of the fields).
  * `officer` is visibleOfficer()'s; a customer or invoice outside the bound is NOT_FOUND as well.
  */
-async function resolveReferences(db: Kysely<Database>, input: NewWarrantyRequest, officer: User | undefined, allowed: OfficerBound): Promise<References> {
+async function resolveReferences(db: Kysely<Database>, input: NewWarrantyRequest, officer: User | undefined, allowed: OfficerBound) {
   const customer = await findCustomer(db, input.customerCode);
   if (!customer || !officerAllowed(allowed, customer.sales_officer_id)) {
     throw notFound('CustomerCode', `CustomerCode: customer '${input.customerCode}' does not exist`);

@@ -9,14 +9,6 @@ import { changedSince } from './repository';
 import { syncView } from './request-view';
 import { assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 
-export interface SyncInput {
-  /** Only this officer's requests (id or username, any case); undefined = everyone's. */
-  salesOfficer?: string;
-  /** change_seq of the last change already seen; 0 = from the beginning. */
-  since: number;
-  pageSize: number;
-}
-
 export type SyncPage = Awaited<ReturnType<typeof syncWarrantyRequests>>;
 
 /**
@@ -31,8 +23,8 @@ export async function syncOfficers(db: Kysely<Database>, salesOfficer: string | 
   return [officer.id];
 }
 
-/** The page of the officers syncOfficers() gave. */
-export async function syncWarrantyRequests(db: Kysely<Database>, input: Omit<SyncInput, 'salesOfficer'>, officers: OfficerBound | null) {
+/** The page of the officers syncOfficers() gave; `since`: change_seq of the last change already seen, 0 = from the beginning. */
+export async function syncWarrantyRequests(db: Kysely<Database>, input: { since: number; pageSize: number }, officers: OfficerBound | null) {
   if (officers === null) return { Requests: [], NextSince: String(input.since), HasMore: false };
   // One row more than the page tells whether another page follows.
   const rows = await changedSince(db, input.since, officers, input.pageSize + 1);
