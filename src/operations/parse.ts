@@ -88,13 +88,9 @@ export function isIsoDate(value: string): boolean {
   return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
+/** Day 0 of the next month is the last day of this one. */
 function isRealDate(y: number, mo: number, d: number): boolean {
-  if (y < 1900 || y > 9999 || mo < 1 || mo > 12 || d < 1) return false;
-  return d <= daysInMonth(y, mo);
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return y >= 1900 && y <= 9999 && mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
 }
 
 export function isoDate(y: number, mo: number, d: number): string {

@@ -13,11 +13,8 @@ export interface IncomingFile {
   content: Buffer;
 }
 
-export interface CheckedFile {
-  field: string;
-  fileName: string;
+export interface CheckedFile extends IncomingFile {
   contentType: string;
-  content: Buffer;
   sizeBytes: number;
   sha256: string;
 }

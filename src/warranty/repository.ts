@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../db/schema';
+import { notFound, type AppError } from '../errors';
 import { documentNumberSpellings, storedCustomerCode, storedProductCode } from '../operations/master-codes';
 
 export type WarrantyRequestRow = Selectable<Database['warranty_requests']>;
@@ -41,6 +42,11 @@ export async function findInvoice(db: Kysely<Database>, invoiceNo: string): Prom
 
 export function findRequest(db: Kysely<Database>, requestNo: string): Promise<WarrantyRequestRow | undefined> {
   return db.selectFrom('warranty_requests').selectAll().where('request_no', '=', requestNo).executeTakeFirst();
+}
+
+/** The refusal of a RequestNo findRequest does not find (or that lies outside the caller's scope). */
+export function unknownRequest(requestNo: string): AppError {
+  return notFound('RequestNo', `RequestNo: warranty request '${requestNo}' does not exist`);
 }
 
 /** The request an officer's ClientRequestId names (the key is unique per officer). */

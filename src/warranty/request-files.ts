@@ -2,34 +2,40 @@
  * WarrantyRequestFiles (docs/behaviour.md): stored in the database, so a request and its files commit
  * together and every server node sees them. New files give the request a new version and change_seq.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import type { DomainSettings } from '../operations/types';
+import { AppError } from '../errors';
 import type { CheckedFile } from './file-content';
 import { fileId, lockWarrantyWrites, nextValue } from './counters';
-import { findRequest, insertFile, listFiles, touchRequest, type FileMetaRow } from './repository';
+import { findRequest, insertFile, listFiles, touchRequest, unknownRequest, type FileMetaRow } from './repository';
 import { fileView } from './request-view';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
-export interface FileLimits {
-  maxFilesPerRequest: number;
-  maxRequestFilesBytes: number;
-}
+type FileLimits = Pick<DomainSettings, 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
 
 export async function listRequestFiles(db: Kysely<Database>, requestNo: string, allowed?: OfficerBound) {
   await requestInScope(db, requestNo, allowed);
   return (await listFiles(db, requestNo)).map(fileView);
 }
 
-export async function storeRequestFiles(
-  db: Kysely<Database>,
-  requestNo: string,
-  files: readonly CheckedFile[],
-  limits: FileLimits,
-  now: Date,
-  allowed?: OfficerBound,
-) {
-  return db.transaction().execute((trx) => storeInTransaction(trx, requestNo, files, limits, now, allowed));
+export async function storeRequestFiles(db: Kysely<Database>, requestNo: string, files: readonly CheckedFile[], limits: FileLimits, now: Date, allowed?: OfficerBound) {
+  return db.transaction().execute(async (trx) => {
+    await lockWarrantyWrites(trx);
+    await requestInScope(trx, requestNo, allowed);
+    const existing = await listFiles(trx, requestNo);
+    const fresh = newContent(existing, files);
+    checkLimits(requestNo, existing, fresh, limits);
+    const stamp = now.toISOString();
+    const stored = new Map(existing.map((row) => [row.sha256, row]));
+    for (const file of fresh) {
+      const row = { file_id: fileId(await nextValue(trx, 'warranty_file_id')), request_no: requestNo, file_name: file.fileName, content_type: file.contentType, size_bytes: file.sizeBytes, sha256: file.sha256, created_at: stamp };
+      await insertFile(trx, { ...row, content: file.content });
+      stored.set(row.sha256, row);
+    }
+    if (fresh.length > 0) await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });
+    return { files: files.map((file) => fileView(stored.get(file.sha256)!)), added: fresh.length };
+  });
 }
 
 /** The request exists within the authenticated user's scope (NOT_FOUND otherwise, whichever it is). */
@@ -37,30 +43,6 @@ async function requestInScope(db: Kysely<Database>, requestNo: string, allowed: 
   const request = await findRequest(db, requestNo);
   if (!request) throw unknownRequest(requestNo);
   assertVisible(allowed, request.sales_officer_id, () => unknownRequest(requestNo));
-}
-
-async function storeInTransaction(
-  trx: Transaction<Database>,
-  requestNo: string,
-  files: readonly CheckedFile[],
-  limits: FileLimits,
-  now: Date,
-  allowed: OfficerBound,
-) {
-  await lockWarrantyWrites(trx);
-  await requestInScope(trx, requestNo, allowed);
-  const existing = await listFiles(trx, requestNo);
-  const fresh = newContent(existing, files);
-  checkLimits(requestNo, existing, fresh, limits);
-  const stamp = now.toISOString();
-  const stored = new Map(existing.map((row) => [row.sha256, row]));
-  for (const file of fresh) {
-    const row = { file_id: fileId(await nextValue(trx, 'warranty_file_id')), request_no: requestNo, file_name: file.fileName, content_type: file.contentType, size_bytes: file.sizeBytes, sha256: file.sha256, created_at: stamp };
-    await insertFile(trx, { ...row, content: file.content });
-    stored.set(row.sha256, row);
-  }
-  if (fresh.length > 0) await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });
-  return { files: files.map((file) => fileView(stored.get(file.sha256)!)), added: fresh.length };
 }
 
 /** The files of this call whose content the request does not hold yet, each content once. */
@@ -85,8 +67,4 @@ function checkLimits(requestNo: string, existing: readonly FileMetaRow[], fresh:
   if (bytes > limits.maxRequestFilesBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', `The files of warranty request ${requestNo} would take ${bytes} bytes; the limit is ${limits.maxRequestFilesBytes} bytes per request`);
   }
-}
-
-function unknownRequest(requestNo: string): AppError {
-  return notFound('RequestNo', `RequestNo: warranty request '${requestNo}' does not exist`);
 }

@@ -2,11 +2,11 @@
  * UpdateWarrantyTransportDetails (docs/behaviour.md). The details are one set: a call replaces all
  * four, so an optional detail left out is cleared.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, WarrantyStatus } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import { AppError } from '../errors';
 import { lockWarrantyWrites, nextValue } from './counters';
-import { dispatchRequest, findRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
+import { dispatchRequest, findRequest, unknownRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
 import { requestView, type WarrantyRequestView } from './request-view';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
@@ -28,32 +28,30 @@ export interface TransportOutcome {
 const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'];
 
 export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound): Promise<TransportOutcome> {
-  return db.transaction().execute((trx) => updateInTransaction(trx, input, now, allowed));
-}
-
-async function updateInTransaction(trx: Transaction<Database>, input: TransportInput, now: Date, allowed: OfficerBound): Promise<TransportOutcome> {
-  await lockWarrantyWrites(trx);
-  const current = await findRequest(trx, input.requestNo);
-  if (!current) throw unknownRequest(input.requestNo);
-  assertVisible(allowed, current.sales_officer_id, () => unknownRequest(input.requestNo));
-  if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
-  const details: TransportDetails = {
-    transporter: input.transporter,
-    lr_no: input.lrNo,
-    lr_date: input.lrDate ?? null,
-    vehicle_no: input.vehicleNo ?? null,
-  };
-  if (current.status === 'DISPATCHED' && sameDetails(current, details)) {
-    return { request: requestView(current), outcome: 'unchanged' };
-  }
-  const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
-  // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
-  // the read, a request that has moved on is never dispatched again.
-  if (!(await dispatchRequest(trx, current.request_no, current.version, details, change))) {
-    throw await refusal(trx, current.request_no);
-  }
-  const updated = await findRequest(trx, current.request_no);
-  return { request: requestView(updated!), outcome: current.status === 'SUBMITTED' ? 'dispatched' : 'corrected' };
+  return db.transaction().execute(async (trx) => {
+    await lockWarrantyWrites(trx);
+    const current = await findRequest(trx, input.requestNo);
+    if (!current) throw unknownRequest(input.requestNo);
+    assertVisible(allowed, current.sales_officer_id, () => unknownRequest(input.requestNo));
+    if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
+    const details: TransportDetails = {
+      transporter: input.transporter,
+      lr_no: input.lrNo,
+      lr_date: input.lrDate ?? null,
+      vehicle_no: input.vehicleNo ?? null,
+    };
+    if (current.status === 'DISPATCHED' && sameDetails(current, details)) {
+      return { request: requestView(current), outcome: 'unchanged' };
+    }
+    const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
+    // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
+    // the read, a request that has moved on is never dispatched again.
+    if (!(await dispatchRequest(trx, current.request_no, current.version, details, change))) {
+      throw await refusal(trx, current.request_no);
+    }
+    const updated = await findRequest(trx, current.request_no);
+    return { request: requestView(updated!), outcome: current.status === 'SUBMITTED' ? 'dispatched' : 'corrected' };
+  });
 }
 
 function sameDetails(row: WarrantyRequestRow, details: TransportDetails): boolean {
@@ -66,10 +64,6 @@ async function refusal(db: Kysely<Database>, requestNo: string): Promise<AppErro
   if (!now) return unknownRequest(requestNo);
   if (!OPEN_FOR_TRANSPORT.includes(now.status)) return wrongState(now);
   return new AppError('CONFLICT', `RequestNo: request ${requestNo} was changed at the same time; send the details again`, 'RequestNo');
-}
-
-function unknownRequest(requestNo: string): AppError {
-  return notFound('RequestNo', `RequestNo: warranty request '${requestNo}' does not exist`);
 }
 
 function wrongState(row: WarrantyRequestRow): AppError {
