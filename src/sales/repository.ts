@@ -16,15 +16,16 @@ type Db = Kysely<Database>;
 
 // ---- the reports ----------------------------------------------------------------------------------
 
-/** A customer as the per-customer reports show it. */
-export interface CustomerColumns {
-  code: string;
-  name: string;
-  state_code: string;
-  zone_code: string;
+/** A customer as the per-customer reports show it, and the column each field comes from. */
+const CUSTOMER_COLUMNS = {
+  code: 'c.code',
+  name: 'c.name',
+  state_code: 'c.state_code',
+  zone_code: 'st.zone_code',
   /** The customer's own officer (who owns the account today). */
-  sales_officer_id: string;
-}
+  sales_officer_id: 'c.sales_officer_id',
+} as const;
+export type CustomerColumns = Record<keyof typeof CUSTOMER_COLUMNS, string>;
 
 const SALES_MEASURES = ['invoice_count', 'quantity', 'value_minor'] as const;
 type SalesMeasure = (typeof SALES_MEASURES)[number];
@@ -37,14 +38,6 @@ export interface SqlOrder<C extends string> {
   column: C;
   descending: boolean;
 }
-
-const CUSTOMER_COLUMNS: Readonly<Record<keyof CustomerColumns, string>> = {
-  code: 'c.code',
-  name: 'c.name',
-  state_code: 'c.state_code',
-  zone_code: 'st.zone_code',
-  sales_officer_id: 'c.sales_officer_id',
-};
 
 /** Joins the customer's columns to rows summed per customer (`customer_code`, one row each). */
 function withCustomerColumns<M extends string>(perCustomer: RawBuilder<unknown>, measures: readonly M[]) {

@@ -19,10 +19,10 @@ export function periodOf(asOf: string, fiscalYearStartMonth: number): Period {
 }
 
 export async function salesStats(db: Db, scope: StatsScope, period: Period) {
-  const head = { AsOf: period.asOf, Username: scope.username, Role: scope.role };
-  if (scope.officers?.length === 0) return { ...head, ...ZERO };
   const officers = scope.officers;
-  const [sales, pending, collections, outstanding, warranty, activities, customers, salesOfficers] = await Promise.all([
+  // A scope of nobody reads nothing: every figure is zero.
+  const nothing = [{ mtd: 0, ytd: 0 }, { orders: 0, value: 0 }, 0, 0, 0, 0, 0, 0] as const;
+  const [sales, pending, collections, outstanding, warranty, activities, customers, salesOfficers] = officers?.length === 0 ? nothing : await Promise.all([
     salesTotals(db, officers, period),
     pendingOrders(db, officers, period.asOf),
     collectionsTotal(db, officers, period),
@@ -33,7 +33,9 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period) {
     activeSalesOfficers(db, officers),
   ]);
   return {
-    ...head,
+    AsOf: period.asOf,
+    Username: scope.username,
+    Role: scope.role,
     SalesMTD: amount(sales.mtd),
     SalesYTD: amount(sales.ytd),
     PendingOrders: pending.orders,
@@ -46,16 +48,3 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period) {
     SalesOfficers: salesOfficers,
   };
 }
-
-const ZERO = {
-  SalesMTD: 0,
-  SalesYTD: 0,
-  PendingOrders: 0,
-  PendingOrderValue: 0,
-  CollectionsMTD: 0,
-  Outstanding: 0,
-  OpenWarrantyRequests: 0,
-  PendingActivities: 0,
-  Customers: 0,
-  SalesOfficers: 0,
-};
