@@ -1,7 +1,9 @@
 /** Queries on the credential tables; the user's columns are named one by one, so a principal never carries a hash. */
 import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';
-import { authDb, type ApiKeysTable } from './auth-tables';
+import { authDb, type AuthTables } from './auth-tables';
+
+type ApiKeysTable = AuthTables['api_keys'];
 
 const USER_COLUMNS = ['users.id', 'users.username', 'users.name', 'users.role', 'users.manager_id', 'users.zone_code', 'users.active'] as const;
 

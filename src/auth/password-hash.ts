@@ -33,13 +33,7 @@ export function decoyHash(): Promise<string> {
 
 let decoy: Promise<string> | undefined;
 
-interface ParsedHash {
-  cost: { N: number; r: number; p: number };
-  salt: Buffer;
-  hash: Buffer;
-}
-
-function parse(stored: string): ParsedHash | undefined {
+function parse(stored: string) {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
   const [N, r, p] = parts.slice(1, 4).map((part) => (/^\d{1,8}$/.test(part) ? Number(part) : NaN));
@@ -51,7 +45,7 @@ function parse(stored: string): ParsedHash | undefined {
   return { cost: { N, r, p }, salt, hash };
 }
 
-function derive(password: string, salt: Buffer, cost: ParsedHash['cost'], length: number): Promise<Buffer> {
+function derive(password: string, salt: Buffer, cost: typeof COST, length: number): Promise<Buffer> {
   // node:crypto refuses more than maxmem (32 MiB by default); scrypt needs about 128 * N * r bytes.
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
   return new Promise((resolve, reject) => {

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType, TableName } from '../db/schema';
 import { readOperation, type Operation, type ResultData } from '../operations/types';
 import { code, oneOf } from '../operations/parse';
-import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type PcnListQuery } from './pcn-lookups';
+import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey } from './pcn-lookups';
+import type { ChequeFilter } from './repository';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
 import { field, record, recordType, rows, type ResultType } from '../operations/results';
@@ -41,19 +42,17 @@ export const getPCNList = readOperation({
   acceptsFiles: false,
   returns: PCN_LIST_RESULT,
   async prepare({ fields }, ctx) {
-    const query: PcnListQuery = {
-      salesOfficer: code(fields, 'SalesOfficer'),
+    const filter: ChequeFilter = {
+      officer: code(fields, 'SalesOfficer'),
       customer: code(fields, 'Customer'),
       paymentType: oneOf(fields, 'PaymentType', PAYMENT_TYPES),
       paymentMethod: oneOf(fields, 'PaymentMethod', PAYMENT_METHODS),
-      allowed: await allowedOfficers(ctx),
-      page: pageRequest(fields, readChequeKey),
-      streams: ctx.streams,
+      customerOfficers: await allowedOfficers(ctx),
     };
-    await checkPcnListScope(ctx.db, query);
-    return query;
+    await checkPcnListScope(ctx.db, filter);
+    return { filter, page: pageRequest(fields, readChequeKey) };
   },
-  read: (query, ctx) => pcnList(ctx.db, query),
+  read: ({ filter, page }, ctx) => pcnList(ctx.db, filter, page, ctx.streams),
 });
 
 /** A lookup by one document number, within the caller's scope. */

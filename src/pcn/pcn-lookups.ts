@@ -3,7 +3,7 @@
  * (documentNumberSpellings), so the lookups keep the indexes and still ignore case like every code.
  */
 import type { Kysely } from 'kysely';
-import type { Database, PaymentMethod, PaymentType } from '../db/schema';
+import type { Database } from '../db/schema';
 import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
@@ -48,59 +48,41 @@ function chequeRow(r: repo.ListedCheque) {
   };
 }
 
-export interface PcnListQuery {
-  salesOfficer?: string;
-  customer?: string;
-  paymentType?: PaymentType;
-  paymentMethod?: PaymentMethod;
-  /** The authenticated user's bound; undefined = none. */
-  allowed?: OfficerBound;
-  /** One page (PageSize/PageToken) instead of the whole list. */
-  page?: PageRequest<repo.ChequeKey>;
-  /** The caller takes a streamed answer (OperationContext.streams). */
-  streams?: boolean;
-}
-
 /**
  * getPCNList, newest first: up to SMALL_LIST_ROWS cheques are answered whole, a longer list streams.
  * The statement finds the filters' stored codes itself (repo.ChequeFilter): one round trip, and on
  * PostgreSQL an officer's id as a literal led the planner to hash the whole customers table.
  */
-export async function pcnList(db: Kysely<Database>, q: PcnListQuery): Promise<OperationResult> {
-  const filter: repo.ChequeFilter = { officer: q.salesOfficer, customer: q.customer, paymentType: q.paymentType, paymentMethod: q.paymentMethod, customerOfficers: q.allowed };
-  if (q.page) return chequePage(db, filter, q.page);
+export async function pcnList(db: Kysely<Database>, filter: repo.ChequeFilter, page: PageRequest<repo.ChequeKey> | undefined, streams: boolean | undefined): Promise<OperationResult> {
+  if (page) return chequePage(db, filter, page);
   const first = await repo.chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
   if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
-  return streamedResult(db, q.streams, (trx, end) => {
+  return streamedResult(db, streams, (trx, end) => {
     const rows = () => rowBatches(trx, repo.chequesQuery(trx, filter), chequeRow);
     return new StreamedData({ kind: 'rows', rows }, () => repo.countCheques(trx, filter), undefined, end);
   });
 }
 
 /** getPCNList's scope checks, before the list is read; a code that names nothing leaves the list empty. */
-export async function checkPcnListScope(db: Kysely<Database>, q: PcnListQuery): Promise<void> {
-  if (q.allowed === undefined) return;
-  const officerId = q.salesOfficer === undefined ? undefined : await storedUserId(db, q.salesOfficer);
-  const customerCode = q.customer === undefined ? undefined : await storedCustomerCode(db, q.customer);
-  const unknown = (q.salesOfficer !== undefined && officerId === undefined) || (q.customer !== undefined && customerCode === undefined);
+export async function checkPcnListScope(db: Kysely<Database>, filter: repo.ChequeFilter): Promise<void> {
+  const { officer, customer, customerOfficers: allowed } = filter;
+  if (allowed === undefined) return;
+  const officerId = officer === undefined ? undefined : await storedUserId(db, officer);
+  const customerCode = customer === undefined ? undefined : await storedCustomerCode(db, customer);
+  const unknown = (officer !== undefined && officerId === undefined) || (customer !== undefined && customerCode === undefined);
   if (unknown) return;
-  if (officerId !== undefined) assertOfficerInScope(q.allowed, officerId, 'SalesOfficer');
-  if (customerCode !== undefined) await assertCustomerInScope(db, q.allowed, customerCode, 'Customer');
+  if (officerId !== undefined) assertOfficerInScope(allowed, officerId, 'SalesOfficer');
+  if (customerCode !== undefined) await assertCustomerInScope(db, allowed, customerCode, 'Customer');
 }
 
 async function chequePage(db: Kysely<Database>, filter: repo.ChequeFilter, request: PageRequest<repo.ChequeKey>): Promise<OperationResult> {
   const records = await repo.chequesQuery(db, filter, request.after).limit(request.size + 1).execute();
-  const { rows, next } = cutPage(records, request.size, (r): repo.ChequeKey => ({ pcnDate: r.pcn_date, pdcId: r.pdc_id }));
-  return { data: rows.map(chequeRow), nextPageToken: next === null ? null : encodePageToken([next.pcnDate, next.pdcId]) };
+  const { rows, next } = cutPage(records, request.size, (r): repo.ChequeKey => [r.pcn_date, r.pdc_id]);
+  return { data: rows.map(chequeRow), nextPageToken: next === null ? null : encodePageToken(next) };
 }
-
-const chequeKey = keyTuple<[string, string]>(keyDate, keyText);
 
 /** Reads a getPCNList token's key back: [pcn_date, pdc_id]; undefined when it is not one. */
-export function readChequeKey(key: unknown): repo.ChequeKey | undefined {
-  const parts = chequeKey(key);
-  return parts && { pcnDate: parts[0], pdcId: parts[1] };
-}
+export const readChequeKey = keyTuple<repo.ChequeKey>(keyDate, keyText);
 
 /** getPCNDetails: the cheque with its officer and what its PCN settled; null when PDCID is missing or unknown. */
 export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined, allowed?: OfficerBound) {

@@ -55,10 +55,7 @@ function filteredCheques(db: Kysely<Database>, filter: ChequeFilter) {
 }
 
 /** Where a page of cheques ends: the date and PDCID of its last row. */
-export interface ChequeKey {
-  pcnDate: string;
-  pdcId: string;
-}
+export type ChequeKey = [pcnDate: string, pdcId: string];
 
 /** How many cheques the filter selects (the Count before a streamed list). */
 export async function countCheques(db: Kysely<Database>, filter: ChequeFilter): Promise<number> {
@@ -70,9 +67,8 @@ export async function countCheques(db: Kysely<Database>, filter: ChequeFilter): 
 export function chequesQuery(db: Kysely<Database>, filter: ChequeFilter, after?: ChequeKey) {
   let query = filteredCheques(db, filter).select(LIST_COLUMNS);
   if (after !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('pcn.pcn_date', '<', after.pcnDate), eb.and([eb('pcn.pcn_date', '=', after.pcnDate), eb('pcn.pdc_id', '<', after.pdcId)])]),
-    );
+    const [pcnDate, pdcId] = after;
+    query = query.where((eb) => eb.or([eb('pcn.pcn_date', '<', pcnDate), eb.and([eb('pcn.pcn_date', '=', pcnDate), eb('pcn.pdc_id', '<', pdcId)])]));
   }
   return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc');
 }
