@@ -129,9 +129,9 @@ export const activityReportAndComplaints = readOperation({
     const { from, to } = dateRange(fields, 'FromDate', 'ToDate', ctx.settings.dateOrder);
     const page = pageRequest(fields, readReportKey);
     const officers = await reportOfficers(ctx.db, { salesOfficer, username }, await allowedOfficers(ctx));
-    return { input: { officers, from, to }, page };
+    return { filter: { officers, from, to }, page };
   },
-  read: ({ input, page }, ctx) => activityReport(ctx.db, input, { page, streams: ctx.streams }),
+  read: ({ filter, page }, ctx) => activityReport(ctx.db, filter, page, ctx.streams),
 });
 
 // ---- UpdateActivityNoAndOrderToCustInEnquiryMst --------------------------------------------------

@@ -13,23 +13,16 @@ import { rowBatches, StreamedData, streamedResult, type StreamedJson } from '../
 import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
+/** The officers asked for: SalesOfficer and Username as typed. */
 export interface ReportInput {
   salesOfficer?: string;
   username?: string;
-  from?: string;
-  to?: string;
 }
 
 /** Where each list of a page ends: before its first row (null), after a key, or at its end. */
 export type ReportPosition = null | DatedKey | 'end';
-export type ReportPageKey = { activities: ReportPosition; complaints: ReportPosition };
-
-export interface ReportOptions {
-  /** One page (PageSize/PageToken) instead of the whole report. */
-  page?: PageRequest<ReportPageKey>;
-  /** The caller takes a streamed answer (OperationContext.streams). */
-  streams?: boolean;
-}
+/** A page token's key: where the activities and the complaints stopped. */
+export type ReportPageKey = [activities: ReportPosition, complaints: ReportPosition];
 
 /**
  * The officers the report lists, checked before anything is read: NOT_FOUND for an unknown Username,
@@ -39,11 +32,10 @@ export async function reportOfficers(db: Kysely<Database>, input: ReportInput, a
   return intersectOfficers(await officers(db, input, allowed), allowed);
 }
 
-/** The report of the officers reportOfficers() gave. */
-export async function activityReport(db: Kysely<Database>, input: Pick<ReportInput, 'from' | 'to'> & { officers: OfficerBound }, options: ReportOptions = {}): Promise<OperationResult> {
-  const filter: ReportFilter = { officers: input.officers, from: input.from, to: input.to };
-  if (options.page) return reportPage(db, filter, options.page);
-  return streamedResult(db, options.streams, (trx, end) => {
+/** The report of the officers reportOfficers() gave: one page (PageSize/PageToken), or the whole report, streamed when the caller takes streams. */
+export async function activityReport(db: Kysely<Database>, filter: ReportFilter, page?: PageRequest<ReportPageKey>, streams?: boolean): Promise<OperationResult> {
+  if (page) return reportPage(db, filter, page);
+  return streamedResult(db, streams, (trx, end) => {
     const summary = new SummaryCounter();
     const list = <R extends { Status: string }>(query: () => Compilable<R>): StreamedJson => ({
       kind: 'rows',
@@ -63,14 +55,14 @@ export async function activityReport(db: Kysely<Database>, input: Pick<ReportInp
 
 /** Up to PageSize rows of each list after the token's positions; NextPageToken null once both lists are done. */
 async function reportPage(db: Kysely<Database>, filter: ReportFilter, request: PageRequest<ReportPageKey>): Promise<OperationResult> {
-  const after = request.after ?? { activities: null, complaints: null };
-  const activities = await pageOf(after.activities, filter, request.size, (key) => activitiesQuery(db, filter, key).limit(request.size + 1).execute(), (a) => ({ date: a.ActivityDate, no: a.ActivityNo }));
-  const complaints = await pageOf(after.complaints, filter, request.size, (key) => complaintsQuery(db, filter, key).limit(request.size + 1).execute(), (c) => ({ date: c.ComplaintDate, no: c.ComplaintNo }));
-  const next: ReportPageKey = { activities: activities.next, complaints: complaints.next };
-  const done = next.activities === 'end' && next.complaints === 'end';
+  const [activitiesAfter, complaintsAfter] = request.after ?? [null, null];
+  const activities = await pageOf(activitiesAfter, filter, request.size, (key) => activitiesQuery(db, filter, key).limit(request.size + 1).execute(), (a) => ({ date: a.ActivityDate, no: a.ActivityNo }));
+  const complaints = await pageOf(complaintsAfter, filter, request.size, (key) => complaintsQuery(db, filter, key).limit(request.size + 1).execute(), (c) => ({ date: c.ComplaintDate, no: c.ComplaintNo }));
+  const next: ReportPageKey = [activities.next, complaints.next];
+  const done = next[0] === 'end' && next[1] === 'end';
   const summary = new SummaryCounter();
   const data = { Activities: activities.rows.map(summary.count), Complaints: complaints.rows.map(summary.count), Summary: summary.result() };
-  return { data, nextPageToken: done ? null : encodePageToken([next.activities, next.complaints]) };
+  return { data, nextPageToken: done ? null : encodePageToken(next) };
 }
 
 async function pageOf<R>(
@@ -93,13 +85,9 @@ const position: KeyPart<ReportPosition> = (value) => {
   const key = { date: keyDate(date), no: keyText(no) };
   return key.date !== undefined && key.no !== undefined ? (key as DatedKey) : undefined;
 };
-const reportKey = keyTuple<[ReportPosition, ReportPosition]>(position, position);
 
 /** Reads an ActivityReportAndComplaints token's key back; undefined when it is not one. */
-export function readReportKey(key: unknown): ReportPageKey | undefined {
-  const parts = reportKey(key);
-  return parts && { activities: parts[0], complaints: parts[1] };
-}
+export const readReportKey = keyTuple<ReportPageKey>(position, position);
 
 /**
  * The officers whose records are listed (undefined = all). An unknown SalesOfficer lists nothing; an
