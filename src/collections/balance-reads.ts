@@ -5,23 +5,12 @@ import { summarySql } from '../summaries/engine-sql';
 import { previousMonth } from '../summaries/periods';
 import { ledgerHorizon } from '../summaries/upkeep';
 
-export interface LedgerBalance {
-  code: string;
-  name: string;
-  /** sum(debit - credit) in minor units: positive = owed by the customer. */
-  balance: number;
-}
-
 /**
- * Each customer's balance of the entries before `firstOfMonth`, by code, limited by `upperCodes` and
- * `customerOfficers` when given: what src/summaries/summaries.test.ts holds to the raw ledger.
+ * Each customer's balance of the entries before `firstOfMonth` (sum(debit - credit) in minor units:
+ * positive = owed by the customer), by code, limited by `upperCodes` and `customerOfficers` when
+ * given: what src/summaries/summaries.test.ts holds to the raw ledger.
  */
-export async function balancesBeforeMonth(
-  db: Kysely<Database>,
-  upperCodes: readonly string[] | undefined,
-  firstOfMonth: string,
-  customerOfficers?: readonly string[],
-): Promise<LedgerBalance[]> {
+export async function balancesBeforeMonth(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
   const read = await balancesSelect(db, upperCodes, firstOfMonth, customerOfficers);
   if (read === undefined) return [];
   const rows = await read.query.select(read.balance.as('balance')).execute();

@@ -123,19 +123,11 @@ export function collectAdvance(sim: Simulation, customer: Customer, date: Day): 
   sim.batch.pcns.push(pcn);
 }
 
-interface ChequeSpec {
-  type: PaymentType;
-  method: PaymentMethod;
-  amount: number;
-  chequeNo: string | null;
-  chequeDate: Day | null;
-}
-
 /**
  * The cheque's status on the as-of date, and what it leads to: a receipt when it clears, a debit
  * note and a replacement payment when it bounces, a payment by transfer when it is cancelled.
  */
-function newCheque(sim: Simulation, pcn: Pcn, spec: ChequeSpec): Cheque {
+function newCheque(sim: Simulation, pcn: Pcn, spec: Pick<Cheque, 'type' | 'method' | 'amount' | 'chequeNo' | 'chequeDate'>): Cheque {
   const { random } = sim;
   const customer = pcn.customer;
   const onDay = spec.chequeDate ?? pcn.date;

@@ -30,15 +30,8 @@ export interface SeedOptions {
   fiscalYearStartMonth?: number;
 }
 
-export interface SeedSummary {
-  scale: number;
-  asOf: string;
-  /** First day of the generated period (start of the previous fiscal year). */
-  from: string;
-  rows: Record<SeededTable, number>;
-  totalRows: number;
-  millis: number;
-}
+/** What seed wrote: `from` is the first day of the generated period (start of the previous fiscal year). */
+export type SeedSummary = Awaited<ReturnType<typeof seed>>;
 
 /** Thrown when seed is asked to fill a database that already holds data. */
 export class DatabaseNotEmptyError extends Error {
@@ -51,7 +44,7 @@ export class DatabaseNotEmptyError extends Error {
 export const MAX_SCALE = 1000;
 
 /** Fills an empty, migrated database in one transaction. */
-export async function seed(engine: Engine, options: SeedOptions): Promise<SeedSummary> {
+export async function seed(engine: Engine, options: SeedOptions) {
   const { scale, asOf, fiscalYearStartMonth } = checkOptions(options);
   const started = Date.now();
   const asOfDay = parseDay(asOf)!;
