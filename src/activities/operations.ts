@@ -50,12 +50,6 @@ function key<N extends string>(fields: Fields<N>, name: NoInfer<N>): string | un
   return boundedText(fields, name, MAX_KEY_LENGTH);
 }
 
-function requiredKey<N extends string>(fields: Fields<N>, name: NoInfer<N>): string {
-  const value = key(fields, name);
-  if (value === undefined) throw missing(name);
-  return value;
-}
-
 // ---- ActivityApprovalRejection -------------------------------------------------------------------
 
 export const ACTIONS: Readonly<Record<string, Action>> = {
@@ -84,9 +78,9 @@ type DecisionField = (typeof DECISION_FIELDS)[number];
  * (by id or username) is FORBIDDEN.
  */
 function decisionInput(fields: Fields<DecisionField>, principal: UsersTable | undefined): DecisionInput {
-  const activityNo = requiredKey(fields, 'ActivityNo');
+  const activityNo = required(fields, 'ActivityNo', MAX_KEY_LENGTH);
   const actionText = required(fields, 'Action');
-  const approvedBy = principal === undefined ? requiredKey(fields, 'ApprovedBy') : principalAsDecider(fields, principal);
+  const approvedBy = principal === undefined ? required(fields, 'ApprovedBy', MAX_KEY_LENGTH) : principalAsDecider(fields, principal);
   const decided = action(actionText);
   const remarks = boundedText(fields, 'Remarks', MAX_REMARKS_LENGTH);
   if (decided === 'REJECT' && remarks === undefined) throw missing('Remarks');
@@ -140,7 +134,7 @@ const ENQUIRY_LINK_FIELDS = ['EnquiryNo', 'ActivityNo', 'OrderToCustomer'] as co
 
 /** EnquiryNo is required, and at least one of ActivityNo and OrderToCustomer. */
 function enquiryLinkInput(fields: Fields<(typeof ENQUIRY_LINK_FIELDS)[number]>): EnquiryLinkInput {
-  const enquiryNo = requiredKey(fields, 'EnquiryNo');
+  const enquiryNo = required(fields, 'EnquiryNo', MAX_KEY_LENGTH);
   const activityNo = key(fields, 'ActivityNo');
   const orderToCustomer = key(fields, 'OrderToCustomer');
   if (activityNo === undefined && orderToCustomer === undefined) {

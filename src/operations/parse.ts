@@ -17,12 +17,6 @@ export function text<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
   return value ? value : undefined;
 }
 
-/** A field a write operation cannot do without. */
-export function required<N extends string>(fields: Fields<N>, name: NoInfer<N>): string {
-  const value = text(fields, name);
-  if (value === undefined) throw missing(name);
-  return value;
-}
 
 /** A free-text field with a length bound (so nothing unbounded reaches the database). */
 export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength: number): string | undefined {
@@ -30,6 +24,13 @@ export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N
   if (value !== undefined && value.length > maxLength) {
     throw invalid(name, `is ${value.length} characters long; at most ${maxLength} are accepted`);
   }
+  return value;
+}
+
+/** A field a write operation cannot do without, within its length bound when it has one. */
+export function required<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength = Number.POSITIVE_INFINITY): string {
+  const value = boundedText(fields, name, maxLength);
+  if (value === undefined) throw missing(name);
   return value;
 }
 

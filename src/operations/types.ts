@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, TableName, UsersTable } from '../db/schema';
 import type { Engine } from '../db/engine';
-import type { DateOrder } from '../config';
+import type { Settings } from '../config';
 import type { Fields, Sorting } from './parse';
 import type { ResultType } from './results';
 import type { StreamedData } from './streamed';
@@ -45,13 +45,8 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export interface DomainSettings {
-  dateOrder: DateOrder;
-  fiscalYearStartMonth: number;
-  maxFileBytes: number;
-  maxFilesPerRequest: number;
-  maxRequestFilesBytes: number;
-}
+/** The settings operations read. */
+export type DomainSettings = Pick<Settings, 'dateOrder' | 'fiscalYearStartMonth' | 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
 
 export interface OperationContext {
   db: Kysely<Database>;

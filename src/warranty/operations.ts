@@ -1,6 +1,6 @@
 /** Operations of the warranty area (docs/behaviour.md): they read the fields and call the modules beside them. */
 import { invalid, missing } from '../errors';
-import { boundedText, dateOf, optionalDate, positiveInteger, text, type Fields } from '../operations/parse';
+import { boundedText, dateOf, optionalDate, positiveInteger, required, text, type Fields } from '../operations/parse';
 import { readOperation, writeOperation, type DeclaredRequest, type Operation, type OperationContext } from '../operations/types';
 import { createWarrantyRequest as create } from './create-request';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
@@ -27,11 +27,11 @@ export const createWarrantyRequest = writeOperation({
   returns: record(WARRANTY_REQUEST_TYPE),
   async run({ fields }, ctx) {
     const input = {
-      customerCode: requiredText(fields, 'CustomerCode', MAX.code),
-      salesOfficer: requiredText(fields, 'SalesOfficer', MAX.code),
-      productCode: requiredText(fields, 'ProductCode', MAX.code),
-      serialNo: requiredText(fields, 'SerialNo', MAX.serialNo),
-      complaint: requiredText(fields, 'Complaint', MAX.complaint),
+      customerCode: required(fields, 'CustomerCode', MAX.code),
+      salesOfficer: required(fields, 'SalesOfficer', MAX.code),
+      productCode: required(fields, 'ProductCode', MAX.code),
+      serialNo: required(fields, 'SerialNo', MAX.serialNo),
+      complaint: required(fields, 'Complaint', MAX.complaint),
       invoiceNo: boundedText(fields, 'InvoiceNo', MAX.code),
       purchaseDate: pastDate(fields, 'PurchaseDate', ctx),
       clientRequestId: boundedText(fields, 'ClientRequestId', MAX.clientRequestId),
@@ -58,9 +58,9 @@ export const updateWarrantyTransportDetails = writeOperation({
   returns: record(WARRANTY_REQUEST_TYPE),
   async run({ fields }, ctx) {
     const input = {
-      requestNo: requiredText(fields, 'RequestNo', MAX.code).toUpperCase(),
-      transporter: requiredText(fields, 'Transporter', MAX.transporter),
-      lrNo: requiredText(fields, 'LRNo', MAX.lrNo),
+      requestNo: required(fields, 'RequestNo', MAX.code).toUpperCase(),
+      transporter: required(fields, 'Transporter', MAX.transporter),
+      lrNo: required(fields, 'LRNo', MAX.lrNo),
       lrDate: pastDate(fields, 'LRDate', ctx),
       vehicleNo: boundedText(fields, 'VehicleNo', MAX.vehicleNo),
     };
@@ -111,13 +111,6 @@ export const syncWarrantyReqList = readOperation({
 export const warrantyOperations: readonly Operation[] = [createWarrantyRequest, updateWarrantyTransportDetails, warrantyRequestFiles, syncWarrantyReqList];
 
 // ---- field readers of this area ----------------------------------------------------------------
-
-/** A required free-text field with a length bound. */
-function requiredText<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength: number): string {
-  const value = boundedText(fields, name, maxLength);
-  if (value === undefined) throw missing(name);
-  return value;
-}
 
 /** The furthest time zone ahead of UTC: a date that is today there is nobody's future yet. */
 const LATEST_ZONE_OFFSET_MS = 14 * 60 * 60 * 1000;
