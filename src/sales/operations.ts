@@ -60,17 +60,11 @@ const SALES_STATS_RESULT = record(
 /** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
 const CUSTOMER_REPORT_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'] as const;
 
-interface CustomerReport<F extends string> {
-  filters: ReportFilterInput;
-  order: Sort<F>;
-  allowed: OfficerBound;
-}
-
 /**
  * A per-customer report's input, checked: with a bound, the filters are resolved once here so that an
  * officer or customer named outside it is FORBIDDEN before the report is read (report-filters.ts).
  */
-async function customerReport<F extends string>(filters: ReportFilterInput, order: Sort<F>, ctx: OperationContext): Promise<CustomerReport<F>> {
+async function customerReport<F extends string>(filters: ReportFilterInput, order: Sort<F>, ctx: OperationContext) {
   const allowed = await allowedOfficers(ctx);
   if (allowed !== undefined) await resolveFilters(ctx.db, filters, allowed);
   return { filters, order, allowed };

@@ -8,7 +8,7 @@ import { AppError, invalid, notFound } from '../errors';
 import { findUser } from '../users/hierarchy';
 import { lockWarrantyWrites, nextValue, requestNumber } from './counters';
 import { findCustomer, findInvoice, findProduct, findRequestByClientId, insertRequest, type WarrantyRequestRow } from './repository';
-import { requestView, type WarrantyRequestView } from './request-view';
+import { requestView } from './request-view';
 import { isUniqueViolation } from '../db/unique-violation';
 import { storedCustomerCode, storedProductCode } from '../operations/master-codes';
 import { customerAllowed, officerAllowed, type OfficerBound } from '../users/principal-scope';
@@ -26,13 +26,8 @@ export interface NewWarrantyRequest {
   clientRequestId?: string;
 }
 
-export interface CreateOutcome {
-  request: WarrantyRequestView;
-  /** True when ClientRequestId named an earlier, identical request, which is returned unchanged. */
-  replayed: boolean;
-}
-
-export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarrantyRequest, now: Date, allowed?: OfficerBound): Promise<CreateOutcome> {
+/** The request created, or `replayed`: the earlier, identical one ClientRequestId named, unchanged. */
+export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarrantyRequest, now: Date, allowed?: OfficerBound) {
   try {
     return await db.transaction().execute((trx) => createInTransaction(trx, input, now, allowed));
   } catch (err) {
@@ -49,7 +44,7 @@ export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarr
   }
 }
 
-async function createInTransaction(trx: Transaction<Database>, input: NewWarrantyRequest, now: Date, allowed: OfficerBound): Promise<CreateOutcome> {
+async function createInTransaction(trx: Transaction<Database>, input: NewWarrantyRequest, now: Date, allowed: OfficerBound) {
   await lockWarrantyWrites(trx);
   const officer = await visibleOfficer(trx, input.salesOfficer, allowed);
   if (input.clientRequestId !== undefined && officer !== undefined) {
@@ -87,7 +82,7 @@ async function createInTransaction(trx: Transaction<Database>, input: NewWarrant
 }
 
 /** The earlier request of the officer's ClientRequestId when `input` is the same request, else CONFLICT. */
-async function replay(db: Kysely<Database>, earlier: WarrantyRequestRow, input: NewWarrantyRequest): Promise<CreateOutcome> {
+async function replay(db: Kysely<Database>, earlier: WarrantyRequestRow, input: NewWarrantyRequest) {
   if (!(await sameRequest(db, earlier, input))) {
     throw new AppError(
       'CONFLICT',
