@@ -1,20 +1,9 @@
 /**
- * The messages between the main thread and an SQLite worker thread (docs/operations.md, "SQLite
- * on worker threads"). One worker owns one better-sqlite3 connection; the main thread lends a worker
- * to one user at a time (a query, a transaction or a cursor), so requests to a worker never overlap
- * except a `close` sent while a `next` is still under way (the worker answers them in order).
- *
- *   exec  -> rows (statements that return rows) or numAffectedRows/insertId (the others); a result of
- *            more than WORKER_MESSAGE_ROWS rows comes in parts: the first here with done = false, the
- *            rest through `next` as from a cursor, so the main thread takes it a part at a time.
- *   open  -> opens the worker's one cursor on a SELECT (better-sqlite3 iterate) and answers its first
- *            `max` rows as `next` does: a list that fits in one batch costs one message each way
- *   next  -> up to `max` further rows of the open cursor, done = true once it is exhausted (and closed)
- *   close -> closes the open cursor early (a client went away); a no-op when none is open
- *   stop  -> closes the connection; the worker then ends
- *
- * Rows travel as their column names once and each row as an array of values (RowBatch): the
- * structured clone of row objects costs more. The main thread builds the objects (worker-link.ts).
+ * The messages between the main thread and an SQLite worker thread (docs/operations.md, "SQLite on
+ * worker threads"). A worker is lent to one user at a time, so requests never overlap but for a
+ * `close` sent while a `next` is under way. A large result, `exec`'s or a cursor's (`open`), comes a
+ * part per `next`, so the main thread takes it a part at a time; rows travel as column names once and
+ * arrays of values (RowBatch), cheaper to clone than objects (worker-link.ts builds those).
  */
 /**
  * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)
