@@ -6,8 +6,11 @@ import {
   AREA_ZONE_CYCLE, BANKS, CATEGORIES, DEALER_PREFIXES, DEALER_SUFFIXES, DEALER_TRADES, FIRST_NAMES, LAST_NAMES,
   PROFIT_CENTERS, STATES, ZONAL_REGIONS, ZONES, type StateSpec,
 } from './catalog';
-import type { Customer, Officer, Product } from './model';
+import type { Officer } from './model';
 import type { Random } from './random';
+
+export type Product = ReturnType<typeof buildProducts>[number];
+export type Customer = ReturnType<typeof buildCustomer>;
 
 export interface Company {
   products: Product[];
@@ -47,7 +50,7 @@ export function buildCompany(random: Random, scale: number): Company {
 }
 
 /** Unit prices step evenly from the cheapest to the dearest model, rounded to ten rupees. */
-function buildProducts(): Product[] {
+function buildProducts() {
   return CATEGORIES.flatMap((cat) =>
     cat.models.map((model, i) => {
       const rupees = cat.priceFrom + ((cat.priceTo - cat.priceFrom) * i) / (cat.models.length - 1);
@@ -110,7 +113,7 @@ function buildCustomers(random: Random, salesOfficers: Officer[], count: number)
   return customers;
 }
 
-function buildCustomer(random: Random, code: string, officer: Officer, state: StateSpec): Customer {
+function buildCustomer(random: Random, code: string, officer: Officer, state: StateSpec) {
   const size = random.next();
   const [weight, limitFrom, limitTo, discountFrom, discountTo] =
     size < 0.1 ? [3, 20, 50, 800, 1200] : size < 0.4 ? [1.3, 5, 20, 400, 800] : [0.55, 1, 6, 0, 400];
@@ -131,9 +134,11 @@ function buildCustomer(random: Random, code: string, officer: Officer, state: St
     stateCode: state.code,
     officer,
     creditLimit,
+    /** How much business the customer does relative to an average one. */
     weight,
     profitCenters,
     creditDays: random.pick([15, 30, 30, 45, 60]),
+    /** Trade discount in basis points. */
     discountBps: Math.round(random.int(discountFrom, discountTo) / 50) * 50,
     bank: random.pick(BANKS),
     openingBalance,

@@ -1,16 +1,10 @@
 /** The generator's in-memory picture of the company and of its documents. */
 import type { ActivityStatus, ChequeStatus, PaymentMethod, PaymentType, Role, WarrantyStatus } from '../db/schema';
 import type { Day } from './calendar';
+import type { Customer, Product } from './masters';
 
-export interface Product {
-  code: string;
-  name: string;
-  categoryCode: string;
-  profitCenter: string;
-  unitPrice: number;
-  quantity: [number, number];
-  packOf: number;
-}
+/** A product and a customer are what masters.ts builds. */
+export type { Customer, Product };
 
 export interface Officer {
   id: string;
@@ -19,22 +13,6 @@ export interface Officer {
   role: Role;
   manager: Officer | null;
   zoneCode: string | null;
-}
-
-export interface Customer {
-  code: string;
-  name: string;
-  stateCode: string;
-  officer: Officer;
-  creditLimit: number;
-  /** How much business the customer does relative to an average one. */
-  weight: number;
-  profitCenters: string[];
-  creditDays: number;
-  /** Trade discount in basis points. */
-  discountBps: number;
-  bank: string;
-  openingBalance: number;
 }
 
 /** A document; its number is given when its month is written (batch.ts), so numbers follow dates. */
