@@ -12,15 +12,8 @@ import type { Random } from './random';
 export type Product = ReturnType<typeof buildProducts>[number];
 export type Customer = ReturnType<typeof buildCustomer>;
 
-export interface Company {
-  products: Product[];
-  /** Products of each profit center. */
-  productsByProfitCenter: Map<string, Product[]>;
-  officers: Officer[];
-  customers: Customer[];
-  /** Customers of each sales officer, in code order. */
-  customersByOfficer: Map<string, Customer[]>;
-}
+/** The company, with its products of each profit center and the customers of each officer, in code order. */
+export type Company = ReturnType<typeof buildCompany>;
 
 type Headcount = ReturnType<typeof headcount>;
 
@@ -32,7 +25,7 @@ function headcount(scale: number) {
   return { areaManagers, salesOfficers, customers };
 }
 
-export function buildCompany(random: Random, scale: number): Company {
+export function buildCompany(random: Random, scale: number) {
   const products = buildProducts();
   const productsByProfitCenter = new Map<string, Product[]>();
   for (const p of products) {
