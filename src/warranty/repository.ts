@@ -59,12 +59,8 @@ export async function insertRequest(db: Kysely<Database>, row: WarrantyRequestRo
   await db.insertInto('warranty_requests').values(row).execute();
 }
 
-export interface TransportDetails {
-  transporter: string;
-  lr_no: string;
-  lr_date: string | null;
-  vehicle_no: string | null;
-}
+/** The four transport columns, set together. */
+export type TransportDetails = Pick<WarrantyRequestRow, 'transporter' | 'lr_no' | 'lr_date' | 'vehicle_no'>;
 
 export interface RowChange {
   changeSeq: number;
