@@ -320,15 +320,10 @@ async function total(query: { executeTakeFirstOrThrow(): Promise<{ total: number
 // ---- the officer report's officers ---------------------------------------------------------------
 
 /** A sales officer as the officer report shows it. */
-export interface Officer {
-  id: string;
-  name: string;
-  manager_id: string | null;
-  active: number;
-}
+export type Officer = Awaited<ReturnType<typeof selectSalesOfficers>>[number];
 
 /** The sales officers with these ids (undefined: every one). */
-export async function selectSalesOfficers(db: Db, ids: readonly string[] | undefined): Promise<Officer[]> {
+export async function selectSalesOfficers(db: Db, ids: readonly string[] | undefined) {
   return db
     .selectFrom('users')
     .select(['id', 'name', 'manager_id', 'active'])
