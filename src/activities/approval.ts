@@ -21,15 +21,10 @@ export interface DecisionInput {
   remarks?: string;
 }
 
-export interface DecisionOutcome {
-  activity: Activity;
-  /** False when the activity had already been decided the same way. */
-  changed: boolean;
-}
-
 const OUTCOME = { APPROVE: 'APPROVED', REJECT: 'REJECTED' } as const;
 
-export async function decideActivity(db: Kysely<Database>, clock: Clock, input: DecisionInput, allowed?: OfficerBound): Promise<DecisionOutcome> {
+/** The decided activity and the call's Message; deciding it again the same way changes nothing. */
+export async function decideActivity(db: Kysely<Database>, clock: Clock, input: DecisionInput, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
     const unknown = () => notFound('ActivityNo', `Activity '${input.activityNo}' does not exist`);
     const activity = await findActivity(trx, input.activityNo);
@@ -45,7 +40,7 @@ export async function decideActivity(db: Kysely<Database>, clock: Clock, input: 
     // Re-read in both cases: after a lost race the row holds the winner's decision.
     const stored = (await findActivity(trx, activity.ActivityNo))!;
     if (!changed && stored.Status !== status) throw decidedOtherwise(stored, input.action);
-    return { activity: stored, changed };
+    return { data: stored, message: decisionMessage(stored, changed) };
   });
 }
 
@@ -71,8 +66,7 @@ function decidedOtherwise(stored: Activity, action: Action): AppError {
   );
 }
 
-/** The Message of a successful call. */
-export function decisionMessage({ activity, changed }: DecisionOutcome): string {
+function decisionMessage(activity: Activity, changed: boolean): string {
   const status = activity.Status.toLowerCase();
   if (changed) return `Activity ${activity.ActivityNo} ${status}.`;
   return `Activity ${activity.ActivityNo} was already ${status} by ${activity.DecidedBy} at ${activity.DecidedAt}; nothing was changed.`;

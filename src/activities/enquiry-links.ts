@@ -15,13 +15,8 @@ export interface EnquiryLinkInput extends EnquiryLinks {
   enquiryNo: string;
 }
 
-export interface EnquiryLinkOutcome {
-  enquiry: Enquiry;
-  /** False when the enquiry already carried these links. */
-  changed: boolean;
-}
-
-export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput, allowed?: OfficerBound): Promise<EnquiryLinkOutcome> {
+/** The linked enquiry and the call's Message; the same links again change nothing. */
+export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
     const unknown = () => notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`);
     const enquiry = await findEnquiry(trx, input.enquiryNo);
@@ -32,7 +27,8 @@ export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: E
       orderToCustomer: input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),
     };
     const changed = await linkEnquiry(trx, enquiry.EnquiryNo, links, clock.now().toISOString());
-    return { enquiry: (await findEnquiry(trx, enquiry.EnquiryNo))!, changed };
+    const linked = (await findEnquiry(trx, enquiry.EnquiryNo))!;
+    return { data: linked, message: enquiryMessage(linked, changed) };
   });
 }
 
@@ -60,7 +56,6 @@ async function existingCustomer(db: Kysely<Database>, code: string): Promise<str
   return stored;
 }
 
-/** The Message of a successful call. */
-export function enquiryMessage({ enquiry, changed }: EnquiryLinkOutcome): string {
+function enquiryMessage(enquiry: Enquiry, changed: boolean): string {
   return changed ? `Enquiry ${enquiry.EnquiryNo} updated.` : `Enquiry ${enquiry.EnquiryNo} already carried these links; nothing was changed.`;
 }

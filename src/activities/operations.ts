@@ -4,8 +4,8 @@ import type { UsersTable } from '../db/schema';
 import { allowedOfficers, outsideScope } from '../users/principal-scope';
 import { boundedText, dateRange, required, type Fields } from '../operations/parse';
 import { readOperation, writeOperation, type Operation, type OperationResult } from '../operations/types';
-import { decideActivity, decisionMessage, type Action, type DecisionInput } from './approval';
-import { enquiryMessage, linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
+import { decideActivity, type Action, type DecisionInput } from './approval';
+import { linkEnquiryTo, type EnquiryLinkInput } from './enquiry-links';
 import { activityReport, readReportKey, reportOfficers } from './report';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { field, record, recordType } from '../operations/results';
@@ -103,8 +103,7 @@ export const activityApprovalRejection = writeOperation({
   returns: record(ACTIVITY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
-    const outcome = await decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal), await allowedOfficers(ctx));
-    return { data: outcome.activity, message: decisionMessage(outcome) };
+    return decideActivity(ctx.db, ctx.clock, decisionInput(fields, ctx.principal), await allowedOfficers(ctx));
   },
 });
 
@@ -151,8 +150,7 @@ export const updateActivityNoAndOrderToCustInEnquiryMst = writeOperation({
   returns: record(ENQUIRY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
-    const outcome = await linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields), await allowedOfficers(ctx));
-    return { data: outcome.enquiry, message: enquiryMessage(outcome) };
+    return linkEnquiryTo(ctx.db, ctx.clock, enquiryLinkInput(fields), await allowedOfficers(ctx));
   },
 });
 
