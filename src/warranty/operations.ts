@@ -6,7 +6,7 @@ import { createWarrantyRequest as create } from './create-request';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
 import { listRequestFiles, storeRequestFiles } from './request-files';
 import { syncOfficers, syncWarrantyRequests } from './sync';
-import { updateTransportDetails, type TransportOutcomeKind } from './transport-details';
+import { updateTransportDetails } from './transport-details';
 import { allowedOfficers } from '../users/principal-scope';
 import { field, record, recordType, rows } from '../operations/results';
 import { SYNCED_WARRANTY_REQUEST_TYPE, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './request-view';
@@ -44,12 +44,6 @@ export const createWarrantyRequest = writeOperation({
   },
 });
 
-const TRANSPORT_MESSAGES: Readonly<Record<TransportOutcomeKind, string>> = {
-  dispatched: 'is DISPATCHED with the transport details.',
-  corrected: 'has its transport details corrected.',
-  unchanged: 'already has these transport details: nothing was changed.',
-};
-
 export const updateWarrantyTransportDetails = writeOperation({
   name: 'UpdateWarrantyTransportDetails',
   params: [],
@@ -64,8 +58,7 @@ export const updateWarrantyTransportDetails = writeOperation({
       lrDate: pastDate(fields, 'LRDate', ctx),
       vehicleNo: boundedText(fields, 'VehicleNo', MAX.vehicleNo),
     };
-    const { request, outcome } = await updateTransportDetails(ctx.db, input, ctx.clock.now(), await allowedOfficers(ctx));
-    return { data: request, message: `Warranty request ${request.RequestNo} ${TRANSPORT_MESSAGES[outcome]}` };
+    return updateTransportDetails(ctx.db, input, ctx.clock.now(), await allowedOfficers(ctx));
   },
 });
 

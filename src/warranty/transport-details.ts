@@ -7,7 +7,7 @@ import type { Database, WarrantyStatus } from '../db/schema';
 import { AppError } from '../errors';
 import { lockWarrantyWrites, nextValue } from './counters';
 import { dispatchRequest, findRequest, unknownRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
-import { requestView, type WarrantyRequestView } from './request-view';
+import { requestView } from './request-view';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export interface TransportInput {
@@ -18,16 +18,16 @@ export interface TransportInput {
   vehicleNo?: string;
 }
 
-export type TransportOutcomeKind = 'dispatched' | 'corrected' | 'unchanged';
-
-export interface TransportOutcome {
-  request: WarrantyRequestView;
-  outcome: TransportOutcomeKind;
-}
+const MESSAGES = {
+  dispatched: 'is DISPATCHED with the transport details.',
+  corrected: 'has its transport details corrected.',
+  unchanged: 'already has these transport details: nothing was changed.',
+};
 
 const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'];
 
-export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound): Promise<TransportOutcome> {
+/** The request as it stands after the call, and the call's Message. */
+export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
     await lockWarrantyWrites(trx);
     const current = await findRequest(trx, input.requestNo);
@@ -41,7 +41,7 @@ export async function updateTransportDetails(db: Kysely<Database>, input: Transp
       vehicle_no: input.vehicleNo ?? null,
     };
     if (current.status === 'DISPATCHED' && sameDetails(current, details)) {
-      return { request: requestView(current), outcome: 'unchanged' };
+      return answer(current, 'unchanged');
     }
     const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
     // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
@@ -50,8 +50,13 @@ export async function updateTransportDetails(db: Kysely<Database>, input: Transp
       throw await refusal(trx, current.request_no);
     }
     const updated = await findRequest(trx, current.request_no);
-    return { request: requestView(updated!), outcome: current.status === 'SUBMITTED' ? 'dispatched' : 'corrected' };
+    return answer(updated!, current.status === 'SUBMITTED' ? 'dispatched' : 'corrected');
   });
+}
+
+function answer(row: WarrantyRequestRow, outcome: keyof typeof MESSAGES) {
+  const request = requestView(row);
+  return { data: request, message: `Warranty request ${request.RequestNo} ${MESSAGES[outcome]}` };
 }
 
 function sameDetails(row: WarrantyRequestRow, details: TransportDetails): boolean {
