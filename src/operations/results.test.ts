@@ -1,10 +1,11 @@
 /**
- * The result declarations' check (results.ts): what it accepts and what it names as a difference.
+ * The result declarations' check (test/support/result-check.ts): what it accepts and what it names as a difference.
  * That every operation's real results pass it is asserted by the operation tests themselves
  * (test/support/operation.ts runs the check on every result).
  */
 import { mainServiceOperations } from '../services/registry';
-import { field, nullable, record, recordType, resultMismatches, rows, valueMismatches, type RecordType } from './results';
+import { resultMismatches, valueMismatches } from '../../test/support/result-check';
+import { field, nullable, record, recordType, rows, type RecordType } from './results';
 
 const LINE = recordType('Line', { No: field.string, Day: field.date, At: nullable(field.dateTime), Units: field.integer, Amount: field.money, Share: field.decimal, Open: field.boolean });
 const line = { No: 'A1', Day: '2026-01-31', At: null, Units: 3, Amount: 12.5, Share: 33.333, Open: true };

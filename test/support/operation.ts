@@ -10,7 +10,7 @@ import type { Engine } from '../../src/db/engine';
 import { AppError } from '../../src/errors';
 import type { UsersTable } from '../../src/db/schema';
 import type { Clock, DomainSettings, Operation, OperationContext, OperationResult, UploadedFile } from '../../src/operations/types';
-import { resultMismatches } from '../../src/operations/results';
+import { resultMismatches } from './result-check';
 import { NO_INPUT_MESSAGE } from '../../src/services/mobile-app';
 
 export const TEST_SETTINGS: DomainSettings = {
