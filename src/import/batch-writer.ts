@@ -8,7 +8,7 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Problem } from './header';
-import { dropForeignKeys, restoreForeignKeys, type DroppedKeys } from './foreign-keys';
+import { setAsideForInserts, restoreSetAside, type SetAside } from './foreign-keys';
 import { keyOf, missingReferences } from './reference-check';
 import { STAGING, clearStaging, createStaging, dropStaging, type StageRows } from './staging';
 import type { PendingRow, TableSpec, UniqueSpec, WriteHooks } from './table-spec';
@@ -36,8 +36,8 @@ export class BatchWriter {
   /** How many rows had been inserted when the table's statistics were last refreshed; undefined before the first batch. */
   private analyzedAt: number | undefined;
   private staged = false;
-  /** The table's foreign keys, once dropped for the rest of the file (foreign-keys.ts); tried at most once. */
-  private droppedKeys: DroppedKeys | undefined | null = null;
+  /** The table's foreign keys and plain indexes, once set aside for the rest of the file (foreign-keys.ts); tried at most once. */
+  private setAside: SetAside | undefined | null = null;
 
   constructor(
     private readonly trx: Transaction<Database>,
@@ -89,8 +89,8 @@ export class BatchWriter {
       await clearStaging(this.trx);
       await this.stage(this.trx, this.insertColumns, accepted);
     }
-    if (this.droppedKeys === null && accepted.length - updated > 0) {
-      this.droppedKeys = await dropForeignKeys(this.trx, this.spec.table, accepted.length - updated);
+    if (this.setAside === null && accepted.length - updated > 0) {
+      this.setAside = await setAsideForInserts(this.trx, this.spec.table, accepted.length - updated);
     }
     await this.upsert();
     this.counts.updated += updated;
@@ -107,8 +107,8 @@ export class BatchWriter {
 
   /** Drops the staging table, once the file's last batch is written. */
   async finish(): Promise<void> {
-    if (this.droppedKeys) await restoreForeignKeys(this.trx, this.droppedKeys);
-    this.droppedKeys = null;
+    if (this.setAside) await restoreSetAside(this.trx, this.setAside);
+    this.setAside = null;
     if (this.staged) await dropStaging(this.trx);
     this.staged = false;
   }

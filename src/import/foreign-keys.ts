@@ -8,8 +8,9 @@
  * (docs/import.md, "Speed"). The summary tables written anew for every customer set every key and
  * index aside the same way while they are written.
  */
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { isPostgres } from '../summaries/engine-sql';
 
 /** Inserts in one batch from which a file sets its keys aside (when the table is not much larger, below). */
 const MIN_INSERTS = 1000;
@@ -23,7 +24,7 @@ interface Definition {
   definition: string;
 }
 
-export interface DroppedKeys {
+export interface SetAside {
   /** Constraints, added back by their definitions. */
   constraints: Definition[];
   /** Indexes that back no constraint, made again by their CREATE INDEX statements. */
@@ -39,7 +40,7 @@ type Scope = 'foreign keys and plain indexes' | 'every key and index';
  * undefined when it does not: not PostgreSQL, too few rows, the locks are not to be had at once, or
  * the user does not own the table. The unique ones stay: the upsert and the unique values need them.
  */
-export async function dropForeignKeys(trx: Transaction<Database>, table: string, inserts: number): Promise<DroppedKeys | undefined> {
+export async function setAsideForInserts(trx: Transaction<Database>, table: string, inserts: number): Promise<SetAside | undefined> {
   if (inserts < MIN_INSERTS || !isPostgres(trx)) return undefined;
   // The planner's estimate (-1 before the table was first analyzed, as a new one).
   const size = await sql<{ rows: number }>`select reltuples as rows from pg_class where oid = cast(${table} as regclass)`.execute(trx);
@@ -48,7 +49,7 @@ export async function dropForeignKeys(trx: Transaction<Database>, table: string,
 }
 
 /** Adds the keys back as they were, PostgreSQL checking every row of the table against each, and builds the indexes. */
-export async function restoreForeignKeys(trx: Kysely<Database>, dropped: DroppedKeys): Promise<void> {
+export async function restoreSetAside(trx: Kysely<Database>, dropped: SetAside): Promise<void> {
   const tables = [...new Set(dropped.constraints.map((c) => c.table))];
   for (const table of tables) {
     const adds = dropped.constraints.filter((c) => c.table === table).map((c) => sql`add constraint ${sql.ref(c.name)} ${sql.raw(c.definition)}`);
@@ -70,7 +71,7 @@ export async function withoutIndexes(trx: Kysely<Database>, tables: readonly str
   await sql`set local enable_nestloop = off`.execute(trx);
   await write();
   await sql`set local enable_nestloop = default`.execute(trx);
-  if (dropped) await restoreForeignKeys(trx, dropped);
+  if (dropped) await restoreSetAside(trx, dropped);
 }
 
 /**
@@ -78,7 +79,7 @@ export async function withoutIndexes(trx: Kysely<Database>, tables: readonly str
  * until the commit: when a running server's reads (or an export) hold one, the tables keep them
  * rather than queue the server's next reads behind the import.
  */
-async function setAside(trx: Kysely<Database>, tables: readonly string[], scope: Scope): Promise<DroppedKeys | undefined> {
+async function setAside(trx: Kysely<Database>, tables: readonly string[], scope: Scope): Promise<SetAside | undefined> {
   const oids = sql.join(tables.map((t) => sql`cast(${t} as regclass)`));
   const every = scope === 'every key and index';
   const kinds = sql.join((every ? ['f', 'p', 'u'] : ['f']).map((k) => sql.lit(k)));
@@ -112,8 +113,4 @@ async function setAside(trx: Kysely<Database>, tables: readonly string[], scope:
     if (code !== '55P03' && code !== '40P01' && code !== '42501') throw err;
     return undefined;
   }
-}
-
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -4,8 +4,9 @@
  * reference and batch over the staging table (staging.ts), which answers only the rows whose code is
  * missing, in line order.
  */
-import { PostgresAdapter, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { isPostgres } from '../summaries/engine-sql';
 import type { Problem } from './header';
 import { STAGING } from './staging';
 import type { PendingRow, ReferenceSpec } from './table-spec';
@@ -30,7 +31,7 @@ const SMALL_TABLE_ROWS = 10_000;
 
 /** PostgreSQL: the referenced tables that are small (codes, products, officers); none on SQLite, whose lookups are cheap. */
 async function smallTables(trx: Transaction<Database>, references: readonly ReferenceSpec[]): Promise<Set<string>> {
-  if (references.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return new Set();
+  if (references.length === 0 || !isPostgres(trx)) return new Set();
   const tables = [...new Set(references.map((r) => r.table))];
   const found = await sql<{ name: string }>`
     select relname as name from pg_class where oid in (${sql.join(tables.map((t) => sql`cast(${t} as regclass)`))})

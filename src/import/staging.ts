@@ -7,10 +7,11 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PostgresAdapter, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Database } from '../db/schema';
+import { isPostgres } from '../summaries/engine-sql';
 import type { Value } from './column-types';
 import type { PendingRow } from './table-spec';
 
@@ -32,7 +33,7 @@ export async function createStaging(trx: Transaction<Database>, table: string, c
  * transaction); SQLite's delete without a condition truncates already.
  */
 export async function clearStaging(trx: Transaction<Database>): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`truncate ${sql.table(STAGING)}`.execute(trx);
+  if (isPostgres(trx)) await sql`truncate ${sql.table(STAGING)}`.execute(trx);
   else await sql`delete from ${sql.table(STAGING)}`.execute(trx);
 }
 

@@ -51,5 +51,10 @@ const postgres: SummarySql = {
 
 /** The spellings for the engine behind `db` (a Kysely instance or transaction). */
 export function summarySql<DB>(db: Kysely<DB>): SummarySql {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite;
+  return isPostgres(db) ? postgres : sqlite;
+}
+
+/** Whether `db` (a Kysely instance or transaction) runs on PostgreSQL. */
+export function isPostgres(db: Pick<Kysely<unknown>, 'getExecutor'>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
