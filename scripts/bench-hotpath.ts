@@ -478,6 +478,9 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
 /** Request pairs the SDK-alone run makes: enough for some hundred exports of a full batch. */
 const SDK_PAIRS = 100_000;
 
+/** Pairs between two waits for the sink: ten full batches of the batch processor (512 spans each). */
+const SDK_PAIRS_PER_WAIT = 2560;
+
 /**
  * The SDK alone, in a process of its own: the two spans of a sampled SOAP request (the server span with
  * the attributes server-span.ts gives it, the operation span with operation-span.ts's), made, ended and
@@ -508,14 +511,17 @@ async function sdkSpans(sinkPort: number, outFile: string): Promise<void> {
     server.setAttribute('http.response.status_code', 200);
     server.end();
   };
+  const flush = () => ((api.trace.getTracerProvider() as InstanceType<typeof api.ProxyTracerProvider>).getDelegate() as { forceFlush?: () => Promise<void> }).forceFlush?.();
   // Warmed up and flushed first; then paced as a server would be, a turn of the event loop every few
-  // pairs so that exports go out meanwhile.
+  // pairs so that exports go out meanwhile, and every few full batches a wait for the sink to take
+  // them (a sink slowed by a loaded machine would otherwise see more exports at once than allowed).
   for (let i = 0; i < 5000; i++) pair(i);
-  await ((api.trace.getTracerProvider() as InstanceType<typeof api.ProxyTracerProvider>).getDelegate() as { forceFlush?: () => Promise<void> }).forceFlush?.();
+  await flush();
   const before = process.cpuUsage();
   for (let i = 0; i < SDK_PAIRS; i++) {
     pair(i);
     if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+    if (i % SDK_PAIRS_PER_WAIT === SDK_PAIRS_PER_WAIT - 1) await flush();
   }
   await sdk.shutdown();
   const used = process.cpuUsage(before);
