@@ -1,10 +1,10 @@
 /** Operations of this business area (docs/behaviour.md): receipts and ledger balances. */
 import { readOperation, type Operation } from '../operations/types';
 import { code, dateRange, list, month, sort, year, type Sorting } from '../operations/parse';
-import { collectionStatements, readReceiptKey, type CollectionStatementQuery } from './collection-statements';
+import { collectionStatements, readReceiptKey } from './collection-statements';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
-import { firstCustomerOutside, RECEIPT_FIELDS, type ReceiptField } from './repository';
+import { firstCustomerOutside, RECEIPT_FIELDS, type ReceiptField, type ReceiptFilter } from './repository';
 import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
 import { field, recordType, rows } from '../operations/results';
 
@@ -46,21 +46,20 @@ export const getCollectionStatements = readOperation({
   async prepare({ fields }, ctx) {
     const { db, settings } = ctx;
     const { field, direction } = sort(fields, RECEIPT_SORTING);
-    const query: CollectionStatementQuery = {
-      salesOfficer: code(fields, 'SalesOfficer'),
+    const filter: ReceiptFilter = {
+      officer: code(fields, 'SalesOfficer'),
       customer: code(fields, 'FromCustomer'),
       dates: dateRange(fields, 'FromDate', 'ToDate', settings.dateOrder),
+      customerOfficers: await allowedOfficers(ctx),
       sortBy: field,
       direction,
-      allowed: await allowedOfficers(ctx),
-      page: pageRequest(fields, readReceiptKey(field, direction)),
-      streams: ctx.streams,
     };
-    await assertNamedOfficerInScope(db, query.allowed, query.salesOfficer, 'SalesOfficer');
-    await assertNamedCustomerInScope(db, query.allowed, query.customer, 'FromCustomer');
-    return query;
+    const page = pageRequest(fields, readReceiptKey(field, direction));
+    await assertNamedOfficerInScope(db, filter.customerOfficers, filter.officer, 'SalesOfficer');
+    await assertNamedCustomerInScope(db, filter.customerOfficers, filter.customer, 'FromCustomer');
+    return { filter, page };
   },
-  read: (query, ctx) => collectionStatements(ctx.db, query),
+  read: ({ filter, page }, ctx) => collectionStatements(ctx.db, filter, page, ctx.streams),
 });
 
 export const getOpeningBalance = readOperation({

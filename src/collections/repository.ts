@@ -1,17 +1,20 @@
 /** Queries behind the collection reports (getCollectionStatements, getOpeningBalance). */
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Direction } from '../operations/parse';
+import type { Direction, Range } from '../operations/parse';
+import { storedCustomerCodeOf, storedUserIdOf } from '../operations/master-codes';
 
+/** The receipts a list selects, and their order. */
 export interface ReceiptFilter {
-  /** Stored officer id (the receipt's officer). */
-  officerId?: string;
-  /** Stored customer code. */
-  customerCode?: string;
-  fromDate?: string;
-  toDate?: string;
+  /** As typed, any case: the statement finds its stored id (storedUserIdOf); none selects nothing. */
+  officer?: string;
+  /** The customer as typed, any case, likewise. */
+  customer?: string;
+  dates: Range<string>;
   /** Only customers owned by these officers (the authenticated user's scope); undefined = all. */
   customerOfficers?: readonly string[];
+  sortBy: ReceiptField;
+  direction: Direction;
 }
 
 export const RECEIPT_FIELDS = ['ReceiptNo', 'ReceiptDate', 'CustomerCode', 'CustomerName', 'PaymentMethod', 'Reference', 'Amount'] as const;
@@ -30,11 +33,8 @@ const RECEIPT_SORT_COLUMNS = {
 
 export type ReceiptRecord = Awaited<ReturnType<ReturnType<typeof receiptsQuery>['execute']>>[number];
 
-/** Where a page of receipts ends: the sort field's value and the receipt number of its last row. */
-export interface ReceiptKey {
-  value: string | number;
-  receiptNo: string;
-}
+/** Where a page of receipts ends: the sort it continues, then the sort field's value and the receipt number of its last row. */
+export type ReceiptKey = [sortBy: ReceiptField, direction: Direction, value: string | number, receiptNo: string];
 
 /**
  * The receipts the filter selects, joined to their customer. Without a scope filter the receipts
@@ -55,10 +55,10 @@ function filteredReceipts(db: Kysely<Database>, filter: ReceiptFilter) {
 
 function receiptConditions(eb: ExpressionBuilder<Database, 'receipts'>, filter: ReceiptFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
-  if (filter.officerId !== undefined) conditions.push(eb('receipts.sales_officer_id', '=', filter.officerId));
-  if (filter.customerCode !== undefined) conditions.push(eb('receipts.customer_code', '=', filter.customerCode));
-  if (filter.fromDate !== undefined) conditions.push(eb('receipts.receipt_date', '>=', filter.fromDate));
-  if (filter.toDate !== undefined) conditions.push(eb('receipts.receipt_date', '<=', filter.toDate));
+  if (filter.officer !== undefined) conditions.push(eb('receipts.sales_officer_id', '=', storedUserIdOf(filter.officer)));
+  if (filter.customer !== undefined) conditions.push(eb('receipts.customer_code', '=', storedCustomerCodeOf(filter.customer)));
+  if (filter.dates.from !== undefined) conditions.push(eb('receipts.receipt_date', '>=', filter.dates.from));
+  if (filter.dates.to !== undefined) conditions.push(eb('receipts.receipt_date', '<=', filter.dates.to));
   return eb.and(conditions);
 }
 
@@ -80,7 +80,8 @@ export async function countReceipts(db: Kysely<Database>, filter: ReceiptFilter)
  * Receipts with their customer, ordered by the chosen field and then the receipt number; with
  * `after`, only those that come after that key in this order (the next page).
  */
-export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, sortBy: ReceiptField, direction: Direction, after?: ReceiptKey) {
+export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, after?: ReceiptKey) {
+  const { sortBy, direction } = filter;
   const column = RECEIPT_SORT_COLUMNS[sortBy];
   let query = filteredReceipts(db, filter).select([
     'receipts.receipt_no',
@@ -92,11 +93,12 @@ export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, sortB
     'receipts.amount',
   ]);
   if (after !== undefined) {
+    const [, , value, receiptNo] = after;
     const beyond = direction === 'asc' ? '>' : '<';
     query = query.where((eb) =>
       eb.or([
-        eb(eb.ref(column), beyond, after.value as never),
-        eb.and([eb(eb.ref(column), '=', after.value as never), eb('receipts.receipt_no', beyond, after.receiptNo)]),
+        eb(eb.ref(column), beyond, value as never),
+        eb.and([eb(eb.ref(column), '=', value as never), eb('receipts.receipt_no', beyond, receiptNo)]),
       ]),
     );
   }
@@ -104,9 +106,9 @@ export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, sortB
 }
 
 /** The key a page ending on this receipt continues from. */
-export function receiptKey(record: ReceiptRecord, sortBy: ReceiptField): ReceiptKey {
+export function receiptKey(record: ReceiptRecord, { sortBy, direction }: ReceiptFilter): ReceiptKey {
   const value = { ReceiptNo: record.receipt_no, ReceiptDate: record.receipt_date, CustomerCode: record.customer_code, CustomerName: record.customer_name, PaymentMethod: record.payment_method, Reference: record.reference, Amount: record.amount }[sortBy];
-  return { value, receiptNo: record.receipt_no };
+  return [sortBy, direction, value, record.receipt_no];
 }
 
 /** The first of the customers named (upper-cased codes) that is owned by none of the officers. */
