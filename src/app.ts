@@ -34,8 +34,7 @@ import { bindingCompression, responseCompression } from './response-compression'
 import { HTTP_TEXT } from './protocol-texts';
 import { openApiDocument } from './asmx/http/openapi';
 import { apiDocs } from './asmx/api-docs';
-import { sendWhole } from './send';
-import { setAnswerHeaders } from './answer-headers';
+import { sendWhole, setAnswerHeaders } from './send';
 import { MAX_KEPT_ANSWER_BYTES } from './tunables';
 
 export interface AppOptions {

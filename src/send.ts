@@ -53,3 +53,8 @@ function due(res: ServerResponse, body: string | Buffer): void {
   if (batch.length === 0) setImmediate(writeBatch);
   batch.push([res, res.req.method === 'HEAD' ? undefined : body]);
 }
+
+/** What every answer carries: nosniff keeps a browser from running a text or JSON answer that echoes input as script. */
+export function setAnswerHeaders(res: ServerResponse): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}

@@ -7,7 +7,6 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { createApp, type App } from './app';
-import { setAnswerHeaders } from './answer-headers';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
@@ -15,14 +14,10 @@ import { seedIfEmpty } from './demo-data';
 import { waitForDatabase } from './process/database-wait';
 import { createLogger, type Logger } from './ops/logger';
 import { InFlight } from './in-flight';
+import { setAnswerHeaders } from './send';
 import type { ServerState } from './ops/probes';
 import { isOpsRequest, opsPathOf } from './ops/request-summary';
 import { traceRequests } from './telemetry/server-span';
-
-/** forced: SHUTDOWN_TIMEOUT_MS ran out and open requests were cut. */
-interface StopOutcome {
-  forced: boolean;
-}
 
 export interface RunningServer {
   server: Server;
@@ -32,8 +27,8 @@ export interface RunningServer {
   address: string;
   /** With METRICS_PORT: http://host:port of the metrics listener. */
   metricsAddress?: string;
-  /** Stops accepting, lets open requests finish (within SHUTDOWN_TIMEOUT_MS), closes the database. */
-  stop(): Promise<StopOutcome>;
+  /** Stops accepting, lets open requests finish (within SHUTDOWN_TIMEOUT_MS), closes the database; forced: that time ran out and open requests were cut. */
+  stop(): Promise<{ forced: boolean }>;
 }
 
 interface StartOptions {
@@ -160,7 +155,7 @@ const IDLE_SWEEP_MS = 100;
  * Keeps accepting for SHUTDOWN_DRAIN_MS while /ready says 503, then closes the listener; `release`:
  * what closes after the last connection (the app's rate-limit store, the database).
  */
-async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: InFlight<ServerResponse>, timings: { drainMs: number; timeoutMs: number }): Promise<StopOutcome> {
+async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: InFlight<ServerResponse>, timings: { drainMs: number; timeoutMs: number }): Promise<{ forced: boolean }> {
   state.stopping = true;
   for (const res of open.values()) if (!res.headersSent) res.shouldKeepAlive = false;
   await new Promise((resolve) => setTimeout(resolve, timings.drainMs));
@@ -170,7 +165,7 @@ async function stop(server: Server, release: () => Promise<void>, state: ServerS
   return closeListener(server, release, timings.timeoutMs);
 }
 
-function closeListener(server: Server, release: () => Promise<void>, timeoutMs: number): Promise<StopOutcome> {
+function closeListener(server: Server, release: () => Promise<void>, timeoutMs: number): Promise<{ forced: boolean }> {
   return new Promise((resolve, reject) => {
     let forced = false;
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);

@@ -3,10 +3,10 @@
  * from each request; `private`, as the legacy ones, since the addresses depend on the request.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import { create } from 'xmlbuilder2';
 import type { Settings } from '../config';
 import type { Service } from '../services/types';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
-import { discoveryDocument } from './disco';
 import { fromLocalMachine } from '../auth/client-address';
 import { helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
 import { publicAddress, serviceUrl } from './request-url';
@@ -75,4 +75,20 @@ function sendXml(res: Response, xml: string): void {
 
 function sendHtml(res: Response, status: number, html: string): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL(status) }).send(html);
+}
+
+const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
+
+/** The discovery document (?disco), byte for byte the captured ASMX one (docs/contract.md, recorded: main-disco). */
+function discoveryDocument(url: string, service: Pick<Service, 'name' | 'namespace'>): string {
+  const discovery = create({ version: '1.0', encoding: 'utf-8' }).ele('discovery', {
+    'xmlns:xsd': 'http://www.w3.org/2001/XMLSchema',
+    'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+    xmlns: DISCO_NS,
+  });
+  discovery.ele('contractRef', { ref: `${url}?wsdl`, docRef: url, xmlns: `${DISCO_NS}scl/` });
+  for (const [n, binding] of [[1, 'Soap'], [2, 'Soap12']] as const) {
+    discovery.ele('soap', { address: url, [`xmlns:q${n}`]: service.namespace, binding: `q${n}:${service.name}${binding}`, xmlns: `${DISCO_NS}soap/` });
+  }
+  return discovery.end({ prettyPrint: true, indent: '  ', newline: '\r\n', spaceBeforeSlash: true });
 }

@@ -45,23 +45,27 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** Options of the engines; each takes the ones that concern it. */
-export type EngineOptions = PostgresOptions & SqliteOptions;
-
 export function openEngine(databaseUrl: string, options: EngineOptions = {}): Engine {
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length), options);
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options);
   throw new Error(`DATABASE_URL: '${databaseUrl}' is not supported`);
 }
 
-/** The server uses worker threads (docs/operations.md); bulk loaders may stay in process. */
-export interface SqliteOptions {
+/** Options of the engines; each takes the ones that concern it. */
+export interface EngineOptions {
+  // SQLite: the server uses worker threads (docs/operations.md); bulk loaders may stay in process.
   /** Run queries in this thread (the bulk-loading scripts); default: on worker threads. */
   sqliteInProcess?: boolean;
   /** Reader threads beside the one writer (default 3; ':memory:' has none). */
   sqliteReaders?: number;
   /** SQLite's busy_timeout (DB_BUSY_TIMEOUT_MS; default 5000). */
   busyTimeoutMs?: number;
+  // PostgreSQL's bounded waits (pg-pool.ts); without them (the scripts) statements run as long as they need.
+  connectTimeoutMs?: number;
+  acquireTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  /** Where failures of the pool's connections are reported (once each); by default nowhere. */
+  onPoolError?: PoolErrorReporter;
 }
 
 const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', money: 'bigint', binary: 'blob' };
@@ -114,16 +118,7 @@ const pgTypeParsers = {
   },
 };
 
-/** PostgreSQL's bounded waits (pg-pool.ts); without them (the scripts) statements run as long as they need. */
-export interface PostgresOptions {
-  connectTimeoutMs?: number;
-  acquireTimeoutMs?: number;
-  statementTimeoutMs?: number;
-  /** Where failures of the pool's connections are reported (once each); by default nowhere. */
-  onPoolError?: PoolErrorReporter;
-}
-
-function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Engine {
+function openPostgres(databaseUrl: string, options: EngineOptions): Engine {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');

@@ -1,6 +1,6 @@
 /**
  * What an operation is, independent of any binding: it reads its declared fields (matched by
- * src/services/request-fields.ts), parses them itself and returns one result every binding encodes.
+ * src/services/mobile-app.ts), parses them itself and returns one result every binding encodes.
  */
 import type { Kysely } from 'kysely';
 import type { Database, TableName, UsersTable } from '../db/schema';
@@ -118,7 +118,7 @@ interface Declaration<P extends readonly string[], F extends readonly string[]> 
 
 type Names<P extends readonly string[], F extends readonly string[]> = P[number] | F[number];
 
-/** The one place a binding's request (src/services/request-fields.ts) becomes the declared view. */
+/** The one place a binding's request (src/services/mobile-app.ts) becomes the declared view. */
 function declared<N extends string>(request: OperationRequest): DeclaredRequest<N> {
   return request as unknown as DeclaredRequest<N>;
 }

@@ -1,9 +1,8 @@
 /** The MobileAppWebService service object: the registry's operations behind one invoke(). */
 import { sql } from 'kysely';
 import { mainServiceOperations } from './registry';
-import type { Operation, OperationContext, OperationResult } from '../operations/types';
+import type { Operation, OperationContext, OperationRequest, OperationResult, UploadedFile } from '../operations/types';
 import { StreamedData } from '../operations/streamed';
-import { buildRequest, carriesNoInput } from './request-fields';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
 import type { AnswerCache } from './answer-cache';
 import { dependencies } from '../db/table-versions';
@@ -114,4 +113,23 @@ async function unread(result: OperationResult): Promise<OperationResult> {
   if (!(result.data instanceof StreamedData)) return result;
   await result.data.close();
   return { ...result, data: null };
+}
+
+/**
+ * The pairs a binding collected as an OperationRequest: names match the declared ones without regard
+ * to case (docs/contract.md), the first occurrence wins, unknown names are dropped.
+ */
+function buildRequest(operation: Pick<ServiceOperation, 'params' | 'fields' | 'acceptsFiles'>, values: Iterable<readonly [string, string]>, files: readonly UploadedFile[]): OperationRequest {
+  const canonical = new Map([...operation.params, ...operation.fields].map((name) => [name.toLowerCase(), name]));
+  const fields: Record<string, string> = {};
+  for (const [name, value] of values) {
+    const known = canonical.get(name.toLowerCase());
+    if (known !== undefined && !Object.prototype.hasOwnProperty.call(fields, known)) fields[known] = value;
+  }
+  return { fields, files: operation.acceptsFiles ? files : [] };
+}
+
+/** docs/behaviour.md: a write operation that carries no input at all does nothing. */
+function carriesNoInput(request: OperationRequest): boolean {
+  return request.files.length === 0 && Object.values(request.fields).every((value) => value.trim() === '');
 }

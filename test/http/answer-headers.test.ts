@@ -2,7 +2,7 @@
  * The HTTP GET/POST bindings' Cache-Control as the legacy server sent it (docs/contract.md, "Recorded
  * legacy answers"): `private, max-age=0` on what an operation answered, `private` on a refusal.
  *
- * `X-Content-Type-Options: nosniff` on every kind of answer (src/answer-headers.ts; docs/behaviour.md,
+ * `X-Content-Type-Options: nosniff` on every kind of answer (src/send.ts, setAnswerHeaders; docs/behaviour.md,
  * "Headers of every answer"): JSON, XML, HTML, plain-text errors, SOAP responses and faults, bare
  * statuses, 404s, 405s, documents, the access guard's refusals, kept and compressed answers and the
  * probes. The startup gate's 503 is checked in test/ops/database-faults.test.ts, the metrics listener's
