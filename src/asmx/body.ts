@@ -34,27 +34,17 @@ export function isBodyError(error: unknown): error is BodyError {
 
 /** The whole body, inflated; after a rejection the rest is read and dropped, so the connection can carry the answer. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const encoding = contentEncoding(req);
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() || 'identity';
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    discard(req);
-    throw tooLarge(limit);
-  }
-  const decoder = decoderFor(encoding);
-  if (decoder === undefined) {
-    discard(req);
-    throw new BodyError(415, `Content-Encoding '${encoding}' is not supported`);
-  }
   try {
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+    const decoder = decoderFor(encoding);
+    if (decoder === undefined) throw new BodyError(415, `Content-Encoding '${encoding}' is not supported`);
     return await collect(req, decoder, encoding, limit);
   } catch (error) {
     discard(req);
     throw error;
   }
-}
-
-function contentEncoding(req: IncomingMessage): string {
-  return String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() || 'identity';
 }
 
 /** null: the body is not encoded; undefined: an encoding this server does not read. */

@@ -69,7 +69,7 @@ export function contractDifferences(description: ServiceDescription, service: Pi
     const implemented = service.operations.get(op.name);
     if (!implemented) {
       differences.push(`operation ${op.name} of the WSDL has no implementation`);
-    } else if (!sameList(op.params, contractInputs(implemented, service.contract))) {
+    } else if (op.params.join() !== contractInputs(implemented, service.contract).join()) {
       differences.push(
         `operation ${op.name}: the WSDL lists parameters (${op.params.join(', ')}), the implementation (${contractInputs(implemented, service.contract).join(', ')})`,
       );
@@ -105,10 +105,6 @@ function schemaSequence(root: XmlElement, elementName: string): string[] {
   if (!element) throw new Error(`the WSDL schema has no element ${elementName}`);
   const sequence = firstChildNamed(firstChildNamed(element, XSD_NS, 'complexType') ?? element, XSD_NS, 'sequence');
   return sequence ? childrenNamed(sequence, XSD_NS, 'element').map((e) => e.attributes.name ?? '') : [];
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 /** The folder holding wsdl/, from src/asmx or dist/src/asmx. */

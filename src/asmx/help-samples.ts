@@ -24,13 +24,7 @@ const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
 
 export function operationSamples(service: Service, op: ServiceOperation, ctx: SampleContext): Sample[] {
-  return [soapSample(service, op, ctx, '1.1'), soapSample(service, op, ctx, '1.2'), httpGetSample(service, op, ctx), httpPostSample(service, op, ctx)];
-}
-
-/** The contract parameters, or the extra fields of an operation that has none; a v2 service's WSDL lists both. */
-function httpNames(op: ServiceOperation, service: Pick<Service, 'contract'>): readonly string[] {
-  if (service.contract === 'v2') return contractInputs(op, 'v2');
-  return op.params.length > 0 ? op.params : op.fields;
+  return [soapSample(service, op, ctx, '1.1'), soapSample(service, op, ctx, '1.2'), httpSample(service, op, ctx, 'GET'), httpSample(service, op, ctx, 'POST')];
 }
 
 function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, version: '1.1' | '1.2'): Sample {
@@ -109,27 +103,16 @@ function envelope(ns: string, prefix: string, body: string[]): string {
   ].join('\n');
 }
 
-function httpGetSample(service: Service, op: ServiceOperation, ctx: SampleContext): Sample {
-  const query = formEncodedSample(service, op);
-  return {
-    title: 'HTTP GET',
-    intro: intro('HTTP GET'),
-    request: [`GET ${ctx.servicePath}/${op.name}${query ? `?${query}` : ''} HTTP/1.1`, `Host: ${ctx.host}`].join('\n'),
-    response: httpResponse(service, op),
-  };
-}
-
-function httpPostSample(service: Service, op: ServiceOperation, ctx: SampleContext): Sample {
-  return {
-    title: 'HTTP POST',
-    intro: intro('HTTP POST'),
-    request: [`POST ${ctx.servicePath}/${op.name} HTTP/1.1`, `Host: ${ctx.host}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: length', '', formEncodedSample(service, op)].join('\n'),
-    response: httpResponse(service, op),
-  };
-}
-
-function formEncodedSample(service: Service, op: ServiceOperation): string {
-  return httpNames(op, service).map((name) => `${name}=string`).join('&');
+function httpSample(service: Service, op: ServiceOperation, ctx: SampleContext, method: 'GET' | 'POST'): Sample {
+  // The contract parameters, or the extra fields of an operation that has none; a v2 service's WSDL lists both.
+  const names = service.contract === 'v2' ? contractInputs(op, 'v2') : op.params.length > 0 ? op.params : op.fields;
+  const form = names.map((name) => `${name}=string`).join('&');
+  const url = `${ctx.servicePath}/${op.name}`;
+  const request =
+    method === 'GET'
+      ? [`GET ${url}${form ? `?${form}` : ''} HTTP/1.1`, `Host: ${ctx.host}`]
+      : [`POST ${url} HTTP/1.1`, `Host: ${ctx.host}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: length', '', form];
+  return { title: `HTTP ${method}`, intro: intro(`HTTP ${method}`), request: request.join('\n'), response: httpResponse(service, op) };
 }
 
 function httpResponse(service: Service, op: ServiceOperation): string {

@@ -69,17 +69,10 @@ function nestedText(name: string, value: object): string {
   return json;
 }
 
-/** Depth is bounded by the scan, so this recursion is too. */
+/** Depth is bounded by the scan, so this recursion is too; an array's keys are its indexes, plain digits. */
 function forbiddenInside(value: unknown): string | undefined {
   if (typeof value === 'string') return forbiddenCharacter(value);
   if (value === null || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (const inner of value as unknown[]) {
-      const found = forbiddenInside(inner);
-      if (found) return found;
-    }
-    return undefined;
-  }
   const record = value as Record<string, unknown>;
   for (const key in record) {
     const found = forbiddenCharacter(key) ?? forbiddenInside(record[key]);

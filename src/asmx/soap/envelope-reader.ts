@@ -155,7 +155,10 @@ class Collector {
     if (this.depth === 1) this.openRoot(tag);
     else if (this.depth === 2) this.openEnvelopeChild(tag);
     else if (this.depth === 3) this.openSectionChild(tag);
-    else if (this.depth === 4 && this.inOperation) this.value = { name: tag.local, text: '', nil: isNil(tag) };
+    else if (this.depth === 4 && this.inOperation) {
+      const nil = Object.values(tag.attributes).some((a) => a.uri === XSI_NS && a.local === 'nil' && ['true', '1'].includes(a.value.trim()));
+      this.value = { name: tag.local, text: '', nil };
+    }
   }
 
   close(): void {
@@ -200,8 +203,4 @@ class Collector {
       this.inOperation = true;
     }
   }
-}
-
-function isNil(tag: SaxesTagNS): boolean {
-  return Object.values(tag.attributes).some((a) => a.uri === XSI_NS && a.local === 'nil' && ['true', '1'].includes(a.value.trim()));
 }

@@ -5,7 +5,7 @@
  */
 import type { Service } from '../../services/types';
 import { envelopeStart, type SoapVersion } from '../faults';
-import { outputElements, outputXml, readWsdl, type LibraryWsdl, type OutputElement } from './soap-library';
+import { outputElements, outputXml, readWsdl } from './soap-library';
 
 /** The response document of a successful call; an operation the WSDL does not have throws. */
 export type ResponseDocument = (version: SoapVersion, operation: string, result: Record<string, string>) => string;
@@ -22,7 +22,7 @@ export async function startSoapEngine(service: Service, wsdlXml: string): Promis
     const key = documentKey(version, operation, result);
     let document = key === undefined ? undefined : documents.get(key);
     if (document === undefined) {
-      document = serialise(wsdl, version, output, result);
+      document = `${envelopeStart(version)}<soap:Body>${outputXml(wsdl, output, result)}</soap:Body></soap:Envelope>`;
       if (key !== undefined && documents.size < MAX_KEPT_DOCUMENTS) documents.set(key, document);
     }
     return document;
@@ -37,9 +37,4 @@ const MAX_KEPT_RESULT_CHARS = 256;
 function documentKey(version: SoapVersion, operation: string, result: Record<string, string>): string | undefined {
   const text = JSON.stringify(result);
   return text.length > MAX_KEPT_RESULT_CHARS ? undefined : `${version} ${operation} ${text}`;
-}
-
-/** The output element of `result` in the version's envelope. */
-function serialise(wsdl: LibraryWsdl, version: SoapVersion, output: OutputElement, result: Record<string, string>): string {
-  return `${envelopeStart(version)}<soap:Body>${outputXml(wsdl, output, result)}</soap:Body></soap:Envelope>`;
 }
