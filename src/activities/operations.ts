@@ -99,7 +99,6 @@ export const activityApprovalRejection = writeOperation({
   name: 'ActivityApprovalRejection',
   params: [],
   fields: DECISION_FIELDS,
-  acceptsFiles: false,
   returns: record(ACTIVITY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();
@@ -114,7 +113,6 @@ export const activityReportAndComplaints = readOperation({
   reads: ['activities', 'complaints', 'customers', 'products'],
   params: [],
   fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate', ...PAGE_FIELDS],
-  acceptsFiles: false,
   returns: ACTIVITY_REPORT_RESULT,
   async prepare({ fields }, ctx) {
     const salesOfficer = key(fields, 'SalesOfficer');
@@ -146,7 +144,6 @@ export const updateActivityNoAndOrderToCustInEnquiryMst = writeOperation({
   name: 'UpdateActivityNoAndOrderToCustInEnquiryMst',
   params: [],
   fields: ENQUIRY_LINK_FIELDS,
-  acceptsFiles: false,
   returns: record(ENQUIRY_TYPE),
   async run({ fields }, ctx) {
     if (carriesNoInput(fields)) return noInput();

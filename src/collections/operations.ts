@@ -40,7 +40,6 @@ export const getCollectionStatements = readOperation({
   reads: ['receipts', 'customers'],
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
-  acceptsFiles: false,
   returns: COLLECTION_STATEMENTS_RESULT,
   sorting: RECEIPT_SORTING,
   async prepare({ fields }, ctx) {
@@ -67,7 +66,6 @@ export const getOpeningBalance = readOperation({
   reads: ['customers', 'ledger_month_balances', 'summary_facts'],
   params: ['CustomerIds', 'Month', 'Year'],
   fields: [],
-  acceptsFiles: false,
   returns: OPENING_BALANCE_RESULT,
   async prepare({ fields }, ctx) {
     const now = ctx.clock.now();

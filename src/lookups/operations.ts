@@ -17,7 +17,6 @@ export const fillAreaManagers = readOperation({
   reads: ['users'],
   params: ['username'],
   fields: [],
-  acceptsFiles: false,
   returns: AREA_MANAGERS_RESULT,
   async prepare({ fields }, ctx) {
     // With an authenticated user, no username is that user (principal-scope.ts).
@@ -32,7 +31,6 @@ export const fillProfitCenterForCustomer = readOperation({
   reads: ['profit_centers', 'customer_profit_centers', 'customers'],
   params: [],
   fields: ['CustomerCode'],
-  acceptsFiles: false,
   returns: PROFIT_CENTERS_RESULT,
   prepare: async ({ fields }, ctx) => ({ customerCode: code(fields, 'CustomerCode'), allowed: await allowedOfficers(ctx) }),
   read: async ({ customerCode, allowed }, ctx) => ({ data: await profitCentersFor(ctx.db, customerCode, allowed) }),

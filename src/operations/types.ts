@@ -111,9 +111,11 @@ export interface DeclaredRequest<N extends string> {
 }
 
 /** A declaration's names as literal tuples, from which the type of the fields its code reads is derived. */
-interface Declaration<P extends readonly string[], F extends readonly string[]> extends OperationShape {
+interface Declaration<P extends readonly string[], F extends readonly string[]> extends Omit<OperationShape, 'acceptsFiles'> {
   params: P;
   fields: F;
+  /** Only WarrantyRequestFiles says true. */
+  acceptsFiles?: boolean;
 }
 
 type Names<P extends readonly string[], F extends readonly string[]> = P[number] | F[number];
@@ -141,7 +143,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     name,
     params,
     fields,
-    acceptsFiles,
+    acceptsFiles: acceptsFiles ?? false,
     returns,
     sorting,
     kind: 'read',
@@ -192,5 +194,5 @@ export interface WriteDefinition<P extends readonly string[], F extends readonly
 
 export function writeOperation<const P extends readonly string[], const F extends readonly string[]>(definition: WriteDefinition<P, F>): WriteOperation {
   const { name, params, fields, acceptsFiles, returns } = definition;
-  return { name, params, fields, acceptsFiles, returns, kind: 'write', run: (request, ctx) => definition.run(declared(request), ctx) };
+  return { name, params, fields, acceptsFiles: acceptsFiles ?? false, returns, kind: 'write', run: (request, ctx) => definition.run(declared(request), ctx) };
 }

@@ -39,7 +39,6 @@ export const getPCNList = readOperation({
   reads: ['pcn', 'customers', 'users'],
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
   fields: PAGE_FIELDS,
-  acceptsFiles: false,
   returns: PCN_LIST_RESULT,
   async prepare({ fields }, ctx) {
     const filter: ChequeFilter = {
@@ -62,7 +61,6 @@ function numberLookup<N extends string>(name: string, reads: readonly [TableName
     reads,
     params: [param],
     fields: [],
-    acceptsFiles: false,
     returns,
     prepare: async ({ fields }, ctx) => ({ number: code(fields, param), allowed: await allowedOfficers(ctx) }),
     read: async ({ number, allowed }, ctx) => ({ data: await find(ctx.db, number, allowed) }),

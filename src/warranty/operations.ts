@@ -23,7 +23,6 @@ export const createWarrantyRequest = writeOperation({
   name: 'CreateWarrantyRequest',
   params: [],
   fields: ['CustomerCode', 'SalesOfficer', 'ProductCode', 'SerialNo', 'Complaint', 'InvoiceNo', 'PurchaseDate', 'ClientRequestId'],
-  acceptsFiles: false,
   returns: record(WARRANTY_REQUEST_TYPE),
   async run({ fields }, ctx) {
     const input = {
@@ -48,7 +47,6 @@ export const updateWarrantyTransportDetails = writeOperation({
   name: 'UpdateWarrantyTransportDetails',
   params: [],
   fields: ['RequestNo', 'Transporter', 'LRNo', 'LRDate', 'VehicleNo'],
-  acceptsFiles: false,
   returns: record(WARRANTY_REQUEST_TYPE),
   async run({ fields }, ctx) {
     const input = {
@@ -91,7 +89,6 @@ export const syncWarrantyReqList = readOperation({
   reads: ['warranty_requests', 'warranty_files'],
   params: [],
   fields: ['SalesOfficer', 'Since', 'PageSize'],
-  acceptsFiles: false,
   returns: SYNC_PAGE_RESULT,
   async prepare({ fields }, ctx) {
     const salesOfficer = boundedText(fields, 'SalesOfficer', MAX.code);
