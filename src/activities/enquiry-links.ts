@@ -28,7 +28,8 @@ export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: E
     };
     const changed = await linkEnquiry(trx, enquiry.EnquiryNo, links, clock.now().toISOString());
     const linked = (await findEnquiry(trx, enquiry.EnquiryNo))!;
-    return { data: linked, message: enquiryMessage(linked, changed) };
+    const message = changed ? `Enquiry ${linked.EnquiryNo} updated.` : `Enquiry ${linked.EnquiryNo} already carried these links; nothing was changed.`;
+    return { data: linked, message };
   });
 }
 
@@ -54,8 +55,4 @@ async function existingCustomer(db: Kysely<Database>, code: string): Promise<str
   const stored = await storedCustomerCode(db, code);
   if (stored === undefined) throw notFound('OrderToCustomer', `Customer '${code}' does not exist`);
   return stored;
-}
-
-function enquiryMessage(enquiry: Enquiry, changed: boolean): string {
-  return changed ? `Enquiry ${enquiry.EnquiryNo} updated.` : `Enquiry ${enquiry.EnquiryNo} already carried these links; nothing was changed.`;
 }

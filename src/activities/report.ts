@@ -24,14 +24,6 @@ export type ReportPosition = null | DatedKey | 'end';
 /** A page token's key: where the activities and the complaints stopped. */
 export type ReportPageKey = [activities: ReportPosition, complaints: ReportPosition];
 
-/**
- * The officers the report lists, checked before anything is read: NOT_FOUND for an unknown Username,
- * FORBIDDEN for a SalesOfficer outside the bound, NOT_FOUND for a Username outside it; undefined = all.
- */
-export async function reportOfficers(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<OfficerBound> {
-  return intersectOfficers(await officers(db, input, allowed), allowed);
-}
-
 /** The report of the officers reportOfficers() gave: one page (PageSize/PageToken), or the whole report, streamed when the caller takes streams. */
 export async function activityReport(db: Kysely<Database>, filter: ReportFilter, page?: PageRequest<ReportPageKey>, streams?: boolean): Promise<OperationResult> {
   if (page) return reportPage(db, filter, page);
@@ -90,12 +82,13 @@ const position: KeyPart<ReportPosition> = (value) => {
 export const readReportKey = keyTuple<ReportPageKey>(position, position);
 
 /**
- * The officers whose records are listed (undefined = all). An unknown SalesOfficer lists nothing; an
- * unknown Username is NOT_FOUND: the user, not a filter value, decides what may be seen.
+ * The officers the report lists (undefined = all), checked before anything is read: NOT_FOUND for an
+ * unknown Username or one outside the bound (the user, not a filter value, decides what may be seen),
+ * FORBIDDEN for a SalesOfficer outside the bound; an unknown SalesOfficer lists nothing.
  */
-async function officers(db: Kysely<Database>, input: ReportInput, allowed: OfficerBound): Promise<string[] | undefined> {
+export async function reportOfficers(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<OfficerBound> {
   const scope = input.username === undefined ? undefined : await scopeOf(db, input.username, allowed);
-  if (input.salesOfficer === undefined) return scope;
+  if (input.salesOfficer === undefined) return intersectOfficers(scope, allowed);
   const officer = await storedUserId(db, input.salesOfficer);
   if (officer === undefined) return [];
   assertOfficerInScope(allowed, officer, 'SalesOfficer');

@@ -51,7 +51,8 @@ export function openCountStore(settings: Pick<Settings, 'rateLimitStore' | 'redi
       ? (options) => {
           redis ??= connectRedis(settings.redisUrl ?? '');
           const limiter = new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true });
-          return whenReady(redis).then(() => limiter);
+          // The first requests wait for the connection; once() rejects on the client's next error.
+          return redis.status === 'ready' ? Promise.resolve(limiter) : once(redis, 'ready').then(() => limiter);
         }
       : settings.rateLimitStore === 'postgres'
         ? postgresOpener(engine)
@@ -164,9 +165,4 @@ function connectRedis(url: string): Redis {
   // Failures are reported through the counters; ioredis reconnects by itself.
   client.on('error', () => undefined);
   return client;
-}
-
-/** Resolves once the client is connected (the first requests wait for it); once() rejects on its next error. */
-async function whenReady(client: Redis): Promise<void> {
-  if (client.status !== 'ready') await once(client, 'ready');
 }

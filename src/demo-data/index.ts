@@ -50,7 +50,8 @@ export async function seed(engine: Engine, options: SeedOptions) {
   const asOfDay = parseDay(asOf)!;
   const start = periodStart(asOfDay, fiscalYearStartMonth);
   const counts = await engine.db.transaction().execute(async (trx) => {
-    await lockCounters(trx);
+    // Two processes seeding one PostgreSQL at once wait on this row lock, so the second finds the data.
+    await trx.updateTable('counters').set((eb) => ({ value: eb.ref('value') })).where('name', '=', 'warranty_request_no').execute();
     const filled = await firstFilledTable(trx);
     if (filled) throw new DatabaseNotEmptyError(`table ${filled} has rows`);
     const writer = new RowWriter(trx);
@@ -97,11 +98,6 @@ async function firstFilledTable(db: Kysely<Database>): Promise<string | undefine
     if (row) return table;
   }
   return undefined;
-}
-
-/** Two processes seeding one PostgreSQL at once wait on this row lock, so the second finds the data. */
-async function lockCounters(db: Kysely<Database>): Promise<void> {
-  await db.updateTable('counters').set((eb) => ({ value: eb.ref('value') })).where('name', '=', 'warranty_request_no').execute();
 }
 
 async function setCounter(db: Kysely<Database>, name: string, value: number): Promise<void> {

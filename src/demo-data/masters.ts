@@ -15,8 +15,6 @@ export type Customer = ReturnType<typeof buildCustomer>;
 /** The company, with its products of each profit center and the customers of each officer, in code order. */
 export type Company = ReturnType<typeof buildCompany>;
 
-type Headcount = ReturnType<typeof headcount>;
-
 /** Scale 1: 10 area managers, 45 sales officers, 3,000 customers; every zone keeps an area manager. */
 function headcount(scale: number) {
   const areaManagers = Math.max(AREA_ZONE_CYCLE.length - 4, Math.round(10 * scale));
@@ -60,7 +58,7 @@ function buildProducts() {
   );
 }
 
-function buildOfficers(random: Random, count: Headcount): Officer[] {
+function buildOfficers(random: Random, count: ReturnType<typeof headcount>): Officer[] {
   const usernames = new Set<string>();
   const person = (id: string, role: Officer['role'], manager: Officer | null, zoneCode: string | null): Officer => {
     const first = random.pick(FIRST_NAMES);

@@ -1,6 +1,5 @@
 /** Queries behind the payment collection note (PCN) lookups. */
-import type { Kysely } from 'kysely';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { preferredSpelling, storedCustomerCodeOf, storedUserIdOf } from '../operations/master-codes';
 
@@ -40,10 +39,6 @@ function chequeSource(db: Kysely<Database>) {
   return db.selectFrom('pcn').innerJoin('customers', 'customers.code', 'pcn.customer_code');
 }
 
-function chequeQuery(db: Kysely<Database>) {
-  return chequeSource(db).select(CHEQUE_COLUMNS);
-}
-
 function filteredCheques(db: Kysely<Database>, filter: ChequeFilter) {
   let query = chequeSource(db);
   if (filter.officer !== undefined) query = query.where('pcn.sales_officer_id', '=', storedUserIdOf(filter.officer));
@@ -75,7 +70,8 @@ export function chequesQuery(db: Kysely<Database>, filter: ChequeFilter, after?:
 
 /** One cheque by PDCID, looked up under each of the given spellings (exact match first). */
 export async function chequeById(db: Kysely<Database>, spellings: readonly string[], customerOfficers?: readonly string[]) {
-  const rows = await chequeQuery(db)
+  const rows = await chequeSource(db)
+    .select(CHEQUE_COLUMNS)
     .where('pcn.pdc_id', 'in', spellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where('customers.sales_officer_id', 'in', customerOfficers!))
     .execute();

@@ -41,15 +41,11 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   });
   sdk.start();
   enableSpans();
-  return { shutdown: () => Promise.race([sdk.shutdown(), delay(SHUTDOWN_FLUSH_MS)]) };
+  return { shutdown: () => Promise.race([sdk.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref())]) };
 }
 
 /** How long a stopping process waits for its last spans to be exported (a collector may be down). */
 const SHUTDOWN_FLUSH_MS = 5000;
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
 
 /** One line per message of the SDK's, on stderr (stdout carries the JSON log lines). */
 const stderrLines: DiagLogger = {

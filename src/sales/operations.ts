@@ -9,9 +9,8 @@ import { readOperation, type Operation, type OperationContext, type OperationRes
 import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField } from './officer-delivery';
 import { orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OrderDeliveryField } from './order-delivery-summary';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
-import { periodOf, salesStats } from './sales-stats';
+import { periodOf, salesStats, statsScope } from './sales-stats';
 import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sales-summary';
-import { statsScope } from './stats-scope';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
 import { field, nullable, record, recordType, rows, type FieldType, type ResultType } from '../operations/results';
@@ -60,16 +59,6 @@ const SALES_STATS_RESULT = record(
 /** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
 const CUSTOMER_REPORT_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'] as const;
 
-/**
- * A per-customer report's input, checked: with a bound, the filters are resolved once here so that an
- * officer or customer named outside it is FORBIDDEN before the report is read (report-filters.ts).
- */
-async function customerReport<F extends string>(filters: ReportFilterInput, order: Sort<F>, ctx: OperationContext) {
-  const allowed = await allowedOfficers(ctx);
-  if (allowed !== undefined) await resolveFilters(ctx.db, filters, allowed);
-  return { filters, order, allowed };
-}
-
 const SALES_SUMMARY_SORTING: Sorting<SalesSummaryField> = { fields: SALES_SUMMARY_FIELDS, fallback: 'CustomerCode' };
 const ORDER_DELIVERY_SORTING: Sorting<OrderDeliveryField> = { fields: ORDER_DELIVERY_FIELDS, fallback: 'CustomerCode' };
 const OFFICER_DELIVERY_SORTING: Sorting<OfficerDeliveryField> = { fields: OFFICER_DELIVERY_FIELDS, fallback: 'SalesOfficer' };
@@ -87,10 +76,16 @@ function customerReportOperation<F extends string>(
     reads,
     params: CUSTOMER_REPORT_PARAMS,
     fields: [],
-    acceptsFiles: false,
     returns,
     sorting,
-    prepare: ({ fields }, ctx) => customerReport(parseReportFilters(fields, ctx.settings.dateOrder), sort(fields, sorting), ctx),
+    async prepare({ fields }, ctx) {
+      const filters = parseReportFilters(fields, ctx.settings.dateOrder);
+      const order = sort(fields, sorting);
+      const allowed = await allowedOfficers(ctx);
+      // With a bound, the filters are resolved once here: an officer or customer named outside it is FORBIDDEN before the report is read.
+      if (allowed !== undefined) await resolveFilters(ctx.db, filters, allowed);
+      return { filters, order, allowed };
+    },
     read: ({ filters, order, allowed }, ctx) => report(ctx.db, filters, order, allowed, ctx.streams),
   });
 }
@@ -106,7 +101,6 @@ export const getOrderVsDeliveryOfficer = readOperation({
   reads: ['users', 'customers', 'states', 'order_period_totals', 'order_delivery_events', 'summary_facts'],
   params: ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States'],
   fields: [],
-  acceptsFiles: false,
   returns: OFFICER_DELIVERY_RESULT,
   sorting: OFFICER_DELIVERY_SORTING,
   async prepare({ fields }, ctx) {
@@ -141,7 +135,6 @@ export const getSalesReportStats = readOperation({
   reads: ['users', 'customers', 'sales_period_totals', 'open_order_balances', 'open_order_deliveries', 'receipt_period_totals', 'ledger_month_balances', 'ledger_entries', 'summary_facts', 'warranty_requests', 'activities'],
   params: ['Username', 'Role'],
   fields: ['AsOf'],
-  acceptsFiles: false,
   returns: SALES_STATS_RESULT,
   async prepare({ fields }, ctx) {
     const role = oneOf(fields, 'Role', ROLES);

@@ -1,12 +1,14 @@
 /**
- * getSalesReportStats (docs/behaviour.md): a dashboard of the user's scope (stats-scope.ts) as of a
+ * getSalesReportStats (docs/behaviour.md): a dashboard of the user's scope (statsScope) as of a
  * date, each figure one aggregate query restricted to the scope's customers (repository.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, Role } from '../db/schema';
+import { AppError, notFound } from '../errors';
 import { amount } from '../operations/values';
 import { isoDate } from '../operations/parse';
-import type { StatsScope } from './stats-scope';
+import { findUser, officerScope, ROLE_RANK, type User } from '../users/hierarchy';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 import { type Period, activeCustomers, activeSalesOfficers, collectionsTotal, openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesTotals } from './repository';
 
 type Db = Kysely<Database>;
@@ -18,7 +20,7 @@ export function periodOf(asOf: string, fiscalYearStartMonth: number): Period {
   return { asOf, monthStart: isoDate(y, m, 1), yearStart: isoDate(fiscalYear, fiscalYearStartMonth, 1) };
 }
 
-export async function salesStats(db: Db, scope: StatsScope, period: Period) {
+export async function salesStats(db: Db, scope: Awaited<ReturnType<typeof statsScope>>, period: Period) {
   const officers = scope.officers;
   // A scope of nobody reads nothing: every figure is zero.
   const nothing = [{ mtd: 0, ytd: 0 }, { orders: 0, value: 0 }, 0, 0, 0, 0, 0, 0] as const;
@@ -47,4 +49,27 @@ export async function salesStats(db: Db, scope: StatsScope, period: Period) {
     Customers: customers,
     SalesOfficers: salesOfficers,
   };
+}
+
+/**
+ * Whose figures getSalesReportStats shows: the user's scope, which Role may narrow but never widen. No
+ * Username is the company-wide view, an ADMIN who owns no customers.
+ */
+export async function statsScope(db: Db, username: string | undefined, role: Role | undefined, allowed?: OfficerBound) {
+  const user = username === undefined ? undefined : await findUser(db, username);
+  const unknown = () => notFound('Username', `Username: no user '${username}'`);
+  if (username !== undefined && user === undefined) throw unknown();
+  if (user !== undefined) assertVisible(allowed, user.id, unknown);
+  const storedRole: Role = user?.role ?? 'ADMIN';
+  const effective = role ?? storedRole;
+  if (ROLE_RANK[effective] > ROLE_RANK[storedRole]) {
+    throw new AppError('FORBIDDEN', `Role: ${effective} is above the user's role ${storedRole}`, 'Role');
+  }
+  return { username: user?.username ?? null, role: effective, officers: await scopeOfficers(db, user, effective) };
+}
+
+/** The officers whose customers count; undefined = every customer. */
+async function scopeOfficers(db: Db, user: User | undefined, effective: Role): Promise<string[] | undefined> {
+  if (effective === 'SO') return user === undefined ? [] : [user.id];
+  return user === undefined ? undefined : officerScope(db, user);
 }

@@ -5,14 +5,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { AppError, invalid, notFound } from '../errors';
-import { findUser } from '../users/hierarchy';
+import { findUser, type User } from '../users/hierarchy';
 import { lockWarrantyWrites, nextValue, requestNumber } from './counters';
 import { findCustomer, findInvoice, findProduct, findRequestByClientId, insertRequest, type WarrantyRequestRow } from './repository';
 import { requestView } from './request-view';
 import { isUniqueViolation } from '../db/unique-violation';
 import { storedCustomerCode, storedProductCode } from '../operations/master-codes';
 import { customerAllowed, officerAllowed, type OfficerBound } from '../users/principal-scope';
-import type { User } from '../users/hierarchy';
 
 export interface NewWarrantyRequest {
   customerCode: string;

@@ -40,9 +40,8 @@ export async function updateTransportDetails(db: Kysely<Database>, input: Transp
       lr_date: input.lrDate ?? null,
       vehicle_no: input.vehicleNo ?? null,
     };
-    if (current.status === 'DISPATCHED' && sameDetails(current, details)) {
-      return answer(current, 'unchanged');
-    }
+    const same = current.transporter === details.transporter && current.lr_no === details.lr_no && current.lr_date === details.lr_date && current.vehicle_no === details.vehicle_no;
+    if (current.status === 'DISPATCHED' && same) return answer(current, 'unchanged');
     const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
     // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
     // the read, a request that has moved on is never dispatched again.
@@ -57,10 +56,6 @@ export async function updateTransportDetails(db: Kysely<Database>, input: Transp
 function answer(row: WarrantyRequestRow, outcome: keyof typeof MESSAGES) {
   const request = requestView(row);
   return { data: request, message: `Warranty request ${request.RequestNo} ${MESSAGES[outcome]}` };
-}
-
-function sameDetails(row: WarrantyRequestRow, details: TransportDetails): boolean {
-  return row.transporter === details.transporter && row.lr_no === details.lr_no && row.lr_date === details.lr_date && row.vehicle_no === details.vehicle_no;
 }
 
 /** Why the guarded UPDATE changed nothing, read again after it. */
