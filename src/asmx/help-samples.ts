@@ -5,6 +5,7 @@
  */
 import { isScalar, type FieldType, type RecordType, type ResultType } from '../operations/results';
 import { contractInputs, type Service, type ServiceOperation } from '../services/types';
+import { ENVELOPE_NS } from './faults';
 import { v2ResultTypeName, XSD_TYPE } from './typed-xml';
 
 export interface SampleContext {
@@ -20,9 +21,6 @@ interface Sample {
   response: string;
 }
 
-const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
-
 export function operationSamples(service: Service, op: ServiceOperation, ctx: SampleContext): Sample[] {
   return [soapSample(service, op, ctx, '1.1'), soapSample(service, op, ctx, '1.2'), httpSample(service, op, ctx, 'GET'), httpSample(service, op, ctx, 'POST')];
 }
@@ -37,12 +35,12 @@ function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, 
     ...(is11 ? [`SOAPAction: "${service.namespace}${op.name}"`] : []),
   ];
   const args = contractInputs(op, service.contract).map((p) => `      <${p}>string</${p}>`);
-  const requestBody = envelope(is11 ? SOAP11_NS : SOAP12_NS, is11 ? 'soap' : 'soap12', [
+  const requestBody = envelope(ENVELOPE_NS[version], is11 ? 'soap' : 'soap12', [
     `    <${op.name} xmlns="${service.namespace}">`,
     ...args,
     `    </${op.name}>`,
   ]);
-  const responseBody = envelope(is11 ? SOAP11_NS : SOAP12_NS, is11 ? 'soap' : 'soap12', soapResponseBody(service, op));
+  const responseBody = envelope(ENVELOPE_NS[version], is11 ? 'soap' : 'soap12', soapResponseBody(service, op));
   return {
     title: `SOAP ${version}`,
     intro: intro(`SOAP ${version}`),

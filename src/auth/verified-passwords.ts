@@ -5,14 +5,9 @@ import type { Clock } from '../operations/types';
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
-interface Entry {
-  passwordHash: string;
-  expires: number;
-}
-
 export class VerifiedPasswords {
   private readonly key = randomBytes(32);
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, { passwordHash: string; expires: number }>();
 
   constructor(private readonly clock: Clock) {}
 

@@ -17,7 +17,6 @@ export function text<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
   return value ? value : undefined;
 }
 
-
 /** A free-text field with a length bound (so nothing unbounded reaches the database). */
 export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength: number): string | undefined {
   const value = text(fields, name);

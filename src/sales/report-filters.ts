@@ -114,16 +114,14 @@ export interface KeyColumns {
  * one semi-join on customers, read through its own indexes and never joined row by row.
  */
 export function keyConditions(f: ResolvedFilters, c: KeyColumns): Expression<SqlBool>[] {
-  const ref = (name: string) => sql.ref(name);
   const conditions: Expression<SqlBool>[] = [];
-  const add = (condition: Expression<SqlBool>) => conditions.push(condition);
-  if (f.salesOfficer !== undefined) add(sql<SqlBool>`${ref(c.officer)} = ${f.salesOfficer}`);
-  if (f.customer !== undefined) add(sql<SqlBool>`${ref(c.customer)} = ${f.customer}`);
+  if (f.salesOfficer !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.officer)} = ${f.salesOfficer}`);
+  if (f.customer !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.customer)} = ${f.customer}`);
   const customerConditions = customerRecordConditions(f);
   if (customerConditions.length > 0) {
-    add(sql<SqlBool>`${ref(c.customer)} in (select code from customers where ${sql.join(customerConditions, sql` and `)})`);
+    conditions.push(sql<SqlBool>`${sql.ref(c.customer)} in (select code from customers where ${sql.join(customerConditions, sql` and `)})`);
   }
-  if (f.profitCenter !== undefined) add(sql<SqlBool>`${ref(c.profitCenter)} = ${f.profitCenter}`);
+  if (f.profitCenter !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.profitCenter)} = ${f.profitCenter}`);
   return conditions;
 }
 

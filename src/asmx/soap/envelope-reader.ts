@@ -4,6 +4,7 @@
  * text goes in slices a turn of the event loop apart (docs/operations.md, "Input limits").
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { XSI_NS } from '../typed-xml';
 
 /** Not well-formed XML, a DOCTYPE, or over the bounds: the legacy stack answers 400. */
 export class MalformedXmlError extends Error {
@@ -44,8 +45,6 @@ export interface ReadDocument {
   /** The first element inside the envelope's Body, if any. */
   operation?: OperationElement;
 }
-
-const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 /** Characters handed to the parser at a time: a slice short enough to parse between other requests. */
 const SLICE_CHARS = 64 * 1024;

@@ -141,17 +141,13 @@ function columnNames(statement: BetterSqlite3.Statement): string[] {
   return statement.columns().map((c) => c.name);
 }
 
-/** On Linux a thread's own priority (pid 0 is the calling thread); where that is refused, the default. */
-function lowerPriority(): void {
+function main(): void {
+  // On Linux a thread's own priority (pid 0 is the calling thread).
   try {
     setPriority(0, settings.nice);
   } catch {
     // Not permitted here (some containers): the thread runs at the event loop's priority.
   }
-}
-
-function main(): void {
-  lowerPriority();
   let session: Session;
   try {
     session = new Session(open());
