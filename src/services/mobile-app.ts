@@ -26,7 +26,9 @@ export interface MobileAppServiceOptions {
 export function createMobileAppService(options: MobileAppServiceOptions): Service {
   const implementations = new Map((options.operations ?? mainServiceOperations).map((op) => [op.name, op]));
   const databaseThere = databaseCheck(options.context);
-  const operations = new Map<string, ServiceOperation>([...implementations.values()].map((op) => [op.name, describe(op)]));
+  const operations = new Map<string, ServiceOperation>(
+    [...implementations.values()].map(({ name, params, fields, acceptsFiles, returns, kind, sorting }) => [name, { name, params, fields, acceptsFiles, returns, write: kind === 'write', sorting }]),
+  );
   return {
     name: MOBILE_APP_SERVICE_NAME,
     namespace: options.namespace,
@@ -39,10 +41,6 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
     },
     ...serviceLocation(MOBILE_APP_SERVICE_NAME, options.contract ?? 'legacy'),
   };
-}
-
-function describe(op: Operation): ServiceOperation {
-  return { name: op.name, params: op.params, fields: op.fields, acceptsFiles: op.acceptsFiles, returns: op.returns, write: op.kind === 'write', sorting: op.sorting };
 }
 
 async function run(operation: Operation, input: InvokeInput, options: MobileAppServiceOptions, databaseThere: () => Promise<void>): Promise<Outcome> {
