@@ -19,7 +19,9 @@ export async function startSoapEngine(service: Service, wsdlXml: string): Promis
   return (version, operation, result) => {
     const output = outputs.get(operation);
     if (!output) throw new Error(`The WSDL of ${service.name} has no operation ${operation}`);
-    const key = documentKey(version, operation, result);
+    // A result too long to keep has no key.
+    const text = JSON.stringify(result);
+    const key = text.length > MAX_KEPT_RESULT_CHARS ? undefined : `${version} ${operation} ${text}`;
     let document = key === undefined ? undefined : documents.get(key);
     if (document === undefined) {
       document = `${envelopeStart(version)}<soap:Body>${outputXml(wsdl, output, result)}</soap:Body></soap:Envelope>`;
@@ -32,9 +34,3 @@ export async function startSoapEngine(service: Service, wsdlXml: string): Promis
 /** Documents kept per service: every operation's empty answer in both versions, and a few short results. */
 const MAX_KEPT_DOCUMENTS = 256;
 const MAX_KEPT_RESULT_CHARS = 256;
-
-/** The key a result's document is kept under, or undefined for a result too long to keep. */
-function documentKey(version: SoapVersion, operation: string, result: Record<string, string>): string | undefined {
-  const text = JSON.stringify(result);
-  return text.length > MAX_KEPT_RESULT_CHARS ? undefined : `${version} ${operation} ${text}`;
-}
