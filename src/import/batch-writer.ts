@@ -152,10 +152,11 @@ async function unstageUnchanged(trx: Transaction<Database>, spec: TableSpec, com
  */
 async function storedRows(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[] | undefined): Promise<{ stored: number; unchanged: number }> {
   const same = compared === undefined ? sql`false` : sql.join([sql`true`, ...sameValues(compared)], sql` and `);
-  const found = await sql<{ stored: number | string; unchanged: number | string }>`
-    select count(k) as stored, count(case when k = 2 then 1 end) as unchanged
-    from (select (select case when ${same} then 2 else 1 end from ${sql.table(spec.table)} t where ${keyMatch(spec)}) as k from ${sql.table(STAGING)} s) x`.execute(trx);
-  return { stored: Number(found.rows[0].stored), unchanged: Number(found.rows[0].unchanged) };
+  // Grouped on k, which PostgreSQL then looks up once per row: two aggregates of k looked it up twice.
+  const found = await sql<{ k: number | null; n: number | string }>`
+    select k, count(*) as n from (select (select case when ${same} then 2 else 1 end from ${sql.table(spec.table)} t where ${keyMatch(spec)}) as k from ${sql.table(STAGING)} s) x group by k`.execute(trx);
+  const rows = (k: number) => Number(found.rows.find((r) => r.k === k)?.n ?? 0);
+  return { stored: rows(1) + rows(2), unchanged: rows(2) };
 }
 
 const keyMatch = (spec: TableSpec) => sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
