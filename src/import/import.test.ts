@@ -271,6 +271,13 @@ describe.each(ENGINES)('CSV import: %s', (kind) => {
     expect(await counter(engine, 'warranty_request_no')).toBe(41);
   });
 
+  it('checks again the references of unchanged rows that no foreign key holds (a PCN renumbered since)', async () => {
+    await importDir(engine, writeExport(COMPANY));
+    const renumbered = writeExport({ 'pcn.csv': COMPANY['pcn.csv'].replaceAll('PCN1', 'PCN9'), 'pcn_invoices.csv': COMPANY['pcn_invoices.csv'] });
+    const { rejects } = await importDir(engine, renumbered);
+    expect(rejects).toEqual([{ file: 'pcn_invoices.csv', line: 2, column: 'pcn_no', reason: "'PCN1' is not a pcn.pcn_no in the database or earlier in this import" }]);
+  });
+
   it('a changed warranty request takes a new change_seq and version; columns left out of the file keep their values', async () => {
     await importDir(engine, writeExport(COMPANY));
     const dir = writeExport({

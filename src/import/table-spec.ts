@@ -26,6 +26,8 @@ export interface ReferenceSpec {
   columns: string[];
   table: keyof Database;
   targets: string[];
+  /** The database has no foreign key for it (its targets are not the table's key): the import checks every row. */
+  unenforced?: boolean;
 }
 
 /** A rule over several columns of one row; returns the reject, if any. */

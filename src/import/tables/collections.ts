@@ -23,7 +23,7 @@ export const pcn: TableSpec = {
 };
 
 /** pcn_no is not a key of pcn (one PCN holds several cheques), so the database cannot check it; the import does. */
-const ofPcn = ref('pcn_no', 'pcn', 'pcn_no');
+const ofPcn = { ...ref('pcn_no', 'pcn', 'pcn_no'), unenforced: true };
 
 export const pcnInvoices: TableSpec = {
   table: 'pcn_invoices',
