@@ -56,12 +56,6 @@ export class BatchWriter {
   /** Writes what it can of `rows`; returns the rows written. */
   async write(rows: PendingRow[]): Promise<PendingRow[]> {
     if (rows.length === 0) return [];
-    if (this.analyzedAt === undefined) {
-      // The tables the file refers to may have been filled by the files before it, faster than the
-      // database's own statistics follow: the planner would take them for empty and scan them.
-      await analyze(this.trx, [...new Set(this.spec.references.map((r) => r.table))]);
-      this.analyzedAt = 0;
-    }
     if (!this.staged) await createStaging(this.trx, this.spec.table, this.insertColumns);
     this.staged = true;
     await clearStaging(this.trx);
@@ -76,6 +70,13 @@ export class BatchWriter {
     if (found?.unchanged === rows.length) {
       this.counts.updated += rows.length;
       return rows;
+    }
+    if (this.analyzedAt === undefined) {
+      // Before the first reference check (none in a re-import): the tables the file refers to may have
+      // been filled by the files before it, faster than the database's own statistics follow, and
+      // the planner would take them for empty and scan them.
+      await analyze(this.trx, [...new Set(this.spec.references.map((r) => r.table))]);
+      this.analyzedAt = 0;
     }
     const byLine = new Map(rows.map((row) => [row.line, row]));
     const problems = await missingReferences(this.trx, this.spec.references, byLine);
