@@ -33,32 +33,37 @@ export interface FileLoad extends WriteCounts {
 }
 
 export async function loadFile(trx: Transaction<Database>, stage: StageRows, spec: TableSpec, file: string, options: LoadOptions): Promise<FileLoad> {
-  const records = readCsvRecords(file);
-  const header = await headerOf(spec, records);
+  const chunks = readCsvRecords(file);
+  const first = await chunks.next();
+  const records = first.done ? [] : first.value;
+  const header = headerOf(spec, records.shift());
   if ('problems' in header) {
-    await records.return(undefined);
+    await chunks.return(undefined);
     for (const p of header.problems) options.reject(header.line, p.column, p.reason);
     return { read: 0, inserted: 0, updated: 0, rejected: 0, refused: true };
   }
   const hooks = spec.hooks?.(options.summaries);
   await hooks?.start(trx);
   const writer = new BatchWriter(trx, stage, spec, [...header.header.positions.keys()], hooks, options.reject);
-  const read = await loadRows(records, spec, header.header, writer, options);
+  const rest = (async function* () {
+    yield records;
+    yield* chunks;
+  })();
+  const read = await loadRows(rest, spec, header.header, writer, options);
   await writer.finish();
   await hooks?.afterFile(trx);
   return { read, ...writer.counts, refused: false };
 }
 
-async function headerOf(spec: TableSpec, records: AsyncGenerator<CsvRecord>): Promise<{ header: Header } | { line: number; problems: Problem[] }> {
-  const first = await records.next();
-  if (first.done) return { line: 1, problems: [{ column: '', reason: 'the file is empty; its first line must be the header' }] };
-  if ('error' in first.value) return { line: first.value.line, problems: [{ column: '', reason: first.value.error }] };
-  const header = readHeader(spec, first.value.fields);
-  return 'problems' in header ? { line: first.value.line, problems: header.problems } : header;
+function headerOf(spec: TableSpec, first: CsvRecord | undefined): { header: Header } | { line: number; problems: Problem[] } {
+  if (first === undefined) return { line: 1, problems: [{ column: '', reason: 'the file is empty; its first line must be the header' }] };
+  if ('error' in first) return { line: first.line, problems: [{ column: '', reason: first.error }] };
+  const header = readHeader(spec, first.fields);
+  return 'problems' in header ? { line: first.line, problems: header.problems } : header;
 }
 
 /** Reads, checks and writes the rows after the header; returns how many were read. */
-async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, header: Header, writer: BatchWriter, options: LoadOptions): Promise<number> {
+async function loadRows(chunks: AsyncIterable<CsvRecord[]>, spec: TableSpec, header: Header, writer: BatchWriter, options: LoadOptions): Promise<number> {
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   const batch = new PendingBatch(writer, spec.key, batchRows);
   const selfReference = spec.references.find((r) => r.table === spec.table);
@@ -66,22 +71,24 @@ async function loadRows(records: AsyncGenerator<CsvRecord>, spec: TableSpec, hea
   let read = 0;
   let bytes = 0;
   try {
-    for await (const record of records) {
-      if ('bytes' in record) bytes = record.bytes;
-      if (read % IMPORT_PROGRESS_ROWS === 0) options.progress?.(read, bytes);
-      // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
-      if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
-      read++;
-      const result = 'error' in record
-        ? { problems: [{ column: '', reason: record.error }] }
-        : rowValues(spec, header, record.fields, options.dateOrder);
-      if ('problems' in result) {
-        writer.rejectRow(record, result.problems);
-        continue;
+    for await (const records of chunks) {
+      for (const record of records) {
+        if ('bytes' in record) bytes = record.bytes;
+        if (read % IMPORT_PROGRESS_ROWS === 0) options.progress?.(read, bytes);
+        // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
+        if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
+        read++;
+        const result = 'error' in record
+          ? { problems: [{ column: '', reason: record.error }] }
+          : rowValues(spec, header, record.fields, options.dateOrder);
+        if ('problems' in result) {
+          writer.rejectRow(record, result.problems);
+          continue;
+        }
+        const row: PendingRow = { line: record.line, values: result.values };
+        if (selfReference) held.push(row);
+        else await batch.add(row);
       }
-      const row: PendingRow = { line: record.line, values: result.values };
-      if (selfReference) held.push(row);
-      else await batch.add(row);
     }
   } catch (err) {
     // No write may go on in the transaction that the caller is about to roll back.
