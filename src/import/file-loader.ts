@@ -86,8 +86,8 @@ async function loadRows(chunks: AsyncIterable<CsvRecord[]>, spec: TableSpec, hea
           continue;
         }
         const row: PendingRow = { line: record.line, values: result.values };
-        if (selfReference) held.push(row);
-        else await batch.add(row);
+        const sent = selfReference ? void held.push(row) : batch.add(row);
+        if (sent) await sent;
       }
     }
   } catch (err) {
@@ -117,12 +117,13 @@ class PendingBatch {
     private readonly onWritten?: (rows: PendingRow[]) => void,
   ) {}
 
-  async add(row: PendingRow): Promise<void> {
+  /** Takes a row; a promise only when that sends a batch, so that most rows cost no await. */
+  add(row: PendingRow): Promise<void> | undefined {
     const key = this.key.length === 1 ? String(row.values[this.key[0]]) : keyOf(this.key.map((c) => row.values[c]));
-    if (this.keys.has(key)) await this.send();
+    if (this.keys.has(key)) return this.send().then(() => this.add(row));
     this.rows.push(row);
     this.keys.add(key);
-    if (this.rows.length >= this.size) await this.send();
+    return this.rows.length >= this.size ? this.send() : undefined;
   }
 
   /** Writes every row gathered so far, and returns once they are written. */
