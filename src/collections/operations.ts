@@ -37,7 +37,7 @@ const RECEIPT_SORTING: Sorting<ReceiptField> = { fields: RECEIPT_FIELDS, fallbac
 
 export const getCollectionStatements = readOperation({
   name: 'getCollectionStatements',
-  reads: ['receipts', 'customers'],
+  reads: ['receipts', 'customers', 'users'],
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
   returns: COLLECTION_STATEMENTS_RESULT,

@@ -42,7 +42,7 @@ export async function demoDataCalls(db: Kysely<Database>): Promise<Record<string
     getOrderVDeliverySummaryRecords: [...reports, { SortBy: 'DeliveryPercent', SortDirection: 'DESC' }],
     getOrderVsDeliveryOfficer: [{}, { ManagerId: manager.id }, { SalesOfficer: 'NOBODY' }, bad],
     getSalesReportStats: [{}, { Username: officer.id }, { Username: 'nobody' }],
-    getCollectionStatements: [{}, { FromCustomer: customer.code }, { PageSize: '3' }, { FromCustomer: 'ZZZZ' }, bad],
+    getCollectionStatements: [{}, { SalesOfficer: officer.id }, { FromCustomer: customer.code }, { PageSize: '3' }, { FromCustomer: 'ZZZZ' }, bad],
     getOpeningBalance: [{}, { CustomerIds: customer.code }, { CustomerIds: 'NONE' }, { Month: '13' }],
     getPCNList: [{}, { SalesOfficer: officer.id }, { PageSize: '2' }, { Customer: 'NONE' }, { PaymentType: 'X' }],
     getPCNDetails: [{ PDCID: cheque.pdc_id }, { PDCID: 'NONE' }, {}],
