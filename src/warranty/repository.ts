@@ -6,6 +6,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../db/schema';
 import { notFound, type AppError } from '../errors';
 import { documentNumberSpellings, storedCustomerCode, storedProductCode } from '../operations/master-codes';
+import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export type WarrantyRequestRow = Selectable<Database['warranty_requests']>;
 export type FileMetaRow = Omit<Selectable<Database['warranty_files']>, 'content'>;
@@ -47,6 +48,14 @@ export function findRequest(db: Kysely<Database>, requestNo: string): Promise<Wa
 /** The refusal of a RequestNo findRequest does not find (or that lies outside the caller's scope). */
 export function unknownRequest(requestNo: string): AppError {
   return notFound('RequestNo', `RequestNo: warranty request '${requestNo}' does not exist`);
+}
+
+/** The request, when it exists within the authenticated user's scope (NOT_FOUND otherwise, whichever it is). */
+export async function visibleRequest(db: Kysely<Database>, requestNo: string, allowed: OfficerBound | undefined): Promise<WarrantyRequestRow> {
+  const request = await findRequest(db, requestNo);
+  if (!request) throw unknownRequest(requestNo);
+  assertVisible(allowed, request.sales_officer_id, () => unknownRequest(requestNo));
+  return request;
 }
 
 /** The request an officer's ClientRequestId names (the key is unique per officer). */

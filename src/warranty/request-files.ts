@@ -8,21 +8,21 @@ import type { DomainSettings } from '../operations/types';
 import { AppError } from '../errors';
 import type { CheckedFile } from './file-content';
 import { fileId, lockWarrantyWrites, nextValue } from './counters';
-import { findRequest, insertFile, listFiles, touchRequest, unknownRequest, type FileMetaRow } from './repository';
+import { insertFile, listFiles, touchRequest, visibleRequest, type FileMetaRow } from './repository';
 import { fileView } from './request-view';
-import { assertVisible, type OfficerBound } from '../users/principal-scope';
+import type { OfficerBound } from '../users/principal-scope';
 
 type FileLimits = Pick<DomainSettings, 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
 
 export async function listRequestFiles(db: Kysely<Database>, requestNo: string, allowed?: OfficerBound) {
-  await requestInScope(db, requestNo, allowed);
+  await visibleRequest(db, requestNo, allowed);
   return (await listFiles(db, requestNo)).map(fileView);
 }
 
 export async function storeRequestFiles(db: Kysely<Database>, requestNo: string, files: readonly CheckedFile[], limits: FileLimits, now: Date, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
     await lockWarrantyWrites(trx);
-    await requestInScope(trx, requestNo, allowed);
+    await visibleRequest(trx, requestNo, allowed);
     const existing = await listFiles(trx, requestNo);
     const fresh = newContent(existing, files);
     checkLimits(requestNo, existing, fresh, limits);
@@ -36,13 +36,6 @@ export async function storeRequestFiles(db: Kysely<Database>, requestNo: string,
     if (fresh.length > 0) await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });
     return { files: files.map((file) => fileView(stored.get(file.sha256)!)), added: fresh.length };
   });
-}
-
-/** The request exists within the authenticated user's scope (NOT_FOUND otherwise, whichever it is). */
-async function requestInScope(db: Kysely<Database>, requestNo: string, allowed: OfficerBound): Promise<void> {
-  const request = await findRequest(db, requestNo);
-  if (!request) throw unknownRequest(requestNo);
-  assertVisible(allowed, request.sales_officer_id, () => unknownRequest(requestNo));
 }
 
 /** The files of this call whose content the request does not hold yet, each content once. */

@@ -6,9 +6,9 @@ import type { Kysely } from 'kysely';
 import type { Database, WarrantyStatus } from '../db/schema';
 import { AppError } from '../errors';
 import { lockWarrantyWrites, nextValue } from './counters';
-import { dispatchRequest, findRequest, unknownRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
+import { dispatchRequest, findRequest, unknownRequest, visibleRequest, type TransportDetails, type WarrantyRequestRow } from './repository';
 import { requestView } from './request-view';
-import { assertVisible, type OfficerBound } from '../users/principal-scope';
+import type { OfficerBound } from '../users/principal-scope';
 
 export interface TransportInput {
   requestNo: string;
@@ -30,9 +30,7 @@ const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'
 export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
     await lockWarrantyWrites(trx);
-    const current = await findRequest(trx, input.requestNo);
-    if (!current) throw unknownRequest(input.requestNo);
-    assertVisible(allowed, current.sales_officer_id, () => unknownRequest(input.requestNo));
+    const current = await visibleRequest(trx, input.requestNo, allowed);
     if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
     const details: TransportDetails = {
       transporter: input.transporter,
