@@ -13,7 +13,9 @@
  * event loop's apart from its other threads' (the SQLite readers, V8's helpers). The tracing rows (group
  * `tracing`) run SOAP 1.1 and HTTP GET getPCNList against this server three times over: tracing off,
  * OpenTelemetry with parentbased_traceidratio 0.1, and every request sampled, exporting over OTLP to a
- * sink that takes and drops the spans (pinned beside wrk, as a collector would run elsewhere).
+ * sink that takes and drops the spans (pinned beside wrk, as a collector would run elsewhere), and
+ * against raw node:http answering the same bytes under this server's span code with the same three
+ * settings: what the spans alone cost a server that does nothing else.
  * Each server runs in its own process pinned to core 1 (taskset), wrk pinned to core 0. This server and
  * its peers run side by side, and each row is measured against this server and then at once against
  * its peer (sideBySide): never two servers under load at once. A row is measured in --rounds rounds
@@ -40,6 +42,9 @@ import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
+import { startTracing } from '../src/process/tracing';
+import { traceOperation } from '../src/telemetry/operation-span';
+import { traceRequests } from '../src/telemetry/server-span';
 import { percentile, PINNED, procCpuMs, runWrk, SERVER_NODE_FLAGS, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';
@@ -284,7 +289,7 @@ function expressPeer(port: number, recordedFile: string): void {
 }
 
 /** Node's own HTTP server and nothing else: the recorded answer of each HTTP row's path, else a fixed SOAP reply. */
-function rawPeer(port: number, recordedFile?: string): void {
+async function rawPeer(port: number, recordedFile?: string): Promise<void> {
   const reply = Buffer.from(
     `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE['1.1']}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
       `<soap:Body><HelloWorldResponse xmlns="${NS}"><HelloWorldResult>Hello World</HelloWorldResult></HelloWorldResponse></soap:Body></soap:Envelope>`,
@@ -292,16 +297,22 @@ function rawPeer(port: number, recordedFile?: string): void {
   const answers = new Map<string, { contentType: string; body: Buffer }>();
   const recorded = recordedFile === undefined ? [] : (JSON.parse(fs.readFileSync(recordedFile, 'utf8')) as Recorded[]);
   for (const r of recorded) answers.set(`${r.method} ${r.path}`, { contentType: r.contentType, body: Buffer.from(r.body, 'utf8') });
-  http
-    .createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const answer = answers.get(`${req.method} ${(req.url ?? '').split('?')[0]}`) ?? { contentType: SOAP_TYPE['1.1'], body: reply };
-        res.writeHead(200, { 'Content-Type': answer.contentType, 'Content-Length': answer.body.length });
-        res.end(answer.body);
-      });
-    })
-    .listen(port, '127.0.0.1');
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      const found = answers.get(`${req.method} ${(req.url ?? '').split('?')[0]}`) ?? { contentType: SOAP_TYPE['1.1'], body: reply };
+      res.writeHead(200, { 'Content-Type': found.contentType, 'Content-Length': found.body.length });
+      res.end(found.body);
+    });
+  };
+  // With OTEL_* set (the tracing rows), this server's own span code around the bare answer: the spans'
+  // cost on a server that does nothing else. Every request is taken as a getPCNList call.
+  const tracing = await startTracing();
+  const traced: http.RequestListener = (req, res) => {
+    const annotated = Object.assign(res, { locals: { asmx: { binding: req.method === 'GET' ? 'httpget' : 'soap11' } } });
+    void traceOperation(annotated, { name: 'MobileAppWebService', contract: 'legacy' }, 'getPCNList', () => Promise.resolve(answer(req, annotated)));
+  };
+  http.createServer(tracing === undefined ? answer : traceRequests(traced, () => false)).listen(port, '127.0.0.1');
 }
 
 /** An OTLP receiver that takes every export and drops it: the collector of the tracing rows. */
@@ -476,58 +487,6 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
 }
 
 /** Request pairs the SDK-alone run makes: enough for some hundred exports of a full batch. */
-const SDK_PAIRS = 100_000;
-
-/** Pairs between two waits for the sink: ten full batches of the batch processor (512 spans each). */
-const SDK_PAIRS_PER_WAIT = 2560;
-
-/**
- * The SDK alone, in a process of its own: the two spans of a sampled SOAP request (the server span with
- * the attributes server-span.ts gives it, the operation span with operation-span.ts's), made, ended and
- * exported to the sink as the server's are, with nothing else to do. Writes its CPU per pair, in ms.
- */
-async function sdkSpans(sinkPort: number, outFile: string): Promise<void> {
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${sinkPort}`;
-  // Every span exported, none dropped at a full queue, as at the server's one request in ten.
-  process.env.OTEL_BSP_MAX_QUEUE_SIZE = '20000';
-  const api = await import('@opentelemetry/api');
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ instrumentations: [], metricReaders: [], logRecordProcessors: [] });
-  sdk.start();
-  const tracer = api.trace.getTracer('bench');
-  const pair = (i: number) => {
-    const server = tracer.startSpan('POST', { kind: api.SpanKind.SERVER }, api.ROOT_CONTEXT);
-    server.setAttributes({
-      'http.request.method': 'POST', 'url.scheme': 'http', 'url.path': MAIN, 'server.address': '127.0.0.1', 'server.port': sinkPort,
-      'client.address': '127.0.0.1', 'network.peer.address': '127.0.0.1', 'network.peer.port': 40000 + (i % 20000),
-      'network.protocol.version': '1.1', 'user_agent.original': 'wrk',
-    });
-    const operation = tracer.startSpan('MobileAppWebService/getPCNList', {
-      kind: api.SpanKind.INTERNAL,
-      attributes: { 'rpc.system.name': 'soap', 'rpc.method': 'MobileAppWebService/getPCNList', 'asmx.binding': 'soap11', 'asmx.contract': 'legacy' },
-    }, api.trace.setSpan(api.ROOT_CONTEXT, server));
-    operation.setAttribute('asmx.outcome', 'success');
-    operation.end();
-    server.setAttribute('http.response.status_code', 200);
-    server.end();
-  };
-  const flush = () => ((api.trace.getTracerProvider() as InstanceType<typeof api.ProxyTracerProvider>).getDelegate() as { forceFlush?: () => Promise<void> }).forceFlush?.();
-  // Warmed up and flushed first; then paced as a server would be, a turn of the event loop every few
-  // pairs so that exports go out meanwhile, and every few full batches a wait for the sink to take
-  // them (a sink slowed by a loaded machine would otherwise see more exports at once than allowed).
-  for (let i = 0; i < 5000; i++) pair(i);
-  await flush();
-  const before = process.cpuUsage();
-  for (let i = 0; i < SDK_PAIRS; i++) {
-    pair(i);
-    if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
-    if (i % SDK_PAIRS_PER_WAIT === SDK_PAIRS_PER_WAIT - 1) await flush();
-  }
-  await sdk.shutdown();
-  const used = process.cpuUsage(before);
-  fs.writeFileSync(outFile, String((used.user + used.system) / 1000 / SDK_PAIRS));
-}
-
 /** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
 const TRACING = [
   { label: 'tracing off', env: {} },
@@ -537,45 +496,60 @@ const TRACING = [
 
 /**
  * What tracing costs: each row against this server with tracing off, one request in ten sampled and
- * every request sampled, round by round, each server on core 1 and idle but for the one measured.
+ * every request sampled, and against raw node:http answering the same bytes with the same three
+ * settings (this server's span code around the bare answer: what the spans cost a server that does
+ * nothing else), round by round, each server on core 1 and idle but for the one measured.
  */
 async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, options: Options, dir: string): Promise<string[]> {
   if (rows.length === 0) return [];
   const sinkPort = options.port + 9;
   const started: Measured[] = [];
   const lines = [
-    `| request | ${TRACING.map((t) => `${t.label} req/s | p50 | p99`).join(' | ')} | 1 in 10 / off | every / off | CPU per request (off, 1 in 10, every) |`,
-    `|---|${TRACING.map(() => '---|---|---').join('|')}|---|---|---|`,
+    `| request | ${TRACING.map((t) => `${t.label} req/s | p50 | p99`).join(' | ')} | 1 in 10 / off | every / off | CPU per request (off, 1 in 10, every) | raw node:http with the spans: CPU per request |`,
+    `|---|${TRACING.map(() => '---|---|---').join('|')}|---|---|---|---|`,
   ];
-  const perSampled: string[] = [];
+  const floors: string[] = [];
   try {
     const sink = spawnPinned([__filename, '--peer', 'otlp', String(sinkPort)], process.env, undefined, '0');
     started.push({ label: 'otlp sink', port: sinkPort, child: sink });
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}` };
     const servers: Measured[] = [];
+    const raws: Measured[] = [];
+    const recordedFile = path.join(dir, 'traced-recorded.json');
     for (const [i, tracing] of TRACING.entries()) {
       const port = options.port + 3 + i;
       const env = { ...serverEnv, PORT: String(port), ...(i === 0 ? {} : { ...endpoint, ...tracing.env }) };
       const server = await startMeasured(tracing.label, serverArgs, env, port, '/');
       started.push(server);
       servers.push(server);
+      if (i === 0) fs.writeFileSync(recordedFile, JSON.stringify(await Promise.all(rows.map(async (row) => ({ method: row.method, path: row.target.split('?')[0], ...(await request(port, row)) })))));
+    }
+    for (const [i, tracing] of TRACING.entries()) {
+      const port = options.port + 10 + i;
+      const env = { ...process.env, ...(i === 0 ? {} : { ...endpoint, ...tracing.env }) };
+      const raw = await startMeasured(`raw, ${tracing.label}`, [__filename, '--peer', 'raw', String(port), recordedFile], env, port, '/');
+      started.push(raw);
+      raws.push(raw);
     }
     await settle("the traced servers'");
     for (const row of rows) {
       const rounds: Measure[][] = servers.map(() => []);
-      for (let round = 0; round < options.rounds; round++) servers.forEach((server, i) => rounds[i].push(measureRow(server, row, options, dir, round === 0)));
+      const rawRounds: Measure[][] = raws.map(() => []);
+      for (let round = 0; round < options.rounds; round++) {
+        servers.forEach((server, i) => rounds[i].push(measureRow(server, row, options, dir, round === 0)));
+        raws.forEach((raw, i) => rawRounds[i].push(measureRow(raw, row, options, dir, round === 0)));
+      }
       const [off, tenth, every] = rounds.map(medianOf);
+      const [rawOff, rawTenth, rawEvery] = rawRounds.map(medianOf);
       const ratio = (m: Measure) => median(m.roundRates!.map((rate, round) => rate / off.roundRates![round]));
       const cells = [off, tenth, every].map((m) => `${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)}`);
-      const cpu = [off, tenth, every].map((m) => m.cpuPerRequest!.toFixed(3)).join(' / ');
-      lines.push(`| ${row.label} | ${cells.join(' | ')} | ${ratio(tenth).toFixed(2)}x | ${ratio(every).toFixed(2)}x | ${cpu} ms |`);
-      perSampled.push(`${row.label}: ${((tenth.cpuPerRequest! - off.cpuPerRequest!) / 0.1).toFixed(3)} ms`);
+      const cpu = (ms: Measure[]) => ms.map((m) => m.cpuPerRequest!.toFixed(4)).join(' / ');
+      lines.push(`| ${row.label} | ${cells.join(' | ')} | ${ratio(tenth).toFixed(2)}x | ${ratio(every).toFixed(2)}x | ${cpu([off, tenth, every])} ms | ${cpu([rawOff, rawTenth, rawEvery])} ms |`);
+      const added = (traced: Measure, bare: Measure) => traced.cpuPerRequest! - bare.cpuPerRequest!;
+      const share = (ms: number) => `${ms.toFixed(4)} ms (${((ms / off.cpuPerRequest!) * 100).toFixed(0)}% of this server's request with tracing off)`;
+      floors.push(`${row.label}: this server ${share(added(tenth, off))}; raw node:http with the spans ${share(added(rawTenth, rawOff))}`);
     }
-    const out = path.join(dir, 'sdk-spans');
-    const child = spawnPinned([__filename, '--peer', 'sdk-spans', String(sinkPort), out], process.env);
-    await new Promise((resolve) => child.once('exit', resolve));
-    lines.push('', `CPU a sampled request adds, from the 1 in 10 rows ((1 in 10 - off) / 0.1): ${perSampled.join('; ')}`);
-    lines.push(`the SDK alone, its two spans made, ended and exported to the same sink, nothing else: ${Number(fs.readFileSync(out, 'utf8')).toFixed(3)} ms`);
+    lines.push('', 'CPU the spans add per request at 1 in 10:', ...floors.map((f) => `- ${f}`));
   } finally {
     for (const server of started) await stopServer(server.child);
   }
@@ -606,7 +580,6 @@ async function main(): Promise<void> {
     if (argv[1] === 'express') return expressPeer(port, argv[3]);
     if (argv[1] === 'raw') return rawPeer(port, argv[3]);
     if (argv[1] === 'otlp') return otlpSink(port);
-    if (argv[1] === 'sdk-spans') return sdkSpans(port, argv[3]);
     throw new Error(`unknown peer ${argv[1]}`);
   }
   const options = parseOptions(argv);
