@@ -8,7 +8,7 @@
  * milliseconds; every document read whole is linear in its size (4 MiB of the slowest constructs:
  * 0.3-0.6 s idle); and /health keeps answering throughout (the parse yields every 64 KiB).
  *
- * The npm soap library parses nothing a client sends: it only writes the responses (soap-server.ts).
+ * The npm soap library parses nothing a client sends: it only writes the responses (soap/index.ts).
  */
 import { listenTestApp, type ListeningApp } from '../support/listen';
 import { READ_WHOLE_WITHIN_MS, expectQuickAndHealthy, sendWithHealth, type HostileOutcome } from '../http/hostile-support';

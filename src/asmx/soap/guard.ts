@@ -1,9 +1,10 @@
 /**
  * Checks a SOAP request before anything runs, in the legacy stack's order (docs/contract.md, "SOAP"):
- * the body, its charset, well-formed XML without DOCTYPE, envelope namespace, Envelope and Body.
- * Throws a SoapFaultError or SoapHttpError.
+ * the body, its charset, well-formed XML without DOCTYPE, envelope namespace, Envelope and Body; then
+ * the operation it names and its mustUnderstand headers. Throws a SoapFaultError or SoapHttpError.
  */
 import { FAULT_TEXT } from '../../protocol-texts';
+import type { Service } from '../../services/types';
 import { ENVELOPE_NS, type SoapVersion } from '../faults';
 import { unquote, type SoapContentType } from './content-type';
 import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
@@ -93,4 +94,74 @@ function checkEnvelope(root: QName, children: readonly QName[], version: SoapVer
   if (root.local !== 'Envelope') throw new SoapFaultError(version, 'client', FAULT_TEXT.missingEnvelope());
   const hasBody = children.some((child) => child.local === 'Body' && child.ns === envelopeNs);
   if (!hasBody) throw new SoapFaultError(version, 'client', FAULT_TEXT.missingBody());
+}
+
+/**
+ * The operation a request names: its action must equal ns + op exactly; without one, the first Body
+ * element. With an action the Body element must match it, or the method would be chosen by one and its
+ * arguments read from the other.
+ */
+type OperationTable = Pick<Service, 'namespace' | 'operations'>;
+
+export function resolveOperation(table: OperationTable, request: SoapRequest): string {
+  return request.action === undefined ? byBodyElement(table, request) : byAction(table, request, request.action);
+}
+
+function byAction(table: OperationTable, request: SoapRequest, action: string): string {
+  const operation = operationOfAction(table, action);
+  if (operation === undefined) {
+    const message = request.version === '1.1' ? FAULT_TEXT.unknownSoapAction(action) : FAULT_TEXT.unknownAction(action);
+    throw new SoapFaultError(request.version, 'client', message);
+  }
+  const element = request.operation;
+  if (element && (element.local !== operation || element.ns !== table.namespace)) {
+    throw new SoapFaultError(request.version, 'client', FAULT_TEXT.actionBodyMismatch(action, element.local, element.ns));
+  }
+  return operation;
+}
+
+function operationOfAction(table: OperationTable, action: string): string | undefined {
+  if (!action.startsWith(table.namespace)) return undefined;
+  const operation = action.slice(table.namespace.length);
+  return table.operations.has(operation) ? operation : undefined;
+}
+
+/** SOAP 1.2 names an unknown element (.NET's text); otherwise "without a valid action" (recorded: err-soap11-unknown-op-no-soapaction). */
+function byBodyElement(table: OperationTable, request: SoapRequest): string {
+  const element = request.operation;
+  if (element && element.ns === table.namespace && table.operations.has(element.local)) return element.local;
+  if (element && request.version === '1.2') {
+    throw new SoapFaultError('1.2', 'client', FAULT_TEXT.unknownRequestElement(element.local, element.ns));
+  }
+  throw new SoapFaultError(request.version, 'client', FAULT_TEXT.noValidAction());
+}
+
+/**
+ * This service understands no header: a block addressed to it with mustUnderstand="1" or "true" is a
+ * MustUnderstand fault; blocks for another actor/role are left alone.
+ */
+const ROLE_ATTRIBUTE: Record<SoapVersion, string> = { '1.1': 'actor', '1.2': 'role' };
+
+const ROLES_OF_THIS_NODE: Record<SoapVersion, readonly string[]> = {
+  '1.1': ['http://schemas.xmlsoap.org/soap/actor/next'],
+  '1.2': ['http://www.w3.org/2003/05/soap-envelope/role/next', 'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver'],
+};
+
+export function checkMustUnderstand(version: SoapVersion, blocks: readonly HeaderBlock[]): void {
+  const notUnderstood = blocks.find((block) => mustUnderstand(version, block) && addressedHere(version, block));
+  if (notUnderstood) throw new SoapFaultError(version, 'mustUnderstand', FAULT_TEXT.headerNotUnderstood(notUnderstood.name));
+}
+
+function envelopeAttribute(version: SoapVersion, block: HeaderBlock, local: string): string | undefined {
+  return block.attributes.find((a) => a.local === local && a.ns === ENVELOPE_NS[version])?.value.trim();
+}
+
+function mustUnderstand(version: SoapVersion, block: HeaderBlock): boolean {
+  const value = envelopeAttribute(version, block, 'mustUnderstand');
+  return value === '1' || value === 'true';
+}
+
+function addressedHere(version: SoapVersion, block: HeaderBlock): boolean {
+  const role = envelopeAttribute(version, block, ROLE_ATTRIBUTE[version]);
+  return role === undefined || role === '' || ROLES_OF_THIS_NODE[version].includes(role);
 }

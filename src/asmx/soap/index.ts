@@ -9,17 +9,15 @@ import type { Outcome, Service } from '../../services/types';
 import { AppError } from '../../errors';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { sendWhole } from '../../send';
-import { UNEXPECTED_FAULT, type Fault, type SoapVersion } from '../faults';
+import { envelopeStart, UNEXPECTED_FAULT, type Fault, type SoapVersion } from '../faults';
 import { cdataProof } from '../library-rows';
 import { serviceErrorXml } from '../typed-xml';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { parseSoapContentType, type SoapContentType } from './content-type';
-import { checkRequest } from './guard';
-import { checkMustUnderstand } from './must-understand';
+import { checkMustUnderstand, checkRequest, resolveOperation } from './guard';
 import { SoapFaultError, SoapHttpError } from './rejections';
 import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
-import { resolveOperation } from './route';
-import { startSoapEngine, type ResponseDocument } from './soap-server';
+import { outputElements, outputXml, readWsdl } from './soap-library';
 import { writeRefusal } from '../write-refusal';
 import { traceOperation } from '../../telemetry/operation-span';
 
@@ -153,6 +151,38 @@ function answerRefusal(res: BindingResponse, version: SoapVersion, error: unknow
   annotateUnexpected(res, error);
   sendFault(res, version, UNEXPECTED_FAULT);
 }
+
+/**
+ * A successful call's document: the npm soap library writes its Body content in ASMX's envelope (faults.ts);
+ * an operation the WSDL lacks throws. Requests bypass the library's server: the guard has parsed them once
+ * already, and the library would parse them again and answer in two writes.
+ */
+type ResponseDocument = (version: SoapVersion, operation: string, result: Record<string, string>) => string;
+
+async function startSoapEngine(service: Service, wsdlXml: string): Promise<ResponseDocument> {
+  const wsdl = await readWsdl(wsdlXml, { useEmptyTag: true });
+  const outputs = outputElements(wsdl, service.name);
+  // The same result always has the same document: the empty result of every report operation, and
+  // HelloWorld's constant text. Such short results are serialised once per version and operation.
+  const documents = new Map<string, string>();
+  return (version, operation, result) => {
+    const output = outputs.get(operation);
+    if (!output) throw new Error(`The WSDL of ${service.name} has no operation ${operation}`);
+    // A result too long to keep has no key.
+    const text = JSON.stringify(result);
+    const key = text.length > MAX_KEPT_RESULT_CHARS ? undefined : `${version} ${operation} ${text}`;
+    let document = key === undefined ? undefined : documents.get(key);
+    if (document === undefined) {
+      document = `${envelopeStart(version)}<soap:Body>${outputXml(wsdl, output, result)}</soap:Body></soap:Envelope>`;
+      if (key !== undefined && documents.size < MAX_KEPT_DOCUMENTS) documents.set(key, document);
+    }
+    return document;
+  };
+}
+
+/** Documents kept per service: every operation's empty answer in both versions, and a few short results. */
+const MAX_KEPT_DOCUMENTS = 256;
+const MAX_KEPT_RESULT_CHARS = 256;
 
 /** Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head, verb-PUT-asmx). */
 function methodNotAllowed(_req: BindingRequest, res: BindingResponse): void {
