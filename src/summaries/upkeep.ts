@@ -13,21 +13,6 @@ type Db = Kysely<Database>;
 /** Every customer, or the given stored customer codes. */
 export type Customers = 'all' | readonly string[];
 
-/** The tables rebuilt per customer, in the order they are written. */
-export const CUSTOMER_SUMMARY_TABLES = [
-  'sales_period_totals',
-  'sales_period_categories',
-  'sales_period_category_sets',
-  'order_period_totals',
-  'order_period_categories',
-  'order_delivery_events',
-  'open_order_balances',
-  'open_order_deliveries',
-  'receipt_period_totals',
-  'ledger_month_balances',
-] as const;
-type SummaryTable = (typeof CUSTOMER_SUMMARY_TABLES)[number];
-
 export const FACT_MAX_DELIVERY_LAG = 'order_delivery_max_lag_days';
 export const FACT_LEDGER_HORIZON = 'ledger_horizon_month';
 
@@ -39,7 +24,7 @@ export type SummaryFamily = 'sales' | 'orders' | 'receipts' | 'ledger';
 
 interface Family {
   /** The tables it writes, whose rows of the customers are deleted before it writes them anew, unless it deletes its own. */
-  tables: readonly SummaryTable[];
+  tables: readonly (keyof Database)[];
   deletesOwnRows?: true;
   write(db: Db, s: SummarySql, customers: Customers): Promise<void>;
 }
@@ -60,6 +45,9 @@ const FAMILIES: Record<SummaryFamily, Family> = {
 };
 
 const ALL_FAMILIES = Object.keys(FAMILIES) as SummaryFamily[];
+
+/** The tables rebuilt per customer, in the order they are written. */
+export const CUSTOMER_SUMMARY_TABLES = ALL_FAMILIES.flatMap((family) => FAMILIES[family].tables);
 
 export async function rebuildSummaries(db: Db): Promise<void> {
   await writeSummaries(db, 'all', ALL_FAMILIES);
@@ -105,7 +93,7 @@ function customerFilter(customers: Customers, column: string): Expression<SqlBoo
 }
 
 /** Deletes the customers' rows of a summary table (all of them without a condition: SQLite truncates). */
-async function deleteRows(db: Db, table: SummaryTable, customers: Customers): Promise<void> {
+async function deleteRows(db: Db, table: keyof Database, customers: Customers): Promise<void> {
   if (customers === 'all') await db.deleteFrom(table).execute();
   else await db.deleteFrom(table).where(inValues('customer_code', customers)).execute();
 }
@@ -114,7 +102,7 @@ async function deleteRows(db: Db, table: SummaryTable, customers: Customers): Pr
 const PERIOD_KEYS = ['customer_code', 'profit_center_code', 'sales_officer_id'];
 
 /** A period table's month rows summed from its day rows, then its year rows from the month rows. */
-async function rollUpPeriods(db: Db, s: SummarySql, customers: Customers, table: SummaryTable, keys: string[], measures: string[]): Promise<void> {
+async function rollUpPeriods(db: Db, s: SummarySql, customers: Customers, table: keyof Database, keys: string[], measures: string[]): Promise<void> {
   for (const kind of ['M', 'Y'] as const) {
     const periodStart = kind === 'M' ? s.monthStart(sql.ref('period_start')) : s.yearStart(sql.ref('period_start'));
     const key = sql.join([periodStart, ...keys.map((c) => sql.ref(c))]);
