@@ -3,15 +3,16 @@ import { principalOf, type BindingRequest, type BindingResponse } from '../../re
 import type { Settings } from '../../config';
 import { AppError } from '../../errors';
 import type { OperationResult } from '../../operations/types';
-import type { Outcome, Service, ServiceOperation } from '../../services/types';
+import type { InvokeInput, Outcome, Service, ServiceOperation } from '../../services/types';
 import type { KeptAnswer } from '../../services/answer-cache';
 import { negotiatedCoding } from '../../response-compression';
-import { ClientAbortedError, isBodyError } from '../body';
-import { bodyInput, queryInput } from './input';
+import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { JSON_TYPE, writeEnvelope, writeFailureEnvelope } from './envelope';
 
 export { successEnvelope } from './envelope';
-import { HttpProtocolError } from './input-text';
+import { HttpProtocolError, invalidRequestFormat, readFormPairs } from './input-text';
+import { jsonMembers } from './json-body';
+import { parseMultipart } from './multipart';
 import { HTTP_TEXT } from '../../protocol-texts';
 import { sendPlainError, sendPlainServerError } from '../plain-error';
 import { sendCompressed, sendCounted, sendWhole } from '../../send';
@@ -75,6 +76,41 @@ function refuseWrite(res: BindingResponse, refusal: WriteRefusal): void {
   annotate(res, { outcome: refusal.status === 405 ? 'protocol_error' : 'forbidden' });
   if (refusal.allow) res.setHeader('Allow', refusal.allow);
   sendPlainError(res, refusal.status, refusal.message);
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * What the HTTP bindings hand to a service (docs/contract.md, "HTTP GET and HTTP POST"): GET reads the
+ * query string, at most as long as Node's header limit (16 KiB), so it needs no field bound.
+ */
+function queryInput(originalUrl: string): InvokeInput {
+  const at = originalUrl.indexOf('?');
+  // Node refuses a request line with bytes outside ASCII, so latin1 gives back the exact bytes.
+  return { values: at < 0 ? [] : readFormPairs(Buffer.from(originalUrl.slice(at + 1), 'latin1')), files: [] };
+}
+
+/** POST reads the body: an operation with contract parameters takes only a form, one without multipart and JSON too. */
+async function bodyInput(req: BindingRequest, op: ServiceOperation, settings: Settings): Promise<InvokeInput> {
+  const contentType = req.headers['content-type'] ?? '';
+  const media = contentType.split(';')[0].trim().toLowerCase();
+  if (op.params.length > 0 && media !== FORM) throw invalidRequestFormat(contentType);
+  // One limit for every body of every binding, uploads included; the file limits apply inside it.
+  const body = await readBody(req, settings.maxRequestBytes);
+  if (media === FORM) return { values: readFormPairs(body, settings.maxRequestFields), files: [] };
+  if (media === 'multipart/form-data') {
+    return parseMultipart(req.headers, body, {
+      acceptFiles: op.acceptsFiles,
+      limits: settings,
+      maxFieldBytes: settings.maxRequestBytes,
+      maxParts: settings.maxRequestFields,
+    });
+  }
+  if (media === 'application/json' || media.endsWith('+json')) {
+    return { values: jsonMembers(body, contentType, { maxDepth: settings.maxJsonDepth, maxFields: settings.maxRequestFields }), files: [] };
+  }
+  // docs/contract.md: operations with no parameters accept any body; one they cannot read carries no input.
+  return { values: [], files: [] };
 }
 
 function resolveOperation(service: Service, method: string, rest: string): ServiceOperation {
