@@ -2,10 +2,13 @@
  * One SQLite worker thread as the main thread sees it. When the thread dies every request still
  * waiting on it is rejected at once (WorkerGoneError); the pool then puts a new worker in its place.
  */
-import type { Worker } from 'node:worker_threads';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { threadId, Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { RowBatch, WorkerFailure, WorkerHello, WorkerRequest, WorkerResponse, WorkerSettings } from './protocol';
-import { startWorker } from './worker-script';
 import { InFlight } from '../../in-flight';
 
 /** A worker's answer with its rows as objects (an empty list for a statement without rows). */
@@ -143,4 +146,39 @@ function rowObjects(batch: RowBatch): Record<string, unknown>[] {
 /** Blobs arrive as Uint8Array (structured clone drops the Buffer prototype); the schema's binary columns are Buffers. */
 function asBuffer(value: unknown): unknown {
   return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+}
+
+let transpiled: Promise<string> | undefined;
+
+/**
+ * A worker's young generation, in MB (docs/operations.md, "Memory"): left to itself V8 lets it grow far larger.
+ * A worker's garbage is the rows of one part at a time, which this holds.
+ */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
+/**
+ * Starts a worker thread running worker-main.js beside this file, or under ts-jest (no .js) worker-main.ts
+ * transpiled into a temporary directory named by its hash, shared by every test process.
+ */
+async function startWorker(settings: WorkerSettings): Promise<Worker> {
+  const options = { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } };
+  const compiled = path.join(__dirname, 'worker-main.js');
+  if (fs.existsSync(compiled)) return new Worker(compiled, options);
+  transpiled ??= transpile(path.join(__dirname, 'worker-main.ts'));
+  return new Worker(await transpiled, options);
+}
+
+/** worker-main.ts transpiled into the temporary directory of its hash (written under a name of its own, then renamed into place). */
+async function transpile(source: string): Promise<string> {
+  const ts = await import('typescript');
+  const text = fs.readFileSync(source, 'utf8');
+  const hash = createHash('sha256').update(ts.version).update(text).digest('hex').slice(0, 16);
+  const target = path.join(os.tmpdir(), `mobileapp-sqlite-worker-${hash}`, 'worker-main.js');
+  if (fs.existsSync(target)) return target;
+  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const partial = `${target}.${process.pid}.${threadId}`;
+  fs.writeFileSync(partial, js);
+  fs.renameSync(partial, target);
+  return target;
 }
