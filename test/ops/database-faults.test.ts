@@ -6,7 +6,7 @@
  *   pile-up; src/db/pg-pool.ts): every waiting request gets the contract's server error in bounded
  *   time (HTTP GET: 500 plain text; SOAP: a soap:Server fault), /ready says 503, and once the
  *   database answers again the pool recovers by itself and the server serves within seconds;
- * - down at start (src/process/database-wait.ts): the server listens, /health 200, /ready 503, other
+ * - down at start (src/server.ts, waitForDatabase): the server listens, /health 200, /ready 503, other
  *   requests 503, a log line per attempt naming the database without its password, then it serves
  *   once the database is up; or it gives up after DB_STARTUP_TIMEOUT_MS naming what failed;
  * - down under the rate limiter (src/auth/rate-limiter.ts): counted in the process meanwhile, one
