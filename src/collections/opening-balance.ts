@@ -1,5 +1,5 @@
 /** getOpeningBalance (docs/behaviour.md): each customer's ledger balance before the 1st of the month. */
-import { sql, type Kysely } from 'kysely';
+import { sql, type InferResult, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isoDate } from '../operations/parse';
 import { balancesSelect } from './balance-reads';
@@ -34,12 +34,7 @@ export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQue
 }
 
 /** A customer's balance as SQL gives it: its amount in minor units and its side. */
-interface BalanceRecord {
-  code: string;
-  name: string;
-  amount: number | string;
-  side: string;
-}
+type BalanceRecord = InferResult<NonNullable<Awaited<ReturnType<typeof balancesQuery>>>>[number];
 
 async function balancesQuery(db: Kysely<Database>, q: OpeningBalanceQuery, firstDay: string) {
   const read = await balancesSelect(db, q.customerCodes, firstDay, q.allowed);
