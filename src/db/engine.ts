@@ -11,7 +11,7 @@ import Cursor from 'pg-cursor';
 import { Kysely, SqliteDialect } from 'kysely';
 import { SqliteWorkerDialect } from './sqlite-worker/dialect';
 import type { WorkerPool } from './sqlite-worker/worker-pool';
-import { createPool, type PoolErrorReporter } from './pg-pool';
+import { createPool, type PoolErrorReporter, type PoolTimeouts } from './pg-pool';
 import { SchemaPostgresDialect } from './pg-introspector';
 import type { Database } from './schema';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './table-versions';
@@ -51,8 +51,11 @@ export function openEngine(databaseUrl: string, options: EngineOptions = {}): En
   throw new Error(`DATABASE_URL: '${databaseUrl}' is not supported`);
 }
 
-/** Options of the engines; each takes the ones that concern it. */
-export interface EngineOptions {
+/**
+ * Options of the engines; each takes the ones that concern it. PostgreSQL's bounded waits (PoolTimeouts):
+ * without them (the scripts) statements run as long as they need.
+ */
+export interface EngineOptions extends Partial<PoolTimeouts> {
   // SQLite: the server uses worker threads (docs/operations.md); bulk loaders may stay in process.
   /** Run queries in this thread (the bulk-loading scripts); default: on worker threads. */
   sqliteInProcess?: boolean;
@@ -60,10 +63,6 @@ export interface EngineOptions {
   sqliteReaders?: number;
   /** SQLite's busy_timeout (DB_BUSY_TIMEOUT_MS; default 5000). */
   busyTimeoutMs?: number;
-  // PostgreSQL's bounded waits (pg-pool.ts); without them (the scripts) statements run as long as they need.
-  connectTimeoutMs?: number;
-  acquireTimeoutMs?: number;
-  statementTimeoutMs?: number;
   /** Where failures of the pool's connections are reported (once each); by default nowhere. */
   onPoolError?: PoolErrorReporter;
 }

@@ -8,18 +8,8 @@ import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect,
 /** The migrator's own tables, which Kysely's introspector leaves out unless asked. */
 const KYSELY_TABLES = [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
 
-interface ColumnRow {
-  column: string;
-  not_null: boolean;
-  has_default: boolean;
-  table: string;
-  table_type: string;
-  schema: string;
-  type: string;
-  type_schema: string;
-  column_description: string | null;
-  auto_incrementing: string | null;
-}
+/** A column as Kysely describes it (its comment null when it has none), with its table's name, schema and kind. */
+type ColumnRow = Omit<ColumnMetadata, 'comment'> & { comment: string | null; table: string; schema: string; table_type: string };
 
 export class SchemaIntrospector implements DatabaseIntrospector {
   private readonly everything: PostgresIntrospector;
@@ -41,10 +31,10 @@ export class SchemaIntrospector implements DatabaseIntrospector {
   async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
     const schema = this.schema === undefined ? sql<string>`current_schema()` : sql<string>`${this.schema}`;
     const rows = await sql<ColumnRow>`
-      select a.attname as "column", a.attnotnull as not_null, a.atthasdef as has_default, c.relname as "table",
-        c.relkind as table_type, ns.nspname as "schema", typ.typname as "type", dtns.nspname as type_schema,
-        col_description(a.attrelid, a.attnum) as column_description,
-        pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname) as auto_incrementing
+      select a.attname as name, typ.typname as "dataType", dtns.nspname as "dataTypeSchema", not a.attnotnull as "isNullable",
+        a.atthasdef as "hasDefaultValue", col_description(a.attrelid, a.attnum) as comment,
+        pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname) is not null as "isAutoIncrementing",
+        c.relname as "table", c.relkind as table_type, ns.nspname as "schema"
       from pg_catalog.pg_attribute a
         inner join pg_catalog.pg_class c on a.attrelid = c.oid
         inner join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
@@ -64,19 +54,10 @@ export class SchemaIntrospector implements DatabaseIntrospector {
 /** The rows (one per column, a table's together) as tables with their columns. */
 function tablesOf(rows: readonly ColumnRow[]): TableMetadata[] {
   const tables = new Map<string, TableMetadata>();
-  for (const row of rows) {
-    let table = tables.get(row.table);
-    if (table === undefined) tables.set(row.table, (table = { name: row.table, schema: row.schema, isView: row.table_type === 'v', columns: [] }));
-    const column: ColumnMetadata = {
-      name: row.column,
-      dataType: row.type,
-      dataTypeSchema: row.type_schema,
-      isNullable: !row.not_null,
-      hasDefaultValue: row.has_default,
-      isAutoIncrementing: row.auto_incrementing !== null,
-      comment: row.column_description ?? undefined,
-    };
-    table.columns.push(column);
+  for (const { table: name, schema, table_type, comment, ...column } of rows) {
+    let table = tables.get(name);
+    if (table === undefined) tables.set(name, (table = { name, schema, isView: table_type === 'v', columns: [] }));
+    table.columns.push({ ...column, comment: comment ?? undefined });
   }
   return [...tables.values()];
 }
