@@ -6,19 +6,10 @@ import { previousMonth } from '../summaries/periods';
 import { ledgerHorizon } from '../summaries/upkeep';
 
 /**
- * Each customer's balance of the entries before `firstOfMonth` (sum(debit - credit) in minor units:
- * positive = owed by the customer), by code, limited by `upperCodes` and `customerOfficers` when
- * given: what src/summaries/summaries.test.ts holds to the raw ledger.
+ * Each customer's balance of the entries before `firstOfMonth` (sum(debit - credit) in minor units: positive =
+ * owed by the customer) as a query by code and an expression; undefined when `upperCodes` or `customerOfficers`
+ * leave no customer. src/summaries/summaries.test.ts holds it to the raw ledger.
  */
-export async function balancesBeforeMonth(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
-  const read = await balancesSelect(db, upperCodes, firstOfMonth, customerOfficers);
-  if (read === undefined) return [];
-  const rows = await read.query.select(read.balance.as('balance')).execute();
-  // PostgreSQL's sums arrive as numeric.
-  return rows.map((r) => ({ ...r, balance: Number(r.balance) }));
-}
-
-/** balancesBeforeMonth's query and its balance as an expression; undefined when a limit leaves no customer. */
 export async function balancesSelect(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
   if (upperCodes?.length === 0 || customerOfficers?.length === 0) return undefined;
   const month = await closingMonthBefore(db, firstOfMonth);

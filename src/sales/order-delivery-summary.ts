@@ -9,7 +9,7 @@ import type { OperationResult } from '../operations/types';
 import { countRows, rowBatches, StreamedData } from '../operations/streamed';
 import { DELIVERY_MEASURE_FIELDS, DELIVERY_RECORD_COLUMNS, deliveryMeasures, deliveryRecord, deliveryTotals, NO_DELIVERY, type DeliveryRecord } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
-import { deliveriesPerCustomerQuery, inOrder, sqlOrderHolds, type CustomerColumns, type CustomerDeliveries, type CustomerDeliverySums } from './repository';
+import { deliveriesPerCustomerQuery, inOrder, sqlOrderHolds, type CustomerColumns, type CustomerDeliverySums } from './repository';
 import { sortedReport } from './sort-rows';
 import type { OfficerBound } from '../users/principal-scope';
 
@@ -37,7 +37,7 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
 }
 
 /** The record column behind each field of the row (toRow); DeliveryPercent is worked out here, not in SQL. */
-const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliveries | undefined>> = {
+const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliverySums | undefined>> = {
   CustomerCode: 'code',
   CustomerName: 'name',
   StateCode: 'state_code',

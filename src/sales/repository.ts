@@ -71,15 +71,10 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
   return conditions.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
 }
 
-/** getSalesSummaryRecords' sums per customer: what src/summaries/summaries.test.ts holds to the raw rows. */
-export async function salesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerSales[]> {
-  const query = await salesPerCustomerQuery(db, filters);
-  return query === undefined ? [] : asNumbers((await query.execute(db)).rows, SALES_MEASURES);
-}
-
 /**
- * The query of salesPerCustomer; undefined when no customer can match. With a category filter, the
- * chosen categories' lines, and each invoice with any of them counted once (its category set).
+ * getSalesSummaryRecords' sums per customer (src/summaries/summaries.test.ts holds them to the raw rows);
+ * undefined when no customer can match. With a category filter, the chosen categories' lines, and each
+ * invoice with any of them counted once (its category set).
  */
 export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerSalesSums> | undefined> {
   const s = summarySql(db);
@@ -115,30 +110,13 @@ export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): P
 /** A customer's sales as SQL gives them: the sums numeric text on PostgreSQL. */
 export type CustomerSalesSums = CustomerColumns & Record<SalesMeasure, Numeric>;
 
-/** The sums as plain numbers, in place: numeric on PostgreSQL, null over no rows. */
-function asNumbers<R extends Record<K, Numeric | null>, K extends string>(rows: R[], columns: readonly K[]): (Omit<R, K> & Record<K, number>)[] {
-  for (const row of rows) {
-    const record: Record<K, Numeric | null> = row;
-    for (const column of columns) record[column] = Number(record[column] ?? 0);
-  }
-  return rows as unknown as (Omit<R, K> & Record<K, number>)[];
-}
-
 /** The category sets (',A,B,') that hold at least one of `categories`. */
 async function categorySetsWithAny(db: Db, categories: readonly string[]): Promise<string[]> {
   const rows = await db.selectFrom('sales_category_sets').select('category_set').execute();
   return rows.map((r) => r.category_set).filter((set) => categories.some((code) => set.includes(`,${code},`)));
 }
 
-/** Order/delivery measures of one customer, with its columns. */
-export type CustomerDeliveries = CustomerColumns & DeliveryRecord;
-
-/** The order-versus-delivery measures per customer as records (the summaries test holds them to the raw rows). */
-export async function deliveriesPerCustomer(db: Db, filters: ResolvedFilters): Promise<CustomerDeliveries[]> {
-  return asNumbers((await (await deliveriesPerCustomerQuery(db, filters)).execute(db)).rows, DELIVERY_RECORD_COLUMNS);
-}
-
-/** The query of deliveriesPerCustomer, for a report that streams its rows. */
+/** The order-versus-delivery measures per customer, for a report that streams its rows (the summaries test holds them to the raw rows). */
 export async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerDeliverySums>> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
   return sql<CustomerDeliverySums>`${withCustomerColumns(grouped, DELIVERY_RECORD_COLUMNS)}`;

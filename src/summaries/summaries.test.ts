@@ -16,10 +16,13 @@ import { findImportFiles } from '../import/import-files';
 import { runImport } from '../import/import-run';
 import { seed } from '../demo-data';
 import { Random } from '../demo-data/random';
-import { balancesBeforeMonth } from '../collections/balance-reads';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { balancesSelect } from '../collections/balance-reads';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from '../sales/report-filters';
 import { collectionsTotal, outstandingTotal, pendingOrders, salesTotals } from '../sales/repository';
-import { deliveriesPerCustomer, deliveriesPerOfficer, salesPerCustomer } from '../sales/repository';
+import { deliveriesPerCustomerQuery, deliveriesPerOfficer, salesPerCustomerQuery } from '../sales/repository';
+import { deliveryRecord } from '../sales/delivery-measures';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import {
   rawBalancesBefore, rawCollectionsTotal, rawDeliveriesPerCustomer, rawDeliveriesPerOfficer, rawOutstandingTotal, rawPendingOrders, rawSalesPerCustomer, rawSalesTotals,
@@ -29,6 +32,27 @@ import { periodSpans } from './periods';
 import { rebuildSummaries, refreshSummaries } from './upkeep';
 
 const AS_OF = '2026-06-20';
+
+/** getSalesSummaryRecords' sums per customer, as plain numbers (numeric text on PostgreSQL). */
+async function salesPerCustomer(db: Kysely<Database>, filters: ResolvedFilters) {
+  const query = await salesPerCustomerQuery(db, filters);
+  const rows = query === undefined ? [] : (await query.execute(db)).rows;
+  return rows.map((r) => ({ ...r, invoice_count: Number(r.invoice_count), quantity: Number(r.quantity), value_minor: Number(r.value_minor) }));
+}
+
+/** The order-versus-delivery measures per customer, as plain numbers. */
+async function deliveriesPerCustomer(db: Kysely<Database>, filters: ResolvedFilters) {
+  const { rows } = await (await deliveriesPerCustomerQuery(db, filters)).execute(db);
+  return rows.map((r) => ({ ...r, ...deliveryRecord(r) }));
+}
+
+/** Each customer's balance before the month by code, as plain numbers. */
+async function balancesBeforeMonth(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
+  const read = await balancesSelect(db, upperCodes, firstOfMonth, customerOfficers);
+  if (read === undefined) return [];
+  const rows = await read.query.select(read.balance.as('balance')).execute();
+  return rows.map((r) => ({ ...r, balance: Number(r.balance) }));
+}
 const MIXES = 60;
 
 /** Day-by-day: the days the spans cover, each once. */
