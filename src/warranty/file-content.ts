@@ -5,13 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError, fileTooLarge, invalid } from '../errors';
+import type { UploadedFile } from '../operations/types';
 
-export interface IncomingFile {
-  /** The parameter the file came in: the multipart field name, or FileContent. */
-  field: string;
-  fileName: string;
-  content: Buffer;
-}
+/** A file as it came in, its field the multipart field name or FileContent; its declared type is never read. */
+export type IncomingFile = Omit<UploadedFile, 'declaredType'>;
 
 export interface CheckedFile extends IncomingFile {
   contentType: string;
