@@ -9,7 +9,8 @@
 import { loadSettings } from '../src/config';
 import { withMigratedEngine } from '../src/db/migrated-engine';
 import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/demo-data';
-import { parseDay, todayUtc } from '../src/demo-data/calendar';
+import { parseDay } from '../src/demo-data/calendar';
+import { dateOf } from '../src/operations/parse';
 import { clearDatabase } from '../src/demo-data/reset';
 import { consoleOutput, readOrSay, UsageError, type Output } from './output';
 
@@ -21,7 +22,7 @@ export interface SeedArguments {
   reset: boolean;
 }
 
-export function parseArguments(argv: string[], today: string = todayUtc()): SeedArguments {
+export function parseArguments(argv: string[], today: string = dateOf(new Date())): SeedArguments {
   const args: SeedArguments = { scale: 1, asOf: today, reset: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? splitOnce(argv[i]) : [argv[i], undefined];

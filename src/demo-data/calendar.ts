@@ -18,10 +18,6 @@ function dayOf(year: number, month: number, date: number): Day {
   return Date.UTC(year, month - 1, date) / MS_PER_DAY;
 }
 
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
 const formatted = new Map<Day, string>();
 
 /** 'yyyy-MM-dd'; memoised, as every generated row formats a date or two. */

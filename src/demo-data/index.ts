@@ -5,7 +5,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../db/engine';
 import type { Database, TableName } from '../db/schema';
-import { formatDay, parseDay, periodStart, todayUtc } from './calendar';
+import { formatDay, parseDay, periodStart } from './calendar';
+import { dateOf } from '../operations/parse';
 import { buildCompany, masterRows } from './masters';
 import { Random } from './random';
 import { generateTransactions } from './transactions';
@@ -109,7 +110,7 @@ function checkOptions(options: SeedOptions): Required<SeedOptions> {
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0 || scale > MAX_SCALE) {
     throw new RangeError(`scale: ${String(scale)} is not a positive number up to ${MAX_SCALE}`);
   }
-  const asOf = options.asOf ?? todayUtc();
+  const asOf = options.asOf ?? dateOf(new Date());
   if (parseDay(asOf) === undefined) throw new RangeError(`asOf: '${asOf}' is not a date (use yyyy-MM-dd)`);
   const fiscalYearStartMonth = options.fiscalYearStartMonth ?? 4;
   if (!Number.isInteger(fiscalYearStartMonth) || fiscalYearStartMonth < 1 || fiscalYearStartMonth > 12) {
