@@ -8,7 +8,7 @@ import type { Service } from '../../services/types';
 import { ENVELOPE_NS, type SoapVersion } from '../faults';
 import { unquote, type SoapContentType } from './content-type';
 import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
-import { SoapFaultError, SoapHttpError } from './rejections';
+import { SoapFaultError, SoapHttpError } from './respond';
 
 export interface SoapRequest {
   version: SoapVersion;
