@@ -1,4 +1,5 @@
 /** The principal of presented credentials, read on every request so that a revoked key or user stops at once. */
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';
 import type { Clock } from '../operations/types';
@@ -6,7 +7,6 @@ import { parseApiKey, secretMatches } from './api-key';
 import { keyWithUser, touchKey, userWithPassword } from './credential-store';
 import type { Credentials } from './credentials';
 import { decoyHash, verifyPassword } from './password-hash';
-import { VerifiedPasswords } from './verified-passwords';
 
 /** last_used_at is written at most this often per key, so a busy key does not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -51,4 +51,38 @@ async function byApiKey(db: Kysely<Database>, clock: Clock, presented: string): 
   const lastUsed = found.key.last_used_at === null ? 0 : Date.parse(found.key.last_used_at);
   if (!(now.getTime() - lastUsed < LAST_USED_RESOLUTION_MS)) await touchKey(db, parts.keyId, now.toISOString());
   return found.user;
+}
+
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+/** A matched (username, password) pair, as an HMAC, for a minute: a Basic client pays scrypt once a minute, not per call. */
+export class VerifiedPasswords {
+  private readonly key = randomBytes(32);
+  private readonly entries = new Map<string, { passwordHash: string; expires: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  has(username: string, password: string, passwordHash: string): boolean {
+    const id = this.idOf(username, password);
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    if (entry.expires <= this.clock.now().getTime() || entry.passwordHash !== passwordHash) {
+      this.entries.delete(id);
+      return false;
+    }
+    return true;
+  }
+
+  add(username: string, password: string, passwordHash: string): void {
+    const id = this.idOf(username, password);
+    this.entries.delete(id);
+    // Oldest first (Map keeps insertion order): the bound holds whatever the number of users.
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(id, { passwordHash, expires: this.clock.now().getTime() + TTL_MS });
+  }
+
+  private idOf(username: string, password: string): string {
+    return createHmac('sha256', this.key).update(username.toLowerCase()).update('\0').update(password).digest('base64');
+  }
 }

@@ -7,7 +7,7 @@ import { generateApiKey, hashSecret, parseApiKey, secretMatches } from '../../sr
 import { clientAddress } from '../../src/auth/client-address';
 import { presentedCredentials } from '../../src/auth/credentials';
 import { hashPassword, verifyPassword } from '../../src/auth/password-hash';
-import { VerifiedPasswords } from '../../src/auth/verified-passwords';
+import { VerifiedPasswords } from '../../src/auth/authenticator';
 import { loadSettings } from '../../src/config';
 import type { Clock } from '../../src/operations/types';
 

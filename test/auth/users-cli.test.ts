@@ -10,7 +10,7 @@ import { loadSettings } from '../../src/config';
 import { openEngine, type Engine } from '../../src/db/engine';
 import { migrate } from '../../src/db/migrate';
 import { main, type UsersIo } from '../../scripts/users';
-import { authDb } from '../../src/auth/auth-tables';
+import { authDb } from '../../src/auth/credential-store';
 import { clearDatabase } from '../../src/demo-data/reset';
 import { insertMasterData } from '../support/fixture';
 import { captureOutput } from '../support/output';

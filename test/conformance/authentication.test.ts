@@ -4,8 +4,7 @@
  * 401 in its own shape; the documents stay public; the authenticated user reaches the operation.
  */
 import request from 'supertest';
-import { revokeKey } from '../../src/auth/credential-store';
-import { authDb } from '../../src/auth/auth-tables';
+import { authDb, revokeKey } from '../../src/auth/credential-store';
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { BINDINGS, MAIN, SYNC, basic, call, expectRefusal, giveKey, givePassword, startAuthApp, suiteAuthApp } from '../auth/auth-support';
