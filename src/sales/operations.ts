@@ -6,8 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Role, TableName } from '../db/schema';
 import { code, dateOf, oneOf, optionalDate, sort, user, type Sort, type Sorting } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext, type OperationResult } from '../operations/types';
-import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField } from './officer-delivery';
-import { orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OrderDeliveryField } from './order-delivery-summary';
+import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField, type OrderDeliveryField } from './order-delivery';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
 import { periodOf, salesStats, statsScope } from './sales-stats';
 import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sales-summary';
@@ -115,7 +114,7 @@ export const getOrderVsDeliveryOfficer = readOperation({
 });
 
 /**
- * The refusals of officer-delivery.ts, before the report is read: a known SalesOfficer outside the
+ * The refusals of order-delivery.ts (officerDeliverySummary), before the report is read: a known SalesOfficer outside the
  * bound is FORBIDDEN, and then (an unknown SalesOfficer lists nobody) a known ManagerId outside it.
  */
 async function assertChoiceInScope(ctx: OperationContext, choice: OfficerChoice, allowed: OfficerBound): Promise<void> {
