@@ -8,7 +8,7 @@ import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedUserId } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
-import { field, nullable, recordType } from '../operations/results';
+import { field, nullable, recordType, type FieldType } from '../operations/results';
 import type { OperationResult } from '../operations/types';
 import * as repo from './repository';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
@@ -28,24 +28,11 @@ export const CHEQUE = recordType('PCNCheque', {
   BankName: nullable(field.string),
   Amount: field.money,
   Status: field.string,
-});
+} satisfies Record<keyof repo.ListedCheque, FieldType>);
 
-/** A cheque of the list made from a row of repo.chequesQuery, its fields in CHEQUE's order. */
-function chequeRow(r: repo.ListedCheque) {
-  return {
-    PDCID: r.pdc_id,
-    PCNNO: r.pcn_no,
-    PCNDate: r.pcn_date,
-    CustomerCode: r.customer_code,
-    CustomerName: r.customer_name,
-    PaymentType: r.payment_type,
-    PaymentMethod: r.payment_method,
-    ChequeNo: r.cheque_no,
-    ChequeDate: r.cheque_date,
-    BankName: r.bank_name,
-    Amount: amount(r.amount),
-    Status: r.status,
-  };
+/** A cheque as the list and the details show it: the row as the query names it (repo.chequesQuery), Amount from minor units. */
+function chequeRow<R extends { Amount: number }>(r: R) {
+  return { ...r, Amount: amount(r.Amount) };
 }
 
 /**
@@ -77,7 +64,7 @@ export async function checkPcnListScope(db: Kysely<Database>, filter: repo.Chequ
 
 async function chequePage(db: Kysely<Database>, filter: repo.ChequeFilter, request: PageRequest<repo.ChequeKey>): Promise<OperationResult> {
   const records = await repo.chequesQuery(db, filter, request.after).limit(request.size + 1).execute();
-  const { rows, next } = cutPage(records, request.size, (r): repo.ChequeKey => [r.pcn_date, r.pdc_id]);
+  const { rows, next } = cutPage(records, request.size, (r): repo.ChequeKey => [r.PCNDate, r.PDCID]);
   return { data: rows.map(chequeRow), nextPageToken: next === null ? null : encodePageToken(next) };
 }
 
@@ -89,9 +76,8 @@ export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined
   if (pdcId === undefined) return null;
   const cheque = await repo.chequeById(db, documentNumberSpellings(pdcId), allowed);
   if (!cheque) return null;
-  const [invoices, debitNotes] = await Promise.all([repo.lineTotals(db, 'pcn_invoices', cheque.pcn_no), repo.lineTotals(db, 'pcn_debit_notes', cheque.pcn_no)]);
+  const [invoices, debitNotes] = await Promise.all([repo.lineTotals(db, 'pcn_invoices', cheque.PCNNO), repo.lineTotals(db, 'pcn_debit_notes', cheque.PCNNO)]);
   return Object.assign(chequeRow(cheque), {
-    SalesOfficer: cheque.sales_officer_id,
     InvoiceCount: invoices.count,
     AdjustedAmount: amount(invoices.amount),
     DebitNoteCount: debitNotes.count,
@@ -104,12 +90,7 @@ export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undef
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);
   const records = oneSpelling(await repo.pcnInvoices(db, spellings, allowed), spellings);
-  return records.map((r) => ({
-    InvoiceNo: r.invoice_no,
-    InvoiceDate: r.invoice_date,
-    InvoiceAmount: amount(r.invoice_amount),
-    AdjustedAmount: amount(r.adjusted_amount),
-  }));
+  return records.map(({ pcn_no: _pcnNo, ...r }) => ({ ...r, InvoiceAmount: amount(r.InvoiceAmount), AdjustedAmount: amount(r.AdjustedAmount) }));
 }
 
 /** getPCNDebitNotes; without a PCNNO an empty list, as pcnInvoiceList. */
@@ -117,12 +98,7 @@ export async function pcnDebitNoteList(db: Kysely<Database>, pcnNo: string | und
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);
   const records = oneSpelling(await repo.pcnDebitNotes(db, spellings, allowed), spellings);
-  return records.map((r) => ({
-    DebitNoteNo: r.debit_note_no,
-    DebitNoteDate: r.note_date,
-    Amount: amount(r.amount),
-    Reason: r.reason,
-  }));
+  return records.map(({ pcn_no: _pcnNo, ...r }) => ({ ...r, Amount: amount(r.Amount) }));
 }
 
 /** Should two PCN numbers differ only by case, keeps the lines of the best spelling (exact first). */

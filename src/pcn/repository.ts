@@ -17,23 +17,23 @@ export interface ChequeFilter {
 /** A cheque as the list shows it (getPCNList). */
 export type ListedCheque = Awaited<ReturnType<ReturnType<typeof chequesQuery>['execute']>>[number];
 
-/** Only what the list shows, since making each value costs the reader. */
+/** Only what the list shows, since making each value costs the reader, named as the answer names it (CHEQUE). */
 const LIST_COLUMNS = [
-  'pcn.pdc_id',
-  'pcn.pcn_no',
-  'pcn.pcn_date',
-  'pcn.customer_code',
-  'customers.name as customer_name',
-  'pcn.payment_type',
-  'pcn.payment_method',
-  'pcn.cheque_no',
-  'pcn.cheque_date',
-  'pcn.bank_name',
-  'pcn.amount',
-  'pcn.status',
+  'pcn.pdc_id as PDCID',
+  'pcn.pcn_no as PCNNO',
+  'pcn.pcn_date as PCNDate',
+  'pcn.customer_code as CustomerCode',
+  'customers.name as CustomerName',
+  'pcn.payment_type as PaymentType',
+  'pcn.payment_method as PaymentMethod',
+  'pcn.cheque_no as ChequeNo',
+  'pcn.cheque_date as ChequeDate',
+  'pcn.bank_name as BankName',
+  'pcn.amount as Amount',
+  'pcn.status as Status',
 ] as const;
 
-const CHEQUE_COLUMNS = [...LIST_COLUMNS, 'pcn.sales_officer_id'] as const;
+const CHEQUE_COLUMNS = [...LIST_COLUMNS, 'pcn.sales_officer_id as SalesOfficer'] as const;
 
 function chequeSource(db: Kysely<Database>) {
   return db.selectFrom('pcn').innerJoin('customers', 'customers.code', 'pcn.customer_code');
@@ -75,7 +75,7 @@ export async function chequeById(db: Kysely<Database>, spellings: readonly strin
     .where('pcn.pdc_id', 'in', spellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where('customers.sales_officer_id', 'in', customerOfficers!))
     .execute();
-  return preferredSpelling(rows, spellings, (r) => r.pdc_id);
+  return preferredSpelling(rows, spellings, (r) => r.PDCID);
 }
 
 /** How many invoices or debit notes a PCN (stored number) has, and the sum of their amounts. */
@@ -85,17 +85,17 @@ export async function lineTotals(db: Kysely<Database>, table: 'pcn_invoices' | '
   return { count: Number(rows[0].count), amount: Number(rows[0].amount ?? 0) };
 }
 
-/** The invoices settled on a PCN (any of the given spellings of its number), by invoice number. */
+/** The invoices settled on a PCN (any of the given spellings of its number), by invoice number, named as the answer names them. */
 export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]) {
   return db
     .selectFrom('pcn_invoices')
     .innerJoin('invoices', 'invoices.invoice_no', 'pcn_invoices.invoice_no')
     .select([
       'pcn_invoices.pcn_no',
-      'pcn_invoices.invoice_no',
-      'invoices.invoice_date',
-      'invoices.amount as invoice_amount',
-      'pcn_invoices.adjusted_amount',
+      'pcn_invoices.invoice_no as InvoiceNo',
+      'invoices.invoice_date as InvoiceDate',
+      'invoices.amount as InvoiceAmount',
+      'pcn_invoices.adjusted_amount as AdjustedAmount',
     ])
     .where('pcn_invoices.pcn_no', 'in', pcnNoSpellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where(pcnOfOfficers('pcn_invoices.pcn_no', customerOfficers!)))
@@ -104,11 +104,11 @@ export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly
     .execute();
 }
 
-/** The debit notes raised on a PCN (any of the given spellings of its number), by date then number. */
+/** The debit notes raised on a PCN (any of the given spellings of its number), by date then number, named as the answer names them. */
 export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]) {
   return db
     .selectFrom('pcn_debit_notes')
-    .select(['pcn_no', 'debit_note_no', 'note_date', 'amount', 'reason'])
+    .select(['pcn_no', 'debit_note_no as DebitNoteNo', 'note_date as DebitNoteDate', 'amount as Amount', 'reason as Reason'])
     .where('pcn_no', 'in', pcnNoSpellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where(pcnOfOfficers('pcn_debit_notes.pcn_no', customerOfficers!)))
     .orderBy('note_date')
