@@ -35,16 +35,9 @@ export function readReceiptKey(sortBy: ReceiptField, direction: Direction): (key
   return keyTuple<ReceiptKey>(keyConstant(sortBy), keyConstant(direction), value, keyText);
 }
 
+/** A receipt as the answer shows it: the row as the query names it, Amount from minor units. */
 function toRow(r: ReceiptRecord) {
-  return {
-    ReceiptNo: r.receipt_no,
-    ReceiptDate: r.receipt_date,
-    CustomerCode: r.customer_code,
-    CustomerName: r.customer_name,
-    PaymentMethod: r.payment_method,
-    Reference: r.reference,
-    Amount: amount(r.amount),
-  };
+  return { ...r, Amount: amount(r.Amount) };
 }
 
 /** Summed in minor units, converted once, so the total is exactly the sum of the rows. */
@@ -54,7 +47,7 @@ class Totals {
 
   add<T>(row: T, record: ReceiptRecord): T {
     this.count += 1;
-    this.minor += Number(record.amount);
+    this.minor += Number(record.Amount);
     return row;
   }
 

@@ -4,9 +4,9 @@ import { code, dateRange, list, month, sort, year, type Sorting } from '../opera
 import { collectionStatements, readReceiptKey } from './collection-statements';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { openingBalances, type OpeningBalanceQuery } from './opening-balance';
-import { firstCustomerOutside, RECEIPT_FIELDS, type ReceiptField, type ReceiptFilter } from './repository';
+import { firstCustomerOutside, RECEIPT_FIELDS, type ReceiptField, type ReceiptFilter, type ReceiptRecord } from './repository';
 import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
-import { field, recordType, rows } from '../operations/results';
+import { field, recordType, rows, type FieldType } from '../operations/results';
 
 const COLLECTION_STATEMENTS_RESULT = rows(
   recordType('CollectionStatement', {
@@ -17,7 +17,7 @@ const COLLECTION_STATEMENTS_RESULT = rows(
     PaymentMethod: field.string,
     Reference: field.string,
     Amount: field.money,
-  }),
+  } satisfies Record<keyof ReceiptRecord, FieldType>),
   { totals: recordType('CollectionStatementTotals', { Count: field.integer, Amount: field.money }), pageable: true },
 );
 

@@ -77,20 +77,20 @@ export async function countReceipts(db: Kysely<Database>, filter: ReceiptFilter)
 }
 
 /**
- * Receipts with their customer, ordered by the chosen field and then the receipt number; with
- * `after`, only those that come after that key in this order (the next page).
+ * Receipts with their customer, named as the answer names them, ordered by the chosen field and then
+ * the receipt number; with `after`, only those that come after that key in this order (the next page).
  */
 export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, after?: ReceiptKey) {
   const { sortBy, direction } = filter;
   const column = RECEIPT_SORT_COLUMNS[sortBy];
   let query = filteredReceipts(db, filter).select([
-    'receipts.receipt_no',
-    'receipts.receipt_date',
-    'receipts.customer_code',
-    'customers.name as customer_name',
-    'receipts.payment_method',
-    'receipts.reference',
-    'receipts.amount',
+    'receipts.receipt_no as ReceiptNo',
+    'receipts.receipt_date as ReceiptDate',
+    'receipts.customer_code as CustomerCode',
+    'customers.name as CustomerName',
+    'receipts.payment_method as PaymentMethod',
+    'receipts.reference as Reference',
+    'receipts.amount as Amount',
   ]);
   if (after !== undefined) {
     const [, , value, receiptNo] = after;
@@ -107,8 +107,7 @@ export function receiptsQuery(db: Kysely<Database>, filter: ReceiptFilter, after
 
 /** The key a page ending on this receipt continues from. */
 export function receiptKey(record: ReceiptRecord, { sortBy, direction }: ReceiptFilter): ReceiptKey {
-  const value = { ReceiptNo: record.receipt_no, ReceiptDate: record.receipt_date, CustomerCode: record.customer_code, CustomerName: record.customer_name, PaymentMethod: record.payment_method, Reference: record.reference, Amount: record.amount }[sortBy];
-  return [sortBy, direction, value, record.receipt_no];
+  return [sortBy, direction, record[sortBy], record.ReceiptNo];
 }
 
 /** The first of the customers named (upper-cased codes) that is owned by none of the officers. */
