@@ -1,12 +1,16 @@
 /** Everything under a service's .asmx but SOAP: GET on it serves the documents, a path after it the HTTP bindings. */
-import type { RequestHandler } from 'express';
-import { annotateUnexpected } from '../request-context/annotation';
+import type { Request, RequestHandler, Response } from 'express';
+import { create } from 'xmlbuilder2';
+import { annotate, annotateUnexpected } from '../request-context/annotation';
 import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { Settings } from '../config';
 import type { Service } from '../services/types';
-import type { ServiceDescription } from './contract';
-import { documentsHandler } from './documents';
+import { fromLocalMachine } from '../auth/client-address';
+import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
+import { helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
 import { handleHttpBinding } from './http';
+import { publicAddress, serviceUrl } from './request-url';
+import { escapeXml } from './xml-escape';
 
 export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
   const documents = documentsHandler(service, description, settings);
@@ -38,4 +42,88 @@ export function pathInfo(req: BindingRequest): string {
   } catch {
     return raw;
   }
+}
+
+type DocumentRequest = { kind: 'wsdl' } | { kind: 'disco' } | { kind: 'help' } | { kind: 'op'; name: string };
+
+/**
+ * GET <path> (docs/contract.md, "WSDL"): ?wsdl, ?disco, ?op=<name> and the help page, with addresses
+ * from each request; `private`, as the legacy ones, since the addresses depend on the request.
+ */
+function documentsHandler(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
+  return (req: Request, res: Response) => {
+    const wanted = documentRequested(req.originalUrl);
+    // The document kind stands in for the operation: a bounded set of label values (src/request-context/annotation.ts).
+    annotate(res, { binding: 'document', service: service.name, operation: wanted.kind, outcome: 'success' });
+    const url = serviceUrl(req, settings, service.path);
+    switch (wanted.kind) {
+      case 'wsdl':
+        return sendXml(res, description.wsdlTemplate.split(ADDRESS_PLACEHOLDER).join(escapeXml(url)));
+      case 'disco':
+        return sendXml(res, discoveryDocument(url, service));
+      case 'op':
+        return sendOperationPage(req, res, service, wanted.name, settings);
+      case 'help':
+        return sendHtml(res, 200, helpPage(service));
+    }
+  };
+}
+
+/** ASMX looks at the query keys case-insensitively; ?wsdl wins over ?disco, both over ?op. */
+function documentRequested(originalUrl: string): DocumentRequest {
+  const query = new URLSearchParams(originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?') + 1) : '');
+  const keys = [...query.keys()].map((key) => key.toLowerCase());
+  if (keys.includes('wsdl')) return { kind: 'wsdl' };
+  if (keys.includes('disco')) return { kind: 'disco' };
+  for (const [key, value] of query) {
+    if (key.toLowerCase() === 'op') return { kind: 'op', name: value };
+  }
+  return { kind: 'help' };
+}
+
+function sendOperationPage(req: Request, res: Response, service: Service, name: string, settings: Settings): void {
+  const operation = service.operations.get(name);
+  if (!operation) {
+    // .NET's help page raises an HttpException for an unknown name: an error page with status 500.
+    annotate(res, { outcome: 'not_found' });
+    sendHtml(res, 500, operationNotFoundPage(service, name));
+    return;
+  }
+  const { host, prefix } = publicAddress(req, settings);
+  const options = { testForm: testFormOf(req, settings), dateOrder: settings.dateOrder };
+  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: prefix + settings.basePath + service.path }, options));
+}
+
+/** HELP_TEST_FORMS: the form for everyone, no one, or (local) the legacy rule: the machine itself sees it, others a sentence. */
+function testFormOf(req: Request, settings: Settings): OperationPageOptions['testForm'] {
+  if (settings.helpTestForms === 'off') return 'none';
+  if (settings.helpTestForms === 'all') return 'form';
+  return fromLocalMachine(req, settings.trustProxy) ? 'form' : 'local-only';
+}
+
+/** The legacy server's Cache-Control: `private, max-age=0` on a 200, `private` on its error pages. */
+const CACHE_CONTROL = (status: number) => (status === 200 ? 'private, max-age=0' : 'private');
+
+function sendXml(res: Response, xml: string): void {
+  res.status(200).set({ 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': CACHE_CONTROL(200) }).send(xml);
+}
+
+function sendHtml(res: Response, status: number, html: string): void {
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL(status) }).send(html);
+}
+
+const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
+
+/** The discovery document (?disco), byte for byte the captured ASMX one (docs/contract.md, recorded: main-disco). */
+function discoveryDocument(url: string, service: Pick<Service, 'name' | 'namespace'>): string {
+  const discovery = create({ version: '1.0', encoding: 'utf-8' }).ele('discovery', {
+    'xmlns:xsd': 'http://www.w3.org/2001/XMLSchema',
+    'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+    xmlns: DISCO_NS,
+  });
+  discovery.ele('contractRef', { ref: `${url}?wsdl`, docRef: url, xmlns: `${DISCO_NS}scl/` });
+  for (const [n, binding] of [[1, 'Soap'], [2, 'Soap12']] as const) {
+    discovery.ele('soap', { address: url, [`xmlns:q${n}`]: service.namespace, binding: `q${n}:${service.name}${binding}`, xmlns: `${DISCO_NS}soap/` });
+  }
+  return discovery.end({ prettyPrint: true, indent: '  ', newline: '\r\n', spaceBeforeSlash: true });
 }
