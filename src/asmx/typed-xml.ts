@@ -9,7 +9,8 @@ import { field, isScalar, nullable, recordType, type FieldType, type RecordType,
 import { StreamedData, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { ChunkWriter, type StreamEnd } from './chunk-writer';
-import { cdataProof, rowsWriter, type RowsXml } from './library-rows';
+import { loadServiceDescription } from './contract';
+import { childrenXml, readWsdl, type LibraryWsdl } from './soap/soap-library';
 import type { Service } from '../services/types';
 import { replaceNonXmlChars } from './xml-escape';
 
@@ -228,7 +229,7 @@ export function serviceErrorXml(ns: string, failure: { code: string; field?: str
 }
 
 interface TypedAnswer {
-  /** The service whose v2 WSDL the rows are written by (library-rows.ts). */
+  /** The service whose v2 WSDL the rows are written by (rowsWriter). */
   service: Pick<Service, 'wsdlFile' | 'namespace'>;
   status: number;
   contentType: string;
@@ -255,4 +256,27 @@ export async function sendTypedAnswer(res: ServerResponse, answer: TypedAnswer):
     throw error;
   }
   return out.end();
+}
+
+/** The XML of rows of one record type: `<Row>…</Row><Row>…</Row>`, in the service's namespace. */
+export type RowsXml = (type: RecordType, rows: readonly Readonly<Record<string, unknown>>[]) => string;
+
+const loaded = new WeakMap<Pick<Service, 'wsdlFile' | 'namespace'>, Promise<LibraryWsdl>>();
+
+/** The rows writer of a service, its WSDL read by the library once per service object. */
+export async function rowsWriter(service: Pick<Service, 'wsdlFile' | 'namespace'>, lexical: (type: RecordType, row: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<RowsXml> {
+  let wsdl = loaded.get(service);
+  if (!wsdl) loaded.set(service, (wsdl = readWsdl(loadServiceDescription(service).wsdlTemplate)));
+  const library = await wsdl;
+  return (type, rows) => childrenXml(library, { [type.name]: rows.map((row) => lexical(type, row)) }, service.namespace);
+}
+
+/**
+ * The soap library copies a string that looks like a CDATA section unescaped (docs/contract.md): such
+ * a string is handed over as a real CDATA section holding exactly its text, every "]]>" split.
+ */
+export function cdataProof(value: string): string {
+  const clean = replaceNonXmlChars(value);
+  if (!(clean.startsWith('<![CDATA[') && clean.endsWith(']]>'))) return clean;
+  return `<![CDATA[${clean.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 }

@@ -8,7 +8,7 @@ import { SaxesParser } from 'saxes';
 import { xmlEscape } from 'soap/lib/utils';
 import { faultDocument } from '../../src/asmx/faults';
 import { escapeXmlText } from '../../src/asmx/xml-escape';
-import { cdataProof } from '../../src/asmx/library-rows';
+import { cdataProof } from '../../src/asmx/typed-xml';
 
 /** The text content of the single element of a small document, as a client's parser reads it. */
 function textOf(xml: string): { text: string; elements: number } {

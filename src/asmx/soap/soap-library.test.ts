@@ -50,7 +50,7 @@ describe('the npm soap library, as soap-library.ts uses it', () => {
     const wsdl = await wsdlOf('wsdl/v2/MobileAppWebService.wsdl', TEMPURI);
     const rows = [{ CustomerCode: 'C<1>', CustomerName: 'A & B', StateCode: null, ZoneCode: '', Value: '1.50' }, { CustomerCode: '<![CDATA[x]]]]><![CDATA[>y]]>' }];
     expectRelied(
-      'objectToXML of rows (cdataProof in library-rows.ts relies on the CDATA section passing through)',
+      'objectToXML of rows (cdataProof in typed-xml.ts relies on the CDATA section passing through)',
       childrenXml(wsdl, { SalesSummaryRecord: rows }, TEMPURI),
       '<SalesSummaryRecord><CustomerCode>C&lt;1&gt;</CustomerCode><CustomerName>A &amp; B</CustomerName><StateCode xsi:nil="true"></StateCode><ZoneCode></ZoneCode><Value>1.50</Value></SalesSummaryRecord>' +
         '<SalesSummaryRecord><CustomerCode><![CDATA[x]]]]><![CDATA[>y]]></CustomerCode></SalesSummaryRecord>',
