@@ -21,27 +21,20 @@ interface PeriodKey {
   sales_officer_id: string;
 }
 
+/** What every master table but users begins with: its code and name. */
+interface CodesAndNames {
+  code: string;
+  name: string;
+}
+
 export interface Database {
-  zones: {
-    code: string;
-    name: string;
-  };
-  states: {
-    code: string;
-    name: string;
+  zones: CodesAndNames;
+  states: CodesAndNames & {
     zone_code: string;
   };
-  profit_centers: {
-    code: string;
-    name: string;
-  };
-  product_categories: {
-    code: string;
-    name: string;
-  };
-  products: {
-    code: string;
-    name: string;
+  profit_centers: CodesAndNames;
+  product_categories: CodesAndNames;
+  products: CodesAndNames & {
     category_code: string;
     unit_price: number;
   };
@@ -56,9 +49,7 @@ export interface Database {
     zone_code: string | null;
     active: number;
   };
-  customers: {
-    code: string;
-    name: string;
+  customers: CodesAndNames & {
     state_code: string;
     sales_officer_id: string;
     credit_limit: number;
@@ -292,10 +283,7 @@ export interface Database {
     /** sum(debit - credit) of the customer's entries up to the end of the month. */
     closing_balance: number;
   };
-  receipt_period_totals: {
-    period_kind: PeriodKind;
-    period_start: string;
-    customer_code: string;
+  receipt_period_totals: Pick<PeriodKey, 'period_kind' | 'period_start' | 'customer_code'> & {
     amount: number;
   };
   summary_facts: {
