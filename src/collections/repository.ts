@@ -37,10 +37,9 @@ export type ReceiptRecord = Awaited<ReturnType<ReturnType<typeof receiptsQuery>[
 export type ReceiptKey = [sortBy: ReceiptField, direction: Direction, value: string | number, receiptNo: string];
 
 /**
- * The receipts the filter selects, joined to their customer. Without a scope filter the receipts
- * drive the join (a CROSS JOIN with the key condition: SQLite keeps that loop order, PostgreSQL plans
- * it as the inner join it is), so the receipt_date or receipt_no index hands rows over in order
- * and a streamed list has its first rows at once instead of after a sort of the whole table.
+ * The receipts the filter selects, joined to their customer. Without a scope filter the receipts drive the join
+ * (a CROSS JOIN with the key condition: SQLite keeps that loop order, PostgreSQL plans it as an inner join), so their
+ * date or number index hands rows over in order and a streamed list starts at once, not after a sort of the table.
  */
 function filteredReceipts(db: Kysely<Database>, filter: ReceiptFilter) {
   if (filter.customerOfficers === undefined) {

@@ -1,9 +1,7 @@
 /**
- * The versions of the tables (migration 0005), changed by the database in every write's transaction,
- * whoever writes: the answer cache keeps an answer under the versions it was read at (docs/operations.md,
- * "Answer cache"). A table without a version (credentials, rate limits) is listed with null.
- * SQLite: read again only when `PRAGMA data_version` says another connection committed; a private
- * in-memory database has no versions. PostgreSQL: one read of the one-page version table.
+ * The tables' versions (migration 0005), changed by the database in every write's transaction: the answer cache keeps an
+ * answer under them (docs/operations.md, "Answer cache"); credentials and rate limits have none. SQLite reads them again only
+ * when `PRAGMA data_version` says another connection committed (in memory: none); PostgreSQL reads its one-page table.
  */
 import SqliteDatabase from 'better-sqlite3';
 import type { Pool } from 'pg';

@@ -30,10 +30,9 @@ export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarr
   try {
     return await db.transaction().execute((trx) => createInTransaction(trx, input, now, allowed));
   } catch (err) {
-    // Every warranty writer holds the counter lock, so the check inside the transaction already sees
-    // an earlier request with this key. This is the last line of defence should a row with the key
-    // arrive by another path: the unique index (officer, key) refuses the second row, and the first
-    // one is compared with this request as in the transaction.
+    // Every warranty writer holds the counter lock, so the transaction's own check sees an earlier request
+    // with this key. Should such a row arrive by another path, the unique index (officer, key) refuses the
+    // second, and the first is compared with this request as in the transaction.
     if (input.clientRequestId !== undefined && isUniqueViolation(err)) {
       const officer = await visibleOfficer(db, input.salesOfficer, allowed);
       const winner = officer && (await findRequestByClientId(db, officer.id, input.clientRequestId));
@@ -93,10 +92,9 @@ async function replay(db: Kysely<Database>, earlier: WarrantyRequestRow, input: 
 }
 
 /**
- * Whether `input` asks for what `earlier` holds, each parameter as the operation normalises it: codes
- * and the invoice number under their stored spelling (as typed when there is none any more), the
- * rest as read. The row keeps every parameter of the request, so it is its own fingerprint, and
- * requests stored before keys were compared (or imported with a key) are compared the same way.
+ * Whether `input` asks for what `earlier` holds, each parameter normalised as the operation does: codes and
+ * the invoice number under their stored spelling (else as typed), the rest as read. The row keeps every
+ * parameter, so it is its own fingerprint, also for requests stored before keys were compared or imported.
  */
 async function sameRequest(db: Kysely<Database>, earlier: WarrantyRequestRow, input: NewWarrantyRequest): Promise<boolean> {
   if (input.serialNo !== earlier.serial_no || input.complaint !== earlier.complaint || (input.purchaseDate ?? null) !== earlier.purchase_date) return false;

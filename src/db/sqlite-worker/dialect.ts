@@ -1,8 +1,7 @@
 /**
- * A Kysely dialect for SQLite whose queries run on worker threads (worker-pool.ts), so a long query
- * never blocks the event loop. A plain SELECT runs on a reader, anything else on the writer; a
- * transaction holds one worker to its end: the writer with BEGIN IMMEDIATE (so two writers never
- * deadlock upgrading a read lock), or for 'read only' a reader's snapshot.
+ * A Kysely dialect for SQLite on worker threads (worker-pool.ts), so a long query never blocks the event loop: a
+ * plain SELECT runs on a reader, anything else on the writer. A transaction holds one worker to its end: the writer
+ * with BEGIN IMMEDIATE (two writers never deadlock upgrading a read lock), or for 'read only' a reader's snapshot.
  */
 import {
   CompiledQuery,

@@ -1,9 +1,7 @@
 /**
- * The messages between the main thread and an SQLite worker thread (docs/operations.md, "SQLite on
- * worker threads"). A worker is lent to one user at a time, so requests never overlap but for a
- * `close` sent while a `next` is under way. A large result, `exec`'s or a cursor's (`open`), comes a
- * part per `next`, so the main thread takes it a part at a time; rows travel as column names once and
- * arrays of values (RowBatch), cheaper to clone than objects (worker-link.ts builds those).
+ * The messages to and from an SQLite worker thread (docs/operations.md, "SQLite on worker threads"). A worker
+ * serves one user at a time, so requests overlap only in a `close` sent during a `next`. A large result comes a
+ * part per `next`; rows travel as column names once and arrays of values (RowBatch), cheaper to clone than objects.
  */
 /**
  * A worker thread's nice value: its queries give way to the event loop (the main thread, nice 0)

@@ -1,8 +1,7 @@
 /**
- * The body of an SQLite worker thread (protocol.ts): opens one better-sqlite3 connection and runs
- * what the main thread sends, one message at a time. It imports nothing at run time but Node's own
- * modules (the driver comes by path in workerData): when the server runs from TypeScript sources
- * (the tests) this file alone is transpiled (worker-link.ts).
+ * The body of an SQLite worker thread (protocol.ts): one better-sqlite3 connection running the main thread's
+ * messages one at a time. It imports only Node's own modules at run time (the driver comes by path in
+ * workerData), since under the tests' TypeScript sources this file alone is transpiled (worker-link.ts).
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
