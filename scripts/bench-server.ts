@@ -7,7 +7,7 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { withMigratedEngine } from '../src/db/migrated-engine';
+import { withMigratedEngine } from '../src/db/migrate';
 import type { Engine } from '../src/db/engine';
 import { isEmpty, seed } from '../src/demo-data';
 

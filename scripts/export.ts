@@ -5,7 +5,7 @@
  * one CSV file per table, from one consistent snapshot, while the server may keep running.
  * Exit codes: 0 written, 1 failed, 2 bad arguments or settings.
  */
-import { withMigratedEngine } from '../src/db/migrated-engine';
+import { withMigratedEngine } from '../src/db/migrate';
 import { exportData } from '../src/import/export';
 import { consoleOutput, exitWithMain, settingsOrSay, type Output } from './output';
 

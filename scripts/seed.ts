@@ -7,11 +7,10 @@
  * arguments or settings.
  */
 import { loadSettings } from '../src/config';
-import { withMigratedEngine } from '../src/db/migrated-engine';
-import { DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/demo-data';
+import { withMigratedEngine } from '../src/db/migrate';
+import { clearDatabase, DatabaseNotEmptyError, MAX_SCALE, seed, type SeedSummary } from '../src/demo-data';
 import { parseDay } from '../src/demo-data/calendar';
 import { dateOf } from '../src/operations/parse';
-import { clearDatabase } from '../src/demo-data/reset';
 import { consoleOutput, readOrSay, UsageError, type Output } from './output';
 
 const USAGE = 'usage: npm run seed -- [--scale N] [--as-of yyyy-MM-dd] [--reset]';

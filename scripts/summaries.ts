@@ -9,7 +9,7 @@
  * Exit codes: 0 done (check: in step), 1 failed (check: out of step), 2 bad arguments or settings.
  */
 import { sql } from 'kysely';
-import { withMigratedEngine } from '../src/db/migrated-engine';
+import { withMigratedEngine } from '../src/db/migrate';
 import { checkSummaries } from '../src/summaries/check';
 import { rebuildSummaries } from '../src/summaries/upkeep';
 import { consoleOutput, settingsOrSay, type Output } from './output';

@@ -15,7 +15,7 @@ import { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { loadSettings } from '../src/config';
 import type { Database, UsersTable } from '../src/db/schema';
-import { withMigratedEngine } from '../src/db/migrated-engine';
+import { withMigratedEngine } from '../src/db/migrate';
 import { generateApiKey, hashSecret } from '../src/auth/api-key';
 import { insertKey, listKeys, revokeKey, storePassword, userWithPassword } from '../src/auth/credential-store';
 import { hashPassword } from '../src/auth/password-hash';

@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
-import type { Engine } from './engine';
+import { openEngine, type Engine } from './engine';
 import { isUniqueViolation } from './unique-violation';
 import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
@@ -68,4 +68,18 @@ export async function migrate(engine: Engine, upTo?: MigrationName): Promise<voi
 export async function isMigrated(engine: Engine): Promise<boolean> {
   const migrations = await migrator(engine).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
+}
+
+/**
+ * How the command-line scripts reach the database: open it, migrate, work, close. SQLite stays in
+ * this thread: bulk loading would pay a message to a worker thread per batch.
+ */
+export async function withMigratedEngine<T>(databaseUrl: string, work: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = openEngine(databaseUrl, { sqliteInProcess: true });
+  try {
+    await migrate(engine);
+    return await work(engine);
+  } finally {
+    await engine.close();
+  }
 }

@@ -11,7 +11,7 @@ import { openEngine, type Engine } from '../../src/db/engine';
 import { migrate } from '../../src/db/migrate';
 import { main, type UsersIo } from '../../scripts/users';
 import { authDb } from '../../src/auth/credential-store';
-import { clearDatabase } from '../../src/demo-data/reset';
+import { clearDatabase } from '../../src/demo-data';
 import { insertMasterData } from '../support/fixture';
 import { captureOutput } from '../support/output';
 import { SYNC, basic, call } from './auth-support';
