@@ -30,7 +30,7 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
     const query = await deliveriesPerCustomerQuery(trx, filters);
     const sums: DeliveryRecord = { ...NO_DELIVERY };
     const rows = () =>
-      rowBatches(trx, inOrder(trx, query, sqlOrder ?? { column: 'code', descending: false }), (r: CustomerDeliverySums) => {
+      rowBatches(trx, inOrder(trx, query, sqlOrder ?? { column: 'CustomerCode', descending: false }), (r: CustomerDeliverySums) => {
         const record = deliveryRecord(r);
         for (const key of DELIVERY_RECORD_COLUMNS) sums[key] += record[key];
         return toRow(r, record);
@@ -41,10 +41,10 @@ export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFi
 
 /** The record column behind each field of the row (toRow); DeliveryPercent is worked out here, not in SQL. */
 const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDeliverySums | undefined>> = {
-  CustomerCode: 'code',
-  CustomerName: 'name',
-  StateCode: 'state_code',
-  ZoneCode: 'zone_code',
+  CustomerCode: 'CustomerCode',
+  CustomerName: 'CustomerName',
+  StateCode: 'StateCode',
+  ZoneCode: 'ZoneCode',
   OrderedQuantity: 'ordered_quantity',
   OrderedValue: 'ordered_value',
   DeliveredQuantity: 'delivered_quantity',
@@ -55,7 +55,7 @@ const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDelivery
 };
 
 function toRow(r: CustomerColumns, measures: DeliveryRecord) {
-  return { CustomerCode: r.code, CustomerName: r.name, StateCode: r.state_code, ZoneCode: r.zone_code, ...deliveryMeasures(measures) };
+  return { CustomerCode: r.CustomerCode, CustomerName: r.CustomerName, StateCode: r.StateCode, ZoneCode: r.ZoneCode, ...deliveryMeasures(measures) };
 }
 
 export const OFFICER_DELIVERY_FIELDS = ['SalesOfficer', 'SalesOfficerName', 'ManagerId', ...DELIVERY_MEASURE_FIELDS] as const;

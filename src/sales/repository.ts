@@ -16,22 +16,20 @@ type Db = Kysely<Database>;
 
 // ---- the reports ----------------------------------------------------------------------------------
 
-/** A customer as the per-customer reports show it, and the column each field comes from. */
+/** A customer as the per-customer reports show it, under the answer's names, and the column each field comes from. */
 const CUSTOMER_COLUMNS = {
-  code: 'c.code',
-  name: 'c.name',
-  state_code: 'c.state_code',
-  zone_code: 'st.zone_code',
+  CustomerCode: 'c.code',
+  CustomerName: 'c.name',
+  StateCode: 'c.state_code',
+  ZoneCode: 'st.zone_code',
   /** The customer's own officer (who owns the account today). */
-  sales_officer_id: 'c.sales_officer_id',
+  SalesOfficer: 'c.sales_officer_id',
 } as const;
 export type CustomerColumns = Record<keyof typeof CUSTOMER_COLUMNS, string>;
 
-const SALES_MEASURES = ['invoice_count', 'quantity', 'value_minor'] as const;
-type SalesMeasure = (typeof SALES_MEASURES)[number];
-
-/** Summed sales of one customer, money in minor units. */
-export type CustomerSales = CustomerColumns & Record<SalesMeasure, number>;
+/** Summed sales of one customer, the value in minor units. */
+const SALES_MEASURES = ['InvoiceCount', 'Quantity', 'Value'] as const;
+export type SalesMeasure = (typeof SALES_MEASURES)[number];
 
 /** The order a report shows its rows in, ties by customer code: SQL returns them so (sort-rows.ts). */
 export interface SqlOrder<C extends string> {
@@ -57,7 +55,7 @@ export function inOrder<R>(db: Db, query: RawBuilder<R>, order: SqlOrder<string>
     .selectFrom(sql<R>`(${query})`.as('r'))
     .selectAll()
     .orderBy(key, order.descending ? 'desc' : 'asc')
-    .orderBy(s.byCodePoint(sql.ref('r.code')));
+    .orderBy(s.byCodePoint(sql.ref('r.CustomerCode')));
 }
 
 type Numeric = number | string;
@@ -82,7 +80,7 @@ export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): P
   let perCustomer: RawBuilder<unknown>;
   if (filters.categories === undefined) {
     perCustomer = sql`
-      select t.customer_code, sum(t.invoice_count) as invoice_count, sum(t.quantity) as quantity, sum(t.value) as value_minor
+      select t.customer_code, sum(t.invoice_count) as "InvoiceCount", sum(t.quantity) as "Quantity", sum(t.value) as "Value"
       from sales_period_totals t
       where ${inSpans(spans, s, 't')} and ${all(summaryKeyConditions(filters, 't'))}
       group by ${s.groupKey(sql.ref('t.customer_code'))}
@@ -91,7 +89,7 @@ export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): P
     const sets = await categorySetsWithAny(db, filters.categories);
     if (sets.length === 0) return undefined;
     perCustomer = sql`
-      select u.customer_code, sum(u.invoice_count) as invoice_count, sum(u.quantity) as quantity, sum(u.value) as value_minor
+      select u.customer_code, sum(u.invoice_count) as "InvoiceCount", sum(u.quantity) as "Quantity", sum(u.value) as "Value"
       from (
         select c.customer_code, 0 as invoice_count, c.quantity, c.value
         from sales_period_categories c
@@ -131,7 +129,7 @@ export type CustomerDeliverySums = CustomerColumns & Record<keyof DeliveryRecord
  */
 export async function sqlOrderHolds(db: Db, field: string): Promise<boolean> {
   const s = summarySql(db);
-  const texts = [CUSTOMER_COLUMNS.code, ...(field in CUSTOMER_COLUMNS ? [CUSTOMER_COLUMNS[field as keyof CustomerColumns]] : [])];
+  const texts = [CUSTOMER_COLUMNS.CustomerCode, ...(field in CUSTOMER_COLUMNS ? [CUSTOMER_COLUMNS[field as keyof CustomerColumns]] : [])];
   const found = await sql<{ one: number }>`
     select 1 as one from customers c join states st on st.code = c.state_code
     where ${sql.join(texts.map((column) => s.beyondBmp(sql.ref(column))), sql` or `)} limit 1`.execute(db);

@@ -21,7 +21,7 @@ import type { Database } from '../db/schema';
 import { balancesSelect } from '../collections/balance-reads';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from '../sales/report-filters';
 import { collectionsTotal, outstandingTotal, pendingOrders, salesTotals } from '../sales/repository';
-import { deliveriesPerCustomerQuery, deliveriesPerOfficer, salesPerCustomerQuery } from '../sales/repository';
+import { deliveriesPerCustomerQuery, deliveriesPerOfficer, salesPerCustomerQuery, type CustomerColumns } from '../sales/repository';
 import { deliveryRecord } from '../sales/delivery-measures';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import {
@@ -33,17 +33,22 @@ import { rebuildSummaries, refreshSummaries } from './upkeep';
 
 const AS_OF = '2026-06-20';
 
+/** A report's customer columns under the names the raw reference gives them (test/support/raw-reports.ts). */
+function rawCustomer(r: CustomerColumns) {
+  return { code: r.CustomerCode, name: r.CustomerName, state_code: r.StateCode, zone_code: r.ZoneCode, sales_officer_id: r.SalesOfficer };
+}
+
 /** getSalesSummaryRecords' sums per customer, as plain numbers (numeric text on PostgreSQL). */
 async function salesPerCustomer(db: Kysely<Database>, filters: ResolvedFilters) {
   const query = await salesPerCustomerQuery(db, filters);
   const rows = query === undefined ? [] : (await query.execute(db)).rows;
-  return rows.map((r) => ({ ...r, invoice_count: Number(r.invoice_count), quantity: Number(r.quantity), value_minor: Number(r.value_minor) }));
+  return rows.map((r) => ({ ...rawCustomer(r), invoice_count: Number(r.InvoiceCount), quantity: Number(r.Quantity), value_minor: Number(r.Value) }));
 }
 
 /** The order-versus-delivery measures per customer, as plain numbers. */
 async function deliveriesPerCustomer(db: Kysely<Database>, filters: ResolvedFilters) {
   const { rows } = await (await deliveriesPerCustomerQuery(db, filters)).execute(db);
-  return rows.map((r) => ({ ...r, ...deliveryRecord(r) }));
+  return rows.map((r) => ({ ...rawCustomer(r), ...deliveryRecord(r) }));
 }
 
 /** Each customer's balance before the month by code, as plain numbers. */
