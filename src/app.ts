@@ -31,8 +31,7 @@ import { metricsProbe, probes, type Probe, type ProbeFor, type ServerState } fro
 import { opsPathOf } from './ops/request-summary';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
-import { openApiDocument } from './asmx/http/openapi';
-import { apiDocs } from './asmx/api-docs';
+import { apiDocs, openApiDocument } from './asmx/http/openapi';
 import { sendWhole, setAnswerHeaders } from './send';
 import { MAX_KEPT_ANSWER_BYTES } from './tunables';
 
