@@ -7,8 +7,7 @@ import { setPrincipal, type BindingRequest, type BindingResponse } from '../requ
 import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
 import { presentedCredentials } from './credentials';
-import type { LoginThrottle } from './login-throttle';
-import type { Counter } from './rate-limiter';
+import type { Counter, LoginThrottle } from './rate-limiter';
 import { Busy, BUSY_RETRY_AFTER_SECONDS } from './verification-gate';
 
 export interface AccessControl {

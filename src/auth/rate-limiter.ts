@@ -1,7 +1,8 @@
 /**
- * Per-client counts in the store of RATE_LIMIT_STORE (docs/operations.md, "Rate limiting"). A store
- * that fails or is slow must not stop the service: the process then counts alone until it answers.
+ * Per-client counts in the store of RATE_LIMIT_STORE (docs/operations.md, "Rate limiting"), for requests and
+ * failed logins. A store that fails or is slow must not stop the service: the process then counts alone until it answers.
  */
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -9,6 +10,7 @@ import type { Settings } from '../config';
 import type { Engine } from '../db/engine';
 import type { Logger } from '../ops/logger';
 import { withTimeout } from '../ops/probes';
+import type { Credentials } from './credentials';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -165,4 +167,37 @@ function connectRedis(url: string): Redis {
   // Failures are reported through the counters; ioredis reconnects by itself.
   client.on('error', () => undefined);
   return client;
+}
+
+/** Failed logins a minute per address and username, and per address; never per username alone, or anyone could lock a user out. */
+export interface LoginThrottle {
+  /** Whether credentials presented from `address` may be checked, or how long until they may. */
+  admits(address: string, credentials: Credentials): Promise<RateDecision>;
+  /** Counts a failed attempt. */
+  failed(address: string, credentials: Credentials): Promise<void>;
+}
+
+const WINDOW_SECONDS = 60;
+
+export function createLoginThrottle(settings: Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>, store: CountStore): LoginThrottle {
+  const pairs = store.counter('asmx-login-user', { points: settings.loginFailuresPerMinute, duration: WINDOW_SECONDS });
+  const addresses = store.counter('asmx-login-address', { points: settings.loginFailuresPerAddressPerMinute, duration: WINDOW_SECONDS });
+  return {
+    async admits(address, credentials) {
+      const pair = pairKey(address, credentials);
+      const decisions = await Promise.all([addresses.peek(address), ...(pair ? [pairs.peek(pair)] : [])]);
+      const waits = decisions.map((d) => (d.allowed ? 0 : d.retryAfterSeconds));
+      return Math.max(...waits) > 0 ? { allowed: false, retryAfterSeconds: Math.max(...waits) } : { allowed: true };
+    },
+    async failed(address, credentials) {
+      const pair = pairKey(address, credentials);
+      await Promise.all([addresses.take(address), ...(pair ? [pairs.take(pair)] : [])]);
+    },
+  };
+}
+
+/** The (address, username) key of Basic credentials: a digest, so a long username cannot bloat the store. */
+function pairKey(address: string, credentials: Credentials): string | undefined {
+  if (credentials.kind !== 'basic') return undefined;
+  return createHash('sha256').update(address).update('\0').update(credentials.username.toLowerCase()).digest('base64url');
 }
