@@ -2,11 +2,9 @@
 import { invalid, missing } from '../errors';
 import { boundedText, dateOf, optionalDate, positiveInteger, required, text, type Fields } from '../operations/parse';
 import { readOperation, writeOperation, type DeclaredRequest, type Operation, type OperationContext } from '../operations/types';
-import { createWarrantyRequest as create } from './create-request';
+import { createWarrantyRequest as create, listRequestFiles, storeRequestFiles, updateTransportDetails } from './writes';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
-import { listRequestFiles, storeRequestFiles } from './request-files';
 import { syncOfficers, syncWarrantyRequests } from './sync';
-import { updateTransportDetails } from './transport-details';
 import { allowedOfficers } from '../users/principal-scope';
 import { field, record, recordType, rows } from '../operations/results';
 import { SYNCED_WARRANTY_REQUEST_TYPE, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './request-view';

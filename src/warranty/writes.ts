@@ -1,17 +1,22 @@
 /**
- * CreateWarrantyRequest (docs/behaviour.md). ClientRequestId makes it idempotent per officer; outside
- * the user's scope a customer, officer or invoice is answered as one that does not exist.
+ * The warranty area's writes (docs/behaviour.md). CreateWarrantyRequest: ClientRequestId makes it idempotent per
+ * officer; outside the user's scope a customer, officer or invoice is answered as one that does not exist.
  */
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema';
-import { AppError, invalid, notFound } from '../errors';
-import { findUser, type User } from '../users/hierarchy';
-import { lockWarrantyWrites, nextValue, requestNumber } from './counters';
-import { findCustomer, findInvoice, findProduct, findRequestByClientId, insertRequest, type WarrantyRequestRow } from './repository';
-import { requestView } from './request-view';
+import type { Database, WarrantyStatus } from '../db/schema';
 import { isUniqueViolation } from '../db/unique-violation';
+import { AppError, invalid, notFound } from '../errors';
 import { storedCustomerCode, storedProductCode } from '../operations/master-codes';
+import type { DomainSettings } from '../operations/types';
+import { findUser, type User } from '../users/hierarchy';
 import { customerAllowed, officerAllowed, type OfficerBound } from '../users/principal-scope';
+import { fileId, lockWarrantyWrites, nextValue, requestNumber } from './counters';
+import type { CheckedFile } from './file-content';
+import {
+  dispatchRequest, findCustomer, findInvoice, findProduct, findRequest, findRequestByClientId, insertFile, insertRequest, listFiles,
+  touchRequest, unknownRequest, visibleRequest, type FileMetaRow, type TransportDetails, type WarrantyRequestRow,
+} from './repository';
+import { fileView, requestView } from './request-view';
 
 export interface NewWarrantyRequest {
   customerCode: string;
@@ -138,4 +143,123 @@ async function resolveInvoice(db: Kysely<Database>, input: NewWarrantyRequest, c
     throw invalid('InvoiceNo', `invoice ${invoice.invoice_no} belongs to customer ${invoice.customer_code}, not ${customerCode}`);
   }
   return invoice.invoice_no;
+}
+
+export interface TransportInput {
+  requestNo: string;
+  transporter: string;
+  lrNo: string;
+  lrDate?: string;
+  vehicleNo?: string;
+}
+
+const MESSAGES = {
+  dispatched: 'is DISPATCHED with the transport details.',
+  corrected: 'has its transport details corrected.',
+  unchanged: 'already has these transport details: nothing was changed.',
+};
+
+const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'];
+
+/**
+ * UpdateWarrantyTransportDetails: the request as it stands after the call, and the call's Message. The details are
+ * one set: a call replaces all four, so an optional detail left out is cleared.
+ */
+export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound) {
+  return db.transaction().execute(async (trx) => {
+    await lockWarrantyWrites(trx);
+    const current = await visibleRequest(trx, input.requestNo, allowed);
+    if (!OPEN_FOR_TRANSPORT.includes(current.status)) throw wrongState(current);
+    const details: TransportDetails = {
+      transporter: input.transporter,
+      lr_no: input.lrNo,
+      lr_date: input.lrDate ?? null,
+      vehicle_no: input.vehicleNo ?? null,
+    };
+    const same = current.transporter === details.transporter && current.lr_no === details.lr_no && current.lr_date === details.lr_date && current.vehicle_no === details.vehicle_no;
+    if (current.status === 'DISPATCHED' && same) return answer(current, 'unchanged');
+    const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
+    // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
+    // the read, a request that has moved on is never dispatched again.
+    if (!(await dispatchRequest(trx, current.request_no, current.version, details, change))) {
+      throw await refusal(trx, current.request_no);
+    }
+    const updated = await findRequest(trx, current.request_no);
+    return answer(updated!, current.status === 'SUBMITTED' ? 'dispatched' : 'corrected');
+  });
+}
+
+function answer(row: WarrantyRequestRow, outcome: keyof typeof MESSAGES) {
+  const request = requestView(row);
+  return { data: request, message: `Warranty request ${request.RequestNo} ${MESSAGES[outcome]}` };
+}
+
+/** Why the guarded UPDATE changed nothing, read again after it. */
+async function refusal(db: Kysely<Database>, requestNo: string): Promise<AppError> {
+  const now = await findRequest(db, requestNo);
+  if (!now) return unknownRequest(requestNo);
+  if (!OPEN_FOR_TRANSPORT.includes(now.status)) return wrongState(now);
+  return new AppError('CONFLICT', `RequestNo: request ${requestNo} was changed at the same time; send the details again`, 'RequestNo');
+}
+
+function wrongState(row: WarrantyRequestRow): AppError {
+  return new AppError(
+    'INVALID_STATE',
+    `RequestNo: warranty request ${row.request_no} is ${row.status}; transport details can be set only while it is SUBMITTED or DISPATCHED`,
+    'RequestNo',
+  );
+}
+
+type FileLimits = Pick<DomainSettings, 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
+
+/**
+ * WarrantyRequestFiles: stored in the database, so a request and its files commit together and every server node
+ * sees them. New files give the request a new version and change_seq.
+ */
+export async function listRequestFiles(db: Kysely<Database>, requestNo: string, allowed?: OfficerBound) {
+  await visibleRequest(db, requestNo, allowed);
+  return (await listFiles(db, requestNo)).map(fileView);
+}
+
+export async function storeRequestFiles(db: Kysely<Database>, requestNo: string, files: readonly CheckedFile[], limits: FileLimits, now: Date, allowed?: OfficerBound) {
+  return db.transaction().execute(async (trx) => {
+    await lockWarrantyWrites(trx);
+    await visibleRequest(trx, requestNo, allowed);
+    const existing = await listFiles(trx, requestNo);
+    const fresh = newContent(existing, files);
+    checkLimits(requestNo, existing, fresh, limits);
+    const stamp = now.toISOString();
+    const stored = new Map(existing.map((row) => [row.sha256, row]));
+    for (const file of fresh) {
+      const row = { file_id: fileId(await nextValue(trx, 'warranty_file_id')), request_no: requestNo, file_name: file.fileName, content_type: file.contentType, size_bytes: file.sizeBytes, sha256: file.sha256, created_at: stamp };
+      await insertFile(trx, { ...row, content: file.content });
+      stored.set(row.sha256, row);
+    }
+    if (fresh.length > 0) await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });
+    return { files: files.map((file) => fileView(stored.get(file.sha256)!)), added: fresh.length };
+  });
+}
+
+/** The files of this call whose content the request does not hold yet, each content once. */
+function newContent(existing: readonly FileMetaRow[], files: readonly CheckedFile[]): CheckedFile[] {
+  const seen = new Set(existing.map((row) => row.sha256));
+  const fresh: CheckedFile[] = [];
+  for (const file of files) {
+    if (seen.has(file.sha256)) continue;
+    seen.add(file.sha256);
+    fresh.push(file);
+  }
+  return fresh;
+}
+
+/** The per-request limits (settings) count the files already stored plus the new ones. */
+function checkLimits(requestNo: string, existing: readonly FileMetaRow[], fresh: readonly CheckedFile[], limits: FileLimits): void {
+  const count = existing.length + fresh.length;
+  if (count > limits.maxFilesPerRequest) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `Warranty request ${requestNo} would hold ${count} files (${existing.length} stored, ${fresh.length} new); the limit is ${limits.maxFilesPerRequest} files per request`);
+  }
+  const bytes = existing.reduce((sum, row) => sum + Number(row.size_bytes), 0) + fresh.reduce((sum, file) => sum + file.sizeBytes, 0);
+  if (bytes > limits.maxRequestFilesBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `The files of warranty request ${requestNo} would take ${bytes} bytes; the limit is ${limits.maxRequestFilesBytes} bytes per request`);
+  }
 }
