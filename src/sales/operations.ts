@@ -6,10 +6,11 @@ import type { Kysely } from 'kysely';
 import type { Database, Role, TableName } from '../db/schema';
 import { code, dateOf, oneOf, optionalDate, sort, user, type Sort, type Sorting } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext, type OperationResult } from '../operations/types';
-import { officerDeliverySummary, OFFICER_DELIVERY_FIELDS, orderDeliverySummary, ORDER_DELIVERY_FIELDS, type OfficerChoice, type OfficerDeliveryField, type OrderDeliveryField } from './order-delivery';
+import {
+  officerDeliverySummary, OFFICER_DELIVERY_FIELDS, orderDeliverySummary, ORDER_DELIVERY_FIELDS, periodOf, SALES_SUMMARY_FIELDS, salesStats, salesSummary, statsScope,
+  type OfficerChoice, type OfficerDeliveryField, type OrderDeliveryField, type SalesSummaryField,
+} from './reports';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
-import { periodOf, salesStats, statsScope } from './sales-stats';
-import { SALES_SUMMARY_FIELDS, salesSummary, type SalesSummaryField } from './sales-summary';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
 import { field, nullable, record, recordType, rows, type FieldType, type ResultType } from '../operations/results';
@@ -114,7 +115,7 @@ export const getOrderVsDeliveryOfficer = readOperation({
 });
 
 /**
- * The refusals of order-delivery.ts (officerDeliverySummary), before the report is read: a known SalesOfficer outside the
+ * The refusals of reports.ts (officerDeliverySummary), before the report is read: a known SalesOfficer outside the
  * bound is FORBIDDEN, and then (an unknown SalesOfficer lists nobody) a known ManagerId outside it.
  */
 async function assertChoiceInScope(ctx: OperationContext, choice: OfficerChoice, allowed: OfficerBound): Promise<void> {

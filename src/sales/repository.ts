@@ -31,7 +31,7 @@ export type CustomerColumns = Record<keyof typeof CUSTOMER_COLUMNS, string>;
 const SALES_MEASURES = ['InvoiceCount', 'Quantity', 'Value'] as const;
 export type SalesMeasure = (typeof SALES_MEASURES)[number];
 
-/** The order a report shows its rows in, ties by customer code: SQL returns them so (sort-rows.ts). */
+/** The order a report shows its rows in, ties by customer code: SQL returns them so (reports.ts, sortedReport). */
 export interface SqlOrder<C extends string> {
   column: C;
   descending: boolean;
