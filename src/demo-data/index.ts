@@ -13,11 +13,10 @@ import { DocumentNumbers, MonthBatch } from './batch';
 import { collectAdvance, collectOpening, collectPcn, receive } from './collections';
 import { logFieldWork } from './field-work';
 import type { Customer } from './model';
-import { writeBatch, writeWarrantyRequests } from './rows';
+import { RowWriter, writeBatch, writeWarrantyRequests } from './rows';
 import { deliver, placeOrders } from './sales';
 import { newCustomerState, stateOf, type SimEvent, type Simulation } from './simulation';
 import { numberWarrantyRequests, raiseWarrantyRequests, sampleWarrantyFiles } from './warranty';
-import { RowWriter } from './writer';
 import { rebuildSummaries } from '../summaries/upkeep';
 
 export type SeededTable = Exclude<TableName, 'counters'>;

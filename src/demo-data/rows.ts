@@ -1,12 +1,12 @@
 /**
  * A numbered month of documents as table rows, parents before children (foreign keys are checked as
- * rows arrive). Every invoice, receipt, debit note and credit note posts one ledger entry.
+ * rows arrive), and the writer that inserts them. Every invoice, receipt, debit note and credit note posts one ledger entry.
  */
-import type { Database } from '../db/schema';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import type { Database, TableName } from '../db/schema';
 import { formatDay, type Day } from './calendar';
 import type { MonthBatch } from './batch';
 import type { WarrantyRequest } from './model';
-import type { RowWriter } from './writer';
 
 export async function writeBatch(writer: RowWriter, batch: MonthBatch, start: Day): Promise<void> {
   await writer.insert('orders', batch.orders.map((o) => ({
@@ -82,4 +82,43 @@ export async function writeWarrantyRequests(writer: RowWriter, requests: Warrant
     lr_date: r.transport ? formatDay(r.transport.lrDate) : null, vehicle_no: r.transport?.vehicleNo ?? null,
     created_at: r.createdAt, updated_at: r.updatedAt, version: r.version, change_seq: r.changeSeq,
   })));
+}
+
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * Multi-row inserts in batches under the engines' bound-parameter limits (SQLite 32766, PostgreSQL
+ * 65535), counting the rows per table. A statement's text is compiled once per table and batch size
+ * and reused with new values: the query builder's work dominated hundreds of thousands of rows.
+ */
+export class RowWriter {
+  readonly counts: Partial<Record<TableName, number>> = {};
+  private readonly statements = new Map<string, string>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert<T extends TableName>(table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+    this.counts[table] = (this.counts[table] ?? 0) + rows.length;
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]);
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    for (let i = 0; i < rows.length; i += perStatement) {
+      await this.insertBatch(table, columns, rows.slice(i, i + perStatement));
+    }
+  }
+
+  private async insertBatch<T extends TableName>(table: T, columns: string[], rows: Insertable<Database[T]>[]): Promise<void> {
+    const parameters: unknown[] = [];
+    for (const row of rows) for (const column of columns) parameters.push((row as Record<string, unknown>)[column]);
+    const key = `${table}:${columns.join(',')}:${rows.length}`;
+    let text = this.statements.get(key);
+    if (text === undefined) {
+      const compiled = this.db.insertInto(table).values(rows).compile();
+      // Every row has the same columns in the same order, so the bound values line up row by row.
+      if (compiled.parameters.length !== parameters.length) throw new Error(`insert into ${table}: rows differ in their columns`);
+      text = compiled.sql;
+      this.statements.set(key, text);
+    }
+    await this.db.executeQuery(CompiledQuery.raw(text, parameters));
+  }
 }
