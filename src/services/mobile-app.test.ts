@@ -8,9 +8,8 @@ import { field, recordType, rows } from '../operations/results';
 import { readOperation, type Operation, type OperationContext, type OperationRequest } from '../operations/types';
 import type { Engine } from '../db/engine';
 import { freshEngine, temporarySqlite } from '../../test/support/engines';
-import { createMobileAppService, NO_INPUT_MESSAGE } from './mobile-app';
+import { createMobileAppService, createSyncCustomersService, NO_INPUT_MESSAGE } from './mobile-app';
 import { mainServiceOperations } from './registry';
-import { createSyncCustomersService } from './sync-customers';
 
 const context = {} as OperationContext;
 /** What the recorders answer: the fields they received. */

@@ -1,8 +1,9 @@
-/** The MobileAppWebService service object: the registry's operations behind one invoke(). */
+/** The two service objects: MobileAppWebService, the registry's operations behind one invoke(), and SyncCustomers. */
 import { sql } from 'kysely';
 import { mainServiceOperations } from './registry';
 import type { Operation, OperationContext, OperationRequest, OperationResult, UploadedFile } from '../operations/types';
 import { StreamedData } from '../operations/streamed';
+import { TEXT_RESULT } from '../operations/results';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
 import type { AnswerCache } from './answer-cache';
 import { dependencies } from '../db/table-versions';
@@ -130,4 +131,23 @@ function buildRequest(operation: Pick<ServiceOperation, 'params' | 'fields' | 'a
 /** docs/behaviour.md: a write operation that carries no input at all does nothing. */
 function carriesNoInput(request: OperationRequest): boolean {
   return request.files.length === 0 && Object.values(request.fields).every((value) => value.trim() === '');
+}
+
+/** The SyncCustomers service object: HelloWorld, answering "Hello World" on every binding. */
+export const SYNC_CUSTOMERS_SERVICE_NAME = 'SyncCustomers';
+
+const helloWorld: ServiceOperation = { name: 'HelloWorld', params: [], fields: [], acceptsFiles: false, returns: TEXT_RESULT, write: false };
+
+export function createSyncCustomersService(options: { namespace: string; contract?: ContractVersion }): Service {
+  return {
+    name: SYNC_CUSTOMERS_SERVICE_NAME,
+    namespace: options.namespace,
+    contract: options.contract ?? 'legacy',
+    operations: new Map([[helloWorld.name, helloWorld]]),
+    invoke(name: string, _input: InvokeInput): Promise<Outcome> {
+      if (name !== helloWorld.name) return Promise.reject(new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`));
+      return Promise.resolve({ kind: 'string', value: 'Hello World' });
+    },
+    ...serviceLocation(SYNC_CUSTOMERS_SERVICE_NAME, options.contract ?? 'legacy'),
+  };
 }
