@@ -1,13 +1,16 @@
 /** Operations of the warranty area (docs/behaviour.md): they read the fields and call the modules beside them. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
 import { invalid, missing } from '../errors';
 import { boundedText, dateOf, optionalDate, positiveInteger, required, text, type Fields } from '../operations/parse';
 import { readOperation, writeOperation, type DeclaredRequest, type Operation, type OperationContext } from '../operations/types';
 import { createWarrantyRequest as create, listRequestFiles, storeRequestFiles, updateTransportDetails } from './writes';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
-import { syncOfficers, syncWarrantyRequests } from './sync';
-import { allowedOfficers } from '../users/principal-scope';
+import { changedSince } from './repository';
+import { findUser } from '../users/hierarchy';
+import { allowedOfficers, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { field, record, recordType, rows } from '../operations/results';
-import { SYNCED_WARRANTY_REQUEST_TYPE, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './request-view';
+import { SYNCED_WARRANTY_REQUEST_TYPE, syncView, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './request-view';
 
 const SYNC_PAGE_RESULT = record(recordType('WarrantySyncPage', { Requests: { list: SYNCED_WARRANTY_REQUEST_TYPE }, NextSince: field.string, HasMore: field.boolean }));
 
@@ -97,6 +100,37 @@ export const syncWarrantyReqList = readOperation({
 });
 
 export const warrantyOperations: readonly Operation[] = [createWarrantyRequest, updateWarrantyTransportDetails, warrantyRequestFiles, syncWarrantyReqList];
+
+export type SyncPage = Awaited<ReturnType<typeof syncWarrantyRequests>>;
+
+/**
+ * Whose requests SyncWarrantyReqList lists, checked before anything is read: the bound, or the one officer named
+ * (FORBIDDEN outside the bound); null for an unknown officer (a read: no requests, not an error).
+ */
+export async function syncOfficers(db: Kysely<Database>, salesOfficer: string | undefined, allowed?: OfficerBound): Promise<OfficerBound | null> {
+  if (salesOfficer === undefined) return allowed;
+  const officer = await findUser(db, salesOfficer);
+  if (!officer) return null;
+  assertOfficerInScope(allowed, officer.id, 'SalesOfficer');
+  return [officer.id];
+}
+
+/**
+ * The page of the officers syncOfficers() gave; `since`: change_seq of the last change already seen, 0 = from the beginning.
+ * The token is the change_seq of the last request returned; writers commit in change_seq order (counters.ts), so following
+ * NextSince sees every change once.
+ */
+export async function syncWarrantyRequests(db: Kysely<Database>, input: { since: number; pageSize: number }, officers: OfficerBound | null) {
+  if (officers === null) return { Requests: [], NextSince: String(input.since), HasMore: false };
+  // One row more than the page tells whether another page follows.
+  const rows = await changedSince(db, input.since, officers, input.pageSize + 1);
+  const page = rows.slice(0, input.pageSize);
+  return {
+    Requests: page.map(syncView),
+    NextSince: String(page.length > 0 ? Number(page[page.length - 1].change_seq) : input.since),
+    HasMore: rows.length > input.pageSize,
+  };
+}
 
 // ---- field readers of this area ----------------------------------------------------------------
 

@@ -1,8 +1,7 @@
 import type { Engine } from '../db/engine';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import { fixedClock, runOperation, type TestContextOptions } from '../../test/support/operation';
-import { createWarrantyRequest, syncWarrantyReqList, updateWarrantyTransportDetails, warrantyRequestFiles } from './operations';
-import type { SyncPage } from './sync';
+import { createWarrantyRequest, syncWarrantyReqList, updateWarrantyTransportDetails, warrantyRequestFiles, type SyncPage } from './operations';
 import { failure, insertWarrantyFixture, sample, validRequest } from './test-fixture';
 import { officersSeenBy, principal, refusalShape, seesOfficer } from '../users/test-fixture';
 

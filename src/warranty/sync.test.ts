@@ -2,8 +2,7 @@ import type { Engine } from '../db/engine';
 import type { Database } from '../db/schema';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import { fixedClock, runOperation } from '../../test/support/operation';
-import { createWarrantyRequest, syncWarrantyReqList, updateWarrantyTransportDetails, warrantyRequestFiles } from './operations';
-import type { SyncPage } from './sync';
+import { createWarrantyRequest, syncWarrantyReqList, updateWarrantyTransportDetails, warrantyRequestFiles, type SyncPage } from './operations';
 import { failure, insertWarrantyFixture, sample, validRequest } from './test-fixture';
 
 const NOW = '2026-06-15T10:00:00.000Z';
