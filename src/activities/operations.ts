@@ -8,7 +8,7 @@ import { decideActivity, linkEnquiryTo, type Action, type DecisionInput, type En
 import { activityReport, readReportKey, reportOfficers } from './report';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { field, record, recordType } from '../operations/results';
-import { ACTIVITY_TYPE, COMPLAINT_TYPE, ENQUIRY_TYPE } from './records';
+import { ACTIVITY_TYPE, COMPLAINT_TYPE, ENQUIRY_TYPE } from './repository';
 
 const ACTIVITY_REPORT_RESULT = record(
   recordType('ActivityReport', {

@@ -9,8 +9,7 @@ import { AppError, invalid, notFound } from '../errors';
 import { storedCustomerCode } from '../operations/master-codes';
 import type { Clock } from '../operations/types';
 import { findUser, isAbove, type User } from '../users/hierarchy';
-import type { Activity, Enquiry } from './records';
-import { decidePending, findActivity, findEnquiry, linkEnquiry, type EnquiryLinks } from './repository';
+import { decidePending, findActivity, findEnquiry, linkEnquiry, type Activity, type EnquiryLinks, type Enquiry } from './repository';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export type Action = 'APPROVE' | 'REJECT';
