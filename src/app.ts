@@ -22,9 +22,8 @@ import { soapRouter, type SoapRouter } from './asmx/soap';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected } from './request-context/annotation';
 import { asBindingExchange, type BindingRequest, type BindingResponse } from './request-context/exchange';
-import { clusterMetricsText, shareWithPrimary } from './ops/cluster-metrics';
 import { createLogger, requestLogger, type Logger } from './ops/logger';
-import { createAppMetrics, localMetricsText, processMetrics } from './ops/metrics';
+import { clusterMetricsText, createAppMetrics, localMetricsText, processMetrics, shareWithPrimary } from './ops/metrics';
 import { metricsProbe, probes, type Probe, type ProbeFor, type ServerState } from './ops/probes';
 import { opsPathOf } from './ops/request-summary';
 import { bindingCompression, responseCompression } from './response-compression';
@@ -43,7 +42,7 @@ export interface AppOptions {
   logDestination?: DestinationStream;
   /** Shared with the server: /ready answers 503 once `stopping` is set. */
   state?: ServerState;
-  /** A worker of WORKERS > 1: /metrics answers the sum over every worker (cluster-metrics.ts). */
+  /** A worker of WORKERS > 1: /metrics answers the sum over every worker (ops/metrics.ts, clusterMetricsText). */
   clusterMetrics?: boolean;
 }
 

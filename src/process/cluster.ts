@@ -2,7 +2,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Settings } from '../config';
 import { startServer } from '../server';
-import { serveClusterMetrics } from '../ops/cluster-metrics';
+import { serveClusterMetrics } from '../ops/metrics';
 import { createLogger, type Logger } from '../ops/logger';
 import { exitOnSignals } from './signals';
 
