@@ -1,6 +1,6 @@
 /**
- * The sales reports per customer and per officer and the dashboard (docs/behaviour.md; the delivery measures in
- * delivery-measures.ts), and the reports' sort where SQL's order is not the answer's.
+ * The sales reports per customer and per officer and the dashboard (docs/behaviour.md; the delivery measures as SQL
+ * gives them in repository.ts), and the reports' sort where SQL's order is not the answer's.
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';
@@ -9,15 +9,14 @@ import { isoDate, type Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
 import { countRows, drain, rowBatches, StreamedData, streamedResult } from '../operations/streamed';
 import { storedUserId } from '../operations/master-codes';
-import { amount, compareValues, plainNumber } from '../operations/values';
+import { amount, compareValues, percentOf, plainNumber } from '../operations/values';
 import { findUser, idsBelow, officerScope, ROLE_RANK, type User } from '../users/hierarchy';
 import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
-import { DELIVERY_MEASURE_FIELDS, DELIVERY_RECORD_COLUMNS, deliveryMeasures, deliveryRecord, deliveryTotals, NO_DELIVERY, type DeliveryRecord } from './delivery-measures';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import {
-  activeCustomers, activeSalesOfficers, collectionsTotal, deliveriesPerCustomerQuery, deliveriesPerOfficer, inOrder, openWarrantyRequests, outstandingTotal,
-  pendingActivities, pendingOrders, salesPerCustomerQuery, salesTotals, selectSalesOfficers, sqlOrderHolds,
-  type CustomerColumns, type CustomerDeliverySums, type CustomerSalesSums, type Officer, type Period, type SalesMeasure,
+  activeCustomers, activeSalesOfficers, collectionsTotal, DELIVERY_RECORD_COLUMNS, deliveriesPerCustomerQuery, deliveriesPerOfficer, deliveryRecord, inOrder,
+  openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesPerCustomerQuery, salesTotals, selectSalesOfficers, sqlOrderHolds,
+  type CustomerColumns, type CustomerDeliverySums, type CustomerSalesSums, type DeliveryRecord, type Officer, type Period, type SalesMeasure,
 } from './repository';
 
 export const SALES_SUMMARY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
@@ -54,6 +53,32 @@ function salesRow(r: CustomerSalesSums) {
 /** Totals are the sums of the rows (money summed in minor units, then converted once). */
 function summaryTotals(sums: Record<SalesMeasure, number>): Record<string, number> {
   return { ...sums, Value: amount(sums.Value) };
+}
+
+/** A group with nothing ordered or delivered. */
+const NO_DELIVERY: Readonly<DeliveryRecord> = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
+
+const DELIVERY_MEASURE_FIELDS = ['OrderedQuantity', 'OrderedValue', 'DeliveredQuantity', 'DeliveredValue', 'PendingQuantity', 'PendingValue', 'DeliveryPercent'] as const;
+
+function deliveryMeasures(r: DeliveryRecord) {
+  return {
+    OrderedQuantity: r.ordered_quantity,
+    OrderedValue: amount(r.ordered_value),
+    DeliveredQuantity: r.delivered_quantity,
+    DeliveredValue: amount(r.delivered_value),
+    PendingQuantity: r.pending_quantity,
+    PendingValue: amount(r.pending_value),
+    DeliveryPercent: percentOf(r.delivered_value, r.ordered_value),
+  };
+}
+
+/** Totals: the sums of the rows' quantities and values; DeliveryPercent recomputed from those sums. */
+function deliveryTotals(records: readonly DeliveryRecord[]): Record<string, number> {
+  const sum: DeliveryRecord = { ...NO_DELIVERY };
+  for (const r of records) {
+    for (const key of DELIVERY_RECORD_COLUMNS) sum[key] += r[key];
+  }
+  return { ...deliveryMeasures(sum) };
 }
 
 export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;

@@ -8,7 +8,6 @@ import type { Database } from '../db/schema';
 import { summarySql } from '../summaries/engine-sql';
 import { inSpans, periodSpans } from '../summaries/periods';
 import { maxDeliveryLag } from '../summaries/upkeep';
-import { DELIVERY_RECORD_COLUMNS, deliveryRecord, type DeliveryRecord } from './delivery-measures';
 import { keyConditions, type ResolvedFilters } from './report-filters';
 import { inValues } from '../db/sql-in';
 
@@ -112,6 +111,18 @@ export type CustomerSalesSums = CustomerColumns & Record<SalesMeasure, Numeric>;
 async function categorySetsWithAny(db: Db, categories: readonly string[]): Promise<string[]> {
   const rows = await db.selectFrom('sales_category_sets').select('category_set').execute();
   return rows.map((r) => r.category_set).filter((set) => categories.some((code) => set.includes(`,${code},`)));
+}
+
+/**
+ * The order-versus-delivery measures of one group, money in minor units, as SQL returns them (docs/behaviour.md): pending
+ * is max(ordered - delivered, 0) per order line, then summed, so an over-delivered line never hides what another still owes.
+ */
+export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
+export type DeliveryRecord = Record<(typeof DELIVERY_RECORD_COLUMNS)[number], number>;
+
+/** Numbers from SQL (PostgreSQL returns numeric sums, absent groups give null) as plain integers. */
+export function deliveryRecord(r: { [K in keyof DeliveryRecord]: number | string | null }): DeliveryRecord {
+  return Object.fromEntries(DELIVERY_RECORD_COLUMNS.map((c) => [c, Number(r[c] ?? 0)])) as DeliveryRecord;
 }
 
 /** The order-versus-delivery measures per customer, for a report that streams its rows (the summaries test holds them to the raw rows). */

@@ -21,8 +21,7 @@ import type { Database } from '../db/schema';
 import { balancesSelect } from '../collections/balance-reads';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from '../sales/report-filters';
 import { collectionsTotal, outstandingTotal, pendingOrders, salesTotals } from '../sales/repository';
-import { deliveriesPerCustomerQuery, deliveriesPerOfficer, salesPerCustomerQuery, type CustomerColumns } from '../sales/repository';
-import { deliveryRecord } from '../sales/delivery-measures';
+import { deliveriesPerCustomerQuery, deliveriesPerOfficer, deliveryRecord, salesPerCustomerQuery, type CustomerColumns } from '../sales/repository';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import {
   rawBalancesBefore, rawCollectionsTotal, rawDeliveriesPerCustomer, rawDeliveriesPerOfficer, rawOutstandingTotal, rawPendingOrders, rawSalesPerCustomer, rawSalesTotals,

@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../src/db/schema';
-import { deliveryRecord, type DeliveryRecord } from '../../src/sales/delivery-measures';
+import { deliveryRecord, type DeliveryRecord } from '../../src/sales/repository';
 import { keyConditions, type ResolvedFilters } from '../../src/sales/report-filters';
 import { inValues } from '../../src/db/sql-in';
 
