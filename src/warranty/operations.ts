@@ -6,11 +6,10 @@ import { boundedText, dateOf, optionalDate, positiveInteger, required, text, typ
 import { readOperation, writeOperation, type DeclaredRequest, type Operation, type OperationContext } from '../operations/types';
 import { createWarrantyRequest as create, listRequestFiles, storeRequestFiles, updateTransportDetails } from './writes';
 import { checkFile, decodeBase64, type IncomingFile } from './file-content';
-import { changedSince } from './repository';
 import { findUser } from '../users/hierarchy';
 import { allowedOfficers, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { field, record, recordType, rows } from '../operations/results';
-import { SYNCED_WARRANTY_REQUEST_TYPE, syncView, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './request-view';
+import { changedSince, SYNCED_WARRANTY_REQUEST_TYPE, syncView, WARRANTY_FILE_TYPE, WARRANTY_REQUEST_TYPE } from './repository';
 
 const SYNC_PAGE_RESULT = record(recordType('WarrantySyncPage', { Requests: { list: SYNCED_WARRANTY_REQUEST_TYPE }, NextSince: field.string, HasMore: field.boolean }));
 

@@ -14,9 +14,8 @@ import { fileId, lockWarrantyWrites, nextValue, requestNumber } from './counters
 import type { CheckedFile } from './file-content';
 import {
   dispatchRequest, findCustomer, findInvoice, findProduct, findRequest, findRequestByClientId, insertFile, insertRequest, listFiles,
-  touchRequest, unknownRequest, visibleRequest, type FileMetaRow, type TransportDetails, type WarrantyRequestRow,
+  touchRequest, unknownRequest, visibleRequest, fileView, requestView, type FileMetaRow, type TransportDetails, type WarrantyRequestRow,
 } from './repository';
-import { fileView, requestView } from './request-view';
 
 export interface NewWarrantyRequest {
   customerCode: string;
