@@ -103,7 +103,7 @@ export class BatchWriter {
     if (this.setAside === null && accepted.length - updated > 0) {
       this.setAside = await setAsideForInserts(this.trx, this.spec.table, accepted.length - updated);
     }
-    await this.upsert();
+    await this.upsert(updated === 0 && Boolean(this.setAside));
     this.counts.updated += updated;
     this.counts.inserted += accepted.length - updated;
     // The same for the table the file fills, as its inserts grow fourfold (a bounded share of the
@@ -129,11 +129,20 @@ export class BatchWriter {
     for (const p of problems) this.reject(row.line, p.column, p.reason);
   }
 
-  /** One statement for the whole batch; a stored row whose columns all hold the file's values already is left alone. */
-  private async upsert(): Promise<void> {
+  /**
+   * One statement for the whole batch; a stored row whose columns all hold the file's values already is
+   * left alone. Rows all new go in by a plain insert when the table is the file's alone (its keys set
+   * aside, which locks it until the commit): no other writer can store one of their keys meanwhile,
+   * so the upsert's conflict check of each row would find nothing.
+   */
+  private async upsert(allNew: boolean): Promise<void> {
     const columns = sql.join(this.insertColumns.map((c) => sql.ref(c)));
-    const target = sql.join(this.spec.key.map((c) => sql.ref(c)));
     const table = sql.table(this.spec.table);
+    if (allNew) {
+      await sql`insert into ${table} (${columns}) select ${columns} from ${sql.table(STAGING)}`.execute(this.trx);
+      return;
+    }
+    const target = sql.join(this.spec.key.map((c) => sql.ref(c)));
     const update = this.updateColumns.length === 0
       ? sql`do nothing`
       : sql`do update set ${sql.join(this.updateColumns.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}
