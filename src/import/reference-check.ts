@@ -26,10 +26,13 @@ export async function missingReferences(trx: Transaction<Database>, references: 
   return problems;
 }
 
-/** Referenced tables of at most this many rows (PostgreSQL's estimate) are read whole once per statement. */
-const SMALL_TABLE_ROWS = 10_000;
+/**
+ * Referenced tables of at most this many rows (PostgreSQL's estimate) are read whole once per
+ * statement: hashing a table of a few times a batch's rows costs less than a lookup per staged row.
+ */
+const SMALL_TABLE_ROWS = 50_000;
 
-/** PostgreSQL: the referenced tables that are small (codes, products, officers); none on SQLite, whose lookups are cheap. */
+/** PostgreSQL: the referenced tables that are small (codes, products, officers, tens of thousands of customers); none on SQLite, whose lookups are cheap. */
 async function smallTables(trx: Transaction<Database>, references: readonly ReferenceSpec[]): Promise<Set<string>> {
   if (references.length === 0 || !isPostgres(trx)) return new Set();
   const tables = [...new Set(references.map((r) => r.table))];
