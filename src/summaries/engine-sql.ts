@@ -38,9 +38,11 @@ const sqlite: SummarySql = {
   groupKey: (c) => sql`+${c}`,
 };
 
+// date_trunc of a date goes through timestamptz, converted in and out of the session's time zone
+// row by row: through timestamp the same day comes out without the conversions.
 const postgres: SummarySql = {
-  monthStart: (d) => sql<string>`cast(date_trunc('month', ${d}) as date)`,
-  yearStart: (d) => sql<string>`cast(date_trunc('year', ${d}) as date)`,
+  monthStart: (d) => sql<string>`cast(date_trunc('month', cast(${d} as timestamp)) as date)`,
+  yearStart: (d) => sql<string>`cast(date_trunc('year', cast(${d} as timestamp)) as date)`,
   date: (v) => sql<string>`cast(${v} as date)`,
   daysBetween: (from, to) => sql<number>`(${to} - ${from})`,
   sortedSet: (c) => sql<string>`',' || string_agg(distinct ${c}, ',' order by ${c}) || ','`,
