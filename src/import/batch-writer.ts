@@ -38,6 +38,10 @@ export class BatchWriter {
   private staged = false;
   /** The table's foreign keys and plain indexes, once set aside for the rest of the file (foreign-keys.ts); tried at most once. */
   private setAside: SetAside | undefined | null = null;
+  /** Whether the table held only this file's rows when the file set its keys aside (and so locked it). */
+  private ownTable = false;
+  /** The greatest key (keyOf) of the batches so far. */
+  private greatestKey: string | undefined;
 
   constructor(
     private readonly trx: Transaction<Database>,
@@ -66,7 +70,8 @@ export class BatchWriter {
     // A row stored as the file gives it already had its references checked when stored, and the
     // database's foreign keys still hold them: a batch all unchanged (a re-import) is done.
     const trusted = this.spec.references.every((r) => !r.unenforced);
-    let found = trusted ? await storedRows(this.trx, this.spec, compared) : undefined;
+    const allNew = this.keysAfterEarlierBatches(rows);
+    let found = allNew ? { stored: 0, unchanged: 0 } : trusted ? await storedRows(this.trx, this.spec, compared) : undefined;
     if (found?.unchanged === rows.length) {
       this.counts.updated += rows.length;
       return rows;
@@ -89,7 +94,7 @@ export class BatchWriter {
     const accepted = problems.size === 0 ? rows : rows.filter((row) => !problems.has(row));
     if (accepted.length === 0) return [];
     // A stored row that the file leaves as it is need not be written, nor its summaries refreshed.
-    if (found === undefined || problems.size > 0) found = await storedRows(this.trx, this.spec, compared);
+    if (found === undefined || (problems.size > 0 && !allNew)) found = await storedRows(this.trx, this.spec, compared);
     const { stored: updated, unchanged } = found;
     // Every accepted row as stored already: no second lookup of each to take them out one by one.
     if (unchanged === accepted.length) await clearStaging(this.trx);
@@ -102,6 +107,7 @@ export class BatchWriter {
     }
     if (this.setAside === null && accepted.length - updated > 0) {
       this.setAside = await setAsideForInserts(this.trx, this.spec.table, accepted.length - updated);
+      this.ownTable = this.setAside !== undefined && (await storedCount(this.trx, this.spec.table)) === this.counts.inserted;
     }
     await this.upsert(updated === 0 && Boolean(this.setAside));
     this.counts.updated += updated;
@@ -114,6 +120,24 @@ export class BatchWriter {
       this.analyzedAt = added;
     }
     return accepted;
+  }
+
+  /**
+   * Whether no key of the batch can be stored: the table has held only this file's rows since it was
+   * locked, and every key of the batch comes after every key of the batches before it (files in key
+   * order, as the export writes them), so none is one of theirs. Spares the lookup of each row.
+   */
+  private keysAfterEarlierBatches(rows: readonly PendingRow[]): boolean {
+    const keys = rows.map((row) => keyOf(this.spec.key.map((c) => row.values[c])));
+    let least = keys[0];
+    let greatest = keys[0];
+    for (const key of keys) {
+      if (key < least) least = key;
+      if (key > greatest) greatest = key;
+    }
+    const after = this.ownTable && this.greatestKey !== undefined && least > this.greatestKey;
+    if (this.greatestKey === undefined || greatest > this.greatestKey) this.greatestKey = greatest;
+    return after;
   }
 
   /** Drops the staging table, once the file's last batch is written. */
@@ -150,6 +174,11 @@ export class BatchWriter {
     // "where true" tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
     await sql`insert into ${table} (${columns}) select ${columns} from ${sql.table(STAGING)} where true on conflict (${target}) ${update}`.execute(this.trx);
   }
+}
+
+async function storedCount(trx: Transaction<Database>, table: string): Promise<number> {
+  const found = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(trx);
+  return Number(found.rows[0].n);
 }
 
 /** Takes the rejected lines out of the staging table. */

@@ -364,6 +364,18 @@ describe.each(ENGINES)('CSV import: %s', (kind) => {
     expect(await engine.db.selectFrom('zones').select('name').where('code', '=', 'Z7').executeTakeFirst()).toEqual({ name: 'Zone seven again' });
   });
 
+  it('a key of an earlier batch repeated after batches in key order updates its row', async () => {
+    // Batches of 1,000 new rows set the table's foreign key aside (PostgreSQL); later batches in key order skip the lookup.
+    const lines = ['code,name,zone_code'];
+    for (let i = 1; i <= 2500; i++) lines.push(`S${String(i).padStart(4, '0')},State ${i},N`);
+    lines.push('S0007,State seven again,N');
+    const dir = writeExport({ 'zones.csv': 'code,name\nN,North\n', 'states.csv': lines.join('\n') });
+    const { byFile } = await importDir(engine, dir, { batchRows: 1000 });
+    expect(byFile['states.csv']).toMatchObject({ read: 2501, inserted: 2500, updated: 1, rejected: 0 });
+    expect(await engine.db.selectFrom('states').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()).toEqual({ n: 2500 });
+    expect(await engine.db.selectFrom('states').select('name').where('code', '=', 'S0007').executeTakeFirst()).toEqual({ name: 'State seven again' });
+  });
+
   it('rolls back the whole file when the database refuses a row, and goes on with the next file', async () => {
     await refuseZone(engine, 'BOOM');
     const dir = writeExport({
