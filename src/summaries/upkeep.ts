@@ -166,6 +166,8 @@ function least(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<numbe
  */
 async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers): Promise<void> {
   const where = customerFilter(customers, 'o.customer_code');
+  // Some customers' deliveries are summed for their orders alone; every customer's in one pass.
+  const only = customers === 'all' ? undefined : where;
   const dq = sql`coalesce(t.quantity, 0)`;
   const dv = sql`coalesce(t.value, 0)`;
   await sql`
@@ -175,7 +177,7 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
       sum(ol.quantity), sum(ol.value), sum(${dq}), sum(${dv}), sum(${least(dq, sql`ol.quantity`)}), sum(${least(dv, sql`ol.value`)})
     from orders o
     join order_lines ol on ol.order_no = o.order_no
-    left join ${deliveredPerLine()} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    left join ${deliveredPerLine(only)} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
     where o.status <> 'CANCELLED' and ${where}
     group by o.order_date, o.customer_code, o.profit_center_code, o.sales_officer_id, ol.category_code`.execute(db);
   // Per line and delivery date: delivered that day, and how much capped grew.
@@ -184,7 +186,7 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
       delivered_quantity, delivered_value, capped_quantity, capped_value)
     select order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code,
       sum(dq), sum(dv), sum(capped_quantity), sum(capped_value)
-    from ${lineDeliverySteps(where)} e
+    from ${lineDeliverySteps(where, only)} e
     group by order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code`.execute(db);
   const measures = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'capped_quantity', 'capped_value'];
   await rollUpPeriods(db, s, customers, 'order_period_categories', [...PERIOD_KEYS, 'category_code'], measures);
@@ -195,13 +197,28 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
     select ${key}, ${sums(measures)} from order_period_categories where ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
 }
 
-/** Everything ever delivered against each order line: (order_no, order_line_no, quantity, value). */
-function deliveredPerLine(): RawBuilder<unknown> {
-  return sql`(select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines where order_no is not null group by order_no, order_line_no)`;
+/**
+ * Everything ever delivered against each order line: (order_no, order_line_no, quantity, value); with
+ * `only` (on orders o), against the lines of those orders alone.
+ */
+function deliveredPerLine(only?: Expression<SqlBool>): RawBuilder<unknown> {
+  return sql`(select order_no, order_line_no, sum(quantity) as quantity, sum(value) as value from invoice_lines
+    where order_no is not null ${ofOrders(sql.ref('order_no'), only)} group by order_no, order_line_no)`;
 }
 
-/** Per order line matching `where` (on orders o) and delivery date: dq, dv delivered that day, and how much capped grew. */
-function lineDeliverySteps(where: Expression<SqlBool>): RawBuilder<unknown> {
+/**
+ * A condition that an order number is one of the orders matching `only` (on orders o): the deliveries
+ * of some orders (the open ones, some customers') are summed without summing every invoice line first.
+ */
+function ofOrders(orderNo: RawBuilder<unknown>, only: Expression<SqlBool> | undefined): RawBuilder<unknown> {
+  return only === undefined ? sql`` : sql`and ${orderNo} in (select o.order_no from orders o where ${only})`;
+}
+
+/**
+ * Per order line matching `where` (on orders o) and delivery date: dq, dv delivered that day, and how
+ * much capped grew; with `only` (on orders o), the deliveries summed for those orders' lines alone.
+ */
+function lineDeliverySteps(where: Expression<SqlBool>, only?: Expression<SqlBool>): RawBuilder<unknown> {
   return sql`(
     select order_date, delivery_date, order_no, customer_code, profit_center_code, sales_officer_id, category_code, dq, dv,
       ${least(sql`cq`, sql`oq`)} - ${least(sql`cq - dq`, sql`oq`)} as capped_quantity,
@@ -216,7 +233,7 @@ function lineDeliverySteps(where: Expression<SqlBool>): RawBuilder<unknown> {
       join (
         select il.order_no, il.order_line_no, i.invoice_date as delivery_date, sum(il.quantity) as dq, sum(il.value) as dv
         from invoice_lines il join invoices i on i.invoice_no = il.invoice_no
-        where il.order_no is not null
+        where il.order_no is not null ${ofOrders(sql.ref('il.order_no'), only)}
         group by il.order_no, il.order_line_no, i.invoice_date
       ) d on d.order_no = ol.order_no and d.order_line_no = ol.line_no
       where o.status <> 'CANCELLED' and ${where}
@@ -233,13 +250,13 @@ async function insertOpenOrders(db: Db, customers: Customers): Promise<void> {
       coalesce(sum(${least(sql`coalesce(t.quantity, 0)`, sql`ol.quantity`)}), 0), coalesce(sum(${least(sql`coalesce(t.value, 0)`, sql`ol.value`)}), 0)
     from orders o
     join order_lines ol on ol.order_no = o.order_no
-    left join ${deliveredPerLine()} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    left join ${deliveredPerLine(where)} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
     where ${where}
     group by o.order_no, o.order_date, o.customer_code`.execute(db);
   await sql`
     insert into open_order_deliveries (order_no, delivery_date, customer_code, capped_quantity, capped_value)
     select order_no, delivery_date, customer_code, sum(capped_quantity), sum(capped_value)
-    from ${lineDeliverySteps(where)} e
+    from ${lineDeliverySteps(where, where)} e
     group by order_no, delivery_date, customer_code`.execute(db);
 }
 
