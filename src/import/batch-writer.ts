@@ -57,8 +57,8 @@ export class BatchWriter {
     this.insertColumns = [...new Set([...spec.columns.map((c) => c.name), ...assigned])];
   }
 
-  /** Writes what it can of `rows`; returns the rows written. */
-  async write(rows: PendingRow[]): Promise<PendingRow[]> {
+  /** Writes what it can of `rows`, whose keys (keyOf) are `keys`; returns the rows written. */
+  async write(rows: PendingRow[], keys: Iterable<string>): Promise<PendingRow[]> {
     if (rows.length === 0) return [];
     if (!this.staged) await createStaging(this.trx, this.spec.table, this.insertColumns);
     this.staged = true;
@@ -70,7 +70,7 @@ export class BatchWriter {
     // A row stored as the file gives it already had its references checked when stored, and the
     // database's foreign keys still hold them: a batch all unchanged (a re-import) is done.
     const trusted = this.spec.references.every((r) => !r.unenforced);
-    const allNew = this.keysAfterEarlierBatches(rows);
+    const allNew = this.keysAfterEarlierBatches(keys);
     let found = allNew ? { stored: 0, unchanged: 0 } : trusted ? await storedRows(this.trx, this.spec, compared) : undefined;
     if (found?.unchanged === rows.length) {
       this.counts.updated += rows.length;
@@ -127,14 +127,14 @@ export class BatchWriter {
    * locked, and every key of the batch comes after every key of the batches before it (files in key
    * order, as the export writes them), so none is one of theirs. Spares the lookup of each row.
    */
-  private keysAfterEarlierBatches(rows: readonly PendingRow[]): boolean {
-    const keys = rows.map((row) => keyOf(this.spec.key.map((c) => row.values[c])));
-    let least = keys[0];
-    let greatest = keys[0];
+  private keysAfterEarlierBatches(keys: Iterable<string>): boolean {
+    let least: string | undefined;
+    let greatest: string | undefined;
     for (const key of keys) {
-      if (key < least) least = key;
-      if (key > greatest) greatest = key;
+      if (least === undefined || key < least) least = key;
+      if (greatest === undefined || key > greatest) greatest = key;
     }
+    if (least === undefined || greatest === undefined) return false;
     const after = this.ownTable && this.greatestKey !== undefined && least > this.greatestKey;
     if (this.greatestKey === undefined || greatest > this.greatestKey) this.greatestKey = greatest;
     return after;

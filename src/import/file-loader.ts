@@ -138,11 +138,11 @@ class PendingBatch {
   }
 
   private async send(): Promise<void> {
-    const rows = this.rows;
+    const { rows, keys } = this;
     this.rows = [];
     this.keys = new Set();
     await this.writing;
-    this.writing = this.writer.write(rows).then((written) => this.onWritten?.(written));
+    this.writing = this.writer.write(rows, keys).then((written) => this.onWritten?.(written));
     // A failed write is thrown by the next send or flush; until then it is not an unhandled rejection.
     this.writing.catch(() => undefined);
   }
