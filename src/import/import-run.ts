@@ -58,6 +58,7 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
   const results: FileResult[] = [];
   try {
     const scope = options.dryRun ? await dryRunScope(connection.db, connection.stage) : fileTransactions(connection.db, connection.stage);
+    const refreshes = await Refreshes.of(engine, scope, options.dryRun);
     const summaries = new SummaryUpkeep(files.map((f) => f.spec.table));
     try {
       // An import stopped between the files of a family left its summaries behind: derived anew first.
@@ -65,18 +66,51 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
       for (const file of files) {
         summaries.loading(file.spec.table);
         const result = await importFile(scope, file, summaries, options, listener);
-        // The file that was to refresh a family's summaries may have been rolled back.
-        await summaries.settle((fn) => scope.run(fn));
+        await summaries.settle(refreshes.add);
         results.push(result);
         listener.fileDone(result);
       }
     } finally {
       await scope.finish();
+      await refreshes.finish();
     }
   } finally {
     await connection.release();
   }
   return results;
+}
+
+/**
+ * The summary refreshes of a run (summary-upkeep.ts), one after another, each in a transaction of its
+ * own. On PostgreSQL they run on a connection of their own while the next files load: a refresh reads
+ * only raw tables of committed files no later file writes, and the two share the machine's cores
+ * instead of taking turns. On SQLite (one writer) and in a dry run each is done before the next file.
+ */
+class Refreshes {
+  private queue = Promise.resolve();
+  private failure: Error | undefined;
+
+  private constructor(private readonly scope: Scope, private readonly beside?: { release(): Promise<void> }) {}
+
+  static async of(engine: Engine, scope: Scope, dryRun: boolean): Promise<Refreshes> {
+    if (dryRun || engine.pool === undefined) return new Refreshes(scope);
+    const connection = await importConnection(engine);
+    return new Refreshes(fileTransactions(connection.db, connection.stage), connection);
+  }
+
+  readonly add = (fn: (trx: Transaction<Database>) => Promise<void>): Promise<void> => {
+    this.queue = this.queue.then(() => this.scope.run(fn)).catch((err: Error) => {
+      this.failure ??= err;
+    });
+    return this.beside ? Promise.resolve() : this.queue;
+  };
+
+  /** Waits for the refreshes added; throws the first that failed (its family stays noted as behind). */
+  async finish(): Promise<void> {
+    await this.queue;
+    await this.beside?.release();
+    if (this.failure !== undefined) throw this.failure;
+  }
 }
 
 /**

@@ -2,8 +2,8 @@
  * Import keeps the summary data in step (docs/summaries.md, docs/import.md "Summary data"): a file of
  * orders, order lines, invoices, invoice lines, receipts or ledger entries notes, before each batch is
  * written, every customer whose summary rows of each family the batch can change. A family is
- * refreshed for the customers noted once, at the end of the last file of the run that feeds it (orders
- * and deliveries after invoice_lines.csv, which four files feed), in that file's transaction. Rows the
+ * refreshed for the customers noted once, after the last file of the run that feeds it (orders and
+ * deliveries after invoice_lines.csv, which four files feed), in a transaction of its own. Rows the
  * file leaves as they are change nothing, so a re-import of the same files refreshes nothing.
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
@@ -30,9 +30,9 @@ const FEEDS: Record<SummarisedTable, SummaryFamily[]> = {
 type Noted = Set<string> | 'all';
 
 /**
- * The summary upkeep of one import run over files of these tables, in load order. Between the files
- * that feed a family its summaries lag the raw rows, and the family is noted as behind (upkeep.ts);
- * once the family's last file is done (loaded or rolled back) they are in step again.
+ * The summary upkeep of one import run over files of these tables, in load order. From the first file
+ * that feeds a family until its refresh commits, its summaries lag the raw rows, and the family is
+ * noted as behind (upkeep.ts): an import stopped in between leaves the note for the next one.
  */
 export class SummaryUpkeep {
   private readonly noted = new Map<SummaryFamily, Noted>();
@@ -69,16 +69,25 @@ export class SummaryUpkeep {
       },
       afterFile: async (trx) => {
         for (const [family, codes] of noted) this.note(family, codes);
-        await this.refreshDue(trx);
-        // What a later file of the run is to refresh: noted as behind with this file's rows.
         for (const family of this.noted.keys()) await noteBehind(trx, family);
       },
     };
   }
 
-  /** Refreshes the families that are due and not refreshed yet (their last file failed), in a transaction of its own. */
-  async settle(run: (fn: (trx: Transaction<Database>) => Promise<void>) => Promise<void>): Promise<void> {
-    if ([...this.noted.keys()].some((family) => this.due(family))) await run((trx) => this.refreshDue(trx));
+  /**
+   * Once a file is done (loaded or rolled back), hands each family no later file feeds to `refresh`,
+   * which derives it in a transaction of its own (import-run.ts: on PostgreSQL beside the next files).
+   */
+  async settle(refresh: (fn: (trx: Transaction<Database>) => Promise<void>) => Promise<void>): Promise<void> {
+    for (const [family, codes] of this.noted) {
+      if (!this.due(family)) continue;
+      this.noted.delete(family);
+      const customers: Customers = codes === 'all' ? 'all' : [...codes];
+      await refresh(async (trx) => {
+        await refreshSummaries(trx, customers, [family], withoutIndexes);
+        await caughtUp(trx, family);
+      });
+    }
   }
 
   private note(family: SummaryFamily, codes: Noted): void {
@@ -88,16 +97,6 @@ export class SummaryUpkeep {
 
   private due(family: SummaryFamily): boolean {
     return !this.later.some((table) => (FEEDS as Record<string, SummaryFamily[]>)[table]?.includes(family));
-  }
-
-  private async refreshDue(trx: Transaction<Database>): Promise<void> {
-    for (const [family, codes] of this.noted) {
-      if (!this.due(family)) continue;
-      const customers: Customers = codes === 'all' ? 'all' : [...codes];
-      await refreshSummaries(trx, customers, [family], withoutIndexes);
-      await caughtUp(trx, family);
-      this.noted.delete(family);
-    }
   }
 }
 
