@@ -167,7 +167,7 @@ function least(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<numbe
 async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers): Promise<void> {
   const where = customerFilter(customers, 'o.customer_code');
   // Some customers' deliveries are summed for their orders alone; every customer's in one pass.
-  const only = customers === 'all' ? undefined : where;
+  const only = customers !== 'all';
   const dq = sql`coalesce(t.quantity, 0)`;
   const dv = sql`coalesce(t.value, 0)`;
   await sql`
@@ -177,7 +177,7 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
       sum(ol.quantity), sum(ol.value), sum(${dq}), sum(${dv}), sum(${least(dq, sql`ol.quantity`)}), sum(${least(dv, sql`ol.value`)})
     from orders o
     join order_lines ol on ol.order_no = o.order_no
-    left join ${deliveredPerLine(only)} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
+    left join ${deliveredPerLine(only ? where : undefined)} t on t.order_no = ol.order_no and t.order_line_no = ol.line_no
     where o.status <> 'CANCELLED' and ${where}
     group by o.order_date, o.customer_code, o.profit_center_code, o.sales_officer_id, ol.category_code`.execute(db);
   // Per line and delivery date: delivered that day, and how much capped grew.
@@ -216,9 +216,9 @@ function ofOrders(orderNo: RawBuilder<unknown>, only: Expression<SqlBool> | unde
 
 /**
  * Per order line matching `where` (on orders o) and delivery date: dq, dv delivered that day, and how
- * much capped grew; with `only` (on orders o), the deliveries summed for those orders' lines alone.
+ * much capped grew; with `only`, the deliveries summed for those orders' lines alone.
  */
-function lineDeliverySteps(where: Expression<SqlBool>, only?: Expression<SqlBool>): RawBuilder<unknown> {
+function lineDeliverySteps(where: Expression<SqlBool>, only: boolean): RawBuilder<unknown> {
   return sql`(
     select order_date, delivery_date, order_no, customer_code, profit_center_code, sales_officer_id, category_code, dq, dv,
       ${least(sql`cq`, sql`oq`)} - ${least(sql`cq - dq`, sql`oq`)} as capped_quantity,
@@ -233,7 +233,7 @@ function lineDeliverySteps(where: Expression<SqlBool>, only?: Expression<SqlBool
       join (
         select il.order_no, il.order_line_no, i.invoice_date as delivery_date, sum(il.quantity) as dq, sum(il.value) as dv
         from invoice_lines il join invoices i on i.invoice_no = il.invoice_no
-        where il.order_no is not null ${ofOrders(sql.ref('il.order_no'), only)}
+        where il.order_no is not null ${ofOrders(sql.ref('il.order_no'), only ? where : undefined)}
         group by il.order_no, il.order_line_no, i.invoice_date
       ) d on d.order_no = ol.order_no and d.order_line_no = ol.line_no
       where o.status <> 'CANCELLED' and ${where}
@@ -256,7 +256,7 @@ async function insertOpenOrders(db: Db, customers: Customers): Promise<void> {
   await sql`
     insert into open_order_deliveries (order_no, delivery_date, customer_code, capped_quantity, capped_value)
     select order_no, delivery_date, customer_code, sum(capped_quantity), sum(capped_value)
-    from ${lineDeliverySteps(where, where)} e
+    from ${lineDeliverySteps(where, true)} e
     group by order_no, delivery_date, customer_code`.execute(db);
 }
 
