@@ -12,13 +12,17 @@
  * as `npm run import` starts it), then the same files again (every row an update), each with its rows/s
  * and the import process's peak resident memory (VmHWM, read from /proc while it runs); then the bulk
  * load: PostgreSQL `COPY` of each file into a table of text columns without index or constraint,
- * SQLite one prepared insert per file's table, every row in one transaction. PostgreSQL (--postgres,
- * default TEST_DATABASE_URL) gets a database of its own, dropped at the end.
+ * SQLite one prepared insert per file's table, every row in one transaction. On PostgreSQL, when
+ * pg_dump and pg_restore are on PATH, also the imported database restored from its own dump
+ * (`pg_restore` of `pg_dump -Fc`, one job): the finished database, summary data and indexes included,
+ * moved by the database's own tools with nothing checked or derived. PostgreSQL (--postgres, default
+ * TEST_DATABASE_URL) gets databases of its own, dropped at the end.
  *
  * Linux only (it reads /proc/<pid>). Speed goals are judged on its output, never in the test suite.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
@@ -127,6 +131,26 @@ async function sqliteBulk(file: string, files: ImportFile[]): Promise<Timed> {
   }
 }
 
+/** The database at `from` dumped by pg_dump and restored into `to` by pg_restore; the restore timed. */
+async function postgresRestore(from: string, to: string, rows: number): Promise<Timed> {
+  const dump = path.join(os.tmpdir(), `bench-import-${process.pid}.dump`);
+  try {
+    await run('pg_dump', ['--format=custom', '--compress=0', `--file=${dump}`, from]);
+    const started = performance.now();
+    await run('pg_restore', ['--no-owner', `--dbname=${to}`, dump]);
+    return { rows, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    fs.rmSync(dump, { force: true });
+  }
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`)))));
+}
+
+const hasRestoreTools = ['pg_dump', 'pg_restore'].every((command) => spawnSync(command, ['--version']).status === 0);
+
 function removeSqlite(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
 }
@@ -160,7 +184,7 @@ async function benchEngine(engine: EngineKind, options: Options, files: ImportFi
   }
   const admin = new Client({ connectionString: options.postgres });
   await admin.connect();
-  const names = [`bench_import_${process.pid}`, `bench_bulk_${process.pid}`];
+  const names = [`bench_import_${process.pid}`, `bench_bulk_${process.pid}`, `bench_restore_${process.pid}`];
   const urlOf = (name: string) => Object.assign(new URL(options.postgres!), { pathname: `/${name}` }).toString();
   try {
     for (const name of names) await admin.query(`create database ${name}`);
@@ -168,6 +192,12 @@ async function benchEngine(engine: EngineKind, options: Options, files: ImportFi
     const again = await runImport(options.dir, urlOf(names[0]), 'updated');
     const bulk = await postgresBulk(urlOf(names[1]), files);
     process.stdout.write(line('postgres', 'import into an empty database', first, bulk) + line('postgres', 're-import (all updates)', again, bulk));
+    if (hasRestoreTools) {
+      const restore = await postgresRestore(urlOf(names[0]), urlOf(names[2]), first.rows);
+      process.stdout.write(line('postgres', 'pg_restore of the imported database', restore, bulk).replace(/\n$/, `; the first import took ${(first.seconds / restore.seconds).toFixed(2)}x its time\n`));
+    } else {
+      process.stdout.write('postgres pg_restore: [left out] pg_dump or pg_restore not on PATH\n');
+    }
   } finally {
     for (const name of names) await admin.query(`drop database if exists ${name}`);
     await admin.end();
