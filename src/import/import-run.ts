@@ -60,6 +60,7 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
     const scope = options.dryRun ? await dryRunScope(connection.db, connection.stage) : fileTransactions(connection.db, connection.stage);
     const refreshes = await Refreshes.of(engine, scope, options.dryRun);
     const summaries = new SummaryUpkeep(files.map((f) => f.spec.table));
+    let refreshFailure: Error | undefined;
     try {
       // An import stopped between the files of a family left its summaries behind: derived anew first.
       await scope.run(catchUpFamiliesBehind);
@@ -72,8 +73,10 @@ export async function runImport(engine: Engine, files: ImportFile[], options: Im
       }
     } finally {
       await scope.finish();
-      await refreshes.finish();
+      refreshFailure = await refreshes.finish();
     }
+    // Thrown when the files went through; when they did not, their failure is the one reported.
+    if (refreshFailure) throw refreshFailure;
   } finally {
     await connection.release();
   }
@@ -105,11 +108,11 @@ class Refreshes {
     return this.beside ? Promise.resolve() : this.queue;
   };
 
-  /** Waits for the refreshes added; throws the first that failed (its family stays noted as behind). */
-  async finish(): Promise<void> {
+  /** Waits for the refreshes added; returns the first that failed (its family stays noted as behind). */
+  async finish(): Promise<Error | undefined> {
     await this.queue;
     await this.beside?.release();
-    if (this.failure !== undefined) throw this.failure;
+    return this.failure;
   }
 }
 

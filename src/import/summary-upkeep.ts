@@ -84,8 +84,12 @@ export class SummaryUpkeep {
       this.noted.delete(family);
       const customers: Customers = codes === 'all' ? 'all' : [...codes];
       await refresh(async (trx) => {
-        await refreshSummaries(trx, customers, [family], withoutIndexes);
-        await caughtUp(trx, family);
+        try {
+          await refreshSummaries(trx, customers, [family], withoutIndexes);
+          await caughtUp(trx, family);
+        } catch (err) {
+          throw new Error(`the ${family} summary data was not refreshed: ${(err as Error).message}; the files loaded are stored, and the next import (or npm run summaries -- rebuild) derives it anew`, { cause: err });
+        }
       });
     }
   }

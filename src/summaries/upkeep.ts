@@ -27,6 +27,8 @@ interface Family {
   tables: readonly (keyof Database)[];
   deletesOwnRows?: true;
   write(db: Db, s: SummarySql, customers: Customers): Promise<void>;
+  /** Sets what the rows written give in summary_facts, once its tables' indexes are built again (writeSummaries). */
+  noteFacts?(db: Db, s: SummarySql, customers: Customers): Promise<void>;
 }
 
 const FAMILIES: Record<SummaryFamily, Family> = {
@@ -36,8 +38,8 @@ const FAMILIES: Record<SummaryFamily, Family> = {
     async write(db, s, customers) {
       await insertOrderDeliveries(db, s, customers);
       await insertOpenOrders(db, customers);
-      await noteMaxDeliveryLag(db, s, customers);
     },
+    noteFacts: noteMaxDeliveryLag,
   },
   receipts: { tables: ['receipt_period_totals'], write: insertReceipts },
   // writeLedgerBalances deletes its own rows: a new horizon widens its scope to every customer.
@@ -79,11 +81,15 @@ async function writeSummaries(db: Db, customers: Customers, families: readonly S
       if (!spec.deletesOwnRows) for (const table of spec.tables) await deleteRows(db, table, customers);
       await spec.write(db, s, customers);
     };
+    // summary_facts last: a write of it holds a row of table_versions to the commit, which an
+    // import's file noting a family as behind would wait for (src/import/import-run.ts).
     if (customers === 'all') {
       await rewrite(db, spec.tables, writeFamily);
+      await spec.noteFacts?.(db, s, customers);
       await caughtUp(db, family);
     } else {
       await writeFamily();
+      await spec.noteFacts?.(db, s, customers);
     }
   }
 }
@@ -347,9 +353,9 @@ function monthsBetween(first: string, last: string): string[] {
 // ---- families left behind ------------------------------------------------------------------------
 
 /**
- * An import refreshes a family once, after the last of its files (src/import/summary-upkeep.ts); the
- * files before it note in their own transactions that the family is behind its raw rows, so that an
- * import stopped in between leaves a note, and the next one derives the family anew first.
+ * An import refreshes a family once, after the last of its files (src/import/summary-upkeep.ts); each
+ * of its files notes in its own transaction that the family is behind its raw rows, so that an import
+ * stopped before the refresh commits leaves a note, and the next one derives the family anew first.
  */
 const BEHIND = 'behind:';
 
