@@ -27,10 +27,7 @@ const OUTCOME = { APPROVE: 'APPROVED', REJECT: 'REJECTED' } as const;
 /** ActivityApprovalRejection: the decided activity and the call's Message; deciding it again the same way changes nothing. */
 export async function decideActivity(db: Kysely<Database>, clock: Clock, input: DecisionInput, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
-    const unknown = () => notFound('ActivityNo', `Activity '${input.activityNo}' does not exist`);
-    const activity = await findActivity(trx, input.activityNo);
-    if (!activity) throw unknown();
-    assertVisible(allowed, activity.SalesOfficer, unknown);
+    const activity = await visibleActivity(trx, input.activityNo, allowed);
     const user = await findUser(trx, input.approvedBy);
     if (!user) throw notFound('ApprovedBy', `User '${input.approvedBy}' does not exist`);
     await assertMayDecide(trx, user, activity);
@@ -80,10 +77,7 @@ export interface EnquiryLinkInput extends EnquiryLinks {
 /** UpdateActivityNoAndOrderToCustInEnquiryMst: the linked enquiry and the call's Message; the same links again change nothing. */
 export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput, allowed?: OfficerBound) {
   return db.transaction().execute(async (trx) => {
-    const unknown = () => notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`);
-    const enquiry = await findEnquiry(trx, input.enquiryNo);
-    if (!enquiry) throw unknown();
-    assertVisible(allowed, enquiry.SalesOfficer, unknown);
+    const enquiry = visible(await findEnquiry(trx, input.enquiryNo), allowed, () => notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`));
     const links: EnquiryLinks = {
       activityNo: input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo, allowed),
       orderToCustomer: input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),
@@ -100,10 +94,7 @@ export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: E
  * an activity of another customer is refused rather than linked by mistake.
  */
 async function activityOf(db: Kysely<Database>, enquiry: Enquiry, activityNo: string, allowed: OfficerBound): Promise<string> {
-  const unknown = () => notFound('ActivityNo', `Activity '${activityNo}' does not exist`);
-  const activity = await findActivity(db, activityNo);
-  if (!activity) throw unknown();
-  assertVisible(allowed, activity.SalesOfficer, unknown);
+  const activity = await visibleActivity(db, activityNo, allowed);
   if (activity.CustomerCode !== enquiry.CustomerCode) {
     throw invalid(
       'ActivityNo',
@@ -117,4 +108,16 @@ async function existingCustomer(db: Kysely<Database>, code: string): Promise<str
   const stored = await storedCustomerCode(db, code);
   if (stored === undefined) throw notFound('OrderToCustomer', `Customer '${code}' does not exist`);
   return stored;
+}
+
+/** The stored activity, unless it is absent or outside the bound: NOT_FOUND naming ActivityNo either way. */
+async function visibleActivity(db: Kysely<Database>, activityNo: string, allowed: OfficerBound): Promise<Activity> {
+  return visible(await findActivity(db, activityNo), allowed, () => notFound('ActivityNo', `Activity '${activityNo}' does not exist`));
+}
+
+/** The row, unless it is absent or its officer is outside the bound: `unknown` either way. */
+function visible<T extends { SalesOfficer: string }>(row: T | undefined, allowed: OfficerBound, unknown: () => AppError): T {
+  if (!row) throw unknown();
+  assertVisible(allowed, row.SalesOfficer, unknown);
+  return row;
 }

@@ -82,7 +82,7 @@ async function writeSummaries(db: Db, customers: Customers, families: readonly S
       await spec.write(db, s, customers);
     };
     // summary_facts last: a write of it holds a row of table_versions to the commit, which an
-    // import's file noting a family as behind would wait for (src/import/import-run.ts).
+    // import's file noting a family as behind would wait for (src/import/summary-upkeep.ts).
     if (customers === 'all') {
       await rewrite(db, spec.tables, writeFamily);
       await spec.noteFacts?.(db, s, customers);
