@@ -31,6 +31,10 @@ import { HTTP_TEXT } from './protocol-texts';
 import { apiDocs, openApiDocument } from './asmx/http/openapi';
 import { sendWhole, setAnswerHeaders } from './send';
 import { MAX_KEPT_ANSWER_BYTES } from './tunables';
+import { SpoolStore } from './asmx/answer-spool';
+import type { Delivery } from './asmx/delivery';
+import { StreamLimit } from './auth/stream-limit';
+import { ConnectionGuard } from './process/connection-guard';
 
 export interface AppOptions {
   settings: Settings;
@@ -69,6 +73,8 @@ export interface App extends RequestListener {
   readonly ready: Promise<void>;
   /** With METRICS_PORT, what answers on that port; the server listens there with it. */
   readonly metricsListener?: RequestListener;
+  /** The ceiling on open connections and the send timeout: the server watches its main listener with it. */
+  readonly connections: ConnectionGuard;
   /** Lets go of what the app holds besides the engine (the rate-limit store's connection); the server calls it on stop. */
   close(): Promise<void>;
 }
@@ -78,21 +84,24 @@ export function createApp(appOptions: AppOptions): App {
   const options = { ...appOptions, logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) };
   const { settings, engine, logger } = options;
   const answers = answerCacheOf(settings);
-  const metrics = createAppMetrics(engine, answers.counts);
+  const delivery: Delivery = { spool: new SpoolStore(settings.spoolDir, settings.spoolMaxBytes), streams: new StreamLimit({ perAddress: settings.maxStreamsPerAddress, turns: engine.snapshotTurns, waitMs: settings.dbAcquireTimeoutMs, trustProxy: settings.trustProxy }) };
+  const connections = new ConnectionGuard(settings);
+  const metrics = createAppMetrics(engine, answers.counts, { connections, spool: delivery.spool });
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
   const counts = openCountStore(settings, engine, logger);
   const access = createAccessControl(options, counts);
   const services = createServices(options, answers).map((service): ServedService => {
     const description = loadServiceDescription(service);
     assertContract(description, service);
-    const soap = soapRouter(service, description.wsdlTemplate, settings);
-    return { service, description, soap, guard: accessGuard(bindingDoor(service), settings, access), http: httpBindings(service, settings) };
+    const soap = soapRouter(service, description.wsdlTemplate, settings, delivery);
+    return { service, description, soap, guard: accessGuard(bindingDoor(service), settings, access), http: httpBindings(service, settings, delivery) };
   });
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
-  return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services)), {
+  return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services, delivery)), {
     ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
     metricsListener: settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
+    connections,
     close: () => counts.close(),
   });
 }
@@ -108,7 +117,7 @@ interface ServedService {
 }
 
 /** Express, for what the front door does not take: documents, other methods and paths, the last-resort error. */
-function routedApp(settings: Settings, services: readonly ServedService[]): RequestListener {
+function routedApp(settings: Settings, services: readonly ServedService[], delivery: Delivery): RequestListener {
   const routed = express();
   routed.disable('x-powered-by');
   routed.disable('etag');
@@ -122,7 +131,7 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
   for (const { service, description, soap, guard } of services) {
     routed.use(settings.basePath + service.path, guard);
     routed.use(soap);
-    routed.use(settings.basePath + service.path, serviceEndpoint(service, description, settings));
+    routed.use(settings.basePath + service.path, serviceEndpoint(service, description, settings, delivery));
   }
   routed.use(notFound);
   routed.use(unexpectedError);

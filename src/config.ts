@@ -1,4 +1,6 @@
 /** Settings, read from the environment once at start and checked by one zod schema, whose type is the settings'. */
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 
 const DATE_ORDERS = ['DMY', 'MDY'] as const;
@@ -177,6 +179,12 @@ const ENVIRONMENT = z.object({
   REQUEST_TIMEOUT_MS: integer(120_000, 1000, 3_600_000),
   HEADERS_TIMEOUT_MS: integer(30_000, 1000, 3_600_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(65_000, 1000, 3_600_000),
+  SEND_TIMEOUT_MS: integer(60_000, 1000, 3_600_000),
+  MAX_CONNECTIONS: integer(1000, 1, 1_000_000),
+  MAX_STREAMS_PER_ADDRESS: integer(32, 1, 1_000_000),
+  /** Defaults to a folder in the system's temporary folder (settingsOf). */
+  SPOOL_DIR: raw,
+  SPOOL_MAX_MB: integer(1024, 1, 1024 * 1024),
   AUTH_MODE: withDefault(oneOf(AUTH_MODES), 'off'),
   AUTH_REALM: realm,
   AUTH_API_KEY_HEADER: headerName,
@@ -243,9 +251,11 @@ function settingsOf(e: Environment) {
     throw new SettingsError('METRICS_PORT', `${e.METRICS_PORT} is PORT's; /metrics needs a port of its own`);
   }
   const named = Object.fromEntries(Object.entries(e).map(([name, value]) => [camelCase(name), value])) as Named;
-  const { answerCacheMb, ...rest } = named;
+  const { answerCacheMb, spoolMaxMb, ...rest } = named;
   return {
     ...rest,
+    spoolDir: e.SPOOL_DIR ?? path.join(os.tmpdir(), 'mobileapp-asmx'),
+    spoolMaxBytes: spoolMaxMb * MiB,
     apiV2Namespace: e.API_V2_NAMESPACE ?? versioned(e.API_NAMESPACE),
     syncV2Namespace: e.SYNC_V2_NAMESPACE ?? versioned(e.SYNC_NAMESPACE),
     rateLimitBurst: e.RATE_LIMIT_BURST ?? e.RATE_LIMIT_PER_MINUTE,

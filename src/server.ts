@@ -18,6 +18,7 @@ import { setAnswerHeaders } from './send';
 import type { ServerState } from './ops/probes';
 import { isOpsRequest, opsPathOf } from './ops/request-summary';
 import { traceRequests } from './telemetry/server-span';
+import type { ConnectionGuard } from './process/connection-guard';
 
 export interface RunningServer {
   server: Server;
@@ -56,7 +57,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const state: ServerState = { stopping: false, starting: true };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
     await app.ready;
-    server = await listen(traceRequests(startupGate(app, state), isOpsRequest), settings, settings.port);
+    server = await listen(traceRequests(startupGate(app, state), isOpsRequest), settings, settings.port, app.connections);
     const metrics = app.metricsListener;
     if (metrics && settings.metricsPort !== undefined) metricsServer = await listen(metrics, settings, settings.metricsPort);
     const address = addressOf(server);
@@ -119,7 +120,8 @@ function closeNow(server: Server | undefined): Promise<void> {
   });
 }
 
-function listen(app: http.RequestListener, settings: Settings, port: number): Promise<Server> {
+/** `guard`: the main listener's ceiling on connections and its send timeout (the metrics listener has none). */
+function listen(app: http.RequestListener, settings: Settings, port: number, guard?: ConnectionGuard): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = http.createServer(
       {
@@ -128,8 +130,9 @@ function listen(app: http.RequestListener, settings: Settings, port: number): Pr
         keepAliveTimeout: settings.keepAliveTimeoutMs,
         connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
       },
-      app,
+      guard ? guard.admit(app) : app,
     );
+    guard?.watch(server);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     server.listen(port, settings.host);

@@ -45,3 +45,6 @@ export const MAX_KEPT_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** Bytes of the import's rejects file gathered before a write. */
 export const REJECTS_FLUSH_BYTES = 64 * 1024;
+
+/** Bytes of a spooled answer read from its file per socket write (answer-spool.ts). */
+export const SPOOL_READ_BYTES = 64 * 1024;

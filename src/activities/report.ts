@@ -9,7 +9,7 @@ import { findUser, officerScope } from '../users/hierarchy';
 import { storedUserId } from '../operations/master-codes';
 import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
-import { rowBatches, StreamedData, streamedResult, type StreamedJson } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult, type StreamedJson, type Streams } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 
@@ -25,7 +25,7 @@ export type ReportPosition = null | DatedKey | 'end';
 export type ReportPageKey = [activities: ReportPosition, complaints: ReportPosition];
 
 /** The report of the officers reportOfficers() gave: one page (PageSize/PageToken), or the whole report, streamed when the caller takes streams. */
-export async function activityReport(db: Kysely<Database>, filter: ReportFilter, page?: PageRequest<ReportPageKey>, streams?: boolean): Promise<OperationResult> {
+export async function activityReport(db: Kysely<Database>, filter: ReportFilter, page?: PageRequest<ReportPageKey>, streams?: Streams): Promise<OperationResult> {
   if (page) return reportPage(db, filter, page);
   return streamedResult(db, streams, (trx, end) => {
     const summary = new SummaryCounter();

@@ -1,39 +1,37 @@
 /**
- * Answers written in parts: chunks of about ANSWER_CHUNK_BYTES with backpressure, the event loop free
- * between them; one that ends before its first chunk goes whole, with its Content-Length. Text stays
- * text unless the answer cache wants the bytes: a Buffer per chunk would stay until a collection.
+ * Answers written in parts: chunks of about ANSWER_CHUNK_BYTES, the event loop free between them; one
+ * that ends before its first chunk goes whole, with its Content-Length. The chunks go out through an
+ * AnswerOutlet, which never makes the writer wait for the client (answer-spool.ts). Text stays text
+ * unless the answer cache wants the bytes: a Buffer per chunk would stay until a collection.
  */
 import type { ServerResponse } from 'node:http';
 import { ANSWER_CHUNK_BYTES } from '../tunables';
+import { AnswerOutlet, type SpoolStore } from './answer-spool';
 
 export type StreamEnd = 'complete' | 'aborted';
 
 /** A response that compression (the middleware) may have given a flush(). */
 type Flushable = ServerResponse & { flush?: () => void };
 
-/** Gathers text into chunks and writes them with backpressure; does nothing once the client is gone. */
+/** Gathers text into chunks and hands them to the outlet; does nothing once the client is gone. */
 export class ChunkWriter {
-  aborted = false;
   private pending: string[] = [];
   private size = 0;
   /** Whether a chunk went out: the answer is chunked from then on. */
   private started = false;
-  /** Resolves the wait for 'drain' under way, if any. */
-  private wake: (() => void) | undefined;
+  private readonly outlet: AnswerOutlet;
 
   /** `written`: handed each chunk's bytes as they are written, until it answers false. */
   constructor(
     private readonly res: Flushable,
+    spool: SpoolStore,
     private written?: (bytes: Buffer) => boolean,
   ) {
-    // One listener each for the whole answer: compression moves 'drain' listeners onto its own
-    // stream, where removing them again is not possible.
-    const wake = () => this.wake?.();
-    res.on('drain', wake).on('close', () => {
-      // A close before the last byte went out: the client hung up.
-      if (!res.writableFinished) this.aborted = true;
-      wake();
-    });
+    this.outlet = new AnswerOutlet(res, spool);
+  }
+
+  get aborted(): boolean {
+    return this.outlet.aborted;
   }
 
   async write(text: string): Promise<void> {
@@ -44,8 +42,8 @@ export class ChunkWriter {
   }
 
   /** Sends what is gathered and pushes it through the compressor, if any. */
-  flush(): void {
-    void this.send();
+  async flush(): Promise<void> {
+    await this.send();
     this.res.flush?.();
   }
 
@@ -54,13 +52,7 @@ export class ChunkWriter {
     const last = this.take();
     if (!this.started && !this.res.headersSent) this.res.setHeader('Content-Length', String(last === undefined ? 0 : typeof last === 'string' ? Buffer.byteLength(last, 'utf8') : last.length));
     this.started = true;
-    await new Promise<void>((resolve) => {
-      // compression's end() takes no callback: wait for 'finish' (or 'close' when the client left).
-      this.res.once('finish', resolve).once('close', resolve);
-      if (last === undefined) this.res.end();
-      else this.res.end(last);
-    });
-    return this.aborted ? 'aborted' : 'complete';
+    return this.outlet.end(last);
   }
 
   /** What is gathered, as one chunk (its bytes handed to `written`); undefined when nothing is. */
@@ -75,21 +67,13 @@ export class ChunkWriter {
     return chunk;
   }
 
-  /** Writes what is gathered, waits for 'drain' if the socket wants it, and gives the event loop a turn. */
+  /** Hands what is gathered to the outlet, and gives the event loop a turn. */
   private async send(): Promise<void> {
     const chunk = this.aborted ? undefined : this.take();
     if (chunk === undefined) return;
     this.started = true;
-    if (!this.res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        this.wake = () => {
-          this.wake = undefined;
-          resolve();
-        };
-      });
-    }
-    // Between chunks other requests get their turn. Waiting for 'drain' alone does not give it:
-    // when the socket takes the bytes at once, 'drain' comes on the next tick, in the same turn.
+    await this.outlet.write(chunk);
+    // Between chunks other requests get their turn.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -4,6 +4,7 @@ import { create } from 'xmlbuilder2';
 import { annotate, annotateUnexpected } from '../request-context/annotation';
 import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { Settings } from '../config';
+import type { Delivery } from './delivery';
 import type { Service } from '../services/types';
 import { fromLocalMachine } from '../auth/client-address';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
@@ -12,9 +13,9 @@ import { handleHttpBinding } from './http';
 import { publicAddress, serviceUrl } from './request-url';
 import { escapeXml } from './xml-escape';
 
-export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
+export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings, delivery: Delivery): RequestHandler {
   const documents = documentsHandler(service, description, settings);
-  const http = httpBindings(service, settings);
+  const http = httpBindings(service, settings, delivery);
   return (req, res, next) => {
     if (pathInfo(req) !== '') return http(req, res);
     if (req.method === 'GET') return documents(req, res, next);
@@ -23,9 +24,9 @@ export function serviceEndpoint(service: Service, description: ServiceDescriptio
 }
 
 /** The HTTP GET and POST bindings: a request to a path under the .asmx, on Node's own objects. */
-export function httpBindings(service: Service, settings: Settings): (req: BindingRequest, res: BindingResponse) => void {
+export function httpBindings(service: Service, settings: Settings, delivery: Delivery): (req: BindingRequest, res: BindingResponse) => void {
   return (req, res) => {
-    handleHttpBinding(service, settings, req, res, pathInfo(req)).catch((error: unknown) => {
+    handleHttpBinding(service, settings, delivery, req, res, pathInfo(req)).catch((error: unknown) => {
       // Its failures are answered inside; one that escapes (the answer itself failing) cuts the connection.
       annotateUnexpected(res, error);
       res.destroy();

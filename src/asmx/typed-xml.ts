@@ -9,6 +9,7 @@ import { field, isScalar, nullable, recordType, type FieldType, type RecordType,
 import { StreamedData, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { ChunkWriter, type StreamEnd } from './chunk-writer';
+import type { SpoolStore } from './answer-spool';
 import { loadServiceDescription } from './contract';
 import { childrenXml, readWsdl, type LibraryWsdl } from './soap/soap-library';
 import type { Service } from '../services/types';
@@ -239,8 +240,8 @@ interface TypedAnswer {
 }
 
 /** Sends a typed XML document while it is built; a failure after the first byte cuts the connection. */
-export async function sendTypedAnswer(res: ServerResponse, answer: TypedAnswer): Promise<StreamEnd> {
-  const out = new ChunkWriter(res);
+export async function sendTypedAnswer(res: ServerResponse, spool: SpoolStore, answer: TypedAnswer): Promise<StreamEnd> {
+  const out = new ChunkWriter(res, spool);
   res.statusCode = answer.status;
   res.setHeader('Content-Type', answer.contentType);
   if (answer.cacheControl !== undefined) res.setHeader('Cache-Control', answer.cacheControl);

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema';
 import { isoDate } from '../operations/parse';
 import { amount } from '../operations/values';
 import { SMALL_LIST_ROWS } from '../tunables';
-import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult, type Streams } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import type { OfficerBound } from '../users/principal-scope';
 import { summarySql } from '../summaries/engine-sql';
@@ -56,7 +56,7 @@ export interface OpeningBalanceQuery {
 }
 
 /** Company-wide, it streams as the lists do; up to SMALL_LIST_ROWS customers named are read whole. */
-export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQuery, streams = false): Promise<OperationResult> {
+export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQuery, streams?: Streams): Promise<OperationResult> {
   const firstDay = isoDate(q.year, q.month, 1);
   const toRow = (r: BalanceRecord) => ({ CustomerCode: r.code, CustomerName: r.name, Month: q.month, Year: q.year, OpeningBalance: amount(r.amount), BalanceType: r.side === 'Cr' ? 'Cr' : 'Dr' });
   if (q.customerCodes !== undefined && q.customerCodes.length <= SMALL_LIST_ROWS) {

@@ -9,9 +9,9 @@ import type { Direction, Range } from '../operations/parse';
 import { storedCustomerCodeOf, storedUserIdOf } from '../operations/master-codes';
 import type { OperationResult } from '../operations/types';
 import { cutPage, encodePageToken, keyConstant, keyDate, keyInteger, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
-import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult, type Streams } from '../operations/streamed';
 
-export async function collectionStatements(db: Kysely<Database>, filter: ReceiptFilter, page: PageRequest<ReceiptKey> | undefined, streams: boolean | undefined): Promise<OperationResult> {
+export async function collectionStatements(db: Kysely<Database>, filter: ReceiptFilter, page: PageRequest<ReceiptKey> | undefined, streams: Streams | undefined): Promise<OperationResult> {
   if (page) return statementPage(db, filter, page);
   return streamedResult(db, streams, (trx, end) => {
     const totals = new Totals();

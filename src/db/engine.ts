@@ -18,6 +18,9 @@ import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './tabl
 
 export type EngineKind = 'sqlite' | 'postgres';
 
+/** Snapshots open at once on PostgreSQL: a few of the pool's connections, the rest for short reads and writes. */
+const POSTGRES_SNAPSHOT_TURNS = 2;
+
 /** Column types as each engine spells them. */
 export interface ColumnTypes {
   date: 'date';
@@ -40,6 +43,11 @@ export interface Engine {
   pool?: Pool;
   /** SQLite's worker threads (sqlite-worker/worker-pool.ts); absent in process and for PostgreSQL. */
   sqliteWorkers?: WorkerPool;
+  /**
+   * How many read snapshots (streamed answers) may be open at once: the rest of the reader threads or
+   * pool connections stay free for short reads however many large answers are asked for.
+   */
+  snapshotTurns: number;
   /** The tables' versions (table-versions.ts); absent where nothing can see other writers (':memory:'). */
   dataVersion?: DataVersion;
   close(): Promise<void>;
@@ -72,13 +80,16 @@ const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', mone
 function openSqlite(file: string, options: EngineOptions): Engine {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   if (options.sqliteInProcess) return openSqliteInProcess(file, options.busyTimeoutMs ?? 5000);
+  const readers = options.sqliteReaders ?? 3;
   const dialect = new SqliteWorkerDialect({
     file,
-    readers: options.sqliteReaders ?? 3,
+    readers,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  return sqliteEngine(file, new Kysely<Database>({ dialect }), dialect.pool, sqliteDataVersion(file));
+  // One reader always left for short reads; ':memory:' has its writer only, which snapshots share.
+  const snapshotTurns = file === ':memory:' ? 1 : Math.max(1, readers - 1);
+  return sqliteEngine(file, new Kysely<Database>({ dialect }), snapshotTurns, dialect.pool, sqliteDataVersion(file));
 }
 
 function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
@@ -87,15 +98,15 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
+  return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 1);
 }
 
-function sqliteEngine(file: string, db: Kysely<Database>, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
+function sqliteEngine(file: string, db: Kysely<Database>, snapshotTurns: number, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
   const close = async () => {
     dataVersion?.close();
     await db.destroy();
   };
-  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, sqliteWorkers, dataVersion, close };
+  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, snapshotTurns, sqliteWorkers, dataVersion, close };
 }
 
 type PgTypeId = (typeof pgTypes.builtins)[keyof typeof pgTypes.builtins];
@@ -138,6 +149,8 @@ function openPostgres(databaseUrl: string, options: EngineOptions): Engine {
     describe: url.toString() + (schema ? ` (schema ${schema})` : ''),
     schema: schema ?? undefined,
     pool,
+    // As many as SQLite's: streamed answers are made on the event loop, so more at once only share it.
+    snapshotTurns: POSTGRES_SNAPSHOT_TURNS,
     dataVersion: postgresDataVersion(pool),
     close: () => db.destroy(),
   };

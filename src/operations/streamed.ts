@@ -53,25 +53,51 @@ export class StreamedData {
   }
 }
 
+/**
+ * How a caller takes streamed answers (OperationContext.streams): each waits for its turn before it
+ * opens its snapshot, so that snapshots never take every connection or reader thread; turn() may
+ * refuse by throwing, and what it gives back ends the turn.
+ */
+export interface Streams {
+  turn(): Promise<() => void>;
+}
+
+type Build = (trx: Kysely<Database>, end: () => Promise<void>) => StreamedData | Promise<StreamedData>;
+
 /** Builds the answer in a snapshot and returns it streamed, or read whole for a caller that takes no streams. */
-export async function streamedResult(
-  db: Kysely<Database>,
-  streams: boolean | undefined,
-  build: (trx: Kysely<Database>, end: () => Promise<void>) => StreamedData | Promise<StreamedData>,
-): Promise<OperationResult> {
-  // A read-only snapshot: its count and its rows see the same data.
-  const trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
-  const end = async () => {
-    if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
-  };
-  let data: StreamedData;
+export async function streamedResult(db: Kysely<Database>, streams: Streams | undefined, build: Build): Promise<OperationResult> {
+  const data = await inSnapshot(db, streams, build);
+  return streams ? { data } : drain(data);
+}
+
+/** The answer `build` makes in a read-only snapshot, opened in the caller's turn; closing it ends both. */
+export async function inSnapshot(db: Kysely<Database>, streams: Streams | undefined, build: Build): Promise<StreamedData> {
+  const endTurn = streams ? await streams.turn() : () => undefined;
+  let trx: Awaited<ReturnType<typeof begin>>;
   try {
-    data = await build(trx, end);
+    trx = await begin(db);
+  } catch (err) {
+    endTurn();
+    throw err;
+  }
+  const end = async () => {
+    try {
+      if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
+    } finally {
+      endTurn();
+    }
+  };
+  try {
+    return await build(trx, end);
   } catch (err) {
     await end();
     throw err;
   }
-  return streams ? { data } : drain(data);
+}
+
+/** A read-only snapshot: its count and its rows see the same data. */
+function begin(db: Kysely<Database>) {
+  return db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
 }
 
 /** Reads a streamed answer whole: the Data value and Totals it stands for. */

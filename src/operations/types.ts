@@ -8,7 +8,7 @@ import type { Engine } from '../db/engine';
 import type { Settings } from '../config';
 import type { Fields, Sorting } from './parse';
 import type { ResultType } from './results';
-import type { StreamedData } from './streamed';
+import type { StreamedData, Streams } from './streamed';
 
 export interface UploadedFile {
   /** The form or multipart field the file came in. */
@@ -55,8 +55,8 @@ export interface OperationContext {
   settings: DomainSettings;
   /** The authenticated user (AUTH_MODE): it bounds what every operation reads or writes (src/users/hierarchy.ts). */
   principal?: UsersTable;
-  /** The caller takes a StreamedData as result data; without it lists answer plain arrays, read through the same cursor. */
-  streams?: boolean;
+  /** The caller takes a StreamedData as result data, each in its turn; without it lists answer plain arrays, read through the same cursor. */
+  streams?: Streams;
 }
 
 /** What every operation declares, whatever its kind. */

@@ -24,7 +24,7 @@ export function processMetrics(): Registry {
 }
 
 /** The app's own series, and the middleware that counts a request once its answer is finished or aborted. */
-export function createAppMetrics(engine: Engine, answers?: CacheCounts): { registry: Registry; middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void } {
+export function createAppMetrics(engine: Engine, answers?: CacheCounts, delivery?: DeliveryCounts): { registry: Registry; middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void } {
   const registry = new Registry();
   const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
   const duration = new Histogram({
@@ -36,6 +36,7 @@ export function createAppMetrics(engine: Engine, answers?: CacheCounts): { regis
   });
   registerDatabaseGauges(registry, engine);
   if (answers) registerAnswerCacheSeries(registry, answers);
+  if (delivery) registerDeliverySeries(registry, delivery);
   // One pair of series per label set, looked up by a joined key instead of prom-client hashing the labels twice per request.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
   const seriesOf = (labels: Record<(typeof LABELS)[number], string>) => {
@@ -113,6 +114,51 @@ function registerAnswerCacheSeries(registry: Registry, cache: CacheCounts): void
     registers: [registry],
     collect() {
       this.set(cache.size);
+    },
+  });
+}
+
+/** What slow clients cost and were refused (docs/operations.md, "Slow clients"), as the connection guard and the spool count them. */
+export interface DeliveryCounts {
+  connections: { readonly open: number; readonly refused: number; readonly sendTimeouts: number };
+  spool: { readonly bytes: number; readonly cut: number };
+}
+
+function registerDeliverySeries(registry: Registry, { connections, spool }: DeliveryCounts): void {
+  new Gauge({
+    name: 'asmx_open_connections',
+    help: 'Client connections open on the main port.',
+    registers: [registry],
+    collect() {
+      this.set(connections.open);
+    },
+  });
+  new Counter({
+    name: 'asmx_connections_refused_total',
+    help: 'Requests answered 503 because their connection came past MAX_CONNECTIONS.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(connections.refused);
+    },
+  });
+  new Counter({
+    name: 'asmx_connections_closed_total',
+    help: 'Connections the server closed mid-answer: send_timeout (the client took no bytes for SEND_TIMEOUT_MS), spool_full (SPOOL_MAX_MB spent).',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ reason: 'send_timeout' }, connections.sendTimeouts);
+      this.inc({ reason: 'spool_full' }, spool.cut);
+    },
+  });
+  new Gauge({
+    name: 'asmx_spool_bytes',
+    help: 'Bytes of answers waiting on disk for their clients (SPOOL_DIR).',
+    registers: [registry],
+    collect() {
+      this.set(spool.bytes);
     },
   });
 }

@@ -7,7 +7,7 @@ import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/values';
 import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedCustomerCodeOf, storedUserId, storedUserIdOf } from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
-import { rowBatches, StreamedData, streamedResult } from '../operations/streamed';
+import { rowBatches, StreamedData, streamedResult, type Streams } from '../operations/streamed';
 import { field, nullable, recordType, type FieldType } from '../operations/results';
 import type { OperationResult } from '../operations/types';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
@@ -39,7 +39,7 @@ function chequeRow<R extends { Amount: number }>(r: R) {
  * The statement finds the filters' stored codes itself (ChequeFilter): one round trip, and on
  * PostgreSQL an officer's id as a literal led the planner to hash the whole customers table.
  */
-export async function pcnList(db: Kysely<Database>, filter: ChequeFilter, page: PageRequest<ChequeKey> | undefined, streams: boolean | undefined): Promise<OperationResult> {
+export async function pcnList(db: Kysely<Database>, filter: ChequeFilter, page: PageRequest<ChequeKey> | undefined, streams: Streams | undefined): Promise<OperationResult> {
   if (page) return chequePage(db, filter, page);
   const first = await chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
   if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };

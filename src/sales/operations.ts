@@ -13,6 +13,7 @@ import {
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
 import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
+import type { Streams } from '../operations/streamed';
 import { field, nullable, record, recordType, rows, type FieldType, type ResultType } from '../operations/results';
 
 // ---- what the reports answer (docs/results.md) ---------------------------------------------------
@@ -69,7 +70,7 @@ function customerReportOperation<F extends string>(
   reads: readonly [TableName, ...TableName[]],
   returns: ResultType,
   sorting: Sorting<F>,
-  report: (db: Kysely<Database>, filters: ReportFilterInput, order: Sort<F>, allowed: OfficerBound, streams: boolean | undefined) => Promise<OperationResult>,
+  report: (db: Kysely<Database>, filters: ReportFilterInput, order: Sort<F>, allowed: OfficerBound, streams: Streams | undefined) => Promise<OperationResult>,
 ) {
   return readOperation({
     name,

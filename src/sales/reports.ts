@@ -7,7 +7,7 @@ import type { Database, Role } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { isoDate, type Sort } from '../operations/parse';
 import type { OperationResult } from '../operations/types';
-import { countRows, drain, rowBatches, StreamedData, streamedResult } from '../operations/streamed';
+import { countRows, drain, inSnapshot, rowBatches, StreamedData, type Streams } from '../operations/streamed';
 import { storedUserId } from '../operations/master-codes';
 import { amount, compareValues, percentOf, plainNumber } from '../operations/values';
 import { findUser, idsBelow, officerScope, ROLE_RANK, type User } from '../users/hierarchy';
@@ -26,7 +26,7 @@ export type SalesSummaryField = (typeof SALES_SUMMARY_FIELDS)[number];
  * getSalesSummaryRecords: invoiced sales per customer, a company-wide report streamed from a cursor as the lists are
  * (sortedReport). SalesOfficer filters on the invoice's officer, the row shows the customer's own (who owns the account today).
  */
-export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
+export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound, streams?: Streams): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: summaryTotals({ InvoiceCount: 0, Quantity: 0, Value: 0 }) };
   const sqlOrder = { column: order.field, descending: order.direction === 'desc' };
@@ -88,7 +88,7 @@ export type OrderDeliveryField = (typeof ORDER_DELIVERY_FIELDS)[number];
  * getOrderVDeliverySummaryRecords: per customer, the orders placed in the date range against what was invoiced for them
  * up to its end. Streamed in the order asked of SQL, as the sales summary; by DeliveryPercent, worked out here, sorted here.
  */
-export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams = false): Promise<OperationResult> {
+export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams?: Streams): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: deliveryTotals([]) };
   const column = RECORD_COLUMNS[order.field];
@@ -257,19 +257,19 @@ export function sortRows<R extends Record<F | K, Value>, F extends string, K ext
  */
 export async function sortedReport<R extends Record<F | K, Value>, F extends string, K extends string>(
   db: Kysely<Database>,
-  streams: boolean | undefined,
+  streams: Streams | undefined,
   order: Sort<F>,
   key: K,
   inSqlOrder: (trx: Kysely<Database>) => Promise<boolean>,
   build: (trx: Kysely<Database>, end: () => Promise<void>) => Promise<StreamedData>,
 ): Promise<OperationResult> {
   let ordered = false;
-  const result = await streamedResult(db, true, async (trx, end) => {
+  const data = await inSnapshot(db, streams, async (trx, end) => {
     ordered = await inSqlOrder(trx);
     return build(trx, end);
   });
-  if (streams && ordered) return result;
-  const whole = await drain(result.data as StreamedData);
+  if (streams && ordered) return { data };
+  const whole = await drain(data);
   return ordered ? whole : { ...whole, data: sortRows(whole.data as R[], order, key) };
 }
 

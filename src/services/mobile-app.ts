@@ -48,7 +48,7 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   const request = buildRequest(operation, input.values, input.files);
   if (operation.kind === 'write' && carriesNoInput(request)) return report({ data: null, message: NO_INPUT_MESSAGE });
   const { db, engine, clock, settings } = options.context;
-  const ctx: OperationContext = { db, engine, clock, settings, principal: input.principal, streams: true };
+  const ctx: OperationContext = { db, engine, clock, settings, principal: input.principal, streams: { turn: input.streamTurn ?? noWait } };
   if (operation.kind === 'write') return report(await delivered(await operation.run(request, ctx), input));
   const answers = options.answers;
   const versions = answers?.enabled && input.answerForm !== undefined && !input.resultDiscarded ? ctx.engine.dataVersion : undefined;
@@ -101,6 +101,11 @@ function databaseCheck(context: OperationContext): () => Promise<void> {
     shared = undefined;
   };
   return () => (shared ??= look().finally(() => setImmediate(forget)));
+}
+
+/** A snapshot's turn for a caller that keeps none (scripts, tests): at once. */
+function noWait(): Promise<() => void> {
+  return Promise.resolve(() => undefined);
 }
 
 function delivered(result: OperationResult, input: InvokeInput): Promise<OperationResult> | OperationResult {

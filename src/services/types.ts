@@ -34,6 +34,8 @@ export interface InvokeInput {
   principal?: UsersTable;
   /** The binding writes a StreamedData (and must read it to the end or close it); without it such data is closed unread. */
   streams?: boolean;
+  /** Waited for before a streamed answer opens its snapshot (Streams.turn): it may refuse by throwing, and the binding answers the refusal. */
+  streamTurn?: () => Promise<() => void>;
   /** The binding answers without the result (legacy SOAP): a read is only prepared (checked), a write still runs. */
   resultDiscarded?: boolean;
   /** The encoding ('json') in which the binding can send a kept answer (answer-cache.ts) of a read. */

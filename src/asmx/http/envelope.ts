@@ -1,13 +1,15 @@
 /**
  * The HTTP bindings' JSON envelope (docs/behaviour.md, "Result format"), written here and nowhere else,
  * byte for byte JSON.stringify of the envelope: whole, or in chunks for many rows or a streamed answer,
- * read no faster than the client receives. A client that hangs up stops the cursor at once ('close').
+ * read as fast as the database gives it, whatever the client takes (chunk-writer.ts). A client that hangs
+ * up stops the cursor at once ('close').
  */
 import type { ServerResponse } from 'node:http';
 import type { AppError } from '../../errors';
 import { StreamedData, type StreamedJson } from '../../operations/streamed';
 import type { OperationResult } from '../../operations/types';
 import { ChunkWriter, type StreamEnd } from '../chunk-writer';
+import type { SpoolStore } from '../answer-spool';
 import type { AnswerKeeper } from '../../services/answer-cache';
 import { sendWhole } from '../../send';
 import { ENVELOPE_TEXT_ROWS, WHOLE_ANSWER_ROWS } from '../../tunables';
@@ -31,7 +33,7 @@ export function writeFailureEnvelope(res: ServerResponse, error: AppError): void
 }
 
 /** Writes a result's envelope, whole or in chunks; the keeper, if any, is handed the answer's bytes when it is complete and not too large. */
-export async function writeEnvelope(res: ServerResponse, result: OperationResult, keeper?: AnswerKeeper): Promise<StreamEnd> {
+export async function writeEnvelope(res: ServerResponse, result: OperationResult, spool: SpoolStore, keeper?: AnswerKeeper): Promise<StreamEnd> {
   const { data } = result;
   if (!(data instanceof StreamedData) && !(Array.isArray(data) && data.length > WHOLE_ANSWER_ROWS)) {
     const body = JSON.stringify(successEnvelope(result));
@@ -40,7 +42,7 @@ export async function writeEnvelope(res: ServerResponse, result: OperationResult
     return 'complete';
   }
   const kept = keeping(keeper);
-  const out = new ChunkWriter(res, kept.add);
+  const out = new ChunkWriter(res, spool, kept.add);
   const streamed = data instanceof StreamedData ? data : undefined;
   const onClose = () => {
     if (!res.writableFinished) void streamed?.close().catch(() => undefined);
@@ -53,7 +55,7 @@ export async function writeEnvelope(res: ServerResponse, result: OperationResult
     let count = Array.isArray(data) ? `,"Count":${data.length}` : '';
     if (streamed?.count !== undefined) {
       // Counting a long list takes a while: the head goes first.
-      out.flush();
+      await out.flush();
       count = `,"Count":${await streamed.count()}`;
     }
     await out.write(`${count},"Data":`);

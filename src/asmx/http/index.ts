@@ -21,9 +21,10 @@ import { escapeXml } from '../xml-escape';
 import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 import { traceOperation } from '../../telemetry/operation-span';
+import { isStreamRefusal, refuseStream, type Delivery } from '../delivery';
 
 /** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
-export async function handleHttpBinding(service: Service, settings: Settings, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
+export async function handleHttpBinding(service: Service, settings: Settings, delivery: Delivery, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
   annotate(res, { binding: req.method === 'GET' ? 'httpget' : req.method === 'POST' ? 'httppost' : 'other', service: service.name });
   // The legacy server's (docs/contract.md, "Recorded legacy answers"): private on a refusal, and
   // private, max-age=0 on whatever the operation answered, its own failure included.
@@ -36,10 +37,11 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
     const legacyJson = service.contract === 'legacy';
     res.setHeader('Cache-Control', 'private, max-age=0');
-    const invokeInput = { values: input.values, files: input.files, principal: principalOf(res), streams: true, answerForm: legacyJson ? 'json' : undefined };
+    const streamTurn = () => delivery.streams.admit(req, res);
+    const invokeInput = { values: input.values, files: input.files, principal: principalOf(res), streams: true, streamTurn, answerForm: legacyJson ? 'json' : undefined };
     const outcome = await traceOperation(res, service, op.name, () => service.invoke(op.name, invokeInput));
-    if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result);
-    await sendOutcome(res, service, outcome);
+    if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result, delivery);
+    await sendOutcome(res, service, outcome, delivery);
   } catch (err) {
     if (service.contract === 'v2' && err instanceof AppError) return sendTypedFailure(res, service, err);
     sendFailure(res, err);
@@ -47,10 +49,10 @@ export async function handleHttpBinding(service: Service, settings: Settings, re
 }
 
 /** The v2 contract's HTTP GET/POST answer (docs/v2.md): the result element as the document's root, ASMX style. */
-async function sendTypedOutcome(res: BindingResponse, service: Service, op: ServiceOperation, result: OperationResult): Promise<void> {
+async function sendTypedOutcome(res: BindingResponse, service: Service, op: ServiceOperation, result: OperationResult, delivery: Delivery): Promise<void> {
   annotate(res, { outcome: 'success' });
   try {
-    const end = await sendTypedAnswer(res, {
+    const end = await sendTypedAnswer(res, delivery.spool, {
       service,
       status: 200,
       contentType: 'text/xml; charset=utf-8',
@@ -122,7 +124,7 @@ function resolveOperation(service: Service, method: string, rest: string): Servi
   throw new HttpProtocolError(other ? HTTP_TEXT.wrongCaseMethodName(name, other) : HTTP_TEXT.invalidMethodName(name));
 }
 
-async function sendOutcome(res: BindingResponse, service: Service, outcome: Outcome): Promise<void> {
+async function sendOutcome(res: BindingResponse, service: Service, outcome: Outcome, delivery: Delivery): Promise<void> {
   annotate(res, { outcome: 'success' });
   if (outcome.kind === 'string') {
     const xml = `<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="${escapeXml(service.namespace)}">${escapeXml(outcome.value)}</string>`;
@@ -131,7 +133,7 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
   }
   if (outcome.kind === 'kept') return sendKept(res, outcome.answer);
   try {
-    if ((await writeEnvelope(res, outcome.result, outcome.keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
+    if ((await writeEnvelope(res, outcome.result, delivery.spool, outcome.keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
   } catch (err) {
     // Once the head is sent a failure can no longer become an error answer: the connection is cut,
     // so the client never takes a truncated answer for a whole one, and the failure is logged.
@@ -154,6 +156,7 @@ function sendFailure(res: BindingResponse, err: unknown): void {
     annotate(res, { outcome: 'business_error', faultCode: err.code });
     return writeFailureEnvelope(res, err);
   }
+  if (isStreamRefusal(err)) return refuseStream(res, err, (status, message) => sendPlainError(res, status, message));
   if (err instanceof HttpProtocolError) {
     annotate(res, { outcome: 'protocol_error' });
     return sendPlainError(res, err.status, err.message);

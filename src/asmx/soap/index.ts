@@ -14,6 +14,7 @@ import { cdataProof, serviceErrorXml } from '../typed-xml';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { parseSoapContentType, type SoapContentType } from './content-type';
 import { checkMustUnderstand, checkRequest, resolveOperation } from './guard';
+import { isStreamRefusal, refuseStream, type Delivery } from '../delivery';
 import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse, SoapFaultError, SoapHttpError } from './respond';
 import { outputElements, outputXml, readWsdl } from './soap-library';
 import { writeRefusal } from '../write-refusal';
@@ -27,13 +28,13 @@ export interface SoapRouter extends Router {
   answerPost(req: BindingRequest, res: BindingResponse): void;
 }
 
-export function soapRouter(service: Service, wsdlXml: string, settings: Settings): SoapRouter {
+export function soapRouter(service: Service, wsdlXml: string, settings: Settings, delivery: Delivery): SoapRouter {
   const path = settings.basePath + service.path;
   const engine = startSoapEngine(service, wsdlXml);
   const ready = engine.then(() => undefined);
   // A WSDL the soap library cannot read is reported through `ready` and answered per request as a fault.
   ready.catch(() => undefined);
-  const context: SoapContext = { service, engine, settings };
+  const context: SoapContext = { service, engine, settings, delivery };
   const answerPost = (req: BindingRequest, res: BindingResponse) => {
     answerSoap(req, res, context).catch((error: unknown) => {
       // Never an unhandled rejection (it would end the process): log, and answer if still possible.
@@ -56,6 +57,7 @@ export function soapRouter(service: Service, wsdlXml: string, settings: Settings
 
 interface SoapContext {
   service: Service;
+  delivery: Delivery;
   engine: Promise<ResponseDocument>;
   settings: Settings;
 }
@@ -91,10 +93,13 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
   let outcome: Outcome;
   try {
     const responseDocument = await context.engine;
-    const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true } : { resultDiscarded: true }) };
+    const streamTurn = () => context.delivery.streams.admit(req, res);
+    const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true, streamTurn } : { resultDiscarded: true }) };
     outcome = await traceOperation(res, service, call.operation, () => service.invoke(call.operation, input));
     document = typed && outcome.kind === 'report' ? '' : responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
+    // The client's fault past its share; the server's when it had no turn to give in time.
+    if (isStreamRefusal(error)) return refuseStream(res, error, (status, message) => sendFault(res, call.version, { kind: status === 503 ? 'server' : 'client', message }, status));
     const fault = faultFor(error, service);
     if (fault.kind === 'server') annotateUnexpected(res, error);
     else annotate(res, { outcome: 'business_error', errorCode: (error as AppError).code });
@@ -104,7 +109,7 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
   annotate(res, { outcome: 'success' });
   if (outcome.kind === 'report' && typed) {
     const op = service.operations.get(call.operation)!;
-    if ((await sendTypedResponse(res, call.version, service, op, outcome.result)) === 'aborted') annotate(res, { outcome: 'aborted' });
+    if ((await sendTypedResponse(res, call.version, service, op, outcome.result, context.delivery.spool)) === 'aborted') annotate(res, { outcome: 'aborted' });
     return;
   }
   sendResponse(res, call.version, document);

@@ -4,6 +4,7 @@ import { ENVELOPE_NS, SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault,
 import type { OperationResult } from '../../operations/types';
 import type { Service, ServiceOperation } from '../../services/types';
 import type { StreamEnd } from '../chunk-writer';
+import type { SpoolStore } from '../answer-spool';
 import { declareSchemaPrefixes, sendTypedAnswer, writeTypedResult } from '../typed-xml';
 import { annotate } from '../../request-context/annotation';
 import { sendWhole } from '../../send';
@@ -39,9 +40,9 @@ export function sendResponse(res: BindingResponse, version: SoapVersion, documen
 }
 
 /** The v2 contract's typed response (docs/v2.md), written while it is built, so a large list streams. */
-export function sendTypedResponse(res: BindingResponse, version: SoapVersion, service: Service, op: ServiceOperation, result: OperationResult): Promise<StreamEnd> {
+export function sendTypedResponse(res: BindingResponse, version: SoapVersion, service: Service, op: ServiceOperation, result: OperationResult, spool: SpoolStore): Promise<StreamEnd> {
   const ns = service.namespace;
-  return sendTypedAnswer(res, {
+  return sendTypedAnswer(res, spool, {
     service,
     status: 200,
     contentType: SOAP_CONTENT_TYPE[version],

@@ -1,0 +1,333 @@
+/**
+ * Clients that do not read their answers (docs/operations.md, "Slow clients"): they hold no database
+ * connection, snapshot or reader thread, because a streamed answer is read as fast as the database
+ * gives it and waits for its client on disk; every other client is served meanwhile. Also the send
+ * timeout, the ceiling on connections, each address's share of streamed answers and the spool's disk
+ * budget. The real server (src/server.ts) on a real port, raw sockets, both engines.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadSettings } from '../../src/config';
+import { openEngine, type EngineKind } from '../../src/db/engine';
+import { migrate } from '../../src/db/migrate';
+import { startServer, type RunningServer } from '../../src/server';
+import { captureLog } from '../ops/ops-support';
+import { emptyEngine, ENGINES } from '../support/engines';
+import { insertListFixture } from './list-fixture';
+import { getRaw } from './stream-support';
+
+/** Enough receipts that one answer (several MB) fills what the kernel buffers for a socket that does not read. */
+const RECEIPTS = 40_000;
+const MAIN = '/API/MobileAppWebService.asmx';
+const LARGE_LIST = `${MAIN}/getCollectionStatements`;
+const V2_LARGE_LIST = '/API/v2/MobileAppWebService.asmx/getCollectionStatements';
+
+interface Database {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A database with the list fixture, on a file (SQLite) or in a schema of its own (PostgreSQL), for servers to open by URL. */
+async function listDatabase(kind: EngineKind): Promise<Database> {
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-slow-'));
+    const url = `sqlite:${path.join(dir, 'test.db')}`;
+    const engine = openEngine(url);
+    try {
+      await migrate(engine);
+      await insertListFixture(engine.db, { receipts: RECEIPTS, cheques: 10, activities: 10, complaints: 10 });
+    } finally {
+      await engine.close();
+    }
+    return { url, drop: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })) };
+  }
+  const engine = emptyEngine('postgres');
+  try {
+    await migrate(engine);
+    await insertListFixture(engine.db, { receipts: RECEIPTS, cheques: 10, activities: 10, complaints: 10 });
+  } finally {
+    await engine.close();
+  }
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.searchParams.set('schema', engine.schema!);
+  return { url: url.toString(), drop: () => Promise.resolve() };
+}
+
+async function serve(database: Database, env: Record<string, string> = {}): Promise<{ server: RunningServer; port: number; spoolDir: string }> {
+  const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-spool-'));
+  const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, ANSWER_CACHE_MB: '0', SPOOL_DIR: spoolDir, SHUTDOWN_DRAIN_MS: '0', ...env });
+  const server = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
+  return { server, port: Number(new URL(server.address).port), spoolDir };
+}
+
+/** A client that sends `path` and never reads a byte of the answer, from `localAddress` (any 127.x.y.z is this machine). */
+function silentClient(port: number, requestPath: string, localAddress = '127.0.0.1'): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => {
+      socket.pause();
+      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, () => resolve(socket));
+    });
+    socket.on('error', reject);
+  });
+}
+
+async function metric(port: number, name: string): Promise<number> {
+  const text = (await getRaw(port, '/metrics')).body.toString('utf8');
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? Number.NaN : Number(line.slice(name.length + 1));
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 50 ms until it holds; fails after `withinMs`. */
+async function until(check: () => Promise<boolean>, withinMs: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > withinMs) throw new Error(`${what}: not within ${withinMs} ms`);
+    await pause(50);
+  }
+}
+
+/** Other clients' reads while the silent ones hold their connections: each answered 200 within 2 s, /ready 200 too. */
+async function othersAreServed(port: number, rounds: number): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const started = Date.now();
+    const [small, large, ready] = await Promise.all([
+      getRaw(port, `${MAIN}/getCollectionStatements?FromDate=2026-01-01&ToDate=2026-01-01`),
+      getRaw(port, LARGE_LIST),
+      getRaw(port, '/ready'),
+    ]);
+    expect([small.status, large.status, ready.status]).toEqual([200, 200, 200]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(JSON.parse(large.body.toString('utf8')).Count).toBe(RECEIPTS);
+    await pause(500);
+  }
+}
+
+describe.each(ENGINES)('clients that never read their answers: %s', (kind: EngineKind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await listDatabase(kind);
+  }, 120_000);
+  afterAll(() => database.drop());
+
+  it('3 silent connections from one address: every other read is answered within 2 s, /ready stays 200', async () => {
+    const { server, port, spoolDir } = await serve(database);
+    const silent: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 3; i++) silent.push(await silentClient(port, LARGE_LIST));
+      // Their answers were read whole from the database and wait on disk, in files unlinked once open.
+      await until(async () => (await metric(port, 'asmx_spool_bytes')) > 0, 5000, 'answers spooled');
+      await until(() => Promise.resolve(fs.readdirSync(spoolDir).length === 0), 1000, 'files unlinked');
+      // Longer than DB_ACQUIRE_TIMEOUT_MS: a held slot would have failed a read by now.
+      await othersAreServed(port, 4);
+    } finally {
+      for (const socket of silent) socket.destroy();
+      await server.stop();
+    }
+  });
+
+  it('48 silent connections from 16 addresses: every other read is answered within 2 s, /ready stays 200', async () => {
+    const { server, port } = await serve(database);
+    const silent: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 48; i++) silent.push(await silentClient(port, i % 2 === 0 ? LARGE_LIST : V2_LARGE_LIST, `127.0.0.${2 + (i % 16)}`));
+      await othersAreServed(port, 4);
+    } finally {
+      for (const socket of silent) socket.destroy();
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('a slow reader gets the same bytes as a fast one, plain and gzip, after waiting on disk', async () => {
+    const { server, port } = await serve(database);
+    try {
+      for (const headers of [{}, { 'Accept-Encoding': 'gzip' }] as Record<string, string>[]) {
+        const fast = await getRaw(port, LARGE_LIST, headers);
+        const slow = await slowRead(port, LARGE_LIST, headers);
+        expect(slow.status).toBe(200);
+        expect(slow.body.equals(fast.body)).toBe(true);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('closes a connection that takes no bytes for SEND_TIMEOUT_MS, counts it, and gives its disk back', async () => {
+    const { server, port } = await serve(database, { SEND_TIMEOUT_MS: '1000' });
+    try {
+      const socket = await silentClient(port, LARGE_LIST);
+      await until(async () => (await metric(port, 'asmx_connections_closed_total{reason="send_timeout"}')) === 1, 5000, 'closed for its silence');
+      expect(await metric(port, 'asmx_spool_bytes')).toBe(0);
+      await closedOnceRead(socket);
+      // A client that reads slowly but steadily is not cut.
+      const steady = await slowRead(port, LARGE_LIST, {}, 300);
+      expect(steady.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('answers 429 in the binding form past MAX_STREAMS_PER_ADDRESS; another address is still served', async () => {
+    const { server, port } = await serve(database, { MAX_STREAMS_PER_ADDRESS: '2' });
+    const silent: net.Socket[] = [];
+    try {
+      silent.push(await silentClient(port, LARGE_LIST), await silentClient(port, V2_LARGE_LIST));
+      await until(async () => (await metric(port, 'asmx_spool_bytes')) > 0, 5000, 'answers spooled');
+      const refused = await getRaw(port, LARGE_LIST);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body.toString('utf8')).toBe('Too many requests; retry after 1 seconds.\r\n');
+      const soap = await soapV2List(port);
+      expect(soap.status).toBe(429);
+      expect(soap.body.toString('utf8')).toContain('<faultstring>Too many requests; retry after 1 seconds.</faultstring>');
+      // A short list is read whole by one statement, not streamed: it needs no share.
+      expect((await getRaw(port, `${MAIN}/getPCNList`)).status).toBe(200);
+      expect((await getFrom(port, LARGE_LIST, '127.0.0.9')).status).toBe(200);
+    } finally {
+      for (const socket of silent) socket.destroy();
+    }
+    try {
+      // The share comes back as the silent clients leave.
+      await until(async () => (await getRaw(port, LARGE_LIST)).status === 200, 5000, 'share given back');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('cuts an answer that would pass SPOOL_MAX_MB, and counts it; others are served', async () => {
+    const { server, port } = await serve(database, { SPOOL_MAX_MB: '1' });
+    try {
+      const socket = await silentClient(port, LARGE_LIST);
+      await until(async () => (await metric(port, 'asmx_connections_closed_total{reason="spool_full"}')) === 1, 5000, 'cut at the budget');
+      expect(await metric(port, 'asmx_spool_bytes')).toBe(0);
+      await closedOnceRead(socket);
+      expect((await getRaw(port, LARGE_LIST)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('the ceiling on open connections', () => {
+  it('answers a connection past MAX_CONNECTIONS 503 and closes it, instead of dropping it; counts it', async () => {
+    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', MAX_CONNECTIONS: '3', SHUTDOWN_DRAIN_MS: '0' });
+    const server = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
+    const port = Number(new URL(server.address).port);
+    const held: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 3; i++) held.push(await openConnection(port));
+      const refused = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(refused).toMatch(/\r\nRetry-After: 1\r\n/);
+      expect(refused).toMatch(/\r\nConnection: close\r\n/);
+      expect(refused.endsWith('\r\n\r\nServer too busy; retry after 1 seconds.\r\n')).toBe(true);
+      // Served again once a connection closes; every refusal is counted (the server may see the close after a retry).
+      held.pop()!.destroy();
+      let refusals = 1;
+      await until(async () => {
+        const answer = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        if (answer.startsWith('HTTP/1.1 503 ')) refusals++;
+        return answer.startsWith('HTTP/1.1 200 ');
+      }, 2000, 'served again');
+      expect(await metric(port, 'asmx_connections_refused_total')).toBe(refusals);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await server.stop();
+    }
+  });
+});
+
+/**
+ * Reads the answer in small bites with pauses, as a phone on a poor network would, starting only once
+ * the server has put part of it on disk when `spilled` says it must (a plain answer is larger than what
+ * the kernel buffers; a compressed one may not be).
+ */
+function slowRead(port: number, requestPath: string, headers: Record<string, string>, pauseMs = 100): Promise<{ status: number; body: Buffer }> {
+  const spills = Object.keys(headers).length === 0;
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+      socket.pause();
+      const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`);
+      const bite = () => {
+        if (socket.destroyed) return;
+        socket.resume();
+        setTimeout(() => {
+          socket.pause();
+          setTimeout(bite, pauseMs);
+        }, 5);
+      };
+      const spilled = spills ? until(async () => (await metric(port, 'asmx_spool_bytes')) > 0, 10_000, 'part of the answer on disk') : pause(500);
+      spilled.then(bite, reject);
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const whole = Buffer.concat(chunks);
+      const split = whole.indexOf('\r\n\r\n');
+      const head = whole.subarray(0, split).toString('latin1');
+      resolve({ status: Number(head.split(' ')[1]), body: dechunk(whole.subarray(split + 4), head) });
+      socket.destroy();
+    });
+  });
+}
+
+/** A client that did not read sees its connection closed once it reads (a paused socket notices nothing). */
+function closedOnceRead(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    socket.on('error', () => undefined);
+    socket.once('close', () => resolve());
+    socket.resume();
+  });
+}
+
+/** The body of a chunked answer without its framing (the answers of these lists are chunked). */
+function dechunk(body: Buffer, head: string): Buffer {
+  if (!/\r\ntransfer-encoding: chunked/i.test(head)) return body;
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n', at);
+    const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+    if (size === 0) return Buffer.concat(parts);
+    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+function soapV2List(port: number): Promise<{ status: number; body: Buffer }> {
+  const envelope = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><getCollectionStatements xmlns="http://tempuri.org/v2/"></getCollectionStatements></soap:Body></soap:Envelope>`;
+  return getRaw(port, '/API/v2/MobileAppWebService.asmx', { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://tempuri.org/v2/getCollectionStatements"' }, 'POST', envelope);
+}
+
+function getFrom(port: number, requestPath: string, localAddress: string): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let head = '';
+    socket.on('data', (chunk: Buffer) => (head ||= chunk.toString('latin1')));
+    socket.on('end', () => resolve({ status: Number(head.split(' ')[1]) }));
+    socket.on('error', reject);
+  });
+}
+
+function openConnection(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+/** Sends `request` on a new connection and gives back everything the server sent before it closed. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
