@@ -1,5 +1,6 @@
-/** CSV text -> stored values (docs/import.md, "Values"), and the quoting of the rejects file. */
-import { ValueError, parseValue, type ColumnType } from './column-types';
+/** CSV text -> stored values (docs/import.md, "Values"), the cells of the export, and the quoting of the rejects file. */
+import { ValueError, escapeText, parseValue, unescapeText, type ColumnType } from './column-types';
+import { field } from './export';
 import { csvField } from './rejects-file';
 
 const value = (type: ColumnType, text: string, order: 'DMY' | 'MDY' = 'DMY') => parseValue(type, text, order);
@@ -56,6 +57,17 @@ describe('import column values', () => {
     expect(reason({ kind: 'flag' }, '2')).toMatch(/is not a flag/);
     expect(value({ kind: 'text', max: 5, lowerCase: true }, 'AbC')).toBe('abc');
     expect(reason({ kind: 'text', max: 5 }, 'abcdef')).toBe('is 6 characters long; at most 5 are accepted');
+  });
+
+  it('writes a text a spreadsheet would run as a formula after an apostrophe, and reads it back as it was', () => {
+    const text: ColumnType = { kind: 'text', max: 100 };
+    expect(['=1+1', '+1', '-1', '@A1', '\t=1', "'x", "''x", "'", 'plain', "it's", 'a=b'].map((t) => field(text, t)))
+      .toEqual(["'=1+1", "'+1", "'-1", "'@A1", "'\t=1", "''x", "'''x", "''", 'plain', "it's", 'a=b']);
+    expect(field(text, '\r=1')).toBe(`"'\r=1"`);
+    for (const t of ['=1+1', '-1', '\t=1', '\r=1', "'x", "''x", "'", 'plain', "it's"]) expect(unescapeText(escapeText(t))).toBe(t);
+    // Numbers are not text: a negative one is written as it is.
+    expect(field({ kind: 'money', signed: true }, -500)).toBe('-5.00');
+    expect(field({ kind: 'integer', min: -10, max: 10 }, -5)).toBe('-5');
   });
 
   it('quotes a rejects-file field only when RFC 4180 needs it', () => {

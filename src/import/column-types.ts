@@ -36,6 +36,22 @@ export function parseValue(type: ColumnType, text: string, dateOrder: DateOrder)
   }
 }
 
+/** First characters that make a spreadsheet read a cell as a formula, and the escape's own apostrophe. */
+const ESCAPED_START = /^[=+\-@\t\r']/;
+
+/**
+ * A text as the export writes it (docs/import.md, "Text that looks like a formula"): after an
+ * apostrophe when a spreadsheet would run it, or when it starts with one, so that the rule reverses.
+ */
+export function escapeText(text: string): string {
+  return ESCAPED_START.test(text) ? `'${text}` : text;
+}
+
+/** A text cell as the import reads it: one leading apostrophe is the escape above, and is taken off. */
+export function unescapeText(cell: string): string {
+  return cell.startsWith("'") ? cell.slice(1) : cell;
+}
+
 function textValue(text: string, max: number, lowerCase: boolean): string {
   if (text.length > max) throw new ValueError(`is ${text.length} characters long; at most ${max} are accepted`);
   return lowerCase ? text.toLowerCase() : text;

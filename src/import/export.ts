@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Dynamic } from './batch-writer';
-import type { ColumnType } from './column-types';
+import { escapeText, type ColumnType } from './column-types';
 import type { TableSpec } from './table-spec';
 import { TABLES_IN_LOAD_ORDER } from './tables';
 import { EXPORT_BATCH_ROWS } from '../tunables';
@@ -63,10 +63,13 @@ async function write(out: fs.WriteStream, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
-/** One value as the import reads it back: an empty field for no value, RFC 4180 quoting where needed. */
+/**
+ * One value as the import reads it back: an empty field for no value, a text a spreadsheet would run
+ * as a formula escaped, RFC 4180 quoting where needed.
+ */
 export function field(type: ColumnType, value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const text = type.kind === 'money' ? units(Number(value)) : String(value);
+  const text = type.kind === 'money' ? units(Number(value)) : type.kind === 'text' ? escapeText(String(value)) : String(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -258,6 +258,26 @@ describe.each(ENGINES)('CSV import: %s', (kind) => {
     expect(byFile['ledger_entries.csv']).toMatchObject({ inserted: 3, rejected: 0 });
   });
 
+  it("takes one leading apostrophe off a text cell, the export's formula escape, and no other cell", async () => {
+    const { byFile, rejects } = await importDir(engine, writeExport({
+      'zones.csv': "code,name\n'=A,'North\nS,''South\nW,'\nE,=1+1\n",
+      'states.csv': "code,name,zone_code\nDL,\"'Delhi, NCR\",'=A\n",
+      'product_categories.csv': 'code,name\nCAT01,Pumps\n',
+      'products.csv': "code,name,category_code,unit_price\nP001,Pump,CAT01,'5\n",
+    }));
+    expect(rejects).toEqual([
+      { file: 'zones.csv', line: 4, column: 'name', reason: 'is required and is empty' },
+      { file: 'products.csv', line: 2, column: 'unit_price', reason: "''5' is not an amount (use digits with at most two decimals, e.g. 1234.50)" },
+    ]);
+    expect(byFile['zones.csv']).toMatchObject({ inserted: 3, rejected: 1 });
+    expect(await engine.db.selectFrom('zones').selectAll().orderBy('code').execute()).toEqual([
+      { code: '=A', name: 'North' },
+      { code: 'E', name: '=1+1' },
+      { code: 'S', name: "'South" },
+    ]);
+    expect(await engine.db.selectFrom('states').selectAll().execute()).toEqual([{ code: 'DL', name: 'Delhi, NCR', zone_code: '=A' }]);
+  });
+
   it('refuses a header with an unknown column, and a column the import assigns itself', async () => {
     const dir = writeExport({
       'zones.csv': 'code,name,colour\nN,North,red\n',

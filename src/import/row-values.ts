@@ -4,7 +4,7 @@
  * a required column may not be blank. References are checked later, per batch, against the database.
  */
 import type { DateOrder } from '../config';
-import { ValueError, parseValue, type Value } from './column-types';
+import { ValueError, parseValue, unescapeText, type Value } from './column-types';
 import type { Header, Problem } from './header';
 import type { Row, TableSpec } from './table-spec';
 
@@ -16,7 +16,9 @@ export function rowValues(spec: TableSpec, header: Header, fields: string[], dat
   const problems: Problem[] = [];
   for (const column of spec.columns) {
     const position = header.positions.get(column.name);
-    const text = position === undefined ? '' : fields[position].trim();
+    const cell = position === undefined ? '' : fields[position].trim();
+    // Before the empty check: a lone apostrophe is an escaped empty text, the same as an empty field.
+    const text = column.type.kind === 'text' ? unescapeText(cell) : cell;
     if (text === '') {
       if (column.required) problems.push({ column: column.name, reason: 'is required and is empty' });
       values[column.name] = null;
