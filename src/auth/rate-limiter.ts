@@ -13,11 +13,13 @@ import { withTimeout } from '../ops/probes';
 import type { Credentials } from './credentials';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** A decision of take, with how to take back the one it counted (refused or not). */
+export type Taken = RateDecision & { giveBack(): Promise<void> };
 
 /** Counts per key within an allowance of `points` per `duration` seconds. */
 export interface Counter {
-  /** Counts one for `key`, or says how long until it may count again. */
-  take(key: string): Promise<RateDecision>;
+  /** Counts one for `key`, or says how long until it may count again (the refused one counted too). */
+  take(key: string): Promise<Taken>;
   /** Whether `key` has its allowance spent, without counting. */
   peek(key: string): Promise<RateDecision>;
 }
@@ -78,27 +80,37 @@ class StoreCounter implements Counter {
     this.local = new RateLimiterMemory(options);
   }
 
-  take(key: string): Promise<RateDecision> {
-    return this.ask((limiter) => limiter.consume(key).then(() => ({ allowed: true }) as const));
+  async take(key: string): Promise<Taken> {
+    const asked = Date.now();
+    const res = await this.ask((limiter) => limiter.consume(key));
+    return {
+      ...(res.consumedPoints > this.options.points ? refused(res) : { allowed: true }),
+      // Only within its window: after it, the reward would start the next window below zero.
+      giveBack: async () => {
+        if (Date.now() < asked + res.msBeforeNext) await this.ask((limiter) => limiter.reward(key));
+      },
+    };
   }
 
-  peek(key: string): Promise<RateDecision> {
-    return this.ask((limiter) => limiter.get(key).then((res) => (res !== null && res.consumedPoints >= this.options.points ? refused(res) : { allowed: true })));
+  async peek(key: string): Promise<RateDecision> {
+    const res = await this.ask((limiter) => limiter.get(key));
+    return res !== null && res.consumedPoints >= this.options.points ? refused(res) : { allowed: true };
   }
 
-  /** The store's answer, or this process's while the store fails; a rejection with a RateLimiterRes is a refusal. */
-  private async ask(question: (limiter: RateLimiterAbstract) => Promise<RateDecision>): Promise<RateDecision> {
+  /** The store's answer, or this process's while the store fails; a refusal (a RateLimiterRes rejected) is an answer. */
+  private async ask<T>(question: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T | RateLimiterRes> {
+    const answer = (limiter: RateLimiterAbstract) =>
+      question(limiter).catch((outcome: unknown) => {
+        if (outcome instanceof RateLimiterRes) return outcome;
+        throw outcome;
+      });
     try {
-      const decision = await withTimeout(this.opened().then(question), STORE_TIMEOUT_MS);
+      const answered = await withTimeout(this.opened().then(answer), STORE_TIMEOUT_MS);
       this.health.recovered();
-      return decision;
-    } catch (outcome) {
-      if (outcome instanceof RateLimiterRes) {
-        this.health.recovered();
-        return refused(outcome);
-      }
-      this.health.failed(outcome);
-      return question(this.local).catch((rejection: unknown) => (rejection instanceof RateLimiterRes ? refused(rejection) : { allowed: true }));
+      return answered;
+    } catch (error) {
+      this.health.failed(error);
+      return answer(this.local);
     }
   }
 
