@@ -218,7 +218,7 @@ function createAccessControl(options: AppOptions, counts: CountStore): AccessCon
   const clock = options.clock ?? systemClock;
   const limiter = createRateLimiter(settings, counts);
   if (settings.authMode === 'off') return { limiter };
-  return { authenticate: createAuthenticator(engine.db, clock), throttle: createLoginThrottle(settings, counts), limiter };
+  return { authenticate: createAuthenticator(engine.db, clock, createLoginThrottle(settings, counts)), limiter };
 }
 
 /** next(error) as Express reads it: 'route' and 'router' only skip, they are not failures. */

@@ -7,14 +7,12 @@ import { setPrincipal, type BindingRequest, type BindingResponse } from '../requ
 import type { Authenticate } from './authenticator';
 import { clientAddress } from './client-address';
 import { presentedCredentials } from './credentials';
-import type { Counter, LoginThrottle } from './rate-limiter';
+import { Throttled, type Counter } from './rate-limiter';
 import { Busy, BUSY_RETRY_AFTER_SECONDS } from './verification-gate';
 
 export interface AccessControl {
-  /** Present when AUTH_MODE is not off. */
+  /** Present when AUTH_MODE is not off; it counts the failed logins whatever RATE_LIMIT_PER_MINUTE says. */
   authenticate?: Authenticate;
-  /** Present with authenticate: the failed logins, counted whatever RATE_LIMIT_PER_MINUTE says. */
-  throttle?: LoginThrottle;
   /** Present when RATE_LIMIT_PER_MINUTE is above 0; shared by both services (a client is one client). */
   limiter?: Counter;
 }
@@ -61,21 +59,18 @@ export function accessGuard(door: BindingDoor, settings: Settings, control: Acce
  * that a user is one client wherever it connects from; nothing of the body is read before.
  */
 async function judge(req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
-  const { authenticate, throttle, limiter } = control;
+  const { authenticate, limiter } = control;
   let principal: UsersTable | undefined;
   const credentials = authenticate && presentedCredentials(req.headers, settings.authMode, settings.authApiKeyHeader);
   if (authenticate && credentials) {
-    const address = clientAddress(req, settings.trustProxy);
-    const admitted = await throttle?.admits(address, credentials);
-    if (admitted && !admitted.allowed) return tooManyRequests(res, guarded, admitted.retryAfterSeconds);
     try {
-      principal = await authenticate(credentials);
+      principal = await authenticate(credentials, clientAddress(req, settings.trustProxy));
     } catch (error) {
+      if (error instanceof Throttled) return tooManyRequests(res, guarded, error.retryAfterSeconds);
       if (!(error instanceof Busy)) throw error;
       res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
       return refuse(res, guarded, 'busy', 503, FAULT_TEXT.serverBusy(BUSY_RETRY_AFTER_SECONDS));
     }
-    if (!principal) await throttle?.failed(address, credentials);
   }
   if (limiter) {
     const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);

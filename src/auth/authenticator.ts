@@ -7,38 +7,61 @@ import { parseApiKey, secretMatches } from './api-key';
 import { keyWithUser, touchKey, userWithPassword } from './credential-store';
 import type { Credentials } from './credentials';
 import { decoyHash, verifyPassword } from './password-hash';
+import type { LoginThrottle } from './rate-limiter';
 
 /** last_used_at is written at most this often per key, so a busy key does not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type Authenticate = (credentials: Credentials) => Promise<UsersTable | undefined>;
+/** Rejects with Throttled past a failed-login ceiling of the address, and with Busy when the verification gate is full. */
+export type Authenticate = (credentials: Credentials, address: string) => Promise<UsersTable | undefined>;
 
-export function createAuthenticator(db: Kysely<Database>, clock: Clock): Authenticate {
+/** Runs a check of credentials with a place taken for it in the failed-login counts. */
+type Placed = (check: () => Promise<UsersTable | undefined>) => Promise<UsersTable | undefined>;
+
+export function createAuthenticator(db: Kysely<Database>, clock: Clock, throttle: LoginThrottle): Authenticate {
   const verified = new VerifiedPasswords(clock);
-  return async (credentials) => {
+  return async (credentials, address) => {
+    // Past a ceiling nothing is looked at, a remembered password included.
+    await throttle.admit(address, credentials);
+    // A check takes its place in the counts before it runs, so attempts at once cannot pass a ceiling;
+    // only a failed check keeps it (not a success, nor one stopped by Busy or an error).
+    const placed: Placed = async (check) => {
+      const giveBack = await throttle.take(address, credentials);
+      const principal = await check().catch(async (error: unknown) => {
+        await giveBack();
+        throw error;
+      });
+      if (principal) await giveBack();
+      return principal;
+    };
     switch (credentials.kind) {
       case 'basic':
-        return byPassword(db, verified, credentials.username, credentials.password);
+        return byPassword(db, verified, credentials.username, credentials.password, placed);
       case 'apikey':
-        return byApiKey(db, clock, credentials.key);
+        return placed(() => byApiKey(db, clock, credentials.key));
       case 'malformed':
+        // Nothing to check: a failure at once.
+        await throttle.take(address, credentials);
         return undefined;
     }
   };
 }
 
-async function byPassword(db: Kysely<Database>, verified: VerifiedPasswords, username: string, password: string): Promise<UsersTable | undefined> {
+async function byPassword(db: Kysely<Database>, verified: VerifiedPasswords, username: string, password: string, placed: Placed): Promise<UsersTable | undefined> {
   const found = await userWithPassword(db, username);
-  if (!found || found.passwordHash === null) {
-    // As long as a real check, so the answer time does not reveal which usernames exist.
-    await verifyPassword(password, await decoyHash());
-    return undefined;
-  }
-  const { user, passwordHash } = found;
-  const ok = verified.has(username, password, passwordHash) || (await verifyPassword(password, passwordHash));
-  if (!ok) return undefined;
-  verified.add(username, password, passwordHash);
-  return user.active === 1 ? user : undefined;
+  const active = (user: UsersTable) => (user.active === 1 ? user : undefined);
+  // Remembered, it needs no check and takes no place: a client's calls at once are not refused.
+  if (found?.passwordHash && verified.has(username, password, found.passwordHash)) return active(found.user);
+  return placed(async () => {
+    if (!found || found.passwordHash === null) {
+      // As long as a real check, so the answer time does not reveal which usernames exist.
+      await verifyPassword(password, await decoyHash());
+      return undefined;
+    }
+    if (!(await verifyPassword(password, found.passwordHash))) return undefined;
+    verified.add(username, password, found.passwordHash);
+    return active(found.user);
+  });
 }
 
 async function byApiKey(db: Kysely<Database>, clock: Clock, presented: string): Promise<UsersTable | undefined> {

@@ -183,10 +183,18 @@ function connectRedis(url: string): Redis {
 
 /** Failed logins a minute per address and username, and per address; never per username alone, or anyone could lock a user out. */
 export interface LoginThrottle {
-  /** Whether credentials presented from `address` may be checked, or how long until they may. */
-  admits(address: string, credentials: Credentials): Promise<RateDecision>;
-  /** Counts a failed attempt. */
-  failed(address: string, credentials: Credentials): Promise<void>;
+  /** Rejects with Throttled while a ceiling of credentials presented from `address` is reached; counts nothing. */
+  admit(address: string, credentials: Credentials): Promise<void>;
+  /** Counts an attempt about to be checked in every count, or rejects with Throttled and counts it in none; returns how to give its place back. */
+  take(address: string, credentials: Credentials): Promise<() => Promise<void>>;
+}
+
+/** An attempt refused, unchecked, past a failed-login ceiling. */
+export class Throttled extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('too many failed logins');
+    this.name = 'Throttled';
+  }
 }
 
 const WINDOW_SECONDS = 60;
@@ -194,16 +202,32 @@ const WINDOW_SECONDS = 60;
 export function createLoginThrottle(settings: Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>, store: CountStore): LoginThrottle {
   const pairs = store.counter('asmx-login-user', { points: settings.loginFailuresPerMinute, duration: WINDOW_SECONDS });
   const addresses = store.counter('asmx-login-address', { points: settings.loginFailuresPerAddressPerMinute, duration: WINDOW_SECONDS });
+  /** The counts of an attempt and its key in each, the narrower first. */
+  const counts = (address: string, credentials: Credentials): Array<[Counter, string]> => {
+    const pair = pairKey(address, credentials);
+    return pair ? [[pairs, pair], [addresses, address]] : [[addresses, address]];
+  };
   return {
-    async admits(address, credentials) {
-      const pair = pairKey(address, credentials);
-      const decisions = await Promise.all([addresses.peek(address), ...(pair ? [pairs.peek(pair)] : [])]);
-      const waits = decisions.map((d) => (d.allowed ? 0 : d.retryAfterSeconds));
-      return Math.max(...waits) > 0 ? { allowed: false, retryAfterSeconds: Math.max(...waits) } : { allowed: true };
+    async admit(address, credentials) {
+      const decisions = await Promise.all(counts(address, credentials).map(([counter, key]) => counter.peek(key)));
+      const wait = Math.max(...decisions.map((d) => (d.allowed ? 0 : d.retryAfterSeconds)));
+      if (wait > 0) throw new Throttled(wait);
     },
-    async failed(address, credentials) {
-      const pair = pairKey(address, credentials);
-      await Promise.all([addresses.take(address), ...(pair ? [pairs.take(pair)] : [])]);
+    async take(address, credentials) {
+      const taken: Taken[] = [];
+      const giveBack = async () => {
+        await Promise.all(taken.map((place) => place.giveBack()));
+      };
+      // One count after the other: taken together, two attempts could each be refused by a different count, neither checked.
+      for (const [counter, key] of counts(address, credentials)) {
+        const place = await counter.take(key);
+        taken.push(place);
+        if (!place.allowed) {
+          await giveBack();
+          throw new Throttled(place.retryAfterSeconds);
+        }
+      }
+      return giveBack;
     },
   };
 }

@@ -1,9 +1,9 @@
 /**
  * The rate-limit stores (src/auth/rate-limiter.ts, docs/operations.md "Rate limiting"): with
  * RATE_LIMIT_STORE=postgres or redis, two server apps (as two processes or hosts would) share one
- * count per client, so the limit holds across them, and so does the count of failed logins
- * (login-throttle.ts); a store that is down does not take the service down: requests are answered,
- * counted in the process meanwhile, and a warning is logged once.
+ * count per client, so the limit holds across them, and so does the count of failed logins, for
+ * attempts sent at once too; a store that is down does not take the service down: requests are
+ * answered, counted in the process meanwhile, and a warning is logged once.
  *
  * PostgreSQL needs TEST_DATABASE_URL, the shared Redis TEST_REDIS_URL (redis://127.0.0.1:6379); the
  * cases of a store that is down need neither (they point at a closed port).
@@ -50,6 +50,14 @@ async function expectSharedFailures(a: App, b: App): Promise<void> {
   expect(statuses).toEqual([401, 401, 401, 429]);
 }
 
+/** Forty wrong passwords for one user from one address at once, half to each app: three are checked, the rest refused. */
+async function expectSharedBurst(a: App, b: App): Promise<void> {
+  const client = newClient();
+  const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => wrongPassword(i % 2 === 0 ? a : b, client).then((res) => res.status)));
+  expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(37);
+}
+
 /** Two apps with authentication and the failed-login ceiling of 3, the rate limit off. */
 const loginSettings: Partial<Settings> = { authMode: 'basic', rateLimitPerMinute: 0, loginFailuresPerMinute: 3 };
 
@@ -92,14 +100,20 @@ describe('a shared rate-limit store', () => {
   }
 
   if (databaseUrl) {
-    it('postgres: two apps on one database count the failed logins of one address and username together', async () => {
-      await withTwoApps(await twoPostgresEngines(), { ...loginSettings, rateLimitStore: 'postgres' }, (a, b) => expectSharedFailures(a.app, b.app));
+    it('postgres: two apps on one database count the failed logins of one address and username together, at once too', async () => {
+      await withTwoApps(await twoPostgresEngines(), { ...loginSettings, rateLimitStore: 'postgres' }, async (a, b) => {
+        await expectSharedFailures(a.app, b.app);
+        await expectSharedBurst(a.app, b.app);
+      });
     });
   }
 
   if (redisUrl) {
-    it('redis: two apps count the failed logins of one address and username together', async () => {
-      await withTwoApps([await freshEngine('sqlite')], { ...loginSettings, rateLimitStore: 'redis', redisUrl }, (a, b) => expectSharedFailures(a.app, b.app));
+    it('redis: two apps count the failed logins of one address and username together, at once too', async () => {
+      await withTwoApps([await freshEngine('sqlite')], { ...loginSettings, rateLimitStore: 'redis', redisUrl }, async (a, b) => {
+        await expectSharedFailures(a.app, b.app);
+        await expectSharedBurst(a.app, b.app);
+      });
     });
 
     it('redis: two apps count one client together', async () => {
