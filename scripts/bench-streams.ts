@@ -17,6 +17,7 @@
  */
 import http from 'node:http';
 import { flagValue, percentile, probeHealth, procCpuMs, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
+import { redactedUrl } from '../src/config';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const LISTS = ['getCollectionStatements', 'ActivityReportAndComplaints', 'getPCNList'];
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = await startServer(options.databaseUrl, port, { LOG_LEVEL: 'silent', WORKERS: '1' });
   try {
-    console.log(`server pid ${server.pid} on ${options.databaseUrl.replace(/:[^:@/]*@/, ':***@')}`);
+    console.log(`server pid ${server.pid} on ${redactedUrl(options.databaseUrl)}`);
     await get(port, `${MAIN}/getPCNList`);
     await memory(port, server.pid!);
     await firstBytes(port);

@@ -27,6 +27,15 @@ export class SettingsError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * A URL as messages and logs show it: the password of its user info, and of a `password` query
+ * parameter (pg reads one), replaced by ***. Textual, so that a URL too malformed to parse is masked
+ * too: from the user info's first ':' to the last '@'.
+ */
+export function redactedUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:).*@/is, '$1***@').replace(/([?&][^=&#]*password=)[^&#]*/gi, '$1***');
+}
+
 const MiB = 1024 * 1024;
 
 /** A variable as the environment gives it: trimmed, and unset when blank. */
@@ -220,12 +229,14 @@ export function settingDefaults(): Readonly<Record<string, unknown>> {
   return ENVIRONMENT.parse({});
 }
 
-/** The settings from the environment; the first bad variable is a SettingsError naming it, in one line. */
+/** The settings from the environment; the first bad variable is a SettingsError naming it, in one line, its value without a password. */
 export function loadSettings(env: Env = process.env): Settings {
   const parsed = ENVIRONMENT.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SettingsError(String(issue.path[0]), issue.message);
+    const variable = String(issue.path[0]);
+    const value = env[variable]?.trim();
+    throw new SettingsError(variable, value ? issue.message.replaceAll(value, () => redactedUrl(value)) : issue.message);
   }
   return settingsOf(parsed.data);
 }

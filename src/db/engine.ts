@@ -13,6 +13,7 @@ import { SqliteWorkerDialect } from './sqlite-worker/dialect';
 import type { WorkerPool } from './sqlite-worker/worker-pool';
 import { createPool, type PoolErrorReporter, type PoolTimeouts } from './pg-pool';
 import { SchemaPostgresDialect } from './pg-introspector';
+import { redactedUrl } from '../config';
 import type { Database } from './schema';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './table-versions';
 
@@ -56,7 +57,7 @@ export interface Engine {
 export function openEngine(databaseUrl: string, options: EngineOptions = {}): Engine {
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length), options);
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options);
-  throw new Error(`DATABASE_URL: '${databaseUrl}' is not supported`);
+  throw new Error(`DATABASE_URL: '${redactedUrl(databaseUrl)}' is not supported`);
 }
 
 /**
@@ -140,13 +141,12 @@ function openPostgres(databaseUrl: string, options: EngineOptions): Engine {
   // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
   const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool, cursor: Cursor }, schema ?? undefined) });
-  url.password = url.password ? '***' : '';
   return {
     kind: 'postgres',
     db,
     columnTypes: { date: 'date', timestamp: 'timestamptz', money: 'bigint', binary: 'bytea' },
     multiProcess: true,
-    describe: url.toString() + (schema ? ` (schema ${schema})` : ''),
+    describe: redactedUrl(url.toString()) + (schema ? ` (schema ${schema})` : ''),
     schema: schema ?? undefined,
     pool,
     // As many as SQLite's: streamed answers are made on the event loop, so more at once only share it.

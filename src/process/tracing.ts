@@ -1,6 +1,7 @@
 /** OpenTelemetry traces through the Node SDK; its instrumentations patch modules as they load, so this runs first. */
 import { format } from 'node:util';
 import type { DiagLogger } from '@opentelemetry/api';
+import { redactedUrl } from '../config';
 import { enableSpans } from '../telemetry/spans';
 
 /** `shutdown` exports the spans still waiting; the process calls it before it exits. */
@@ -15,7 +16,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   if (!tracingWanted(env)) return undefined;
   const { diag, DiagLogLevel } = await import('@opentelemetry/api');
   // The SDK reports a value it rejects (and an export that fails) through diag, silent by default.
-  if (env.OTEL_LOG_LEVEL === undefined) diag.setLogger(stderrLines, DiagLogLevel.WARN);
+  if (env.OTEL_LOG_LEVEL === undefined) diag.setLogger(stderrLines(env), DiagLogLevel.WARN);
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const { defaultResource, resourceFromAttributes } = await import('@opentelemetry/resources');
   const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http');
@@ -47,15 +48,17 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
 /** How long a stopping process waits for its last spans to be exported (a collector may be down). */
 const SHUTDOWN_FLUSH_MS = 5000;
 
-/** One line per message of the SDK's, on stderr (stdout carries the JSON log lines). */
-const stderrLines: DiagLogger = {
-  error: (message, ...args) => writeLine('error', message, args),
-  warn: (message, ...args) => writeLine('warn', message, args),
-  info: (message, ...args) => writeLine('info', message, args),
-  debug: (message, ...args) => writeLine('debug', message, args),
-  verbose: (message, ...args) => writeLine('verbose', message, args),
-};
+const ENDPOINT_VARIABLE = /^OTEL_EXPORTER_OTLP_(\w+_)?ENDPOINT$/;
 
-function writeLine(level: string, message: string, args: unknown[]): void {
-  process.stderr.write(`OpenTelemetry ${level}: ${format(message, ...args).replace(/\s*\n\s*/g, ' ')}\n`);
+/**
+ * One line per message of the SDK's, on stderr (stdout carries the JSON log lines). The SDK quotes an
+ * endpoint it cannot parse, so each endpoint's value is written without its password.
+ */
+function stderrLines(env: NodeJS.ProcessEnv): DiagLogger {
+  const endpoints = Object.entries(env).flatMap(([name, value]) => (ENDPOINT_VARIABLE.test(name) && value?.trim() ? [value.trim()] : []));
+  const line = (level: string) => (message: string, ...args: unknown[]) => {
+    const text = endpoints.reduce((shown, endpoint) => shown.replaceAll(endpoint, () => redactedUrl(endpoint)), format(message, ...args));
+    process.stderr.write(`OpenTelemetry ${level}: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
+  };
+  return { error: line('error'), warn: line('warn'), info: line('info'), debug: line('debug'), verbose: line('verbose') };
 }
