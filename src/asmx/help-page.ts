@@ -4,6 +4,7 @@ import type { DateOrder } from '../config';
 import { isScalar, type FieldType, type RecordType, type ResultType } from '../operations/results';
 import { acceptedValues, PARAMETERS } from '../services/parameters';
 import { ENVELOPE_NS } from './faults';
+import { inlineSource, pagePolicy } from './page-policy';
 import { v2ResultTypeName, XSD_TYPE } from './typed-xml';
 import { escapeXml as esc } from './xml-escape';
 
@@ -25,7 +26,11 @@ const STYLE = `
     table.frm { border: 1px solid #dcdcdc; border-collapse: collapse; }
     table.frm td { border: none; padding: 4px; }
     .frmHeader { background-color: #dcdcdc; }
-    .frmText { font-weight: normal; }`;
+    .frmText { font-weight: normal; }
+    `;
+
+/** The pages' policy: their one inline style by its hash (STYLE is the element's whole text), the test form posting here. */
+export const HELP_PAGE_POLICY = pagePolicy({ 'style-src': inlineSource(STYLE), 'form-action': "'self'" });
 
 export function helpPage(service: Service): string {
   // Sorted as the legacy page sorts them: case-insensitively.
@@ -122,8 +127,7 @@ function page(service: Service, body: string): string {
   return `<html>
   <head>
     <meta http-equiv="Content-Type" content="text/html; charset=utf-8" />
-    <style type="text/css">${STYLE}
-    </style>
+    <style type="text/css">${STYLE}</style>
     <title>${esc(service.name)} Web Service</title>
   </head>
   <body>

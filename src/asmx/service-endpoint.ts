@@ -8,7 +8,7 @@ import type { Delivery } from './delivery';
 import type { Service } from '../services/types';
 import { fromLocalMachine } from '../auth/client-address';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
-import { helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
+import { HELP_PAGE_POLICY, helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
 import { handleHttpBinding } from './http';
 import { publicAddress, serviceUrl } from './request-url';
 import { escapeXml } from './xml-escape';
@@ -110,7 +110,7 @@ function sendXml(res: Response, xml: string): void {
 }
 
 function sendHtml(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL(status) }).send(html);
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL(status), 'Content-Security-Policy': HELP_PAGE_POLICY }).send(html);
 }
 
 const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';

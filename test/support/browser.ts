@@ -111,18 +111,30 @@ export class Browser {
   }
 }
 
+/** The page calls it for each securitypolicyviolation event (Runtime.addBinding), before any script of its own runs. */
+const VIOLATION_BINDING = 'reportPolicyViolation';
+const VIOLATION_LISTENER = `document.addEventListener('securitypolicyviolation', (e) => ${VIOLATION_BINDING}(e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber));`;
+
 export class Tab {
   /** Every URL this tab requested, from the moment it was attached. */
   readonly requested: string[] = [];
+  /** The Content-Security-Policy violations its pages reported. */
+  readonly violations: string[] = [];
+  /** What its console logged as an error, and the exceptions its scripts threw. */
+  readonly errors: string[] = [];
 
   constructor(
     private readonly browser: Browser,
     private readonly sessionId: string,
   ) {
     browser.on((message) => {
-      if (message.sessionId === sessionId && message.method === 'Network.requestWillBeSent') {
-        this.requested.push((message.params?.request as { url: string }).url);
-      }
+      if (message.sessionId !== sessionId) return;
+      const params = message.params ?? {};
+      if (message.method === 'Network.requestWillBeSent') this.requested.push((params.request as { url: string }).url);
+      if (message.method === 'Runtime.bindingCalled' && params.name === VIOLATION_BINDING) this.violations.push(String(params.payload));
+      const entry = params.entry as { level: string; text: string; url?: string } | undefined;
+      if (message.method === 'Log.entryAdded' && entry?.level === 'error') this.errors.push(`${entry.text} (${entry.url ?? ''})`);
+      if (message.method === 'Runtime.exceptionThrown') this.errors.push(JSON.stringify(params.exceptionDetails));
     });
   }
 
@@ -135,7 +147,11 @@ export class Tab {
    * sent in that order without waiting: a paused popup answers none of them before it goes on.
    */
   async start(prepare: (tab: Tab) => Promise<void>): Promise<void> {
-    const enabled = ['Page.enable', 'Runtime.enable', 'Network.enable'].map((method) => this.send(method));
+    const enabled = [
+      ...['Page.enable', 'Runtime.enable', 'Network.enable', 'Log.enable'].map((method) => this.send(method)),
+      this.send('Runtime.addBinding', { name: VIOLATION_BINDING }),
+      this.send('Page.addScriptToEvaluateOnNewDocument', { source: VIOLATION_LISTENER }),
+    ];
     const prepared = prepare(this);
     await Promise.all([...enabled, prepared, this.send('Runtime.runIfWaitingForDebugger')]);
   }

@@ -10,6 +10,7 @@ import { dateForms } from '../../operations/parse';
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../../operations/results';
 import { PARAMETERS, type ParameterDescription } from '../../services/parameters';
 import type { Service, ServiceOperation } from '../../services/types';
+import { pagePolicy } from '../page-policy';
 import { publicAddress } from '../request-url';
 import { escapeXml as esc } from '../xml-escape';
 
@@ -202,7 +203,7 @@ export function openApiDocument(services: readonly Service[], serverUrl: string,
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
 const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/** A file rather than inline, so a proxy's Content-Security-Policy may forbid inline scripts; no public validator. */
+/** A file rather than inline, so the page's Content-Security-Policy allows its own files and no inline script; no public validator. */
 const INIT = `window.addEventListener('load', function () {
   var root = document.getElementById('swagger-ui');
   window.ui = SwaggerUIBundle({ url: root.getAttribute('data-url'), dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });
@@ -213,9 +214,10 @@ const INIT = `window.addEventListener('load', function () {
 export function apiDocs(settings: Settings): Router {
   const router = Router();
   const at = `${settings.basePath}/API/docs`;
+  const policy = docsPolicy(settings);
   router.get(at, (req: Request, res: Response) => {
     const root = publicAddress(req, settings).prefix + at;
-    res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, max-age=0' }).send(page(root));
+    res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, max-age=0', 'Content-Security-Policy': policy }).send(page(root));
   });
   router.get(`${at}/init.js`, (_req, res) => {
     res.status(200).set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'private, max-age=0' }).send(INIT);
@@ -226,6 +228,15 @@ export function apiDocs(settings: Settings): Router {
     res.set('Cache-Control', 'private, max-age=0').sendFile(path.join(DIST, asset), { cacheControl: false });
   });
   return router;
+}
+
+/**
+ * The page's own files; the icons swagger-ui.css holds as data: URLs; "Try it out" calls this server,
+ * or the PUBLIC_URL the document names as its server, which may be another origin than the page's.
+ */
+function docsPolicy(settings: Settings): string {
+  const connect = settings.publicUrl === undefined ? "'self'" : `'self' ${new URL(settings.publicUrl).origin}`;
+  return pagePolicy({ 'script-src': "'self'", 'style-src': "'self'", 'img-src': "'self' data:", 'connect-src': connect });
 }
 
 function page(root: string): string {
