@@ -13,7 +13,7 @@ import type { Service } from './services/types';
 import { createMobileAppService, createSyncCustomersService } from './services/mobile-app';
 import { AnswerCache } from './services/answer-cache';
 import { accessGuard, type AccessControl } from './auth/access-guard';
-import { bindingDoor } from './asmx/access-refusals';
+import { bindingDoor, plainDoor } from './asmx/access-refusals';
 import { createAuthenticator } from './auth/authenticator';
 import { createLoginThrottle, createRateLimiter, openCountStore, type CountStore } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
@@ -24,7 +24,7 @@ import { annotate, annotateUnexpected } from './request-context/annotation';
 import { asBindingExchange, type BindingRequest, type BindingResponse } from './request-context/exchange';
 import { createLogger, requestLogger, type Logger } from './ops/logger';
 import { clusterMetricsText, createAppMetrics, localMetricsText, processMetrics, shareWithPrimary } from './ops/metrics';
-import { metricsProbe, probes, type Probe, type ProbeFor, type ServerState } from './ops/probes';
+import { metricsProbe, probes, type Probe, type ProbeFor, type ProbeOptions, type ServerState } from './ops/probes';
 import { opsPathOf } from './ops/request-summary';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
@@ -97,7 +97,8 @@ export function createApp(appOptions: AppOptions): App {
     return { service, description, soap, guard: accessGuard(bindingDoor(service), settings, access), http: httpBindings(service, settings, delivery) };
   });
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
-  const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere: settings.metricsPort === undefined });
+  const metricsHere = settings.metricsPort === undefined;
+  const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere, metricsGate: metricsHere ? adminsOnly(settings, access) : undefined });
   return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services, delivery)), {
     ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
     metricsListener: settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
@@ -219,6 +220,20 @@ function createAccessControl(options: AppOptions, counts: CountStore): AccessCon
   const limiter = createRateLimiter(settings, counts);
   if (settings.authMode === 'off') return { limiter };
   return { authenticate: createAuthenticator(engine.db, clock, createLoginThrottle(settings, counts)), limiter };
+}
+
+/**
+ * With authentication on, /metrics on the main port is for an ADMIN's password or key (its series
+ * show every operation's traffic): the bindings' guard, failed logins counted, no rate limit.
+ */
+function adminsOnly(settings: Settings, access: AccessControl): ProbeOptions['metricsGate'] {
+  const { authenticate } = access;
+  if (!authenticate) return undefined;
+  const guard = accessGuard(plainDoor(), settings, { authenticate, admits: (user) => user.role === 'ADMIN' });
+  return (req, res, serve) => {
+    asBindingExchange(req, res);
+    guard(req, res as BindingResponse, serve);
+  };
 }
 
 /** next(error) as Express reads it: 'route' and 'router' only skip, they are not failures. */

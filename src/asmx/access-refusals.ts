@@ -25,14 +25,24 @@ export function bindingDoor(service: Service): BindingDoor {
   };
 }
 
+/** /metrics on the main port with authentication on (src/app.ts): every request judged, refused as the HTTP bindings refuse. */
+export function plainDoor(): BindingDoor {
+  return { guarded: (_req, res) => plainRefusals(res, () => undefined) };
+}
+
 /** A refused request's log line names the operation only when it exists: the label values stay bounded. */
 function httpRequest(req: BindingRequest, response: BindingResponse, service: Service): GuardedRequest {
+  return plainRefusals(response, () => {
+    const name = pathInfo(req).slice(1);
+    annotate(response, { binding: req.method === 'GET' ? 'httpget' : 'httppost', service: service.name });
+    if (service.operations.has(name)) annotate(response, { operation: name });
+  });
+}
+
+/** Refusals in plain text, `annotate` naming the request on its log line. */
+function plainRefusals(response: BindingResponse, annotateRequest: () => void): GuardedRequest {
   return {
-    annotate() {
-      const name = pathInfo(req).slice(1);
-      annotate(response, { binding: req.method === 'GET' ? 'httpget' : 'httppost', service: service.name });
-      if (service.operations.has(name)) annotate(response, { operation: name });
-    },
+    annotate: annotateRequest,
     refuse: (status, message) => sendPlainError(response, status, message),
     fail(error) {
       annotateUnexpected(response, error);

@@ -15,6 +15,8 @@ export interface AccessControl {
   authenticate?: Authenticate;
   /** Present when RATE_LIMIT_PER_MINUTE is above 0; shared by both services (a client is one client). */
   limiter?: Counter;
+  /** Which authenticated users the guarded requests are for; by default every one. */
+  admits?: (user: UsersTable) => boolean;
 }
 
 /** A request the guard judges, as its binding answers it. */
@@ -59,7 +61,7 @@ export function accessGuard(door: BindingDoor, settings: Settings, control: Acce
  * that a user is one client wherever it connects from; nothing of the body is read before.
  */
 async function judge(req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
-  const { authenticate, limiter } = control;
+  const { authenticate, limiter, admits } = control;
   let principal: UsersTable | undefined;
   const credentials = authenticate && presentedCredentials(req.headers, settings.authMode, settings.authApiKeyHeader);
   if (authenticate && credentials) {
@@ -76,7 +78,8 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
     const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);
     if (!decision.allowed) return tooManyRequests(res, guarded, decision.retryAfterSeconds);
   }
-  if (authenticate && !principal) {
+  // Another user's credentials get the answer of wrong ones: the refusal tells nothing about them.
+  if (authenticate && (!principal || (admits && !admits(principal)))) {
     if (settings.authMode === 'basic' || settings.authMode === 'any') {
       res.setHeader('WWW-Authenticate', `Basic realm="${settings.authRealm}", charset="UTF-8"`);
     }

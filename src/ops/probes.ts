@@ -22,6 +22,8 @@ export interface ProbeOptions {
   metricsText(): Promise<string>;
   /** Whether /metrics is answered with the probes (METRICS_PORT unset). */
   metricsHere: boolean;
+  /** Who may read /metrics here: `serve` answers it (with authentication on, an ADMIN only: src/app.ts); by default anyone. */
+  metricsGate?: (req: IncomingMessage, res: ServerResponse, serve: () => void) => void;
 }
 
 /** A readiness probe must answer quickly even when the database hangs. */
@@ -37,7 +39,7 @@ export function probes(options: ProbeOptions): ProbeFor {
   const answers: Record<OpsPath, Probe | undefined> = {
     '/health': (_req, res) => sendJson(res, 200, { status: 'ok' }),
     '/ready': readiness(options),
-    '/metrics': options.metricsHere ? metricsProbe(options) : undefined,
+    '/metrics': options.metricsHere ? gated(metricsProbe(options), options.metricsGate) : undefined,
   };
   const byPath = new Map<string, Probe | undefined>(OPS_PATHS.map((path) => [path, answers[path]]));
   return (method, lowerPath) => (method === 'GET' || method === 'HEAD' ? byPath.get(lowerPath) : undefined);
@@ -54,6 +56,10 @@ export function metricsProbe(options: Pick<ProbeOptions, 'logger' | 'metricsText
       },
     );
   };
+}
+
+function gated(probe: Probe, gate: ProbeOptions['metricsGate']): Probe {
+  return gate === undefined ? probe : (req, res) => gate(req, res, () => probe(req, res));
 }
 
 function readiness({ engine, state, logger }: ProbeOptions): Probe {

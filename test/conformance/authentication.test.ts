@@ -37,6 +37,7 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
     suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (t = started), async () => {
       await givePassword(t, 'so.one', 'correct horse');
       await givePassword(t, 'so.four', 'inactive horse');
+      await givePassword(t, 'admin', 'admin horse');
       await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
     });
 
@@ -95,7 +96,8 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
 
     it('counts refusals under outcome="unauthorized" in the metrics', async () => {
       await call(t.app, 'httpget', SYNC, 'HelloWorld');
-      const metrics = (await request(t.app).get('/metrics')).text;
+      // With authentication on, /metrics is an ADMIN's (test/ops/metrics-access.test.ts).
+      const metrics = (await request(t.app).get('/metrics').set(basic('admin', 'admin horse'))).text;
       expect(metrics).toMatch(/asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="unauthorized"\} [1-9]/);
     });
   });

@@ -41,6 +41,7 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
     const auth = basic('so.one', 'correct horse');
     suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (t = started), async () => {
       await givePassword(t, 'so.one', 'correct horse');
+      await givePassword(t, 'admin', 'admin horse');
     });
 
     const write = (binding: BindingName, id: string, headers: Record<string, string> = {}) =>
@@ -83,7 +84,7 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
     it('counts the refusals under outcome="forbidden" (403) and "protocol_error" (405) in the metrics', async () => {
       await write('httppost', 'counted-403', { Origin: 'null' });
       await write('httpget', 'counted-405');
-      const metrics = (await request(t.app).get('/metrics')).text;
+      const metrics = (await request(t.app).get('/metrics').set(basic('admin', 'admin horse'))).text;
       expect(metrics).toMatch(/asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httppost",outcome="forbidden"\} [1-9]/);
       expect(metrics).toMatch(/asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httpget",outcome="protocol_error"\} [1-9]/);
     });

@@ -21,9 +21,14 @@ const CHEQUES: Database['pcn'][] = [
 
 const PCN_LIST = `${MAIN_PATH}/getPCNList`;
 
+const as = (username: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
+
+/** With authentication on, /metrics is an ADMIN's: the suite below gives the admin this password. */
+const ADMIN = as('admin', 'admin-secret');
+
 /** The cache's lookups so far, from /metrics. */
 async function lookups(t: TestApp): Promise<{ hit: number; miss: number }> {
-  const text = (await request(t.app).get('/metrics')).text;
+  const text = (await request(t.app).get('/metrics').set(t.settings.authMode === 'off' ? {} : ADMIN)).text;
   const count = (result: string) => Number(new RegExp(`^asmx_answer_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
   return { hit: count('hit'), miss: count('miss') };
 }
@@ -151,13 +156,11 @@ describe.each(ENGINES)('answer cache with authentication: %s', (kind) => {
     t = await startTestApp({ kind, env: { AUTH_MODE: 'basic' } });
     await insertMasterData(t.engine.db);
     await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
-    for (const [id, password] of [['AM01', 'area-secret'], ['SO01', 'officer-secret']]) {
+    for (const [id, password] of [['AM01', 'area-secret'], ['SO01', 'officer-secret'], ['ADM001', 'admin-secret']]) {
       await storePassword(t.engine.db, id, await hashPassword(password), new Date().toISOString());
     }
   });
   afterAll(() => t.close());
-
-  const as = (username: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
 
   it("gives each caller the answer of their own scope: a manager's kept list never reaches an officer", async () => {
     const manager = await get(t, PCN_LIST, as('am.north', 'area-secret'));

@@ -3,7 +3,9 @@
  * runtime: the four services with pinned images and health checks, started in order of health, the
  * server's environment as its own settings loader reads it (over the Dockerfile's ENV), Prometheus
  * scraping the port the server serves /metrics on, Grafana provisioned with that Prometheus and the
- * dashboard, and every mounted file taken from the repository.
+ * dashboard, and every mounted file taken from the repository. No password is in the repository:
+ * they come from ops/compose.env, which git ignores (ops/compose.env.example lists them), and every
+ * published port is bound to 127.0.0.1.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,6 +60,24 @@ function dockerfileEnv(dockerfile: string): Record<string, string> {
     for (const [, name, value] of instruction[1].matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S*)/g)) env[name] = value;
   }
   return env;
+}
+
+/** The env files a service reads, as paths of the repository. */
+function envFilesOf(service: string): string[] {
+  const files = services[service].env_file ?? [];
+  return (Array.isArray(files) ? files : [files]).map((file) => path.relative(REPO, path.resolve(REPO, typeof file === 'string' ? file : file.path)));
+}
+
+const ENV_FILE = 'ops/compose.env';
+const ENV_EXAMPLE = 'ops/compose.env.example';
+
+/** The variables of an env file, in order, with their values. */
+function envFileVariables(file: string): Array<[string, string]> {
+  return fs
+    .readFileSync(path.join(REPO, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'))
+    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]);
 }
 
 /** Seconds of a compose duration such as 1m30s. */
@@ -125,6 +145,27 @@ describe('compose.yaml', () => {
     }
   });
 
+  it('publishes every port on 127.0.0.1 only', () => {
+    const published = SERVICES.flatMap((name) => (services[name].ports ?? []).map((port) => [name, String(port)]));
+    expect(published.length).toBeGreaterThan(0);
+    for (const [name, port] of published) expect([name, port]).toEqual([name, expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/)]);
+  });
+
+  it('commits no password: each is read from ops/compose.env, which git ignores, listed empty in its example', () => {
+    const text = fs.readFileSync(path.join(REPO, 'compose.yaml'), 'utf8');
+    // No URL with a password, and no variable of compose's own environments that names one.
+    expect(text).not.toMatch(/:\/\/[^\s/@:]*:[^\s/@]+@/);
+    for (const name of SERVICES) expect([name, Object.keys(environmentOf(name)).filter((key) => /PASSWORD|SECRET|TOKEN/i.test(key))]).toEqual([name, []]);
+    expect(Object.fromEntries(['postgres', 'server', 'grafana'].map((name) => [name, envFilesOf(name)]))).toEqual({ postgres: [ENV_FILE], server: [ENV_FILE], grafana: [ENV_FILE] });
+    // Not the repository root's .env, which npm start loads into the server's own environment.
+    expect(fs.readFileSync(path.join(REPO, '.gitignore'), 'utf8').split('\n')).toContain(ENV_FILE);
+    expect(envFileVariables(ENV_EXAMPLE)).toEqual([
+      ['POSTGRES_PASSWORD', ''],
+      ['PGPASSWORD', ''],
+      ['GF_SECURITY_ADMIN_PASSWORD', ''],
+    ]);
+  });
+
   it('leaves nothing to the environment it is run from: no ${VARIABLE} for compose to fill in', () => {
     const strings = (value: unknown): string[] =>
       typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
@@ -153,17 +194,14 @@ describe('the server in compose.yaml', () => {
     expect(serverSettings().metricsPort).not.toBe(0);
   });
 
-  it('uses the postgres service, as its user, with its password and database', () => {
+  it("uses the postgres service, as its user and database, its password PGPASSWORD of the env file", () => {
     const url = new URL(serverSettings().databaseUrl);
     const postgres = environmentOf('postgres');
     expect(url.protocol).toMatch(/^postgres(ql)?:$/);
-    expect([url.hostname, url.port || '5432', decodeURIComponent(url.username), decodeURIComponent(url.password), url.pathname]).toEqual([
-      'postgres',
-      '5432',
-      postgres.POSTGRES_USER,
-      postgres.POSTGRES_PASSWORD,
-      `/${postgres.POSTGRES_DB}`,
-    ]);
+    // pg takes PGPASSWORD when the URL names no password; the env file holds it beside POSTGRES_PASSWORD.
+    expect([url.hostname, url.port || '5432', decodeURIComponent(url.username), url.password, url.pathname]).toEqual(['postgres', '5432', postgres.POSTGRES_USER, '', `/${postgres.POSTGRES_DB}`]);
+    expect(envFilesOf('server')).toEqual(envFilesOf('postgres'));
+    expect(envFileVariables(ENV_EXAMPLE).map(([name]) => name)).toEqual(expect.arrayContaining(['POSTGRES_PASSWORD', 'PGPASSWORD']));
     expect(healthCommand('postgres')).toMatch(new RegExp(`^CMD pg_isready .*--username=${postgres.POSTGRES_USER} .*--dbname=${postgres.POSTGRES_DB}\\b`));
   });
 

@@ -22,6 +22,7 @@ export interface ComposeService {
   build?: { context: string; dockerfile?: string };
   command?: unknown;
   environment?: Record<string, string | number | boolean | null> | string[];
+  env_file?: string | Array<string | { path: string; required?: boolean }>;
   volumes?: Array<string | ComposeVolume>;
   ports?: Array<string | number>;
   depends_on?: Record<string, { condition?: string }> | string[];
