@@ -87,7 +87,7 @@ export class AnswerOutlet {
       this.blocked = !this.res.write(chunk);
       return;
     }
-    await this.toFile(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    await this.toFile(chunk);
   }
 
   /** Ends the answer with `last`: in the one write of the whole answer when nothing went out before. */
@@ -109,21 +109,24 @@ export class AnswerOutlet {
     return this.aborted ? 'aborted' : 'complete';
   }
 
-  private async toFile(bytes: Buffer): Promise<void> {
+  private async toFile(chunk: string | Buffer): Promise<void> {
     // All sent: the file is written from its start again.
     if (this.inFile === this.fromFile) this.inFile = this.fromFile = 0;
     this.pumping ??= this.pump();
-    const grow = this.inFile + bytes.length - this.fileSize;
+    const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, 'utf8') : chunk.length;
+    const grow = this.inFile + length - this.fileSize;
     if (grow > 0 && !this.store.reserve(grow)) return this.cut();
     if (grow > 0) this.fileSize += grow;
     try {
       const file = await this.file!;
-      await file.write(bytes, 0, bytes.length, this.inFile);
+      // Text is written as text: node encodes it outside the JavaScript heap and frees it at once.
+      if (typeof chunk === 'string') await file.write(chunk, this.inFile, 'utf8');
+      else await file.write(chunk, 0, length, this.inFile);
     } catch (error) {
       this.cut();
       throw error;
     }
-    this.inFile += bytes.length;
+    this.inFile += length;
     this.wake?.();
   }
 
