@@ -3,6 +3,8 @@
  * bad value): every bad variable is a SettingsError that names it, and the values the protocol layer
  * depends on (base path, namespaces) come out normalised.
  */
+import os from 'node:os';
+import path from 'node:path';
 import { loadSettings, SettingsError } from '../../src/config';
 
 describe('settings', () => {
@@ -145,6 +147,11 @@ describe('settings', () => {
       requestTimeoutMs: 120000,
       headersTimeoutMs: 30000,
       keepAliveTimeoutMs: 65000,
+      sendTimeoutMs: 60000,
+      maxConnections: 1000,
+      maxStreamsPerAddress: 32,
+      spoolDir: path.join(os.tmpdir(), 'mobileapp-asmx'),
+      spoolMaxBytes: 1024 * 1024 * 1024,
       authMode: 'off',
       authRealm: 'MobileApp',
       authApiKeyHeader: 'X-API-Key',

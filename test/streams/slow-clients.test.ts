@@ -90,17 +90,27 @@ async function until(check: () => Promise<boolean>, withinMs: number, what: stri
   }
 }
 
-/** Other clients' reads while the silent ones hold their connections: each answered 200 within 2 s, /ready 200 too. */
+/**
+ * Other clients' reads while the silent ones hold their connections: the short ones and /ready each
+ * answered 200 within 2 s; a whole list of their own too, in its turn (its time is the database's and
+ * the event loop's work, shared with the silent clients' lists while those are read: bench-slow-clients
+ * measures it on a server of its own).
+ */
 async function othersAreServed(port: number, rounds: number): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
+  const timed = async (path: string) => {
     const started = Date.now();
-    const [small, large, ready] = await Promise.all([
-      getRaw(port, `${MAIN}/getCollectionStatements?FromDate=2026-01-01&ToDate=2026-01-01`),
-      getRaw(port, LARGE_LIST),
-      getRaw(port, '/ready'),
+    const answer = await getRaw(port, path);
+    return { ...answer, ms: Date.now() - started };
+  };
+  for (let round = 0; round < rounds; round++) {
+    const [small, short, large, ready] = await Promise.all([
+      timed(`${MAIN}/getCollectionStatements?FromDate=2026-01-01&ToDate=2026-01-01`),
+      timed(`${MAIN}/getPCNList`),
+      timed(LARGE_LIST),
+      timed('/ready'),
     ]);
-    expect([small.status, large.status, ready.status]).toEqual([200, 200, 200]);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect([small.status, short.status, large.status, ready.status]).toEqual([200, 200, 200, 200]);
+    expect(Math.max(small.ms, short.ms, ready.ms)).toBeLessThan(2000);
     expect(JSON.parse(large.body.toString('utf8')).Count).toBe(RECEIPTS);
     await pause(500);
   }

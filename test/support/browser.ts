@@ -193,9 +193,10 @@ export class Tab {
     this.browser.on((message) => {
       if (message.sessionId !== this.sessionId) return;
       const requestId = message.params?.requestId;
-      if (message.method === 'Fetch.requestPaused') void this.send('Fetch.continueRequest', { requestId });
+      // A tab closed meanwhile (after its test) has no request left to continue: its refusal is no failure.
+      if (message.method === 'Fetch.requestPaused') this.send('Fetch.continueRequest', { requestId }).catch(() => undefined);
       if (message.method === 'Fetch.authRequired') {
-        void this.send('Fetch.continueWithAuth', { requestId, authChallengeResponse: { response: 'ProvideCredentials', username, password } });
+        this.send('Fetch.continueWithAuth', { requestId, authChallengeResponse: { response: 'ProvideCredentials', username, password } }).catch(() => undefined);
       }
     });
     await this.send('Fetch.enable', { handleAuthRequests: true });
