@@ -1,5 +1,5 @@
 /**
- * npm run build && node dist/scripts/bench-slow-clients.js [--database URL] [--scale N] [--seconds S]
+ * npm run build && node dist/scripts/bench-slow-clients.js [--database URL] [--scale N] [--seconds S] [--silent 0,3,48]
  *
  * Clients that never read their answers, against the real server (a child process pinned to core 1,
  * bench-server.ts) on a database seeded with demo data of --scale when it is empty (default:
@@ -10,6 +10,7 @@
  * in turn a PCN's details, one day's collection statements, the whole list of collection statements
  * and /ready. Printed per case: each read's p50, p99 and worst latency and its statuses, the
  * server's peak resident memory (VmHWM), and what waits on disk at the end (asmx_spool_bytes).
+ * --silent runs only the cases with those numbers of silent connections.
  *
  * Linux only (it reads /proc/<pid>). Figures go to docs/performance.md, never into the test suite.
  */
@@ -110,7 +111,8 @@ async function main(): Promise<void> {
   const database = flagValue(argv, '--database') ?? `sqlite:./data/bench-${scale}.db`;
   const seconds = Number(flagValue(argv, '--seconds') ?? '15');
   await withBenchData(database, scale, () => Promise.resolve());
-  for (const c of CASES) {
+  const silent = flagValue(argv, '--silent')?.split(',').map(Number);
+  for (const c of CASES.filter((one) => silent === undefined || silent.includes(one.connections))) {
     await runCase(database, seconds, c);
     await sleep(500);
   }
