@@ -1,6 +1,7 @@
 /**
  * npm run replay -- <file.har> --target <url> [--out <dir>] [--concurrency N] [--host <name>]
  *                   [--include-writes] [--ignore <path>]... [--ca <file>] [--insecure]
+ *                   [--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] ...
  *
  * Sends every request of a HAR recording to the target and compares each answer with the recorded one
  * (docs/migration.md, "Replay"), writing the report in --out (default ./replay-report).
@@ -10,9 +11,10 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/migration/replay';
 import { SHADOW_DEFAULTS } from '../src/migration/shadow';
+import { SERVER_SETTING_OPTIONS, SERVER_SETTING_USAGE, serverSettingsOf } from '../src/migration/traffic';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
-const USAGE = 'usage: npm run replay -- <file.har> --target <url> [--out <dir>] [--concurrency N] [--host <name>] [--include-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
+const USAGE = `usage: npm run replay -- <file.har> --target <url> [--out <dir>] [--concurrency N] [--host <name>] [--include-writes] [--ignore <path>]... [--ca <file>] [--insecure] ${SERVER_SETTING_USAGE}`;
 
 function replayArguments(argv: string[]): { file: string; options: ReplayOptions } {
   const { values, positionals } = parseArgs({
@@ -27,6 +29,7 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
       ignore: { type: 'string', multiple: true },
       ca: { type: 'string' },
       insecure: { type: 'boolean' },
+      ...SERVER_SETTING_OPTIONS,
     },
     strict: true,
   });
@@ -47,6 +50,7 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
       insecure: values.insecure ?? false,
       captureBytes: SHADOW_DEFAULTS.captureBytes,
       timeoutMs: SHADOW_DEFAULTS.timeoutMs,
+      serverSettings: serverSettingsOf(values),
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>]
  *                   [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]
+ *                   [--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] ...
  *
  * A reverse proxy in front of two servers (docs/migration.md, "Shadow mode"): clients are served by
  * the primary, reads are mirrored to the candidate and the answers compared into the report in --out.
@@ -10,9 +11,10 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
+import { SERVER_SETTING_OPTIONS, SERVER_SETTING_USAGE, serverSettingsOf } from '../src/migration/traffic';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
-const USAGE = 'usage: npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
+const USAGE = `usage: npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure] ${SERVER_SETTING_USAGE}`;
 
 function shadowOptions(argv: string[]): ShadowOptions {
   const { values } = parseArgs({
@@ -27,6 +29,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
       ignore: { type: 'string', multiple: true },
       ca: { type: 'string' },
       insecure: { type: 'boolean' },
+      ...SERVER_SETTING_OPTIONS,
     },
     strict: true,
   });
@@ -45,6 +48,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
     ignore: values.ignore ?? [],
     ca: values.ca === undefined ? undefined : fs.readFileSync(values.ca),
     insecure: values.insecure ?? false,
+    serverSettings: serverSettingsOf(values),
   };
 }
 

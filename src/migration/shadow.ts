@@ -11,7 +11,7 @@ import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compa
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
 import { keyOf, Report } from './report';
-import { classify, type Call } from './traffic';
+import { classify, trafficOf, trafficSettings, type Call, type TrafficSettings } from './traffic';
 
 export interface ShadowOptions extends TlsOptions {
   primary: string;
@@ -40,6 +40,8 @@ export interface ShadowOptions extends TlsOptions {
   noiseEvery: number;
   /** How often summary.json and summary.html are rewritten. */
   reportEveryMs: number;
+  /** The servers' settings that decide which operation a request calls (base path, namespaces). */
+  serverSettings: TrafficSettings;
 }
 
 export const SHADOW_DEFAULTS = {
@@ -56,6 +58,7 @@ export const SHADOW_DEFAULTS = {
   timeoutMs: 30_000,
   noiseEvery: 20,
   reportEveryMs: 5000,
+  serverSettings: trafficSettings(),
 } satisfies Partial<ShadowOptions>;
 
 /** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
@@ -85,9 +88,12 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const noise = new NoiseLearner(options.noiseEvery);
   const report = new Report(options.out, (key) => noise.noisyFields(key));
   const ignored = pathMatcher(options.ignore);
+  const traffic = trafficOf(options.serverSettings);
   const queue: Mirrored[] = [];
   let held = 0;
   let running = 0;
+  /** Exchanges whose request is still being classified: settled() waits for them too. */
+  let classifying = 0;
   let idle: (() => void)[] = [];
   const budget: Budget = {
     take(wanted) {
@@ -111,6 +117,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     pump();
   }
 
+  function wakeIfIdle(): void {
+    if (running === 0 && queue.length === 0 && classifying === 0) for (const resolve of idle.splice(0)) resolve();
+  }
+
   function pump(): void {
     while (running < options.concurrency && queue.length > 0) {
       const job = queue.shift()!;
@@ -119,7 +129,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
         budget.give(job.bytes);
         running -= 1;
         pump();
-        if (running === 0 && queue.length === 0) for (const resolve of idle.splice(0)) resolve();
+        wakeIfIdle();
       });
     }
   }
@@ -148,7 +158,16 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
 
   const server = http.createServer((req, res) => {
     if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report);
-    proxy(req, res, primary, options, budget, (job) => {
+    const classified = (head: Parameters<typeof classify>[1], body: Buffer, then: (call: Call) => void) => {
+      classifying += 1;
+      void classify(traffic, head, body)
+        .then(then)
+        .finally(() => {
+          classifying -= 1;
+          wakeIfIdle();
+        });
+    };
+    proxy(req, res, primary, options, budget, classified, (job) => {
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
       else enqueue(job);
     }, (call) => report.count(call, 'notMirrored'));
@@ -161,7 +180,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   timer.unref();
   report.write();
 
-  const settled = () => (running === 0 && queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+  const settled = () => (running === 0 && queue.length === 0 && classifying === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
   return {
     port: (server.address() as AddressInfo).port,
     report,
@@ -187,7 +206,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
  * has its whole answer, `mirror` gets the exchange, unless the request was over the body limit
  * (`tooLarge`: it cannot be sent again). The answer is captured within what the budget grants.
  */
-function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+type Classifier = (head: { method: string; url: string; headers: http.IncomingHttpHeaders }, body: Buffer, then: (call: Call) => void) => void;
+
+function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, classified: Classifier, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
   const headers = forwarded(req);
   const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
   const sent = new Capture(options.maxRequestBytes);
@@ -214,10 +235,11 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
     res.on('finish', () => {
       release();
       const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: sent.bytes };
-      const call = classify(request, request.body);
-      if (sent.truncated) return tooLarge(call);
       const primaryAnswer = received.answer(answer);
-      mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length });
+      classified(request, request.body, (call) => {
+        if (sent.truncated) return tooLarge(call);
+        mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length });
+      });
     });
   });
 }
