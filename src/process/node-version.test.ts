@@ -17,6 +17,14 @@ describe('unsupportedNode', () => {
     expect(line).toBe(`Node ${version} is not supported (^22.15.0 || >=24): install Node 24, then run npm ci again (README, "Node.js")`);
   });
 
+  it('is what .nvmrc names: the container image\'s major, within the range', () => {
+    const root = path.join(__dirname, '..', '..');
+    const nvmrc = fs.readFileSync(path.join(root, '.nvmrc'), 'utf8').trim();
+    const image = /^FROM node:(\d+)-/m.exec(fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8'))?.[1];
+    expect(nvmrc).toBe(image);
+    expect(unsupportedNode(`${nvmrc}.0.0`)).toBeUndefined();
+  });
+
   it('admits the Node running the tests', () => {
     expect(unsupportedNode()).toBeUndefined();
   });
