@@ -4,9 +4,15 @@
  * - the layer rule of docs/architecture.md ("Layers"): each folder of src/ may import only the layers
  *   below it.
  */
+const fs = require('node:fs');
+const path = require('node:path');
 const tseslint = require('typescript-eslint');
 
-const BUSINESS = ['sales', 'collections', 'pcn', 'lookups', 'warranty', 'activities', 'users', 'summaries'];
+const SRC = path.join(__dirname, 'src');
+const FOLDERS = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+/** The business areas: each folder that declares operations (its operations.ts, taken by the registry), then the two they share. */
+const AREAS = FOLDERS.filter((folder) => fs.existsSync(path.join(SRC, folder, 'operations.ts')));
+const BUSINESS = [...AREAS, 'users', 'summaries'];
 const TOOLS = ['import', 'demo-data', 'contract-check', 'migration'];
 const BINDINGS = ['asmx', 'auth', 'ops'];
 const ASSEMBLY = ['services', 'process', 'app', 'server', 'main'];
@@ -21,6 +27,35 @@ function layer(folders, forbidden, reason) {
     ignores: ['**/*.test.ts', '**/test-fixture.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: reaching(forbidden), message: reason }] }] },
   };
+}
+
+const LAYERS = [
+  layer(['db'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'src/db holds the engines, the schema and the migrations: it knows no operation, binding or tool.'),
+  layer(['request-context'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The request context is neutral: it knows no business area and no binding.'),
+  layer(['operations'], [...BUSINESS, ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The operation interface knows no business area (the registry lives in src/services) and no binding.'),
+  layer(BUSINESS, [...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'Business code knows no binding, no request and no tool: operations do not know SOAP.'),
+  layer(['services'], [...TOOLS, ...BINDINGS, 'process', 'app', 'server', 'main'], 'The service objects know no binding.'),
+  layer(['auth'], [...BUSINESS, ...TOOLS, 'asmx', ...ASSEMBLY], 'Authentication knows no protocol: each binding answers its refusals (src/asmx/access-refusals.ts).'),
+  layer(['ops'], [...BUSINESS, ...TOOLS, 'asmx', 'auth', ...ASSEMBLY], 'Logging and metrics read the request context, not the bindings.'),
+  layer(['classifier'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db', 'request-context', 'telemetry', 'config'], 'The classifier reads a request for the server and the cut-over proxy alike: it knows no binding, tool or business area, only the service shapes it is given.'),
+  layer(['telemetry'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db'], 'Spans read the request context: the bindings and the engines call them, never the other way.'),
+  layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
+  layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
+  layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations, the settings and the classifier.'),
+  layer(['contract-check'], [...BUSINESS, 'operations', ...TOOLS.filter((name) => name !== 'contract-check'), 'auth', 'ops', ...ASSEMBLY, 'db', 'request-context', 'telemetry', 'classifier'], 'The contract checker talks to a deployment over HTTP; of the server it reads only the WSDL readers of src/asmx and the protocol texts.'),
+  layer(['process'], ['main', 'import', 'contract-check', 'migration'], 'The process serves: main.ts is the entry that calls it, and the command-line tools run as scripts of their own.'),
+  layer(['types'], FOLDERS.filter((name) => name !== 'types'), 'src/types declares the types of packages that ship none: it describes a package, never this project.'),
+];
+
+/** Stops the linter at once when a folder of src/ has none of the rules above, naming it and what to add. */
+const ruled = new Set(LAYERS.flatMap((rule) => rule.files.map((glob) => glob.split('/')[1])));
+const unruled = FOLDERS.filter((folder) => !ruled.has(folder));
+if (unruled.length > 0) {
+  throw new Error(
+    unruled
+      .map((folder) => `src/${folder}/ has no layer rule: add layer(['${folder}'], [the folders it may not import], 'why') to LAYERS in eslint.config.js, and its place to docs/architecture.md ("Layers").`)
+      .join('\n'),
+  );
 }
 
 module.exports = tseslint.config(
@@ -46,16 +81,5 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
-  layer(['db'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'src/db holds the engines, the schema and the migrations: it knows no operation, binding or tool.'),
-  layer(['request-context'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The request context is neutral: it knows no business area and no binding.'),
-  layer(['operations'], [...BUSINESS, ...TOOLS, ...BINDINGS, ...ASSEMBLY], 'The operation interface knows no business area (the registry lives in src/services) and no binding.'),
-  layer(BUSINESS, [...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'Business code knows no binding, no request and no tool: operations do not know SOAP.'),
-  layer(['services'], [...TOOLS, ...BINDINGS, 'process', 'app', 'server', 'main'], 'The service objects know no binding.'),
-  layer(['auth'], [...BUSINESS, ...TOOLS, 'asmx', ...ASSEMBLY], 'Authentication knows no protocol: each binding answers its refusals (src/asmx/access-refusals.ts).'),
-  layer(['ops'], [...BUSINESS, ...TOOLS, 'asmx', 'auth', ...ASSEMBLY], 'Logging and metrics read the request context, not the bindings.'),
-  layer(['classifier'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db', 'request-context', 'telemetry', 'config'], 'The classifier reads a request for the server and the cut-over proxy alike: it knows no binding, tool or business area, only the service shapes it is given.'),
-  layer(['telemetry'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db'], 'Spans read the request context: the bindings and the engines call them, never the other way.'),
-  layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
-  layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
-  layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations, the settings and the classifier.'),
+  ...LAYERS,
 );
