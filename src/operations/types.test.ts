@@ -7,7 +7,8 @@
 import { createMobileAppService } from '../services/mobile-app';
 import { text, type Fields } from './parse';
 import { field, record, recordType } from './results';
-import { readOperation, writeOperation, type OperationContext } from './types';
+import { AppError, invalid } from '../errors';
+import { readOperation, writeOperation, type Operation, type OperationContext } from './types';
 
 const context = {} as OperationContext;
 
@@ -58,7 +59,42 @@ readOperation({
   read: () => Promise.resolve({ data: null }),
 });
 
+/** A plan holding a Date: the answer cache could not key it (planKey), so no list of operations takes it. */
+const datedPlan = readOperation({
+  name: 'ProbeDated',
+  reads: ['customers'],
+  params: [],
+  fields: ['FromDate'],
+  returns: record(recordType('Nothing', {})),
+  prepare: ({ fields }) => ({ from: new Date(text(fields, 'FromDate') ?? 0) }),
+  read: () => Promise.resolve({ data: null }),
+});
+// @ts-expect-error planIsNotPlainData: the plan holds a Date
+export const refusedPlans: readonly Operation[] = [datedPlan];
+
+/** A check raised in read: legacy SOAP, which runs only prepare, would let it pass. */
+const checkInRead = readOperation({
+  name: 'ProbeCheckInRead',
+  reads: ['customers'],
+  params: ['SalesOfficer'],
+  fields: [],
+  returns: record(recordType('Nothing', {})),
+  prepare: ({ fields }) => ({ officer: text(fields, 'SalesOfficer') ?? '' }),
+  read: ({ officer }) => Promise.reject(invalid('SalesOfficer', `'${officer}' is not an officer`)),
+});
+
 describe('typed operation declarations', () => {
+  it('make a business failure raised in read the server\'s error, saying to move the check to prepare', async () => {
+    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [checkInRead] });
+    const outcome = service.invoke('ProbeCheckInRead', { values: [['SalesOfficer', 'SO7']], files: [] });
+    await expect(outcome).rejects.toThrow(
+      "ProbeCheckInRead raised INVALID_PARAMETER (SalesOfficer: 'SO7' is not an officer) in read, which legacy SOAP never runs: " +
+        'move the check to prepare, so that every binding refuses it (src/operations/types.ts, ReadDefinition)',
+    );
+    await expect(outcome).rejects.not.toBeInstanceOf(AppError);
+  });
+
+
   it('hand the code the declared names, sent values trimmed by the readers and absent ones undefined', async () => {
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [probe, write] });
     const read = await service.invoke('Probe', { values: [['salesofficer', ' SO7 '], ['pagesize', '20'], ['Unknown', 'x']], files: [] });

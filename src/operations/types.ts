@@ -9,6 +9,7 @@ import type { Settings } from '../config';
 import type { Fields, Sorting } from './parse';
 import type { ResultType } from './results';
 import type { StreamedData, Streams } from './streamed';
+import { AppError } from '../errors';
 
 export interface UploadedFile {
   /** The form or multipart field the file came in. */
@@ -132,14 +133,33 @@ export interface ReadDefinition<Plan, P extends readonly string[], F extends rea
    * reads is in the plan, so in the key. test/http/declared-tables.test.ts checks them.
    */
   reads: readonly [TableName, ...TableName[]];
+  /** Every check that may refuse the request (AppError): legacy SOAP runs this phase only. */
   prepare(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Plan | Promise<Plan>;
+  /** The query, which refuses nothing: an AppError raised here is the server's error (checkInRead). */
   read(plan: Plan, ctx: OperationContext): Promise<OperationResult>;
 }
 
-export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): ReadOperation {
+/** Plan as JSON renders it faithfully; a function, a symbol, a bigint or an object with methods (a Date, a Map) is `never`. */
+type PlainData<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends (...args: never[]) => unknown
+    ? never
+    : T extends object
+      ? { [K in keyof T]: PlainData<T[K]> }
+      : never;
+
+/**
+ * A read whose plan is plain data; otherwise what no list of operations takes, saying what to do. Checked
+ * on the result, since a check on the declaration would stop the plan's type being inferred from prepare.
+ */
+type PlainPlan<Plan> = [Plan] extends [PlainData<Plan>]
+  ? ReadOperation
+  : { planIsNotPlainData: 'prepare returns the answer cache key (planKey): keep in the plan only strings, numbers, booleans, null, arrays and plain objects (no Date, Map, class or function)' };
+
+export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): PlainPlan<Plan> {
   const { name, params, fields, acceptsFiles, returns, reads, sorting } = definition;
   const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => new PreparedPlan(definition, await definition.prepare(declared(request), ctx), ctx);
-  return {
+  const operation: ReadOperation = {
     name,
     params,
     fields,
@@ -151,6 +171,7 @@ export function readOperation<Plan, const P extends readonly string[], const F e
     prepare,
     run: async (request, ctx) => (await prepare(request, ctx)).read(),
   };
+  return operation as PlainPlan<Plan>;
 }
 
 /** A class, not a literal with a getter: V8 kept such a getter's plan and context alive until a full collection. */
@@ -170,8 +191,21 @@ class PreparedPlan<Plan> implements PreparedRead {
   }
 
   read(): Promise<OperationResult> {
-    return this.definition.read(this.plan, this.ctx);
+    return this.definition.read(this.plan, this.ctx).catch((error: unknown) => {
+      throw error instanceof AppError ? checkInRead(this.definition.name, error) : error;
+    });
   }
+}
+
+/**
+ * A business failure raised by `read` becomes the server's error on every binding: legacy SOAP runs
+ * only `prepare`, so answered as a refusal it would be refused on three bindings and pass on the fourth.
+ */
+export function checkInRead(name: string, error: AppError): Error {
+  return new Error(
+    `${name} raised ${error.code} (${error.message}) in read, which legacy SOAP never runs: ` +
+      'move the check to prepare, so that every binding refuses it (src/operations/types.ts, ReadDefinition)',
+  );
 }
 
 /** The plan as JSON under the operation's name, or undefined if it holds what JSON would not render faithfully. */

@@ -38,12 +38,12 @@ function recorder(options: RecorderOptions): { op: Operation; seen: OperationReq
       : readOperation({
           ...shape,
           reads: ['customers'],
-          prepare(request): OperationRequest {
-            const plain = request as unknown as OperationRequest;
-            prepared.push(plain);
-            return plain;
+          // The plan is the request's place in `prepared`: a plan is plain data (planKey), and a file is not.
+          prepare(request): number {
+            prepared.push(request as unknown as OperationRequest);
+            return prepared.length - 1;
           },
-          read: answer,
+          read: (index) => answer(prepared[index]),
         });
   return { op, seen, prepared };
 }
