@@ -13,6 +13,8 @@ export interface ParameterDescription {
   words?: readonly string[];
   minimum?: number;
   maximum?: number;
+  /** For a text the operations check (not a code that may name nothing): a value refused, naming the input. */
+  refused?: string;
 }
 
 const text = (description: string): ParameterDescription => ({ kind: 'text', description });
@@ -34,20 +36,20 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   Zones: { kind: 'list', description: 'Zone codes, comma-separated' },
   States: { kind: 'list', description: 'State codes, comma-separated' },
   ManagerId: text("A manager's employee id: every sales officer below them"),
-  Username: text("A user's id or username: the report covers that user's scope"),
+  Username: { ...text("A user's id or username: the report covers that user's scope"), refused: 'nobody' },
   Role: words('Narrows the scope to that role (not above the stored one)', ROLES),
   AsOf: date('The day the figures are taken at (default: today)'),
   PageSize: { kind: 'integer', description: 'Rows per page (docs/behaviour.md, "Paging")', minimum: 1, maximum: MAX_PAGE_SIZE },
   PageToken: text('The NextPageToken of the previous page, unchanged'),
   CustomerIds: { kind: 'list', description: 'Customer codes, comma-separated; empty or ALL: every customer' },
-  Month: text('A month: 1-12, Jan-Dec or January-December (default: the current month)'),
+  Month: { ...text('A month: 1-12, Jan-Dec or January-December (default: the current month)'), refused: '13' },
   Year: { kind: 'integer', description: 'A year, four digits (default: the current year)', minimum: 1900, maximum: 9999 },
   Customer: text('A customer code'),
   PaymentType: words('The payment type', PAYMENT_TYPES),
   PaymentMethod: words('The payment method', PAYMENT_METHODS),
   PDCID: text('A cheque number (PDC...)'),
   PCNNO: text('A payment collection note number (PCN...)'),
-  username: text("A user's id or username: the area managers that user may pick"),
+  username: { ...text("A user's id or username: the area managers that user may pick"), refused: 'nobody' },
   CustomerCode: text('A customer code'),
   ProductCode: text('A product code'),
   SerialNo: text("The product's serial number"),

@@ -4,6 +4,7 @@
  * failure here after an upgrade of `soap` means the legacy bytes would change on the wire.
  */
 import { version as soapVersion } from 'soap/package.json';
+import { mainServiceOperations } from '../../services/registry';
 import { loadServiceDescription } from '../contract';
 import { childrenXml, outputElements, outputXml, readWsdl } from './soap-library';
 
@@ -25,7 +26,8 @@ describe('the npm soap library, as soap-library.ts uses it', () => {
   it("finds each operation's output element in the document/literal bindings", async () => {
     const wsdl = await wsdlOf('wsdl/MobileAppWebService.wsdl', TEMPURI, { useEmptyTag: true });
     const outputs = outputElements(wsdl, 'MobileAppWebService');
-    expectRelied('every operation of MobileAppWebService has an output element', outputs.size, 19);
+    const declared = mainServiceOperations.map((op) => op.name).sort();
+    expectRelied('every operation of MobileAppWebService has an output element', [...outputs.keys()].sort(), declared);
     expectRelied('the output element of getPCNList', outputs.get('getPCNList'), { name: 'getPCNListResponse', alias: 'tns', namespace: TEMPURI });
     expect(() => outputElements(wsdl, 'NoSuchService')).toThrow('The WSDL has no service named NoSuchService');
   });
