@@ -23,8 +23,26 @@ export const IMPORT_PROGRESS_ROWS = 500;
 /** Rows an import writes before it first refreshes the planner's statistics of the table it fills. */
 export const IMPORT_ANALYZE_FIRST_ROWS = 2000;
 
+/** Rows of COPY text per chunk the import hands to PostgreSQL's stream: a bounded string, however large the batch. */
+export const IMPORT_COPY_CHUNK_ROWS = 2000;
+
+/** Lines per statement that takes an import's rejected rows out of the staging table. */
+export const IMPORT_DELETE_CHUNK_LINES = 1000;
+
+/** Inserts in one import batch from which a file sets the table's keys aside, when the table is not much larger (foreign-keys.ts). */
+export const IMPORT_SET_ASIDE_KEYS_ROWS = 1000;
+
+/** Bound parameters per multi-row insert of the demo data: under SQLite's limit (32766) and PostgreSQL's (65535). */
+export const DEMO_INSERT_PARAMETERS = 30_000;
+
+/** Customers per statement when the summaries refresh a list: bound parameters stay well under every engine's limit. */
+export const SUMMARY_REFRESH_CUSTOMERS = 500;
+
 /** Bytes of a multipart body handed to its parser per turn. */
 export const MULTIPART_BYTES_PER_TURN = 64 * 1024;
+
+/** Characters of a SOAP request handed to the XML reader at a time: a slice short enough to parse between other requests. */
+export const ENVELOPE_SLICE_CHARS = 64 * 1024;
 
 // ---- Answers ------------------------------------------------------------------------------------
 
@@ -36,6 +54,9 @@ export const WHOLE_ANSWER_ROWS = 1000;
 
 /** Rows of an envelope written in parts made into JSON at once: their text stays under V8's size for large objects. */
 export const ENVELOPE_TEXT_ROWS = 100;
+
+/** Rows of a typed v2 answer handed to the chunk writer at a time, so a large answer waits for its client between them. */
+export const TYPED_XML_FLUSH_ROWS = 200;
 
 /** Bytes gathered before a chunk of an answer written in parts goes to the socket. */
 export const ANSWER_CHUNK_BYTES = 64 * 1024;

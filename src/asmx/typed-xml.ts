@@ -15,10 +15,9 @@ import { childrenXml, readWsdl, type LibraryWsdl } from './soap/soap-library';
 import type { Service } from '../services/types';
 import { replaceNonXmlChars } from './xml-escape';
 import { XSI_NS } from '../classifier/envelope-reader';
+import { TYPED_XML_FLUSH_ROWS } from '../tunables';
 
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
-
-const ROWS_PER_FLUSH = 200;
 
 /** The XML Schema type of each kind of value (docs/v2.md), as the v2 WSDL declares it. */
 export const XSD_TYPE: Readonly<Record<ScalarKind, string>> = {
@@ -114,10 +113,10 @@ async function writeValue(stream: XmlStream, ns: string, name: string, type: Fie
   stream.xml.up();
 }
 
-/** Rows handed to the chunk writer ROWS_PER_FLUSH at a time, so a large answer waits for the client. */
+/** Rows handed to the chunk writer TYPED_XML_FLUSH_ROWS at a time, so a large answer waits for the client. */
 async function writeRows(stream: XmlStream, type: RecordType, rows: readonly Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < rows.length && !stream.aborted; i += ROWS_PER_FLUSH) {
-    stream.rows(type, rows.slice(i, i + ROWS_PER_FLUSH));
+  for (let i = 0; i < rows.length && !stream.aborted; i += TYPED_XML_FLUSH_ROWS) {
+    stream.rows(type, rows.slice(i, i + TYPED_XML_FLUSH_ROWS));
     await stream.flush();
   }
 }

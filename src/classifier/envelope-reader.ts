@@ -4,6 +4,7 @@
  * text goes in slices a turn of the event loop apart (docs/operations.md, "Input limits").
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { ENVELOPE_SLICE_CHARS } from '../tunables';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
@@ -47,9 +48,6 @@ export interface ReadDocument {
   operation?: OperationElement;
 }
 
-/** Characters handed to the parser at a time: a slice short enough to parse between other requests. */
-const SLICE_CHARS = 64 * 1024;
-
 /**
  * onRoot is called as soon as the root opens: ASMX picks the SOAP version from it even when the
  * document turns out malformed (docs/contract.md, recorded: err-soap12-malformed-xml-11ns).
@@ -68,10 +66,10 @@ export async function readDocument(
   const collector = new Collector(envelopeNamespaces, limits, onRoot, untilOperation);
   parser.reading = collector;
   try {
-    for (let offset = 0; offset < source.length; offset += SLICE_CHARS) {
+    for (let offset = 0; offset < source.length; offset += ENVELOPE_SLICE_CHARS) {
       if (offset > 0) await nextTurn();
       // saxes carries a surrogate pair or a CR LF split between two slices over to the next one.
-      parser.saxes.write(source.slice(offset, offset + SLICE_CHARS));
+      parser.saxes.write(source.slice(offset, offset + ENVELOPE_SLICE_CHARS));
     }
   } catch (error) {
     // The parser is left mid-document and is not reused.

@@ -7,6 +7,7 @@ import type { Database, TableName } from '../db/schema';
 import { formatDay, type Day } from './calendar';
 import type { MonthBatch } from './batch';
 import type { WarrantyRequest } from './model';
+import { DEMO_INSERT_PARAMETERS } from '../tunables';
 
 export async function writeBatch(writer: RowWriter, batch: MonthBatch, start: Day): Promise<void> {
   await writer.insert('orders', batch.orders.map((o) => ({
@@ -84,8 +85,6 @@ export async function writeWarrantyRequests(writer: RowWriter, requests: Warrant
   })));
 }
 
-const MAX_PARAMETERS = 30_000;
-
 /**
  * Multi-row inserts in batches under the engines' bound-parameter limits (SQLite 32766, PostgreSQL
  * 65535), counting the rows per table. A statement's text is compiled once per table and batch size
@@ -101,7 +100,7 @@ export class RowWriter {
     this.counts[table] = (this.counts[table] ?? 0) + rows.length;
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]);
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    const perStatement = Math.max(1, Math.floor(DEMO_INSERT_PARAMETERS / columns.length));
     for (let i = 0; i < rows.length; i += perStatement) {
       await this.insertBatch(table, columns, rows.slice(i, i + perStatement));
     }

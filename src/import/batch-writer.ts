@@ -12,7 +12,7 @@ import { setAsideForInserts, restoreSetAside, type SetAside } from './foreign-ke
 import { keyOf, missingReferences } from './reference-check';
 import { STAGING, clearStaging, createStaging, dropStaging, type StageRows } from './staging';
 import type { PendingRow, TableSpec, UniqueSpec, WriteHooks } from './table-spec';
-import { IMPORT_ANALYZE_FIRST_ROWS } from '../tunables';
+import { IMPORT_ANALYZE_FIRST_ROWS, IMPORT_DELETE_CHUNK_LINES } from '../tunables';
 
 export type RejectSink = (line: number, column: string, reason: string) => void;
 
@@ -24,9 +24,6 @@ export interface WriteCounts {
 
 /** The database seen table by table from a spec's names (the specs' names are the only ones that reach SQL). */
 export type Dynamic = Kysely<Record<string, Record<string, string | number | null>>>;
-
-/** Lines per statement that takes rejected rows out of the staging table. */
-const DELETE_CHUNK = 1000;
 
 export class BatchWriter {
   readonly counts: WriteCounts = { inserted: 0, updated: 0, rejected: 0 };
@@ -183,8 +180,8 @@ async function storedCount(trx: Transaction<Database>, table: string): Promise<n
 
 /** Takes the rejected lines out of the staging table. */
 async function unstage(trx: Transaction<Database>, lines: number[]): Promise<void> {
-  for (let i = 0; i < lines.length; i += DELETE_CHUNK) {
-    await sql`delete from ${sql.table(STAGING)} where line in (${sql.join(lines.slice(i, i + DELETE_CHUNK))})`.execute(trx);
+  for (let i = 0; i < lines.length; i += IMPORT_DELETE_CHUNK_LINES) {
+    await sql`delete from ${sql.table(STAGING)} where line in (${sql.join(lines.slice(i, i + IMPORT_DELETE_CHUNK_LINES))})`.execute(trx);
   }
 }
 

@@ -11,9 +11,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../summaries/engine-sql';
-
-/** Inserts in one batch from which a file sets its keys aside (when the table is not much larger, below). */
-const MIN_INSERTS = 1000;
+import { IMPORT_SET_ASIDE_KEYS_ROWS } from '../tunables';
 
 /** How long the file waits for the locks that dropping a key takes, before it keeps its keys instead. */
 const LOCK_WAIT = '1s';
@@ -41,7 +39,7 @@ type Scope = 'foreign keys and plain indexes' | 'every key and index';
  * the user does not own the table. The unique ones stay: the upsert and the unique values need them.
  */
 export async function setAsideForInserts(trx: Transaction<Database>, table: string, inserts: number): Promise<SetAside | undefined> {
-  if (inserts < MIN_INSERTS || !isPostgres(trx)) return undefined;
+  if (inserts < IMPORT_SET_ASIDE_KEYS_ROWS || !isPostgres(trx)) return undefined;
   // The planner's estimate (-1 before the table was first analyzed, as a new one).
   const size = await sql<{ rows: number }>`select reltuples as rows from pg_class where oid = cast(${table} as regclass)`.execute(trx);
   if (Number(size.rows[0].rows) > 10 * inserts) return undefined;

@@ -13,6 +13,7 @@ import type { Database } from '../db/schema';
 import { isPostgres } from '../summaries/engine-sql';
 import type { Value } from './column-types';
 import type { PendingRow } from './table-spec';
+import { IMPORT_COPY_CHUNK_ROWS } from '../tunables';
 
 /** The staging table's name; every statement of the import that reads a batch names it. */
 export const STAGING = 'import_rows';
@@ -48,9 +49,6 @@ export const stageAsJson: StageRows = async (trx, columns, rows) => {
   await sql`insert into ${sql.table(STAGING)} (${sql.join(names.map((c) => sql.ref(c)))}) select ${sql.join(picks)} from json_each(${json})`.execute(trx);
 };
 
-/** Rows of COPY text per chunk handed to the stream: a bounded string, however large the batch. */
-const COPY_CHUNK_ROWS = 2000;
-
 /** PostgreSQL: COPY in text format on the transaction's own connection. */
 export function stageByCopy(client: PoolClient): StageRows {
   return async (_trx, columns, rows) => {
@@ -64,9 +62,9 @@ export function stageByCopy(client: PoolClient): StageRows {
 }
 
 function* copyChunks(columns: readonly string[], rows: readonly PendingRow[]): Generator<string> {
-  for (let start = 0; start < rows.length; start += COPY_CHUNK_ROWS) {
+  for (let start = 0; start < rows.length; start += IMPORT_COPY_CHUNK_ROWS) {
     let text = '';
-    for (const row of rows.slice(start, start + COPY_CHUNK_ROWS)) {
+    for (const row of rows.slice(start, start + IMPORT_COPY_CHUNK_ROWS)) {
       text += String(row.line);
       for (const c of columns) text += '\t' + copyField(row.values[c] ?? null);
       text += '\n';

@@ -7,6 +7,7 @@ import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from
 import type { Database } from '../db/schema';
 import { inValues } from '../db/sql-in';
 import { summarySql, type SummarySql } from './engine-sql';
+import { SUMMARY_REFRESH_CUSTOMERS } from '../tunables';
 
 type Db = Kysely<Database>;
 
@@ -15,9 +16,6 @@ export type Customers = 'all' | readonly string[];
 
 export const FACT_MAX_DELIVERY_LAG = 'order_delivery_max_lag_days';
 export const FACT_LEDGER_HORIZON = 'ledger_horizon_month';
-
-/** Customers per statement when refreshing a list (bound parameters stay well under every limit). */
-const CHUNK = 500;
 
 /** Families of summary data, each derived from its own raw tables: a refresh names those its write can change. */
 export type SummaryFamily = 'sales' | 'orders' | 'receipts' | 'ledger';
@@ -70,7 +68,7 @@ export async function refreshSummaries(db: Db, customerCodes: Iterable<string> |
   if (codes.length === 0) return;
   const stored = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (codes.length * 2 >= Number(stored.n)) return writeSummaries(db, 'all', families, rewrite);
-  for (let i = 0; i < codes.length; i += CHUNK) await writeSummaries(db, codes.slice(i, i + CHUNK), families);
+  for (let i = 0; i < codes.length; i += SUMMARY_REFRESH_CUSTOMERS) await writeSummaries(db, codes.slice(i, i + SUMMARY_REFRESH_CUSTOMERS), families);
 }
 
 async function writeSummaries(db: Db, customers: Customers, families: readonly SummaryFamily[], rewrite: RewriteTables = inPlace): Promise<void> {
