@@ -2,8 +2,10 @@
  * The v2 WSDL must declare exactly the typed results the v2 bindings write from the declarations
  * (docs/v2.md); where it lacks an operation or a type, the difference holds the XML to paste (v2Entry).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
-import { contractInputs, type Service, type ServiceOperation } from '../services/types';
+import { contractInputs, serviceLocation, type Service, type ServiceOperation } from '../services/types';
 import type { ServiceDescription } from './contract';
 import { SERVICE_ERROR_TYPE, v2ResultTypeName, XSD_NS, XSD_TYPE } from './typed-xml';
 import { childrenNamed, firstChildNamed, resolveQName, type XmlElement } from './xml-tree';
@@ -130,6 +132,14 @@ export function v2Entry(description: ServiceDescription, service: Pick<Service, 
   const schemaXml = [element(op.name, inputs.map(input)), element(`${op.name}Response`, [response])];
   for (const [name, particles] of expected.types) if (schema.complexTypeSequence(name) === undefined) schemaXml.push(complexType(name, particles));
   if (typed) schemaXml.push(`      <s:element name="${body}" nillable="true" type="tns:${body}" />`);
+  return [{ ...IN_SCHEMA, xml: schemaXml.join('\n') }, ...outsideSchema(service, op)];
+}
+
+/** An operation's messages, then its operation in each port type and binding: v2Entry's pieces after the schema's. */
+function outsideSchema(service: Pick<Service, 'name'>, op: ServiceOperation): Insertion[] {
+  const inputs = contractInputs(op, 'v2');
+  const typed = op.returns.kind !== 'text';
+  const body = typed ? v2ResultTypeName(op.name) : 'string';
   const httpIn = (binding: string) =>
     inputs.length === 0 ? `  <wsdl:message name="${op.name}${binding}In" />` : message(`${op.name}${binding}In`, inputs.map((name) => `<wsdl:part name="${name}" type="s:string" />`));
   const messages = [
@@ -159,7 +169,6 @@ export function v2Entry(description: ServiceDescription, service: Pick<Service, 
     xml: operation(op.name, [`<http:operation location="/${op.name}" />`, ...wrapped('wsdl:input', [input]), ...wrapped('wsdl:output', ['<mime:mimeXml part="Body" />'])]),
   });
   return [
-    { ...IN_SCHEMA, xml: schemaXml.join('\n') },
     { after: '</wsdl:types>', before: '<wsdl:portType', xml: messages.join('\n') },
     portType('Soap', fault),
     portType('HttpGet', []),
@@ -282,4 +291,80 @@ function particles(complexType: XmlElement): Particle[] {
     nillable: e.attributes.nillable === 'true',
     repeated: e.attributes.maxOccurs === 'unbounded',
   }));
+}
+
+/**
+ * The v2 WSDL of a service, whole: the legacy WSDL's head, binding heads and service element around
+ * the declarations' operations, in their order (npm run v2-wsdl writes it; test/v2/v2-wsdl.test.ts
+ * compares it with the file byte for byte).
+ */
+export function v2Wsdl(legacy: string, service: Pick<Service, 'name' | 'operations'>): string {
+  const lines = legacy.split('\n');
+  const at = (text: string) => {
+    const index = lines.findIndex((line) => line.includes(text));
+    if (index < 0) throw new Error(`the legacy WSDL has no line holding ${text}`);
+    return index;
+  };
+  const head = lines.slice(0, at('<s:schema') + 1);
+  const tail = lines.slice(at('<wsdl:service'));
+  const bindingHead = (binding: string) => lines.slice(at(`<wsdl:binding name="${service.name}${binding}"`), at(`<wsdl:binding name="${service.name}${binding}"`) + 2);
+  const operations = [...service.operations.values()];
+  const typed = operations.filter((op) => op.returns.kind !== 'text');
+  const expected = new ExpectedTypes('{{namespace}}');
+  const schema = operations.flatMap((op) => [element(op.name, contractInputs(op, 'v2').map((name) => expected.scalar(name, 'string', false, true))), element(`${op.name}Response`, [expected.response(op)])]);
+  // The result types first, then the types they use in the order of first use.
+  const results = new Set(typed.map((op) => v2ResultTypeName(op.name)));
+  const types = [...expected.types].sort(([a], [b]) => Number(results.has(b)) - Number(results.has(a)));
+  schema.push(...types.map(([name, particles]) => complexType(name, particles)));
+  if (typed.length > 0) {
+    const error = Object.entries(SERVICE_ERROR_TYPE.fields).map(([name, field]) => expected.scalar(name, isScalar(field) ? field.kind : 'string', isScalar(field) && field.nullable));
+    schema.push(complexType('ServiceError', error), '      <s:element name="ServiceError" type="tns:ServiceError" />');
+    schema.push(...typed.map((op) => `      <s:element name="${v2ResultTypeName(op.name)}" nillable="true" type="tns:${v2ResultTypeName(op.name)}" />`));
+  }
+  // The HTTP GET/POST answer of a text result, as ASMX declares it.
+  if (typed.length < operations.length) schema.push('      <s:element name="string" nillable="true" type="s:string" />');
+  const entries = operations.map((op) => outsideSchema(service, op));
+  const piece = (index: number) => entries.map((entry) => entry[index].xml);
+  const messages = entries.map((entry) => entry[0].xml.split('\n'));
+  // A message is 3 lines, or 1 when it has no part: the SOAP pair first, then HTTP GET's, then HTTP POST's.
+  const pair = (list: string[], first: number) => {
+    const blocks: string[][] = [];
+    for (let i = 0; i < list.length; ) {
+      const end = list[i].endsWith('/>') ? i + 1 : list.indexOf('  </wsdl:message>', i) + 1;
+      blocks.push(list.slice(i, end));
+      i = end;
+    }
+    return blocks.slice(first, first + 2).flat();
+  };
+  const fault = typed.length > 0 ? [message('ServiceErrorFault', ['<wsdl:part name="detail" element="tns:ServiceError" />'])] : [];
+  const portType = (binding: string, index: number) => [`  <wsdl:portType name="${service.name}${binding}">`, ...piece(index), '  </wsdl:portType>'];
+  const binding = (name: string, index: number) => [...bindingHead(name), ...piece(index), '  </wsdl:binding>'];
+  return [
+    ...head,
+    ...schema,
+    '    </s:schema>',
+    '  </wsdl:types>',
+    ...messages.flatMap((list) => pair(list, 0)),
+    ...fault,
+    ...messages.flatMap((list) => pair(list, 2)),
+    ...messages.flatMap((list) => pair(list, 4)),
+    ...portType('Soap', 1),
+    ...portType('HttpGet', 2),
+    ...portType('HttpPost', 3),
+    ...binding('Soap', 4),
+    ...binding('Soap12', 5),
+    ...binding('HttpGet', 6),
+    ...binding('HttpPost', 7),
+    ...tail,
+  ].join('\n');
+}
+
+/** Each v2 WSDL file under `root` and its text, from the legacy WSDL of the same service and its declarations. */
+export function v2WsdlFiles(root: string, services: ReadonlyArray<Pick<Service, 'name' | 'operations' | 'contract'>>): { file: string; text: string }[] {
+  return services
+    .filter((service) => service.contract === 'v2')
+    .map((service) => ({
+      file: serviceLocation(service.name, 'v2').wsdlFile,
+      text: v2Wsdl(fs.readFileSync(path.join(root, serviceLocation(service.name, 'legacy').wsdlFile), 'utf8'), service),
+    }));
 }
