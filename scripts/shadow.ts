@@ -1,5 +1,5 @@
 /**
- * npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>]
+ * npm run shadow -- --primary <url> --candidate <url> [--secondary <url>] [--port 8081] [--host 0.0.0.0] [--out <dir>]
  *                   [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]
  *
  * A reverse proxy in front of two servers (docs/migration.md, "Shadow mode"): clients are served by
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
-const USAGE = 'usage: npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
+const USAGE = 'usage: npm run shadow -- --primary <url> --candidate <url> [--secondary <url>] [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
 
 function shadowOptions(argv: string[]): ShadowOptions {
   const { values } = parseArgs({
@@ -20,6 +20,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
     options: {
       primary: { type: 'string' },
       candidate: { type: 'string' },
+      secondary: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       out: { type: 'string' },
@@ -31,13 +32,14 @@ function shadowOptions(argv: string[]): ShadowOptions {
     strict: true,
   });
   if (values.primary === undefined || values.candidate === undefined) throw new Error('--primary and --candidate are required');
-  for (const url of [values.primary, values.candidate]) if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`${url}: not an http or https URL`);
+  for (const url of [values.primary, values.candidate, ...(values.secondary === undefined ? [] : [values.secondary])]) if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`${url}: not an http or https URL`);
   const port = values.port === undefined ? SHADOW_DEFAULTS.port : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: not a port number`);
   return {
     ...SHADOW_DEFAULTS,
     primary: values.primary,
     candidate: values.candidate,
+    secondary: values.secondary,
     port,
     host: values.host ?? SHADOW_DEFAULTS.host,
     out: values.out ?? SHADOW_DEFAULTS.out,

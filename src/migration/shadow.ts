@@ -16,6 +16,8 @@ import { classify, type Call } from './traffic';
 export interface ShadowOptions extends TlsOptions {
   primary: string;
   candidate: string;
+  /** A second legacy instance on the primary's data: where its answers differ from the primary's is noise. */
+  secondary?: string;
   port: number;
   host: string;
   out: string;
@@ -34,9 +36,9 @@ export interface ShadowOptions extends TlsOptions {
   heldBytes: number;
   /** Mirrored calls under way at once. */
   concurrency: number;
-  /** A mirrored call (or second primary call) that takes longer fails. */
+  /** A mirrored call (or a call to learn noise) that takes longer fails. */
   timeoutMs: number;
-  /** One read in this many goes to the primary twice, to learn its noise; 0 for none. */
+  /** One mirrored read in this many also learns noise (from the secondary, else the candidate asked again); 0 for none. */
   noiseEvery: number;
   /** How often summary.json and summary.html are rewritten. */
   reportEveryMs: number;
@@ -82,6 +84,7 @@ export interface Shadow {
 export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const primary = target(options.primary, options);
   const candidate = target(options.candidate, options);
+  const secondary = options.secondary === undefined ? undefined : target(options.secondary, options);
   const noise = new NoiseLearner(options.noiseEvery);
   const report = new Report(options.out, (key) => noise.noisyFields(key));
   const ignored = pathMatcher(options.ignore);
@@ -126,10 +129,6 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
 
   async function mirror(job: Mirrored): Promise<void> {
     const key = keyOf(job.call);
-    if (!job.call.write && noise.sampleNext()) {
-      const again = await exchange(primary, job.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
-      if (again !== undefined) noise.learn(key, differencesOf(job.primary, again).differences);
-    }
     let answer: Answer;
     try {
       answer = await exchange(candidate, job.request, options.captureBytes, options.timeoutMs);
@@ -137,6 +136,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       report.count(job.call, 'candidateErrors');
       return;
     }
+    if (!job.call.write && noise.sampleNext()) await learnNoise(key, job, answer);
     // The v2 contract and the OpenAPI document are this server's own: the legacy one answers 404.
     if ((job.call.contract === 'v2' || job.call.operation === 'openapi') && (answer.status === 404) !== (job.primary.status === 404)) {
       report.count(job.call, 'notInContract');
@@ -144,6 +144,16 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     }
     const verdict = compareAnswers(job.call, job.request, job.primary, answer, { ignored, noisy: (path) => noise.isNoisy(key, path) });
     report.record(job.call, job.request, [job.primary.status, answer.status], verdict);
+  }
+
+  /**
+   * Two answers to one request that should agree: the primary's and the secondary's when there is one
+   * (as Diffy does), else the candidate's two. The primary is never asked again, nor a write re-sent.
+   */
+  async function learnNoise(key: string, job: Mirrored, candidateAnswer: Answer): Promise<void> {
+    const [first, to] = secondary === undefined ? [candidateAnswer, candidate] : [job.primary, secondary];
+    const again = await exchange(to, job.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
+    if (again !== undefined) noise.learn(key, differencesOf(first, again).differences);
   }
 
   const server = http.createServer((req, res) => {
@@ -175,8 +185,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       queue.length = 0;
       await settled();
       idle = [];
-      primary.agent.destroy();
-      candidate.agent.destroy();
+      for (const to of [primary, candidate, secondary]) to?.agent.destroy();
       await report.close();
     },
   };
