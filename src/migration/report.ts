@@ -6,6 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createSyncCustomersService, MOBILE_APP_SERVICE_NAME, SYNC_CUSTOMERS_SERVICE_NAME } from '../services/mobile-app';
+import { mainServiceOperations } from '../services/registry';
 import type { Verdict } from './compare';
 import type { Call, RequestHead } from './traffic';
 
@@ -35,6 +37,30 @@ const EXAMPLES = 3;
 /** Headers that may carry credentials or sessions (Authorization, Cookie, an API key header of any name): never written to a report. */
 const SECRET_HEADER = /auth|cookie|key|token|secret|session/i;
 
+/** What a report row names instead of a service or operation the contract does not declare. */
+export const UNDECLARED = '(undeclared)';
+
+/** The operations each service declares (the same in both contracts). */
+const SERVICES: readonly (readonly [string, readonly string[]])[] = [
+  [MOBILE_APP_SERVICE_NAME, mainServiceOperations.map((op) => op.name)],
+  [SYNC_CUSTOMERS_SERVICE_NAME, [...createSyncCustomersService({ namespace: '' }).operations.keys()]],
+];
+
+/** By lower-case name: ASMX names are case-insensitive. */
+const DECLARED = new Map(SERVICES.map(([service, operations]) => [service.toLowerCase(), { service, operations: new Map(operations.map((name) => [name.toLowerCase(), name])) }]));
+
+/**
+ * The call as a report row names it: declared services and operations in their declared spelling,
+ * anything else as UNDECLARED, so that made-up names sent by clients add no rows.
+ */
+export function declaredCall(call: Call): Call {
+  if (call.service === '') return call;
+  const declared = DECLARED.get(call.service.toLowerCase());
+  const service = declared?.service ?? UNDECLARED;
+  if (call.binding === 'document') return { ...call, service };
+  return { ...call, service, operation: declared?.operations.get(call.operation.toLowerCase()) ?? UNDECLARED };
+}
+
 export class Report {
   private readonly rows = new Map<string, OperationSummary>();
   private readonly examples = new Map<string, object[]>();
@@ -49,11 +75,12 @@ export class Report {
   }
 
   count(call: Call, what: Count): void {
-    this.row(call)[what] += 1;
+    this.row(declaredCall(call))[what] += 1;
   }
 
   /** One compared exchange and what the comparison found. */
-  record(call: Call, request: RequestHead & { body: Buffer }, statuses: [number, number], verdict: Verdict): void {
+  record(sent: Call, request: RequestHead & { body: Buffer }, statuses: [number, number], verdict: Verdict): void {
+    const call = declaredCall(sent);
     const row = this.row(call);
     row.compared += 1;
     row[verdict.outcome] += 1;

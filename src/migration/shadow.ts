@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
-import { keyOf, Report } from './report';
+import { declaredCall, keyOf, Report } from './report';
 import { classify, type Call } from './traffic';
 
 export interface ShadowOptions extends TlsOptions {
@@ -128,7 +128,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   }
 
   async function mirror(job: Mirrored): Promise<void> {
-    const key = keyOf(job.call);
+    const key = keyOf(declaredCall(job.call));
     let answer: Answer;
     try {
       answer = await exchange(candidate, job.request, options.captureBytes, options.timeoutMs);

@@ -1,5 +1,13 @@
-/** Raw HTTP exchanges for the migration tools' tests: the bytes as sent and received, nothing decoded. */
+/**
+ * Raw HTTP exchanges for the migration tools' tests (the bytes as sent and received, nothing
+ * decoded), and two real servers of this project whose data differ in one name, with a proxy between.
+ */
+import fs from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import { listenTestApp, type ListeningApp } from '../support/listen';
 
 export interface RawAnswer {
   status: number;
@@ -38,4 +46,17 @@ export function soapCall(version: '1.1' | '1.2', path: string, namespace: string
   const headers: Record<string, string> =
     version === '1.1' ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${namespace}${operation}"` } : { 'content-type': `application/soap+xml; charset=utf-8; action="${namespace}${operation}"` };
   return { method: 'POST', path, headers, body };
+}
+
+/** A primary and a candidate on the same data but for one name: area manager AM02 is "Anita Southern" on the candidate. */
+export async function differingPair(): Promise<[ListeningApp, ListeningApp]> {
+  const pair = await Promise.all([listenTestApp({ masterData: true }), listenTestApp({ masterData: true })]);
+  await pair[1].engine.db.updateTable('users').set({ name: 'Anita Southern' }).where('id', '=', 'AM02').execute();
+  return pair;
+}
+
+/** A shadow proxy between the two on a free port of 127.0.0.1, its report in a new folder, no noise learnt unless asked. */
+export function proxyBetween(primary: ListeningApp, candidate: ListeningApp, overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-'));
+  return startShadow({ ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, ...overrides });
 }

@@ -8,14 +8,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { main as shadowMain } from '../../scripts/shadow';
-import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import type { Shadow, ShadowOptions } from '../../src/migration/shadow';
 import type { OperationSummary } from '../../src/migration/report';
 import { warrantyFields } from '../support/fixture';
 import { listen, listenTestApp, type Listening, type ListeningApp } from '../support/listen';
-import { rawRequest, soapCall, type RawAnswer } from './shadow-support';
+import { differingPair, proxyBetween, rawRequest, soapCall, type RawAnswer } from './shadow-support';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const V2 = '/API/v2/MobileAppWebService.asmx';
@@ -24,16 +23,14 @@ let primary: ListeningApp;
 let candidate: ListeningApp;
 
 beforeAll(async () => {
-  [primary, candidate] = await Promise.all([listenTestApp({ masterData: true }), listenTestApp({ masterData: true })]);
-  await candidate.engine.db.updateTable('users').set({ name: 'Anita Southern' }).where('id', '=', 'AM02').execute();
+  [primary, candidate] = await differingPair();
 });
 afterAll(async () => {
   await Promise.all([primary?.stop(), candidate?.stop()]);
 });
 
 function startProxy(overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-'));
-  return startShadow({ ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, ...overrides });
+  return proxyBetween(primary, candidate, overrides);
 }
 
 function row(shadow: Shadow, operation: string, binding: string, contract = 'legacy'): OperationSummary | undefined {
