@@ -47,6 +47,7 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
       insecure: values.insecure ?? false,
       captureBytes: SHADOW_DEFAULTS.captureBytes,
       timeoutMs: SHADOW_DEFAULTS.timeoutMs,
+      maxFileBytes: SHADOW_DEFAULTS.maxFileBytes,
     },
   };
 }

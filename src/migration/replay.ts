@@ -91,12 +91,14 @@ export interface ReplayOptions extends TlsOptions {
   ignore: readonly string[];
   captureBytes: number;
   timeoutMs: number;
+  /** differences.jsonl stops growing at this size; what is left out is counted. */
+  maxFileBytes: number;
 }
 
 /** Replays the recording; resolves to the report, written. */
 export async function replay(recording: readonly Recorded[], options: ReplayOptions): Promise<Report> {
   const to = target(options.target, options);
-  const report = new Report(options.out);
+  const report = new Report(options.out, { maxFileBytes: options.maxFileBytes });
   const ignored = pathMatcher(options.ignore);
   const host = options.host ?? mostCommonHost(recording);
   const pending = [...recording];

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { CappedFile, writeWhole } from './files';
 import { createSyncCustomersService, MOBILE_APP_SERVICE_NAME, SYNC_CUSTOMERS_SERVICE_NAME } from '../services/mobile-app';
 import { mainServiceOperations } from '../services/registry';
 import type { Verdict } from './compare';
@@ -61,17 +62,39 @@ export function declaredCall(call: Call): Call {
   return { ...call, service, operation: declared?.operations.get(call.operation.toLowerCase()) ?? UNDECLARED };
 }
 
+export interface ReportOptions {
+  /** The fields learnt to be noisy for a row's key. */
+  noisyFields?: (key: string) => string[];
+  /** differences.jsonl stops growing at this size; later lines are counted in `overBudget`. */
+  maxFileBytes: number;
+}
+
+/** Lines or entries left out of a file for want of room in its budget (ReportOptions.maxFileBytes), by file. */
+export interface OverBudget {
+  differences: number;
+  recording?: number;
+}
+
 export class Report {
   private readonly rows = new Map<string, OperationSummary>();
   private readonly examples = new Map<string, object[]>();
-  private readonly differences: fs.WriteStream;
+  private readonly differences: CappedFile;
+  private readonly noisyFields: (key: string) => string[];
+  private recording: CappedFile | undefined;
 
   constructor(
     readonly dir: string,
-    private readonly noisyFields: (key: string) => string[] = () => [],
+    options: ReportOptions,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
-    this.differences = fs.createWriteStream(path.join(dir, 'differences.jsonl'), { flags: 'w' });
+    // A folder it creates is its owner's alone, as the files in it are.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.differences = new CappedFile(path.join(dir, 'differences.jsonl'), options.maxFileBytes);
+    this.noisyFields = options.noisyFields ?? (() => []);
+  }
+
+  /** A recording of the same run, whose entries left out are shown in the summary too. */
+  track(recording: CappedFile): void {
+    this.recording = recording;
   }
 
   count(call: Call, what: Count): void {
@@ -103,10 +126,12 @@ export class Report {
     if (examples.length < EXAMPLES) this.examples.set(keyOf(call), [...examples, line]);
   }
 
-  summary(): { operations: OperationSummary[] } {
+  summary(): { operations: OperationSummary[]; overBudget: OverBudget } {
     const operations = [...this.rows.entries()].map(([key, row]) => ({ ...row, noisyFields: this.noisyFields(key) }));
     operations.sort((a, b) => `${a.service}/${a.operation}/${a.binding}`.localeCompare(`${b.service}/${b.operation}/${b.binding}`));
-    return { operations };
+    const overBudget: OverBudget = { differences: this.differences.dropped };
+    if (this.recording !== undefined) overBudget.recording = this.recording.dropped;
+    return { operations, overBudget };
   }
 
   /** Prometheus text: the counts by operation, binding and outcome. */
@@ -125,12 +150,12 @@ export class Report {
   write(): void {
     const summary = this.summary();
     writeWhole(path.join(this.dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    writeWhole(path.join(this.dir, 'summary.html'), summaryHtml(summary.operations, this.examples));
+    writeWhole(path.join(this.dir, 'summary.html'), summaryHtml(summary, this.examples));
   }
 
   async close(): Promise<void> {
     this.write();
-    await new Promise<void>((resolve) => this.differences.end(resolve));
+    await this.differences.close();
   }
 
   private row(call: Call): OperationSummary {
@@ -171,13 +196,7 @@ function escapeLabel(value: string): string {
   return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
-function writeWhole(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, text);
-  fs.renameSync(temporary, file);
-}
-
-function summaryHtml(rows: readonly OperationSummary[], examples: ReadonlyMap<string, object[]>): string {
+function summaryHtml({ operations: rows, overBudget }: ReturnType<Report['summary']>, examples: ReadonlyMap<string, object[]>): string {
   const cells = (row: OperationSummary) => COUNTS.map((what) => `<td>${row[what]}</td>`).join('');
   const body = rows
     .map((row) => {
@@ -193,11 +212,19 @@ function summaryHtml(rows: readonly OperationSummary[], examples: ReadonlyMap<st
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Shadow comparison</title>
 <style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}pre{white-space:pre-wrap;font-size:90%}</style></head>
-<body><h1>Shadow comparison</h1><p>Written ${new Date().toISOString()}.</p>
+<body><h1>Shadow comparison</h1><p>Written ${new Date().toISOString()}.</p>${overBudgetHtml(overBudget)}
 <table><tr><th>service</th><th>operation</th><th>binding</th>${COUNTS.map((what) => `<th>${what}</th>`).join('')}</tr>
 ${body}
 </table></body></html>
 `;
+}
+
+function overBudgetHtml(overBudget: OverBudget): string {
+  const lines = [
+    overBudget.differences > 0 ? `${overBudget.differences} differing exchanges were left out of differences.jsonl: it reached its size budget.` : '',
+    (overBudget.recording ?? 0) > 0 ? `${overBudget.recording} exchanges were left out of the recording: it reached its size budget.` : '',
+  ];
+  return lines.filter((line) => line !== '').map((line) => `<p><strong>${line}</strong></p>`).join('');
 }
 
 function escapeHtml(text: string): string {

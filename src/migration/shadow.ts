@@ -42,6 +42,8 @@ export interface ShadowOptions extends TlsOptions {
   noiseEvery: number;
   /** How often summary.json and summary.html are rewritten. */
   reportEveryMs: number;
+  /** differences.jsonl (and a recording) stop growing at this size; what is left out is counted. */
+  maxFileBytes: number;
 }
 
 export const SHADOW_DEFAULTS = {
@@ -58,6 +60,7 @@ export const SHADOW_DEFAULTS = {
   timeoutMs: 30_000,
   noiseEvery: 20,
   reportEveryMs: 5000,
+  maxFileBytes: 256 * 1024 * 1024,
 } satisfies Partial<ShadowOptions>;
 
 /** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
@@ -86,7 +89,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const candidate = target(options.candidate, options);
   const secondary = options.secondary === undefined ? undefined : target(options.secondary, options);
   const noise = new NoiseLearner(options.noiseEvery);
-  const report = new Report(options.out, (key) => noise.noisyFields(key));
+  const report = new Report(options.out, { noisyFields: (key) => noise.noisyFields(key), maxFileBytes: options.maxFileBytes });
   const ignored = pathMatcher(options.ignore);
   const queue: Mirrored[] = [];
   let held = 0;

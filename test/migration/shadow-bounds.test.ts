@@ -5,6 +5,7 @@
  * says nothing holds nothing.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Shadow, ShadowOptions } from '../../src/migration/shadow';
 import { UNDECLARED } from '../../src/migration/report';
@@ -59,4 +60,50 @@ describe('operations the contract does not declare', () => {
       await shadow.close();
     }
   }, 60_000);
+});
+
+/** A read whose answers differ between the two servers: one line of differences.jsonl each. */
+const differing = { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin` };
+
+function modeOf(file: string): string {
+  return (fs.statSync(file).mode & 0o777).toString(8);
+}
+
+describe('the files that hold requests and answers', () => {
+  it('are readable by their owner only, also when they were there before', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-modes-'));
+    for (const name of ['differences.jsonl', 'summary.json', 'summary.html']) fs.writeFileSync(path.join(out, name), 'old', { mode: 0o644 });
+    const shadow = await startProxy({ out });
+    try {
+      await rawRequest(shadow.port, differing);
+      await shadow.settled();
+    } finally {
+      await shadow.close();
+    }
+    expect(fs.readFileSync(path.join(out, 'differences.jsonl'), 'utf8')).toContain('Anita Southern');
+    for (const name of ['differences.jsonl', 'summary.json', 'summary.html']) expect([name, modeOf(path.join(out, name))]).toEqual([name, '600']);
+    const fresh = path.join(out, 'new', 'report');
+    const again = await startProxy({ out: fresh });
+    await again.close();
+    expect(modeOf(fresh)).toBe('700');
+  });
+
+  it('stop growing at their size budget, what is left out counted in the summary', async () => {
+    const shadow = await startProxy({ maxFileBytes: 2000 });
+    try {
+      for (let i = 0; i < 10; i++) await rawRequest(shadow.port, differing);
+      await shadow.settled();
+      const file = path.join(shadow.report.dir, 'differences.jsonl');
+      const written = fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length;
+      expect(fs.statSync(file).size).toBeLessThanOrEqual(2000);
+      expect(written).toBeGreaterThan(0);
+      const { overBudget } = shadow.report.summary();
+      expect(written + overBudget.differences).toBe(10);
+      shadow.report.write();
+      expect(JSON.parse(fs.readFileSync(path.join(shadow.report.dir, 'summary.json'), 'utf8')).overBudget).toEqual({ differences: overBudget.differences });
+      expect(fs.readFileSync(path.join(shadow.report.dir, 'summary.html'), 'utf8')).toContain(`${overBudget.differences} differing exchanges were left out of differences.jsonl`);
+    } finally {
+      await shadow.close();
+    }
+  });
 });
