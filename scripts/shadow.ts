@@ -9,7 +9,9 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
+import { loadSettings } from '../src/config';
+import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
+import { ConnectionGuard } from '../src/process/connection-guard';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = 'usage: npm run shadow -- --primary <url> --candidate <url> [--secondary <url>] [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]';
@@ -28,6 +30,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
       ignore: { type: 'string', multiple: true },
       ca: { type: 'string' },
       insecure: { type: 'boolean' },
+      'shadow-paths-public': { type: 'boolean' },
     },
     strict: true,
   });
@@ -35,8 +38,12 @@ function shadowOptions(argv: string[]): ShadowOptions {
   for (const url of [values.primary, values.candidate, ...(values.secondary === undefined ? [] : [values.secondary])]) if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`${url}: not an http or https URL`);
   const port = values.port === undefined ? SHADOW_DEFAULTS.port : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: not a port number`);
+  // The server's own timeouts and ceiling on connections, from the same variables (docs/operations.md).
+  const connections = connectionSettings(loadSettings(process.env));
   return {
     ...SHADOW_DEFAULTS,
+    connections,
+    guard: new ConnectionGuard(connections),
     primary: values.primary,
     candidate: values.candidate,
     secondary: values.secondary,
@@ -47,6 +54,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
     ignore: values.ignore ?? [],
     ca: values.ca === undefined ? undefined : fs.readFileSync(values.ca),
     insecure: values.insecure ?? false,
+    ownPathsPublic: values['shadow-paths-public'] ?? false,
   };
 }
 

@@ -5,13 +5,27 @@
  * be slow, down or wrong without a client noticing: mirrored work waits in a bounded queue, each call
  * under a timeout, and what does not fit is dropped and counted.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadSettings, type Settings } from '../config';
 import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
 import { declaredCall, keyOf, Report } from './report';
 import { classify, type Call } from './traffic';
+
+/** What the proxy takes from the server's settings (src/config.ts) for its own clients' connections. */
+export type ConnectionSettings = Pick<Settings, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'>;
+
+export function connectionSettings({ requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections }: Settings): ConnectionSettings {
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections };
+}
+
+/** The server's connection guard (src/process/connection-guard.ts): this layer may not import it, so the caller gives one. */
+export interface ConnectionWatch {
+  watch(server: http.Server): void;
+  admit(listener: RequestListener): RequestListener;
+}
 
 export interface ShadowOptions extends TlsOptions {
   primary: string;
@@ -44,7 +58,16 @@ export interface ShadowOptions extends TlsOptions {
   reportEveryMs: number;
   /** differences.jsonl (and a recording) stop growing at this size; what is left out is counted. */
   maxFileBytes: number;
+  /** The server's request, headers and keep-alive timeouts, so a silent client of the proxy holds nothing. */
+  connections: ConnectionSettings;
+  /** The server's ceiling on connections and send timeout, made from `connections` (scripts/shadow.ts). */
+  guard?: ConnectionWatch;
+  /** Whether /__shadow/* answers clients other than the local machine. */
+  ownPathsPublic: boolean;
 }
+
+/** How often node:http checks the headers and request timeouts, as the server does (src/server.ts). */
+const CONNECTIONS_CHECK_MS = 500;
 
 export const SHADOW_DEFAULTS = {
   port: 8081,
@@ -61,6 +84,8 @@ export const SHADOW_DEFAULTS = {
   noiseEvery: 20,
   reportEveryMs: 5000,
   maxFileBytes: 256 * 1024 * 1024,
+  connections: connectionSettings(loadSettings({})),
+  ownPathsPublic: false,
 } satisfies Partial<ShadowOptions>;
 
 /** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
@@ -159,13 +184,17 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (again !== undefined) noise.learn(key, differencesOf(first, again).differences);
   }
 
-  const server = http.createServer((req, res) => {
-    if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report);
+  const listener: RequestListener = (req, res) => {
+    if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report, options.ownPathsPublic);
     proxy(req, res, primary, options, budget, (job) => {
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
       else enqueue(job);
     }, (call) => report.count(call, 'notMirrored'));
-  });
+  };
+  const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = options.connections;
+  const timeouts = { requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS };
+  const server = http.createServer(timeouts, options.guard?.admit(listener) ?? listener);
+  options.guard?.watch(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, resolve);
@@ -245,10 +274,15 @@ function forwarded(req: IncomingMessage): http.IncomingHttpHeaders {
   return headers;
 }
 
-/** The proxy's own endpoints: never forwarded. */
-function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report): void {
+/** The proxy's own endpoints: never forwarded, and by default for the local machine only (they show what clients sent). */
+function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, toAnyone: boolean): void {
   const path = (req.url ?? '').split('?')[0];
-  if (path === '/__shadow/metrics') res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
+  if (!toAnyone && !isLoopback(req.socket.remoteAddress ?? '')) res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('The proxy answers /__shadow/ for the local machine only (see --shadow-paths-public).');
+  else if (path === '/__shadow/metrics') res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
   else if (path === '/__shadow/summary') res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
   else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+}
+
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\./.test(address) || address === '::1';
 }

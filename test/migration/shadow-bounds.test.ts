@@ -5,11 +5,13 @@
  * says nothing holds nothing.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Shadow, ShadowOptions } from '../../src/migration/shadow';
+import { SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import { ConnectionGuard } from '../../src/process/connection-guard';
 import { UNDECLARED } from '../../src/migration/report';
-import type { ListeningApp } from '../support/listen';
+import { listen, type ListeningApp } from '../support/listen';
 import { differingPair, proxyBetween, rawRequest, soapCall } from './shadow-support';
 
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -106,4 +108,85 @@ describe('the files that hold requests and answers', () => {
       await shadow.close();
     }
   });
+});
+
+describe("the proxy's own paths", () => {
+  /** An address of this machine that is not loopback, if it has one. */
+  const external = Object.values(os.networkInterfaces())
+    .flat()
+    .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address;
+
+  (external === undefined ? it.skip : it)('answer the local machine only, unless told to answer anyone', async () => {
+    for (const [ownPathsPublic, fromOutside] of [[false, 403], [true, 200]] as const) {
+      const shadow = await startProxy({ host: '0.0.0.0', ownPathsPublic });
+      try {
+        for (const own of ['/__shadow/metrics', '/__shadow/summary']) {
+          expect((await rawRequest(shadow.port, { method: 'GET', path: own })).status).toBe(200);
+          const outside = await rawRequest(shadow.port, { method: 'GET', path: own }, external);
+          expect(outside.status).toBe(fromOutside);
+          if (fromOutside === 403) expect(outside.body.toString()).not.toContain('shadow_exchanges_total');
+        }
+        // Other paths are still forwarded, whoever asks.
+        expect((await rawRequest(shadow.port, differing, external)).status).toBe(200);
+      } finally {
+        await shadow.close();
+      }
+    }
+  });
+});
+
+describe('a client of the proxy that holds its connection', () => {
+  const short = { ...SHADOW_DEFAULTS.connections, requestTimeoutMs: 1000, headersTimeoutMs: 1000, sendTimeoutMs: 1000 };
+
+  it('is closed after the headers timeout when it sends nothing, or stops within its request head', async () => {
+    const shadow = await startProxy({ connections: short });
+    try {
+      const started = Date.now();
+      const closed = ['', 'GET /API/MobileAppWebService.asmx/FillAreaManagers HTTP/1.1\r\nHost: x\r\n'].map((sent) => {
+        const socket = net.connect(shadow.port, '127.0.0.1');
+        socket.on('error', () => undefined);
+        if (sent !== '') socket.write(sent);
+        return new Promise((resolve) => socket.once('close', () => resolve(Date.now() - started)));
+      });
+      for (const after of await Promise.all(closed)) {
+        expect(after).toBeGreaterThanOrEqual(900);
+        expect(after).toBeLessThan(5000);
+      }
+    } finally {
+      await shadow.close();
+    }
+  });
+
+  it('is closed when it takes none of its answer, after the send timeout, and the primary is let go', async () => {
+    let primaryClosed = false;
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    const big = await listen((_req, res) => {
+      res.on('close', () => (primaryClosed = true));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const more = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    const guard = new ConnectionGuard(short);
+    const shadow = await startProxy({ primary: big.baseUrl, connections: short, guard });
+    try {
+      const socket = net.connect(shadow.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n');
+      // Reads the answer's first bytes, then nothing more.
+      await new Promise((resolve) => socket.once('data', resolve));
+      socket.pause();
+      const started = Date.now();
+      while (guard.sendTimeouts === 0 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(guard.sendTimeouts).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(primaryClosed).toBe(true);
+      socket.destroy();
+    } finally {
+      await shadow.close();
+      await big.stop();
+    }
+  }, 20_000);
 });

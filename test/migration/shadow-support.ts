@@ -7,6 +7,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import { ConnectionGuard } from '../../src/process/connection-guard';
 import { listenTestApp, type ListeningApp } from '../support/listen';
 
 export interface RawAnswer {
@@ -22,9 +23,9 @@ export interface RawRequest {
   body?: string;
 }
 
-export function rawRequest(port: number, request: RawRequest): Promise<RawAnswer> {
+export function rawRequest(port: number, request: RawRequest, host = '127.0.0.1'): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = http.request({ host: '127.0.0.1', port, method: request.method, path: request.path, headers: request.headers, agent: false }, (res) => {
+    const outgoing = http.request({ host, port, method: request.method, path: request.path, headers: request.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -55,8 +56,13 @@ export async function differingPair(): Promise<[ListeningApp, ListeningApp]> {
   return pair;
 }
 
-/** A shadow proxy between the two on a free port of 127.0.0.1, its report in a new folder, no noise learnt unless asked. */
-export function proxyBetween(primary: ListeningApp, candidate: ListeningApp, overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
+/**
+ * A shadow proxy between the two on a free port of 127.0.0.1, its report in a new folder, no noise
+ * learnt unless asked, with the server's connection guard as `npm run shadow` has it.
+ */
+export function proxyBetween(primary: Pick<ListeningApp, 'baseUrl'>, candidate: Pick<ListeningApp, 'baseUrl'>, overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-'));
-  return startShadow({ ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, ...overrides });
+  const connections = overrides.connections ?? SHADOW_DEFAULTS.connections;
+  const options = { ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, guard: new ConnectionGuard(connections) };
+  return startShadow({ ...options, ...overrides });
 }
