@@ -75,7 +75,7 @@ function reportDir(): string {
 it('finds nothing different replaying against the server it was recorded from, and exits 0', async () => {
   const out = reportDir();
   const io = captured();
-  expect(await main([harFile, '--target', recordedFrom.baseUrl, '--out', out, '--host', new URL(recordedFrom.baseUrl).host], io)).toBe(0);
+  expect(await main([harFile, '--candidate', recordedFrom.baseUrl, '--out', out, '--recorded-host', new URL(recordedFrom.baseUrl).host], io)).toBe(0);
   expect(io.lines.join('\n')).toContain('4 compared, 4 same, 0 different');
   const rows = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')).operations;
   expect(rows.find((r: { operation: string }) => r.operation === 'CreateWarrantyRequest')).toMatchObject({ notMirrored: 1, compared: 0 });
