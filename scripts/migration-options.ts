@@ -30,6 +30,7 @@ const OPTIONS = {
   out: { type: 'string', commands: BOTH, usage: '[--out <dir>]' },
   concurrency: { type: 'string', commands: BOTH, usage: '[--concurrency 4]' },
   'mirror-writes': { type: 'boolean', commands: BOTH, usage: '[--mirror-writes]' },
+  sample: { type: 'string', commands: ['shadow'], usage: '[--sample 1]' },
   ignore: { type: 'string', multiple: true, commands: BOTH, usage: '[--ignore <path>]...' },
   'max-file-mb': { type: 'string', commands: BOTH, usage: '[--max-file-mb 256]' },
   'shadow-paths-public': { type: 'boolean', commands: ['shadow'], usage: '[--shadow-paths-public]' },

@@ -14,13 +14,14 @@ import type { Call, RequestHead } from './traffic';
 
 /**
  * compared = same + different + expected; noisy: compared with a noisy field left out; byDigest:
- * compared by length and digest; dropped: not mirrored for want of room in the queue; notInContract:
+ * compared by length and digest; notSampled: a read left out by --sample; dropped: not mirrored for
+ * want of room in the queue; notInContract:
  * one server has no such thing (the v2 contract, the OpenAPI document); skipped: a replay's entry for
  * another host or without a recorded answer.
  */
-export type Count = 'compared' | 'same' | 'different' | 'expected' | 'noisy' | 'byDigest' | 'candidateErrors' | 'notMirrored' | 'dropped' | 'notInContract' | 'skipped';
+export type Count = 'compared' | 'same' | 'different' | 'expected' | 'noisy' | 'byDigest' | 'candidateErrors' | 'notMirrored' | 'notSampled' | 'dropped' | 'notInContract' | 'skipped';
 
-const COUNTS: readonly Count[] = ['compared', 'same', 'different', 'expected', 'noisy', 'byDigest', 'candidateErrors', 'notMirrored', 'dropped', 'notInContract', 'skipped'];
+const COUNTS: readonly Count[] = ['compared', 'same', 'different', 'expected', 'noisy', 'byDigest', 'candidateErrors', 'notMirrored', 'notSampled', 'dropped', 'notInContract', 'skipped'];
 
 export interface OperationSummary extends Record<Count, number> {
   service: string;

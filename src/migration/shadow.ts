@@ -62,6 +62,8 @@ export interface ShadowOptions extends TlsOptions {
   connections: ConnectionSettings;
   /** The server's ceiling on connections and send timeout, made from `connections` (scripts/shadow.ts). */
   guard?: ConnectionWatch;
+  /** The fraction of reads mirrored, from 0 to 1; the others are counted as notSampled. */
+  sample: number;
   /** Whether /__shadow/* answers clients other than the local machine. */
   ownPathsPublic: boolean;
 }
@@ -86,6 +88,7 @@ export const SHADOW_DEFAULTS = {
   maxFileBytes: 256 * 1024 * 1024,
   connections: connectionSettings(loadSettings({})),
   ownPathsPublic: false,
+  sample: 1,
 } satisfies Partial<ShadowOptions>;
 
 /** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
@@ -116,6 +119,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const noise = new NoiseLearner(options.noiseEvery);
   const report = new Report(options.out, { noisyFields: (key) => noise.noisyFields(key), maxFileBytes: options.maxFileBytes });
   const ignored = pathMatcher(options.ignore);
+  const sampled = sampler(options.sample);
   const queue: Mirrored[] = [];
   let held = 0;
   let running = 0;
@@ -188,6 +192,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report, options.ownPathsPublic);
     proxy(req, res, primary, options, budget, (job) => {
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
+      else if (!job.call.write && !sampled()) report.count(job.call, 'notSampled');
       else enqueue(job);
     }, (call) => report.count(call, 'notMirrored'));
   };
@@ -261,6 +266,18 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
       mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length });
     });
   });
+}
+
+/**
+ * Whether each read is mirrored: `fraction` of them, spread evenly, the same reads on every run (Envoy's
+ * runtime_fraction, Scientist's ramp-up), so that a run can be repeated and a test can count.
+ */
+function sampler(fraction: number): () => boolean {
+  let reads = 0;
+  return () => {
+    reads += 1;
+    return Math.floor(reads * fraction) > Math.floor((reads - 1) * fraction);
+  };
 }
 
 /** The client's headers as a reverse proxy passes them on: its Host kept, X-Forwarded-* added. */

@@ -11,24 +11,13 @@ import path from 'node:path';
 import { SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
 import { ConnectionGuard } from '../../src/process/connection-guard';
 import { UNDECLARED } from '../../src/migration/report';
-import { listen, type ListeningApp } from '../support/listen';
-import { differingPair, proxyBetween, rawRequest, soapCall } from './shadow-support';
+import { listen } from '../support/listen';
+import { differingPairForFile, rawRequest, soapCall } from './shadow-support';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 
-let primary: ListeningApp;
-let candidate: ListeningApp;
-
-beforeAll(async () => {
-  [primary, candidate] = await differingPair();
-});
-afterAll(async () => {
-  await Promise.all([primary?.stop(), candidate?.stop()]);
-});
-
-function startProxy(overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
-  return proxyBetween(primary, candidate, overrides);
-}
+const servers = differingPairForFile();
+const startProxy = (overrides: Partial<ShadowOptions> = {}): Promise<Shadow> => servers.proxy(overrides);
 
 describe('operations the contract does not declare', () => {
   it('are counted in one row per service and binding, however many names clients make up', async () => {

@@ -66,3 +66,24 @@ export function proxyBetween(primary: Pick<ListeningApp, 'baseUrl'>, candidate: 
   const options = { ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, guard: new ConnectionGuard(connections) };
   return startShadow({ ...options, ...overrides });
 }
+
+/** The differing pair, started before a test file's tests and stopped after them; `proxy` starts a proxy between the two. */
+export function differingPairForFile(): { readonly primary: ListeningApp; readonly candidate: ListeningApp; proxy(overrides?: Partial<ShadowOptions>): Promise<Shadow> } {
+  let pair: [ListeningApp, ListeningApp] | undefined;
+  beforeAll(async () => {
+    pair = await differingPair();
+  });
+  afterAll(async () => {
+    await Promise.all(pair?.map((app) => app.stop()) ?? []);
+  });
+  const started = () => pair ?? (() => { throw new Error('the pair starts in beforeAll'); })();
+  return {
+    get primary() {
+      return started()[0];
+    },
+    get candidate() {
+      return started()[1];
+    },
+    proxy: (overrides = {}) => proxyBetween(started()[0], started()[1], overrides),
+  };
+}
