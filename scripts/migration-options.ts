@@ -31,6 +31,7 @@ const OPTIONS = {
   concurrency: { type: 'string', commands: BOTH, usage: '[--concurrency 4]' },
   'mirror-writes': { type: 'boolean', commands: BOTH, usage: '[--mirror-writes]' },
   sample: { type: 'string', commands: ['shadow'], usage: '[--sample 1]' },
+  record: { type: 'string', commands: ['shadow'], usage: '[--record <file.har>]' },
   ignore: { type: 'string', multiple: true, commands: BOTH, usage: '[--ignore <path>]...' },
   'max-file-mb': { type: 'string', commands: BOTH, usage: '[--max-file-mb 256]' },
   'shadow-paths-public': { type: 'boolean', commands: ['shadow'], usage: '[--shadow-paths-public]' },

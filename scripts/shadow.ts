@@ -32,6 +32,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
     out: text(parsed, 'out') ?? SHADOW_DEFAULTS.out,
     concurrency: number(parsed, 'concurrency', SHADOW_DEFAULTS.concurrency, { min: 1, max: 256, whole: true }),
     mirrorWrites: flag(parsed, 'mirror-writes'),
+    record: text(parsed, 'record'),
     sample: number(parsed, 'sample', SHADOW_DEFAULTS.sample, { min: 0, max: 1, whole: false }),
     ignore: list(parsed, 'ignore'),
     maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { withoutPasswords, withoutSecretHeaders } from './credentials';
 import { CappedFile, writeWhole } from './files';
 import { createSyncCustomersService, MOBILE_APP_SERVICE_NAME, SYNC_CUSTOMERS_SERVICE_NAME } from '../services/mobile-app';
 import { mainServiceOperations } from '../services/registry';
@@ -35,9 +36,6 @@ export interface OperationSummary extends Record<Count, number> {
 
 /** How many differing exchanges each operation and binding keeps as examples for summary.html. */
 const EXAMPLES = 3;
-
-/** Headers that may carry credentials or sessions (Authorization, Cookie, an API key header of any name): never written to a report. */
-const SECRET_HEADER = /auth|cookie|key|token|secret|session/i;
 
 /** What a report row names instead of a service or operation the contract does not declare. */
 export const UNDECLARED = '(undeclared)';
@@ -81,7 +79,7 @@ export class Report {
   private readonly examples = new Map<string, object[]>();
   private readonly differences: CappedFile;
   private readonly noisyFields: (key: string) => string[];
-  private recording: CappedFile | undefined;
+  private recording: { readonly dropped: number } | undefined;
 
   constructor(
     readonly dir: string,
@@ -94,7 +92,7 @@ export class Report {
   }
 
   /** A recording of the same run, whose entries left out are shown in the summary too. */
-  track(recording: CappedFile): void {
+  track(recording: { readonly dropped: number }): void {
     this.recording = recording;
   }
 
@@ -179,18 +177,10 @@ function zeroCounts(): Record<Count, number> {
   return Object.fromEntries(COUNTS.map((what) => [what, 0])) as Record<Count, number>;
 }
 
+/** The request as a report shows it: credentials.ts leaves out what could authenticate. */
 function safeRequest(request: RequestHead & { body: Buffer }): object {
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !SECRET_HEADER.test(name)));
   const body = request.body.length > 4096 ? `${request.body.subarray(0, 4096).toString('utf8')}...` : request.body.toString('utf8');
-  return { method: request.method, url: request.url, headers, body: withoutPasswords(body) };
-}
-
-/** A password or key sent as a field (a form, JSON or SOAP element) is left out of the report too. */
-function withoutPasswords(body: string): string {
-  return body
-    .replace(/((?:^|&)(?:password|apikey|api_key)=)[^&]*/gi, '$1REDACTED')
-    .replace(/("(?:password|apiKey|api_key)"\s*:\s*)"[^"]*"/gi, '$1"REDACTED"')
-    .replace(/(<(?:[\w.-]+:)?(?:Password|ApiKey)>)[^<]*/gi, '$1REDACTED');
+  return { method: request.method, url: withoutPasswords(request.url), headers: withoutSecretHeaders(request.headers), body: withoutPasswords(body) };
 }
 
 function escapeLabel(value: string): string {

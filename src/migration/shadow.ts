@@ -11,6 +11,7 @@ import { loadSettings, type Settings } from '../config';
 import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
+import { HarRecorder } from './recording';
 import { declaredCall, keyOf, Report } from './report';
 import { classify, type Call } from './traffic';
 
@@ -62,6 +63,8 @@ export interface ShadowOptions extends TlsOptions {
   connections: ConnectionSettings;
   /** The server's ceiling on connections and send timeout, made from `connections` (scripts/shadow.ts). */
   guard?: ConnectionWatch;
+  /** A HAR file the client exchanges (the primary's answers) are recorded in, credentials removed. */
+  record?: string;
   /** The fraction of reads mirrored, from 0 to 1; the others are counted as notSampled. */
   sample: number;
   /** Whether /__shadow/* answers clients other than the local machine. */
@@ -102,6 +105,8 @@ interface Mirrored {
   request: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer };
   primary: Answer;
   bytes: number;
+  /** When the client's request came (ms since the epoch). */
+  started: number;
 }
 
 export interface Shadow {
@@ -120,6 +125,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const report = new Report(options.out, { noisyFields: (key) => noise.noisyFields(key), maxFileBytes: options.maxFileBytes });
   const ignored = pathMatcher(options.ignore);
   const sampled = sampler(options.sample);
+  const recorder = options.record === undefined ? undefined : new HarRecorder(options.record, options.maxFileBytes);
+  if (recorder !== undefined) report.track(recorder);
   const queue: Mirrored[] = [];
   let held = 0;
   let running = 0;
@@ -191,10 +198,14 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const listener: RequestListener = (req, res) => {
     if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report, options.ownPathsPublic);
     proxy(req, res, primary, options, budget, (job) => {
+      recorder?.add({ request: job.request, answer: job.primary, started: job.started, finished: Date.now() });
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
       else if (!job.call.write && !sampled()) report.count(job.call, 'notSampled');
       else enqueue(job);
-    }, (call) => report.count(call, 'notMirrored'));
+    }, (call) => {
+      recorder?.leaveOut();
+      report.count(call, 'notMirrored');
+    });
   };
   const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = options.connections;
   const timeouts = { requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS };
@@ -223,6 +234,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       await settled();
       idle = [];
       for (const to of [primary, candidate, secondary]) to?.agent.destroy();
+      await recorder?.close();
       await report.close();
     },
   };
@@ -234,6 +246,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
  * (`tooLarge`: it cannot be sent again). The answer is captured within what the budget grants.
  */
 function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+  const started = Date.now();
   const headers = forwarded(req);
   const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
   const sent = new Capture(options.maxRequestBytes);
@@ -263,7 +276,7 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
       const call = classify(request, request.body);
       if (sent.truncated) return tooLarge(call);
       const primaryAnswer = received.answer(answer);
-      mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length });
+      mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length, started });
     });
   });
 }
