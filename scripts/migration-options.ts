@@ -27,6 +27,7 @@ const OPTIONS = {
   'listen-host': { type: 'string', commands: ['shadow'], usage: '[--listen-host 0.0.0.0]' },
   port: { type: 'string', commands: ['shadow'], usage: '[--port 8081]' },
   'recorded-host': { type: 'string', commands: ['replay'], usage: '[--recorded-host <name>]' },
+  rate: { type: 'string', commands: ['replay'], usage: '[--rate <requests a second>]' },
   out: { type: 'string', commands: BOTH, usage: '[--out <dir>]' },
   concurrency: { type: 'string', commands: BOTH, usage: '[--concurrency 4]' },
   'mirror-writes': { type: 'boolean', commands: BOTH, usage: '[--mirror-writes]' },

@@ -30,6 +30,7 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
       captureBytes: SHADOW_DEFAULTS.captureBytes,
       timeoutMs: SHADOW_DEFAULTS.timeoutMs,
       maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
+      rate: text(parsed, 'rate') === undefined ? undefined : number(parsed, 'rate', 0, { min: 0.001, max: 1_000_000, whole: false }),
     },
   };
 }

@@ -125,3 +125,13 @@ it('refuses a file that is not HAR with exit code 2, naming what is wrong, and s
     await target.stop();
   }
 });
+
+it('--rate N sends at most N requests a second', async () => {
+  const started = Date.now();
+  const io = captured();
+  expect(await main([harFile, '--candidate', recordedFrom.baseUrl, '--out', reportDir(), '--recorded-host', new URL(recordedFrom.baseUrl).host, '--rate', '5'], io)).toBe(0);
+  // Four requests are sent (the others are skipped or writes): the fourth no sooner than 3/5 s after the first.
+  expect(io.lines.join('\n')).toContain('4 compared');
+  expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  expect(await main([harFile, '--candidate', recordedFrom.baseUrl, '--rate', '0'], captured())).toBe(2);
+});
