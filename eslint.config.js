@@ -53,8 +53,9 @@ module.exports = tseslint.config(
   layer(['services'], [...TOOLS, ...BINDINGS, 'process', 'app', 'server', 'main'], 'The service objects know no binding.'),
   layer(['auth'], [...BUSINESS, ...TOOLS, 'asmx', ...ASSEMBLY], 'Authentication knows no protocol: each binding answers its refusals (src/asmx/access-refusals.ts).'),
   layer(['ops'], [...BUSINESS, ...TOOLS, 'asmx', 'auth', ...ASSEMBLY], 'Logging and metrics read the request context, not the bindings.'),
+  layer(['classifier'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db', 'request-context', 'telemetry', 'config'], 'The classifier reads a request for the server and the cut-over proxy alike: it knows no binding, tool or business area, only the service shapes it is given.'),
   layer(['telemetry'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db'], 'Spans read the request context: the bindings and the engines call them, never the other way.'),
   layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
   layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
-  layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations.'),
+  layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations, the settings and the classifier.'),
 );

@@ -50,9 +50,9 @@ export async function startServer(database: string, port: number, env: NodeJS.Pr
   return child;
 }
 
-/** Resolves once GET `target` answers a status `ok` accepts; rejects when the process exits or a minute passes. */
+/** Resolves once GET `target` answers a status `ok` accepts; rejects when the process exits or three minutes pass (a first start seeds). */
 export async function waitUntilAnswers(port: number, target: string, child: ChildProcess, ok: (status: number) => boolean): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`the server on port ${port} exited (${child.exitCode})`);
     const status = await statusOf(port, target).catch(() => 0);
     if (ok(status)) return;

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { TlsOptions } from '../src/migration/forward';
+import { SERVER_SETTING_OPTIONS, serverSettingsOf, type TrafficSettings } from '../src/migration/traffic';
 import { UsageError } from './output';
 
 export type Command = 'shadow' | 'replay';
@@ -37,6 +38,11 @@ const OPTIONS = {
   'max-file-mb': { type: 'string', commands: BOTH, usage: '[--max-file-mb 256]' },
   'shadow-paths-public': { type: 'boolean', commands: ['shadow'], usage: '[--shadow-paths-public]' },
   ca: { type: 'string', commands: BOTH, usage: '[--ca <file>]' },
+  'base-path': { type: 'string', commands: BOTH, usage: '[--base-path <path>]' },
+  'api-namespace': { type: 'string', commands: BOTH, usage: '[--api-namespace <uri>]' },
+  'sync-namespace': { type: 'string', commands: BOTH, usage: '[--sync-namespace <uri>]' },
+  'api-v2-namespace': { type: 'string', commands: BOTH, usage: '[--api-v2-namespace <uri>]' },
+  'sync-v2-namespace': { type: 'string', commands: BOTH, usage: '[--sync-v2-namespace <uri>]' },
   insecure: { type: 'boolean', commands: BOTH, usage: '[--insecure]' },
 } satisfies Record<string, Spec>;
 
@@ -123,4 +129,10 @@ export function tls(parsed: Parsed): TlsOptions {
 export function maxFileBytes(parsed: Parsed, fallback: number): number {
   const MiB = 1024 * 1024;
   return number(parsed, 'max-file-mb', fallback / MiB, { min: 1, max: 1024 * 1024, whole: true }) * MiB;
+}
+
+/** The servers' settings that decide which operation a request calls: each option stands for the server variable of the same name. */
+export function serverSettings(parsed: Parsed): TrafficSettings {
+  const names = Object.keys(SERVER_SETTING_OPTIONS) as (keyof typeof SERVER_SETTING_OPTIONS)[];
+  return serverSettingsOf(Object.fromEntries(names.map((name) => [name, text(parsed, name)])));
 }

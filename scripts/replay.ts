@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/migration/replay';
 import { SHADOW_DEFAULTS } from '../src/migration/shadow';
-import { flag, list, maxFileBytes, number, parseOptions, text, tls, url, usage } from './migration-options';
+import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './migration-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = usage('replay');
@@ -30,6 +30,7 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
       captureBytes: SHADOW_DEFAULTS.captureBytes,
       timeoutMs: SHADOW_DEFAULTS.timeoutMs,
       maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
+      serverSettings: serverSettings(parsed),
       rate: text(parsed, 'rate') === undefined ? undefined : number(parsed, 'rate', 0, { min: 0.001, max: 1_000_000, whole: false }),
     },
   };

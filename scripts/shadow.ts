@@ -10,7 +10,7 @@
 import { loadSettings } from '../src/config';
 import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
 import { ConnectionGuard } from '../src/process/connection-guard';
-import { flag, list, maxFileBytes, number, parseOptions, text, tls, url, usage } from './migration-options';
+import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './migration-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = usage('shadow');
@@ -37,6 +37,7 @@ function shadowOptions(argv: string[]): ShadowOptions {
     ignore: list(parsed, 'ignore'),
     maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
     ownPathsPublic: flag(parsed, 'shadow-paths-public'),
+    serverSettings: serverSettings(parsed),
     connections,
     guard: new ConnectionGuard(connections),
   };

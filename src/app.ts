@@ -12,15 +12,17 @@ import { systemClock, type Clock, type OperationContext } from './operations/typ
 import type { Service } from './services/types';
 import { createMobileAppService, createSyncCustomersService } from './services/mobile-app';
 import { AnswerCache } from './services/answer-cache';
-import { accessGuard, type AccessControl } from './auth/access-guard';
-import { bindingDoor, plainDoor } from './asmx/access-refusals';
+import { accessGuard, type AccessControl, type AccessGuard } from './auth/access-guard';
+import { plainRefusals, soapRefusals } from './asmx/access-refusals';
 import { createAuthenticator } from './auth/authenticator';
 import { createLoginThrottle, createRateLimiter, openCountStore, type CountStore } from './auth/rate-limiter';
 import { assertContract, loadServiceDescription, type ServiceDescription } from './asmx/contract';
-import { httpBindings, serviceEndpoint } from './asmx/service-endpoint';
-import { soapRouter, type SoapRouter } from './asmx/soap';
+import { httpBindings, serviceDocuments } from './asmx/service-endpoint';
+import { methodNotAllowed, soapBinding, type SoapBinding } from './asmx/soap';
+import type { HttpKind } from './asmx/http';
+import { classifyHead, serviceTable, type ServiceTable } from './classifier';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
-import { annotate, annotateUnexpected } from './request-context/annotation';
+import { annotate, annotateUnexpected, setRequestKind } from './request-context/annotation';
 import { asBindingExchange, type BindingRequest, type BindingResponse } from './request-context/exchange';
 import { createLogger, requestLogger, type Logger } from './ops/logger';
 import { clusterMetricsText, createAppMetrics, localMetricsText, processMetrics, shareWithPrimary } from './ops/metrics';
@@ -93,13 +95,14 @@ export function createApp(appOptions: AppOptions): App {
   const services = createServices(options, answers).map((service): ServedService => {
     const description = loadServiceDescription(service);
     assertContract(description, service);
-    const soap = soapRouter(service, description.wsdlTemplate, settings, delivery);
-    return { service, description, soap, guard: accessGuard(bindingDoor(service), settings, access), http: httpBindings(service, settings, delivery) };
+    const soap = soapBinding(service, description.wsdlTemplate, settings, delivery);
+    return { service, description, soap, http: httpBindings(service, settings, delivery) };
   });
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const metricsHere = settings.metricsPort === undefined;
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere, metricsGate: metricsHere ? adminsOnly(settings, access) : undefined });
-  return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, services, routedApp(settings, services, delivery)), {
+  const doors = { table: serviceTable(settings.basePath, services.map(({ service }) => service)), served: new Map(services.map((served) => [served.service, served])), guard: accessGuard(settings, access) };
+  return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, doors, routedApp(settings, services)), {
     ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
     metricsListener: settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
     connections,
@@ -107,18 +110,23 @@ export function createApp(appOptions: AppOptions): App {
   });
 }
 
-/** One service as the app serves it: `guard` is the access guard ahead of its bindings. */
+/** One service as the app serves it. */
 interface ServedService {
   service: Service;
   description: ServiceDescription;
-  soap: SoapRouter;
-  guard: Handler;
-  /** The HTTP GET/POST bindings, seeing the service's path (as sent) as their base URL, as when mounted. */
-  http: (req: BindingRequest, res: BindingResponse) => void;
+  soap: SoapBinding;
+  http: (req: BindingRequest, res: BindingResponse, kind: HttpKind) => void;
 }
 
-/** Express, for what the front door does not take: documents, other methods and paths, the last-resort error. */
-function routedApp(settings: Settings, services: readonly ServedService[], delivery: Delivery): RequestListener {
+/** What the front door hands requests to: the services by their classification, and the access guard (none when nothing is checked). */
+interface Doors {
+  table: ServiceTable<Service>;
+  served: ReadonlyMap<Service, ServedService>;
+  guard: AccessGuard | undefined;
+}
+
+/** Express, for what the front door does not take: the documents, the OpenAPI document and pages, other paths, the last-resort error. */
+function routedApp(settings: Settings, services: readonly ServedService[]): RequestListener {
   const routed = express();
   routed.disable('x-powered-by');
   routed.disable('etag');
@@ -129,11 +137,8 @@ function routedApp(settings: Settings, services: readonly ServedService[], deliv
   const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl, settings.dateOrder));
   routed.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
   routed.use(apiDocs(settings));
-  for (const { service, description, soap, guard } of services) {
-    routed.use(settings.basePath + service.path, guard);
-    routed.use(soap);
-    routed.use(settings.basePath + service.path, serviceEndpoint(service, description, settings, delivery));
-  }
+  // The front door hands over only GETs of a service's path (the documents) and what is under no service.
+  for (const { service, description } of services) routed.get(settings.basePath + service.path, serviceDocuments(service, description, settings));
   routed.use(notFound);
   routed.use(unexpectedError);
   return routed;
@@ -143,57 +148,34 @@ function routedApp(settings: Settings, services: readonly ServedService[], deliv
 type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknown) => void) => void;
 
 /**
- * The front door (docs/operations.md, "Request path"): the probes and the bindings' requests, matched
- * without regard to case as the router does, go straight to their handlers as Node's own objects:
+ * The front door (docs/operations.md, "Request path"): classifies every request once (src/classifier)
+ * and keeps the result on res.locals for the guard, the bindings, the log line, the metrics and the
+ * spans. The probes and the bindings' requests go straight to their handlers as Node's own objects:
  * Express sets its prototypes on every request it routes, which slows every later access to them.
  */
-function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: readonly ServedService[], routed: RequestListener): RequestListener {
+function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: Doors, routed: RequestListener): RequestListener {
   // The bindings' answers are all compressible, the probes' too: compression in its form for them.
   const direct = [bindingCompression(), ...root];
-  const lowered = doors.map((door) => ({ door, path: door.soap.path.toLowerCase() }));
   return (req, res) => {
     setAnswerHeaders(res);
     asBindingExchange(req, res);
     const response = res as BindingResponse;
     const url = req.url ?? '';
     const query = url.indexOf('?');
-    const pathname = query === -1 ? url : url.slice(0, query);
-    const lowerPath = pathname.toLowerCase();
-    const probe = probeFor(req.method, lowerPath);
+    const probe = probeFor(req.method, (query === -1 ? url : url.slice(0, query)).toLowerCase());
     if (probe) return throughRoot(direct, req, response, () => probe(req, res));
-    const claim = claimOf(lowered, req.method, lowerPath);
-    if (claim) return throughDoor(direct, claim, pathname, req, response);
-    throughRoot(root, req, response, () => routed(req, res));
-  };
-}
-
-/** `soap`: the .asmx itself, else a path under it. */
-interface Claim {
-  door: ServedService;
-  soap: boolean;
-}
-
-function claimOf(doors: readonly { door: ServedService; path: string }[], method: string | undefined, lowerPath: string): Claim | undefined {
-  if (method !== 'POST' && method !== 'GET') return undefined;
-  for (const { door, path } of doors) {
-    if (lowerPath === path) return method === 'POST' ? { door, soap: true } : undefined;
-    if (lowerPath.length > path.length && lowerPath.startsWith(path) && lowerPath[path.length] === '/') return { door, soap: false };
-  }
-  return undefined;
-}
-
-/** The root handlers, then the guard, then SOAP (answered at the root) or the HTTP bindings. */
-function throughDoor(root: readonly Handler[], claim: Claim, pathname: string, req: BindingRequest, res: BindingResponse): void {
-  const { door } = claim;
-  throughRoot(root, req, res, (fail) => {
-    // The guard and the HTTP bindings see the service's path (as sent) as their base URL, as when mounted.
-    req.baseUrl += pathname.slice(0, door.soap.path.length);
-    door.guard(req, res, (error?: unknown) => {
-      if (isError(error)) return fail(error);
-      if (claim.soap) door.soap.answerPost(req, res);
-      else door.http(req, res);
+    const kind = classifyHead(doors.table, req.method, url, req.headers);
+    setRequestKind(response, kind);
+    if (kind.kind === 'document' || kind.kind === 'none') return throughRoot(root, req, response, () => routed(req, res));
+    throughRoot(direct, req, response, (fail) => {
+      if (kind.kind === 'method') return methodNotAllowed(response);
+      const served = doors.served.get(kind.service)!;
+      const run = kind.kind === 'soap' ? () => served.soap.answer(req, response, kind) : () => served.http(req, response, kind);
+      // Only a call of an operation is judged; any other method under the .asmx is refused without it.
+      if (!doors.guard || kind.binding === 'other') return run();
+      doors.guard(req, response, kind.kind === 'soap' ? soapRefusals(response, kind.version) : plainRefusals(response), (error?: unknown) => (isError(error) ? fail(error) : run()));
     });
-  });
+  };
 }
 
 /** The root handlers one after the other, then `last`; an error (passed on, or thrown at once) is answered as the router answers it. */
@@ -229,10 +211,10 @@ function createAccessControl(options: AppOptions, counts: CountStore): AccessCon
 function adminsOnly(settings: Settings, access: AccessControl): ProbeOptions['metricsGate'] {
   const { authenticate } = access;
   if (!authenticate) return undefined;
-  const guard = accessGuard(plainDoor(), settings, { authenticate, admits: (user) => user.role === 'ADMIN' });
+  const guard = accessGuard(settings, { authenticate, admits: (user) => user.role === 'ADMIN' })!;
   return (req, res, serve) => {
     asBindingExchange(req, res);
-    guard(req, res as BindingResponse, serve);
+    guard(req, res as BindingResponse, plainRefusals(res as BindingResponse), serve);
   };
 }
 

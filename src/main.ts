@@ -3,12 +3,14 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { loadSettings, SettingsError, type Settings } from './config';
 import { unsupportedNode } from './process/node-version';
+import { isSeedChild, runSeedChild } from './process/seed-child';
 import { startTracing } from './process/tracing';
 
 async function main(): Promise<void> {
   const oldNode = unsupportedNode();
   if (oldNode !== undefined) fail(oldNode);
   const settings = readSettings();
+  if (isSeedChild()) return runSeedChild(settings);
   // SQLite takes one writing process (engine.ts, multiProcess); several would fight over its lock.
   if (settings.workers > 1 && settings.databaseUrl.startsWith('sqlite:')) {
     fail(`Invalid setting WORKERS: ${settings.workers} processes cannot share SQLite, which is single-writer; set WORKERS=1 or use PostgreSQL (DATABASE_URL=postgres://...)`);

@@ -11,7 +11,7 @@ import { createApp, type App } from './app';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
-import { seedIfEmpty } from './demo-data';
+import { isEmpty } from './demo-data';
 import { createLogger, type Logger } from './ops/logger';
 import { InFlight } from './in-flight';
 import { setAnswerHeaders } from './send';
@@ -19,6 +19,7 @@ import type { ServerState } from './ops/probes';
 import { isOpsRequest, opsPathOf } from './ops/request-summary';
 import { traceRequests } from './telemetry/server-span';
 import type { ConnectionGuard } from './process/connection-guard';
+import { seedInChildProcess } from './process/seed-child';
 
 export interface RunningServer {
   server: Server;
@@ -33,7 +34,7 @@ export interface RunningServer {
 }
 
 interface StartOptions {
-  /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA). */
+  /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA), by the program run again (seed-child.ts). */
   seedEmbedded?: boolean;
   /** Where the process's logger writes (stdout by default). */
   logDestination?: DestinationStream;
@@ -103,9 +104,9 @@ function startupGate(app: App, gate: ServerState): http.RequestListener {
 /** Migrations (safe with many processes, see migrate.ts), then demo data for an empty embedded database. */
 async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean): Promise<void> {
   await migrate(engine);
-  if (!seedEmbedded || engine.kind !== 'sqlite') return;
-  const summary = await seedIfEmpty(engine, { scale: 1, fiscalYearStartMonth: settings.fiscalYearStartMonth });
-  if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis }, 'seeded the empty database with demo data');
+  if (!seedEmbedded || engine.kind !== 'sqlite' || !(await isEmpty(engine))) return;
+  const { summary, pid } = await seedInChildProcess();
+  if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis, seedPid: pid }, 'seeded the empty database with demo data');
 }
 
 /** How often node:http checks headersTimeout and requestTimeout (its 30 s default lets a slow client stay that long). */

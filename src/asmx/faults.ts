@@ -1,22 +1,16 @@
 /** SOAP faults byte for byte as the legacy ASMX stack writes them; their texts are in src/protocol-texts.ts. */
 import { FAULT_TEXT } from '../protocol-texts';
+import { ENVELOPE_NS, type FaultKind, type SoapVersion } from '../classifier/soap-version';
 import { escapeXmlText } from './xml-escape';
 
-export type SoapVersion = '1.1' | '1.2';
-
-export const ENVELOPE_NS: Record<SoapVersion, string> = {
-  '1.1': 'http://schemas.xmlsoap.org/soap/envelope/',
-  '1.2': 'http://www.w3.org/2003/05/soap-envelope',
-};
+export { ENVELOPE_NS };
+export type { FaultKind, SoapVersion };
 
 /** The response Content-Type of each version, whatever charset or action the request carried. */
 export const SOAP_CONTENT_TYPE: Record<SoapVersion, string> = {
   '1.1': 'text/xml; charset=utf-8',
   '1.2': 'application/soap+xml; charset=utf-8',
 };
-
-/** Fault codes by meaning: SOAP 1.1's Client/Server are SOAP 1.2's Sender/Receiver. */
-export type FaultKind = 'client' | 'server' | 'versionMismatch' | 'mustUnderstand';
 
 const FAULT_CODE: Record<SoapVersion, Record<FaultKind, string>> = {
   '1.1': { client: 'Client', server: 'Server', versionMismatch: 'VersionMismatch', mustUnderstand: 'MustUnderstand' },

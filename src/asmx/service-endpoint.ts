@@ -1,7 +1,7 @@
 /** Everything under a service's .asmx but SOAP: GET on it serves the documents, a path after it the HTTP bindings. */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { create } from 'xmlbuilder2';
-import { annotate, annotateUnexpected } from '../request-context/annotation';
+import { annotate, annotateUnexpected, requestKindOf } from '../request-context/annotation';
 import type { BindingRequest, BindingResponse } from '../request-context/exchange';
 import type { Settings } from '../config';
 import type { Delivery } from './delivery';
@@ -9,24 +9,14 @@ import type { Service } from '../services/types';
 import { fromLocalMachine } from '../auth/client-address';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
 import { HELP_PAGE_POLICY, helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
-import { handleHttpBinding } from './http';
+import { handleHttpBinding, type HttpKind } from './http';
 import { publicAddress, serviceUrl } from './request-url';
 import { escapeXml } from './xml-escape';
 
-export function serviceEndpoint(service: Service, description: ServiceDescription, settings: Settings, delivery: Delivery): RequestHandler {
-  const documents = documentsHandler(service, description, settings);
-  const http = httpBindings(service, settings, delivery);
-  return (req, res, next) => {
-    if (pathInfo(req) !== '') return http(req, res);
-    if (req.method === 'GET') return documents(req, res, next);
-    next();
-  };
-}
-
 /** The HTTP GET and POST bindings: a request to a path under the .asmx, on Node's own objects. */
-export function httpBindings(service: Service, settings: Settings, delivery: Delivery): (req: BindingRequest, res: BindingResponse) => void {
-  return (req, res) => {
-    handleHttpBinding(service, settings, delivery, req, res, pathInfo(req)).catch((error: unknown) => {
+export function httpBindings(service: Service, settings: Settings, delivery: Delivery): (req: BindingRequest, res: BindingResponse, kind: HttpKind) => void {
+  return (req, res, kind) => {
+    handleHttpBinding(service, settings, delivery, req, res, kind).catch((error: unknown) => {
       // Its failures are answered inside; one that escapes (the answer itself failing) cuts the connection.
       annotateUnexpected(res, error);
       res.destroy();
@@ -34,52 +24,36 @@ export function httpBindings(service: Service, settings: Settings, delivery: Del
   };
 }
 
-/** The path after the .asmx as sent (percent-decoded), '' for the .asmx itself. */
-export function pathInfo(req: BindingRequest): string {
-  const pathname = req.originalUrl.split('?')[0];
-  const raw = pathname.slice(req.baseUrl.length);
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-type DocumentRequest = { kind: 'wsdl' } | { kind: 'disco' } | { kind: 'help' } | { kind: 'op'; name: string };
-
 /**
- * GET <path> (docs/contract.md, "WSDL"): ?wsdl, ?disco, ?op=<name> and the help page, with addresses
- * from each request; `private`, as the legacy ones, since the addresses depend on the request.
+ * GET <path> (docs/contract.md, "WSDL"): ?wsdl, ?disco, ?op=<name> and the help page, as the front
+ * door classified it, with addresses from each request; `private`, as the legacy ones, since the
+ * addresses depend on the request.
  */
-function documentsHandler(service: Service, description: ServiceDescription, settings: Settings): RequestHandler {
-  return (req: Request, res: Response) => {
-    const wanted = documentRequested(req.originalUrl);
-    // The document kind stands in for the operation: a bounded set of label values (src/request-context/annotation.ts).
-    annotate(res, { binding: 'document', service: service.name, operation: wanted.kind, outcome: 'success' });
+export function serviceDocuments(service: Service, description: ServiceDescription, settings: Settings): (req: Request, res: Response) => void {
+  return (req, res) => {
+    const kind = requestKindOf(res);
+    annotate(res, { outcome: 'success' });
     const url = serviceUrl(req, settings, service.path);
-    switch (wanted.kind) {
+    switch (kind?.kind === 'document' ? kind.operation : 'help') {
       case 'wsdl':
         return sendXml(res, description.wsdlTemplate.split(ADDRESS_PLACEHOLDER).join(escapeXml(url)));
       case 'disco':
         return sendXml(res, discoveryDocument(url, service));
       case 'op':
-        return sendOperationPage(req, res, service, wanted.name, settings);
+        return sendOperationPage(req, res, service, operationAsked(req.originalUrl), settings);
       case 'help':
         return sendHtml(res, 200, helpPage(service));
     }
   };
 }
 
-/** ASMX looks at the query keys case-insensitively; ?wsdl wins over ?disco, both over ?op. */
-function documentRequested(originalUrl: string): DocumentRequest {
+/** The value of the first op key, in any case. */
+function operationAsked(originalUrl: string): string {
   const query = new URLSearchParams(originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?') + 1) : '');
-  const keys = [...query.keys()].map((key) => key.toLowerCase());
-  if (keys.includes('wsdl')) return { kind: 'wsdl' };
-  if (keys.includes('disco')) return { kind: 'disco' };
   for (const [key, value] of query) {
-    if (key.toLowerCase() === 'op') return { kind: 'op', name: value };
+    if (key.toLowerCase() === 'op') return value;
   }
-  return { kind: 'help' };
+  return '';
 }
 
 function sendOperationPage(req: Request, res: Response, service: Service, name: string, settings: Settings): void {

@@ -14,8 +14,8 @@ import { loadServiceDescription } from './contract';
 import { childrenXml, readWsdl, type LibraryWsdl } from './soap/soap-library';
 import type { Service } from '../services/types';
 import { replaceNonXmlChars } from './xml-escape';
+import { XSI_NS } from '../classifier/envelope-reader';
 
-export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 const ROWS_PER_FLUSH = 200;

@@ -1,4 +1,4 @@
-/** Authentication and rate limiting ahead of the bindings; it knows no protocol (BindingDoor: src/asmx/access-refusals.ts). */
+/** Authentication and rate limiting ahead of the bindings; it knows no protocol (its refusals' form: src/asmx/access-refusals.ts). */
 import type { Settings } from '../config';
 import type { UsersTable } from '../db/schema';
 import { FAULT_TEXT } from '../protocol-texts';
@@ -21,36 +21,26 @@ export interface AccessControl {
 
 /** A request the guard judges, as its binding answers it. */
 export interface GuardedRequest {
-  /** Names the binding, the service and (when it exists) the operation on the request's log line and metrics. */
-  annotate(): void;
   /** A refusal with this status and text, in the binding's form. */
   refuse(status: 401 | 429 | 503, message: string): void;
   /** The credential check itself failed (database unreachable): the server's fault, without internals. */
   fail(error: unknown): void;
 }
 
-export interface BindingDoor {
-  /** The request as its binding answers it, or undefined for a request that runs no operation (it passes unjudged). */
-  guarded(req: BindingRequest, res: BindingResponse): GuardedRequest | undefined;
-}
+/** Judges a request that runs an operation (the caller decides which do), answering a refusal in `guarded`'s form. */
+export type AccessGuard = (req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, next: () => void) => void;
 
-type AccessGuard = (req: BindingRequest, res: BindingResponse, next: () => void) => void;
-
-export function accessGuard(door: BindingDoor, settings: Settings, control: AccessControl): AccessGuard {
-  if (!control.authenticate && !control.limiter) return (_req, _res, next) => next();
-  return (req, res, next) => {
-    const guarded = door.guarded(req, res);
-    if (!guarded) return next();
+/** Undefined when there is nothing to check (authentication off, no rate limit). */
+export function accessGuard(settings: Settings, control: AccessControl): AccessGuard | undefined {
+  if (!control.authenticate && !control.limiter) return undefined;
+  return (req, res, guarded, next) => {
     judge(req, res, guarded, settings, control).then(
       (principal) => {
         if (principal === false) return;
         if (principal) setPrincipal(res, principal);
         next();
       },
-      (error: unknown) => {
-        guarded.annotate();
-        guarded.fail(error);
-      },
+      (error: unknown) => guarded.fail(error),
     );
   };
 }
@@ -94,7 +84,6 @@ function tooManyRequests(res: BindingResponse, guarded: GuardedRequest, retryAft
 }
 
 function refuse(res: BindingResponse, guarded: GuardedRequest, outcome: RequestOutcome, status: 401 | 429 | 503, message: string): false {
-  guarded.annotate();
   annotate(res, { outcome });
   guarded.refuse(status, message);
   return false;

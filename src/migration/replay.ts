@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { compareAnswers, pathMatcher, type Answer } from './compare';
 import { endToEnd, exchange, target, type TlsOptions } from './forward';
 import { Report } from './report';
-import { classify } from './traffic';
+import { classify, trafficOf, type TrafficSettings } from './traffic';
 
 export interface Recorded {
   host: string;
@@ -95,6 +95,8 @@ export interface ReplayOptions extends TlsOptions {
   maxFileBytes: number;
   /** Requests sent a second at most, over all workers; no limit when undefined. */
   rate?: number;
+  /** The target's settings that decide which operation a request calls (base path, namespaces); the server's defaults by default. */
+  serverSettings?: TrafficSettings;
 }
 
 /** Replays the recording; resolves to the report, written. */
@@ -105,9 +107,10 @@ export async function replay(recording: readonly Recorded[], options: ReplayOpti
   const host = options.host ?? mostCommonHost(recording);
   const pending = [...recording];
   const paced = pacer(options.rate);
+  const traffic = trafficOf(options.serverSettings);
   async function worker(): Promise<void> {
     for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
-      const call = classify(next.request, next.request.body);
+      const call = await classify(traffic, next.request, next.request.body);
       if (next.host !== host || next.answer === undefined) report.count(call, 'skipped');
       else if (call.write && !options.includeWrites) report.count(call, 'notMirrored');
       else {

@@ -13,7 +13,7 @@ import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions
 import { NoiseLearner } from './noise';
 import { HarRecorder } from './recording';
 import { declaredCall, keyOf, Report } from './report';
-import { classify, type Call } from './traffic';
+import { classify, trafficOf, trafficSettings, type Call, type TrafficSettings } from './traffic';
 
 /** What the proxy takes from the server's settings (src/config.ts) for its own clients' connections. */
 export type ConnectionSettings = Pick<Settings, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'>;
@@ -69,6 +69,8 @@ export interface ShadowOptions extends TlsOptions {
   sample: number;
   /** Whether /__shadow/* answers clients other than the local machine. */
   ownPathsPublic: boolean;
+  /** The servers' settings that decide which operation a request calls (base path, namespaces). */
+  serverSettings: TrafficSettings;
 }
 
 /** How often node:http checks the headers and request timeouts, as the server does (src/server.ts). */
@@ -92,6 +94,7 @@ export const SHADOW_DEFAULTS = {
   connections: connectionSettings(loadSettings({})),
   ownPathsPublic: false,
   sample: 1,
+  serverSettings: trafficSettings(),
 } satisfies Partial<ShadowOptions>;
 
 /** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
@@ -127,9 +130,12 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const sampled = sampler(options.sample);
   const recorder = options.record === undefined ? undefined : new HarRecorder(options.record, options.maxFileBytes);
   if (recorder !== undefined) report.track(recorder);
+  const traffic = trafficOf(options.serverSettings);
   const queue: Mirrored[] = [];
   let held = 0;
   let running = 0;
+  /** Exchanges whose request is still being classified: settled() waits for them too. */
+  let classifying = 0;
   let idle: (() => void)[] = [];
   const budget: Budget = {
     take(wanted) {
@@ -153,6 +159,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     pump();
   }
 
+  function wakeIfIdle(): void {
+    if (running === 0 && queue.length === 0 && classifying === 0) for (const resolve of idle.splice(0)) resolve();
+  }
+
   function pump(): void {
     while (running < options.concurrency && queue.length > 0) {
       const job = queue.shift()!;
@@ -161,7 +171,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
         budget.give(job.bytes);
         running -= 1;
         pump();
-        if (running === 0 && queue.length === 0) for (const resolve of idle.splice(0)) resolve();
+        wakeIfIdle();
       });
     }
   }
@@ -197,7 +207,16 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
 
   const listener: RequestListener = (req, res) => {
     if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report, options.ownPathsPublic);
-    proxy(req, res, primary, options, budget, (job) => {
+    const classified = (head: Parameters<typeof classify>[1], body: Buffer, then: (call: Call) => void) => {
+      classifying += 1;
+      void classify(traffic, head, body)
+        .then(then)
+        .finally(() => {
+          classifying -= 1;
+          wakeIfIdle();
+        });
+    };
+    proxy(req, res, primary, options, budget, classified, (job) => {
       recorder?.add({ request: job.request, answer: job.primary, started: job.started, finished: Date.now() });
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
       else if (!job.call.write && !sampled()) report.count(job.call, 'notSampled');
@@ -219,7 +238,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   timer.unref();
   report.write();
 
-  const settled = () => (running === 0 && queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+  const settled = () => (running === 0 && queue.length === 0 && classifying === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
   return {
     port: (server.address() as AddressInfo).port,
     report,
@@ -245,7 +264,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
  * has its whole answer, `mirror` gets the exchange, unless the request was over the body limit
  * (`tooLarge`: it cannot be sent again). The answer is captured within what the budget grants.
  */
-function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+type Classifier = (head: { method: string; url: string; headers: http.IncomingHttpHeaders }, body: Buffer, then: (call: Call) => void) => void;
+
+function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, classified: Classifier, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
   const started = Date.now();
   const headers = forwarded(req);
   const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
@@ -273,10 +294,11 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
     res.on('finish', () => {
       release();
       const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: sent.bytes };
-      const call = classify(request, request.body);
-      if (sent.truncated) return tooLarge(call);
       const primaryAnswer = received.answer(answer);
-      mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length, started });
+      classified(request, request.body, (call) => {
+        if (sent.truncated) return tooLarge(call);
+        mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length, started });
+      });
     });
   });
 }

@@ -1,20 +1,32 @@
 /**
- * What an exchange between a client and an ASMX server is, read from the request alone: which
- * service, contract, operation and binding it calls, and whether it changes data. Reads and writes
- * come from the operation declarations (src/services/registry.ts), the same ones the server runs.
+ * What an exchange between a client and an ASMX server is, read from the request: which service,
+ * contract, operation and binding it calls, and whether it may change data. The server's own
+ * classifier decides (src/classifier, docs/architecture.md "How a request is classified"), with the
+ * settings the server would have (base path, namespaces, XML bounds), so the proxy names the
+ * operation this server would run, and takes anything it would refuse for a write.
  */
-import { mainServiceOperations } from '../services/registry';
+import { classifyRequest, mayWrite, serviceTable, type ServiceTable } from '../classifier';
+import { ActionMismatchError } from '../classifier/soap-request';
+import { loadSettings, type Settings } from '../config';
+import { serviceShapes, type ServiceShape } from '../services/mobile-app';
 
+/** The report's binding names (docs/migration.md, "The report"): the classifier's httpget and httppost are get and post here. */
 export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'document';
 
 export interface Call {
-  /** The service's name from the path (MobileAppWebService, SyncCustomers), or '' for another path. */
+  /** The service's name (MobileAppWebService, SyncCustomers), or '' for another path. */
   service: string;
   contract: 'legacy' | 'v2';
-  /** The operation; for a document what it is: wsdl, disco, help, openapi or other. */
+  /**
+   * The operation this server would run; for a call it would refuse, the declared operation its path
+   * or action names, else unknown. For a document what it is: wsdl, disco, help, openapi or other.
+   */
   operation: string;
   binding: Binding;
+  /** A declared write, or anything this server would refuse or cannot classify: never sent twice. */
   write: boolean;
+  /** A SOAP action naming another operation than the Body's (a deliberate difference, expected.ts). */
+  actionMismatch?: boolean;
 }
 
 export interface RequestHead {
@@ -24,43 +36,69 @@ export interface RequestHead {
   headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-const WRITES = new Set(mainServiceOperations.filter((op) => op.kind === 'write').map((op) => op.name.toLowerCase()));
+/** The server settings that decide how a request is read; the proxy and replay take them as options. */
+export type TrafficSettings = Pick<Settings, 'basePath' | 'apiNamespace' | 'syncNamespace' | 'apiV2Namespace' | 'syncV2Namespace' | 'maxXmlDepth' | 'maxXmlNodes'>;
 
-/** Any base path before it; ASMX paths are case-insensitive. */
-const SERVICE_PATH = /\/API\/(v2\/)?([A-Za-z0-9_]+)\.asmx(?:\/([^/?]*))?$/i;
-
-/** `body`: the request body, read when the operation of a SOAP call is not in its action. */
-export function classify(request: RequestHead, body: Buffer): Call {
-  const [path, query = ''] = splitUrl(request.url);
-  if (/\/API\/openapi\.json$/i.test(path)) return document('', 'legacy', 'openapi');
-  const match = SERVICE_PATH.exec(path);
-  if (match === null) return document('', 'legacy', 'other');
-  const contract = match[1] === undefined ? 'legacy' : 'v2';
-  const service = match[2];
-  const method = request.method.toUpperCase();
-  if (match[3] !== undefined && match[3] !== '') return call(service, contract, match[3], method === 'GET' ? 'get' : 'post');
-  if (method === 'POST') {
-    const type = header(request.headers, 'content-type');
-    const binding = type.toLowerCase().startsWith('application/soap+xml') ? 'soap12' : 'soap11';
-    return call(service, contract, soapOperation(request.headers, type, body) ?? '', binding);
-  }
-  const ask = query.split('&')[0].toLowerCase();
-  return document(service, contract, ask === 'wsdl' ? 'wsdl' : ask === 'disco' ? 'disco' : 'help');
+/**
+ * The settings from the server's variables (BASE_PATH, API_NAMESPACE, SYNC_NAMESPACE, API_V2_NAMESPACE,
+ * SYNC_V2_NAMESPACE, MAX_XML_DEPTH, MAX_XML_NODES), checked and defaulted as the server does; a bad
+ * value throws a SettingsError naming it.
+ */
+export function trafficSettings(variables: Record<string, string | undefined> = {}): TrafficSettings {
+  const { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes } = loadSettings(variables);
+  return { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes };
 }
 
-function call(service: string, contract: Call['contract'], operation: string, binding: Binding): Call {
-  const write = service.toLowerCase() === 'mobileappwebservice' && WRITES.has(operation.toLowerCase());
-  return { service, contract, operation, binding, write };
+/** The command-line options that set them (shadow and replay): each stands for the server variable of the same name. */
+export const SERVER_SETTING_OPTIONS = {
+  'base-path': { type: 'string' },
+  'api-namespace': { type: 'string' },
+  'sync-namespace': { type: 'string' },
+  'api-v2-namespace': { type: 'string' },
+  'sync-v2-namespace': { type: 'string' },
+} as const;
+
+export const SERVER_SETTING_USAGE = '[--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] [--api-v2-namespace <uri>] [--sync-v2-namespace <uri>]';
+
+export function serverSettingsOf(values: Partial<Record<keyof typeof SERVER_SETTING_OPTIONS, string>>): TrafficSettings {
+  return trafficSettings({
+    BASE_PATH: values['base-path'],
+    API_NAMESPACE: values['api-namespace'],
+    SYNC_NAMESPACE: values['sync-namespace'],
+    API_V2_NAMESPACE: values['api-v2-namespace'],
+    SYNC_V2_NAMESPACE: values['sync-v2-namespace'],
+  });
 }
 
-function document(service: string, contract: Call['contract'], operation: string): Call {
-  return { service, contract, operation, binding: 'document', write: false };
+/** What classifying needs, built once: both contracts' services, whichever the servers behind serve. */
+export interface Traffic {
+  table: ServiceTable<ServiceShape>;
+  limits: { maxDepth: number; maxNodes: number };
+  /** The OpenAPI document's path, lower case (it is this server's own: the legacy one answers 404). */
+  openApiPath: string;
 }
 
-function splitUrl(url: string): [string, string?] {
-  const at = url.indexOf('?');
-  return at === -1 ? [url] : [url.slice(0, at), url.slice(at + 1)];
+export function trafficOf(settings: TrafficSettings = trafficSettings()): Traffic {
+  return {
+    table: serviceTable(settings.basePath, serviceShapes(settings)),
+    limits: { maxDepth: settings.maxXmlDepth, maxNodes: settings.maxXmlNodes },
+    openApiPath: `${settings.basePath}/API/openapi.json`.toLowerCase(),
+  };
 }
+
+/** `body`: the request's body as sent (a SOAP call's operation is in its envelope). */
+export async function classify(traffic: Traffic, request: RequestHead, body: Buffer): Promise<Call> {
+  const { kind, named, refusal } = await classifyRequest(traffic.table, request, body, traffic.limits);
+  const write = mayWrite(request, kind);
+  if (kind.kind === 'none') return { service: '', contract: 'legacy', operation: request.url.split('?')[0].toLowerCase() === traffic.openApiPath ? 'openapi' : 'other', binding: 'document', write };
+  const { name: service, contract } = kind.service;
+  if (kind.kind === 'document') return { service, contract, operation: kind.operation === 'op' ? 'help' : kind.operation, binding: 'document', write };
+  if (kind.kind === 'method' || kind.binding === 'other') return { service, contract, operation: 'other', binding: 'document', write };
+  const operation = kind.operation ?? named ?? 'unknown';
+  if (kind.kind === 'soap') return { service, contract, operation, binding: kind.binding, write, actionMismatch: refusal instanceof ActionMismatchError };
+  return { service, contract, operation, binding: kind.binding === 'httpget' ? 'get' : 'post', write };
+}
+
 
 export function header(headers: RequestHead['headers'], name: string): string {
   const value = headers[name];
@@ -73,22 +111,4 @@ export function mediaType(answer: Pick<RequestHead, 'headers'>): string {
   const [type, ...parameters] = value.split(';').map((part) => part.trim());
   const charset = parameters.find((part) => part.startsWith('charset='));
   return charset === undefined ? type : `${type}; ${charset.replace(/"/g, '')}`;
-}
-
-/**
- * The operation a SOAP request names: its SOAPAction (1.1) or action parameter (1.2), else the first
- * element of its Body. Both are read without trusting the body to be well formed.
- */
-function soapOperation(headers: RequestHead['headers'], type: string, body: Buffer): string | undefined {
-  const action = header(headers, 'soapaction') || /;\s*action\s*=\s*"?([^";]*)/i.exec(type)?.[1] || '';
-  const named = action.replace(/^"|"$/g, '').split('/').pop();
-  return named !== undefined && named !== '' ? named : bodyOperation(body);
-}
-
-/** How far into a SOAP request its Body's first element is looked for: its envelope's head, not its data. */
-const ENVELOPE_HEAD_BYTES = 64 * 1024;
-
-/** The local name of the first element in a SOAP Body, looked for in the body's first ENVELOPE_HEAD_BYTES. */
-export function bodyOperation(body: Buffer): string | undefined {
-  return /<(?:[\w.-]+:)?Body\b[^>]*>\s*<(?:[\w.-]+:)?([\w.-]+)/.exec(body.subarray(0, ENVELOPE_HEAD_BYTES).toString('utf8'))?.[1];
 }

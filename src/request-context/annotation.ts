@@ -1,11 +1,11 @@
 /**
- * What a binding did with one request, for the log line and the metrics, kept on res.locals. An
- * operation is named only once it is known to exist, so made-up names create no metric series.
+ * What a request is (its classification, src/classifier) and how a binding answered it, for the log
+ * line, the metrics and the spans, kept on res.locals. The classifier names only declared operations,
+ * so made-up names create no metric series.
  */
 import type { ServerResponse } from 'node:http';
+import type { RequestKind } from '../classifier';
 import type { BindingResponse } from './exchange';
-
-export type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost' | 'document' | 'other';
 
 /** How a request ended; docs/operations.md ("Logs") says what each outcome means. */
 export type RequestOutcome =
@@ -22,9 +22,6 @@ export type RequestOutcome =
   | 'forbidden';
 
 interface RequestAnnotation {
-  binding?: Binding;
-  service?: string;
-  operation?: string;
   outcome?: RequestOutcome;
   /** The SOAP fault code as written (soap:Client, soap:Sender, ...), or the business error Code. */
   faultCode?: string;
@@ -36,6 +33,16 @@ interface RequestAnnotation {
 
 interface Locals {
   asmx?: RequestAnnotation;
+  kind?: RequestKind;
+}
+
+/** The front door's classification of the request: what every layer after it reads, and completes (a SOAP call's operation). */
+export function setRequestKind(res: BindingResponse, kind: RequestKind): void {
+  (res.locals as Locals).kind = kind;
+}
+
+export function requestKindOf(res: { locals?: unknown }): RequestKind | undefined {
+  return (res.locals as Locals | undefined)?.kind;
 }
 
 export function annotate(res: BindingResponse, annotation: RequestAnnotation): void {
@@ -55,10 +62,11 @@ export function annotateUnexpected(res: BindingResponse, error: unknown): void {
 /** A finished request as the log, the metrics and the traces see it: the annotation, completed from the response. */
 export function summarize(res: ServerResponse & { locals?: unknown }) {
   const note = annotationOf(res);
+  const kind = requestKindOf(res);
   return {
-    binding: note.binding ?? 'other',
-    service: note.service ?? 'none',
-    operation: note.operation ?? 'unknown',
+    binding: kind?.binding ?? 'other',
+    service: kind?.service?.name ?? 'none',
+    operation: kind?.operation ?? 'unknown',
     outcome: outcomeOf(res, note.outcome),
     status: res.statusCode,
     faultCode: note.faultCode,

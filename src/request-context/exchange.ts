@@ -10,8 +10,6 @@ export interface BindingRequest extends IncomingMessage {
   method: string;
   /** The URL as sent. */
   originalUrl: string;
-  /** The path the current handler is mounted at ('' at the root). */
-  baseUrl: string;
 }
 
 export interface BindingResponse extends ServerResponse {
@@ -23,7 +21,6 @@ export interface BindingResponse extends ServerResponse {
 export function asBindingExchange(req: IncomingMessage, res: ServerResponse): asserts req is BindingRequest {
   const request = req as Partial<BindingRequest>;
   request.originalUrl ??= req.url ?? '';
-  request.baseUrl ??= '';
   (res as Partial<BindingResponse>).locals ??= Object.create(null) as Record<string, unknown>;
 }
 

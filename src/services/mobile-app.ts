@@ -27,9 +27,7 @@ export interface MobileAppServiceOptions {
 export function createMobileAppService(options: MobileAppServiceOptions): Service {
   const implementations = new Map((options.operations ?? mainServiceOperations).map((op) => [op.name, op]));
   const databaseThere = databaseCheck(options.context);
-  const operations = new Map<string, ServiceOperation>(
-    [...implementations.values()].map(({ name, params, fields, acceptsFiles, returns, kind, sorting }) => [name, { name, params, fields, acceptsFiles, returns, write: kind === 'write', sorting }]),
-  );
+  const operations = serviceOperations(implementations.values());
   return {
     name: MOBILE_APP_SERVICE_NAME,
     namespace: options.namespace,
@@ -42,6 +40,29 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
     },
     ...serviceLocation(MOBILE_APP_SERVICE_NAME, options.contract ?? 'legacy'),
   };
+}
+
+function serviceOperations(implementations: Iterable<Operation>): Map<string, ServiceOperation> {
+  return new Map([...implementations].map(({ name, params, fields, acceptsFiles, returns, kind, sorting }) => [name, { name, params, fields, acceptsFiles, returns, write: kind === 'write', sorting }]));
+}
+
+/** Where a service is, in which namespace, and its operations: what a reader that runs none of them needs. */
+export type ServiceShape = Pick<Service, 'name' | 'namespace' | 'contract' | 'path' | 'operations'>;
+
+/**
+ * The four services of both contracts as the server declares them, for a tool that classifies their
+ * requests without running them (the cut-over proxy, src/migration/traffic.ts).
+ */
+export function serviceShapes(namespaces: { apiNamespace: string; syncNamespace: string; apiV2Namespace: string; syncV2Namespace: string }): ServiceShape[] {
+  const main = serviceOperations(mainServiceOperations);
+  const sync = new Map([[helloWorld.name, helloWorld]]);
+  const shape = (name: string, namespace: string, contract: ContractVersion, operations: ReadonlyMap<string, ServiceOperation>): ServiceShape => ({ name, namespace, contract, operations, path: serviceLocation(name, contract).path });
+  return [
+    shape(MOBILE_APP_SERVICE_NAME, namespaces.apiNamespace, 'legacy', main),
+    shape(SYNC_CUSTOMERS_SERVICE_NAME, namespaces.syncNamespace, 'legacy', sync),
+    shape(MOBILE_APP_SERVICE_NAME, namespaces.apiV2Namespace, 'v2', main),
+    shape(SYNC_CUSTOMERS_SERVICE_NAME, namespaces.syncV2Namespace, 'v2', sync),
+  ];
 }
 
 async function run(operation: Operation, input: InvokeInput, options: MobileAppServiceOptions, databaseThere: () => Promise<void>): Promise<Outcome> {

@@ -1,14 +1,14 @@
 /** One span per operation call, naming the operation, binding, contract and outcome, never a parameter value. */
 import type { ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { annotationOf, summarize } from '../request-context/annotation';
+import { requestKindOf, summarize } from '../request-context/annotation';
 import { tracer, tracingOn } from './spans';
 
 /** Runs an operation under its span, which ends with the answer; the binding has annotated the response already. */
 export function traceOperation<T>(res: ServerResponse & { locals: unknown }, service: { name: string; contract: string }, operation: string, run: () => Promise<T>): Promise<T> {
   // Under a span that is not recorded (not sampled) this one would not be either: no work for it.
   if (!tracingOn() || trace.getSpan(context.active())?.isRecording() !== true) return run();
-  const binding = annotationOf(res).binding;
+  const binding = requestKindOf(res)?.binding;
   const method = `${service.name}/${operation}`;
   const span = tracer.startSpan(method, {
     kind: SpanKind.INTERNAL,

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { compareAnswers, type Answer, type CompareOptions } from '../../src/migration/compare';
-import { classify } from '../../src/migration/traffic';
+import type { Call } from '../../src/migration/traffic';
 
 function answer(status: number, type: string, text: string): Answer {
   const body = Buffer.from(text);
@@ -14,7 +14,7 @@ function answer(status: number, type: string, text: string): Answer {
 const NOTHING_IGNORED: CompareOptions = { ignored: () => false, noisy: () => false };
 
 const SOAP_REQUEST = { method: 'POST', url: '/API/MobileAppWebService.asmx', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNList"' }, body: Buffer.from('<x/>') };
-const CALL = classify(SOAP_REQUEST, SOAP_REQUEST.body);
+const CALL: Call = { service: 'MobileAppWebService', contract: 'legacy', operation: 'getPCNList', binding: 'soap11', write: false };
 
 function verdict(a: Answer, b: Answer) {
   return compareAnswers(CALL, SOAP_REQUEST, a, b, NOTHING_IGNORED);

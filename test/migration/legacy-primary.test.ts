@@ -83,7 +83,8 @@ beforeAll(async () => {
   ours = await listenTestApp({ masterData: true, env: { MAX_REQUEST_BYTES: String(BODY_LIMIT) } });
   legacy = await legacyStandIn();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-legacy-'));
-  shadow = await startShadow({ ...SHADOW_DEFAULTS, primary: legacy.baseUrl, candidate: ours.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0 });
+  // Calls this server refuses count as writes (never mirrored by default): these are reads the legacy one runs.
+  shadow = await startShadow({ ...SHADOW_DEFAULTS, primary: legacy.baseUrl, candidate: ours.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, mirrorWrites: true });
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const traffic: RawRequest[] = [
     { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin` },

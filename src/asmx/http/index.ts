@@ -22,16 +22,18 @@ import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
 import { traceOperation } from '../../telemetry/operation-span';
 import { isStreamRefusal, refuseStream, type Delivery } from '../delivery';
+import type { RequestKind } from '../../classifier';
 
-/** Answers a request whose path continues after the .asmx: `rest` is that continuation ("/op"). */
-export async function handleHttpBinding(service: Service, settings: Settings, delivery: Delivery, req: BindingRequest, res: BindingResponse, rest: string): Promise<void> {
-  annotate(res, { binding: req.method === 'GET' ? 'httpget' : req.method === 'POST' ? 'httppost' : 'other', service: service.name });
+/** A request whose path continues after the .asmx, as the front door classified it (src/classifier). */
+export type HttpKind = Extract<RequestKind, { kind: 'http' }>;
+
+/** Answers a request whose path continues after the .asmx (kind.rest: "/op"). */
+export async function handleHttpBinding(service: Service, settings: Settings, delivery: Delivery, req: BindingRequest, res: BindingResponse, kind: HttpKind): Promise<void> {
   // The legacy server's (docs/contract.md, "Recorded legacy answers"): private on a refusal, and
   // private, max-age=0 on whatever the operation answered, its own failure included.
   res.setHeader('Cache-Control', 'private');
   try {
-    const op = resolveOperation(service, req.method, rest);
-    annotate(res, { operation: op.name });
+    const op = operationOf(service, kind);
     const refused = writeRefusal(op, req, settings);
     if (refused) return refuseWrite(res, refused);
     const input = req.method === 'GET' ? queryInput(req.originalUrl) : await bodyInput(req, op, settings);
@@ -115,11 +117,13 @@ async function bodyInput(req: BindingRequest, op: ServiceOperation, settings: Se
   return { values: [], files: [] };
 }
 
-function resolveOperation(service: Service, method: string, rest: string): ServiceOperation {
-  if ((method !== 'GET' && method !== 'POST') || rest.length < 2) throw new HttpProtocolError(HTTP_TEXT.unrecognizedUrl(rest));
-  const name = rest.slice(1);
-  const op = service.operations.get(name);
+/** The operation the classifier found, or the refusal of a name that is none (the method name is case-sensitive). */
+function operationOf(service: Service, kind: HttpKind): ServiceOperation {
+  const op = kind.operation === undefined ? undefined : service.operations.get(kind.operation);
   if (op) return op;
+  const { rest } = kind;
+  if (kind.binding === 'other' || rest.length < 2) throw new HttpProtocolError(HTTP_TEXT.unrecognizedUrl(rest));
+  const name = rest.slice(1);
   const other = [...service.operations.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
   throw new HttpProtocolError(other ? HTTP_TEXT.wrongCaseMethodName(name, other) : HTTP_TEXT.invalidMethodName(name));
 }

@@ -1,8 +1,7 @@
 /**
- * The SOAP 1.1 and 1.2 bindings of one service at exactly basePath + service.path (docs/contract.md,
- * "SOAP"): POST is SOAP, any method but GET and POST 405, the rest falls through.
+ * The SOAP 1.1 and 1.2 bindings of one service: a POST to exactly basePath + service.path (docs/contract.md,
+ * "SOAP"), handed over by the app's front door with its classification (src/classifier).
  */
-import { Router } from 'express';
 import { principalOf, type BindingRequest, type BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
 import type { Outcome, Service } from '../../services/types';
@@ -12,47 +11,38 @@ import { sendWhole } from '../../send';
 import { envelopeStart, UNEXPECTED_FAULT, type Fault, type SoapVersion } from '../faults';
 import { cdataProof, serviceErrorXml } from '../typed-xml';
 import { annotate, annotateUnexpected } from '../../request-context/annotation';
-import { parseSoapContentType, type SoapContentType } from './content-type';
-import { checkMustUnderstand, checkRequest, resolveOperation } from './guard';
+import { readSoapCall, type RequestKind, type SoapCall } from '../../classifier';
+import { SoapFaultError, SoapHttpError } from '../../classifier/soap-version';
 import { isStreamRefusal, refuseStream, type Delivery } from '../delivery';
-import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse, SoapFaultError, SoapHttpError } from './respond';
+import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
 import { outputElements, outputXml, readWsdl } from './soap-library';
 import { writeRefusal } from '../write-refusal';
 import { traceOperation } from '../../telemetry/operation-span';
 
-export interface SoapRouter extends Router {
+/** A SOAP request as the front door classified it. */
+export type SoapKind = Extract<RequestKind, { kind: 'soap' }>;
+
+export interface SoapBinding {
   ready: Promise<void>;
-  /** settings.basePath + service.path: the one path this router answers. */
-  path: string;
-  /** The SOAP answer of a POST to exactly `path`, for the app's front door, which hands it over without routing. */
-  answerPost(req: BindingRequest, res: BindingResponse): void;
+  /** The SOAP answer of a POST to the service's path. */
+  answer(req: BindingRequest, res: BindingResponse, kind: SoapKind): void;
 }
 
-export function soapRouter(service: Service, wsdlXml: string, settings: Settings, delivery: Delivery): SoapRouter {
-  const path = settings.basePath + service.path;
+export function soapBinding(service: Service, wsdlXml: string, settings: Settings, delivery: Delivery): SoapBinding {
   const engine = startSoapEngine(service, wsdlXml);
   const ready = engine.then(() => undefined);
   // A WSDL the soap library cannot read is reported through `ready` and answered per request as a fault.
   ready.catch(() => undefined);
   const context: SoapContext = { service, engine, settings, delivery };
-  const answerPost = (req: BindingRequest, res: BindingResponse) => {
-    answerSoap(req, res, context).catch((error: unknown) => {
+  const answer = (req: BindingRequest, res: BindingResponse, kind: SoapKind) => {
+    answerSoap(req, res, kind, context).catch((error: unknown) => {
       // Never an unhandled rejection (it would end the process): log, and answer if still possible.
       annotateUnexpected(res, error);
-      if (!res.headersSent) sendFault(res, parseSoapContentType(req.headers['content-type'])?.version ?? '1.1', UNEXPECTED_FAULT);
+      if (!res.headersSent) sendFault(res, kind.version, UNEXPECTED_FAULT);
       else res.destroy();
     });
   };
-  const router = Router({ strict: true });
-  router
-    .route(path)
-    .post(answerPost)
-    .all((req, res, next) => {
-      if (req.method === 'GET') return next();
-      annotate(res, { binding: 'other', service: service.name, outcome: 'protocol_error' });
-      methodNotAllowed(req, res);
-    });
-  return Object.assign(router, { ready, path, answerPost });
+  return { ready, answer };
 }
 
 interface SoapContext {
@@ -62,25 +52,17 @@ interface SoapContext {
   settings: Settings;
 }
 
-interface SoapCall {
-  operation: string;
-  version: SoapVersion;
-  values: [string, string][];
-}
-
-async function answerSoap(req: BindingRequest, res: BindingResponse, context: SoapContext): Promise<void> {
-  const contentType = parseSoapContentType(req.headers['content-type']);
-  // Without a SOAP media type the request is refused (415) as SOAP 1.1.
-  const version = contentType?.version ?? '1.1';
-  annotate(res, { binding: version === '1.2' ? 'soap12' : 'soap11', service: context.service.name });
+async function answerSoap(req: BindingRequest, res: BindingResponse, kind: SoapKind, context: SoapContext): Promise<void> {
   let call: SoapCall;
   try {
-    call = await readCall(req, contentType, context);
+    call = await readCall(req, kind, context);
   } catch (error) {
-    answerRefusal(res, version, error);
+    // The log names no operation for a call refused (its action may have named one).
+    kind.operation = undefined;
+    answerRefusal(res, kind.version, error);
     return;
   }
-  annotate(res, { operation: call.operation });
+  kind.operation = call.operation;
   const { service } = context;
   const refused = writeRefusal(service.operations.get(call.operation)!, req, context.settings);
   if (refused) {
@@ -115,16 +97,11 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, context: So
   sendResponse(res, call.version, document);
 }
 
-/** Everything that can refuse a request before its operation runs, in order. */
-async function readCall(req: BindingRequest, contentType: SoapContentType | undefined, context: SoapContext): Promise<SoapCall> {
-  if (!contentType) throw new SoapHttpError(415, '1.1');
+/** Everything that can refuse a request before its operation runs, in order: a body is read only in a SOAP media type. */
+async function readCall(req: BindingRequest, kind: SoapKind, context: SoapContext): Promise<SoapCall> {
+  if (!kind.contentType) throw new SoapHttpError(415, '1.1');
   const body = await readBody(req, context.settings.maxRequestBytes);
-  const limits = { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes };
-  // Node joins a repeated SOAPAction header into one string, as it does every header but Set-Cookie.
-  const request = await checkRequest({ contentType, soapAction: req.headers.soapaction as string | undefined, body }, limits);
-  const operation = resolveOperation(context.service, request);
-  checkMustUnderstand(request.version, request.headerBlocks);
-  return { operation, version: request.version, values: request.operation?.values ?? [] };
+  return readSoapCall(kind, body, { maxDepth: context.settings.maxXmlDepth, maxNodes: context.settings.maxXmlNodes });
 }
 
 /** A report's {} is the empty <opResponse xmlns="ns" />; HelloWorld's text is <opResult>. */
@@ -188,7 +165,8 @@ const MAX_KEPT_DOCUMENTS = 256;
 const MAX_KEPT_RESULT_CHARS = 256;
 
 /** Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head, verb-PUT-asmx). */
-function methodNotAllowed(_req: BindingRequest, res: BindingResponse): void {
+export function methodNotAllowed(res: BindingResponse): void {
+  annotate(res, { outcome: 'protocol_error' });
   const page = '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
   res.setHeader('Allow', 'GET, POST');
   sendWhole(res, 405, 'text/html; charset=utf-8', page, 'private');

@@ -1,6 +1,7 @@
 /** The SOAP bindings' answers and refusals, each with the Content-Type of its version whatever the request carried. */
 import type { BindingResponse } from '../../request-context/exchange';
-import { ENVELOPE_NS, SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type FaultKind, type SoapVersion } from '../faults';
+import { ENVELOPE_NS, SOAP_CONTENT_TYPE, faultCodeOf, faultDocument, type Fault, type SoapVersion } from '../faults';
+import { SoapFaultError, SoapHttpError } from '../../classifier/soap-version';
 import type { OperationResult } from '../../operations/types';
 import type { Service, ServiceOperation } from '../../services/types';
 import type { StreamEnd } from '../chunk-writer';
@@ -8,31 +9,6 @@ import type { SpoolStore } from '../answer-spool';
 import { declareSchemaPrefixes, sendTypedAnswer, writeTypedResult } from '../typed-xml';
 import { annotate } from '../../request-context/annotation';
 import { sendWhole } from '../../send';
-
-/** A SOAP request refused before its operation runs: a fault (500), or a bare status with an empty body, as ASMX. */
-export class SoapFaultError extends Error {
-  readonly fault: Fault;
-  constructor(
-    readonly version: SoapVersion,
-    kind: FaultKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SoapFaultError';
-    this.fault = { kind, message };
-  }
-}
-
-export class SoapHttpError extends Error {
-  constructor(
-    readonly status: 400 | 413 | 415,
-    /** Picks the Content-Type of the empty answer (ASMX still sends one). */
-    readonly version: SoapVersion,
-  ) {
-    super(`HTTP ${status}`);
-    this.name = 'SoapHttpError';
-  }
-}
 
 /** 200 with the Cache-Control the legacy stack sends with a successful response. */
 export function sendResponse(res: BindingResponse, version: SoapVersion, document: string): void {

@@ -4,7 +4,8 @@
  * text goes in slices a turn of the event loop apart (docs/operations.md, "Input limits").
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { XSI_NS } from '../typed-xml';
+
+export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 /** Not well-formed XML, a DOCTYPE, or over the bounds: the legacy stack answers 400. */
 export class MalformedXmlError extends Error {
@@ -52,21 +53,30 @@ const SLICE_CHARS = 64 * 1024;
 /**
  * onRoot is called as soon as the root opens: ASMX picks the SOAP version from it even when the
  * document turns out malformed (docs/contract.md, recorded: err-soap12-malformed-xml-11ns).
+ * `untilOperation`: stop once the Body's first element opens (its values unread), for a reader that
+ * only needs to know which operation a document calls (src/classifier/index.ts).
  */
 export async function readDocument(
   text: string,
   envelopeNamespaces: readonly string[],
   limits: XmlLimits,
   onRoot?: (root: QName) => void,
+  untilOperation = false,
 ): Promise<ReadDocument> {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parser = idleParsers.pop() ?? new ReusableParser();
-  const collector = new Collector(envelopeNamespaces, limits, onRoot);
+  const collector = new Collector(envelopeNamespaces, limits, onRoot, untilOperation);
   parser.reading = collector;
-  for (let offset = 0; offset < source.length; offset += SLICE_CHARS) {
-    if (offset > 0) await nextTurn();
-    // saxes carries a surrogate pair or a CR LF split between two slices over to the next one.
-    parser.saxes.write(source.slice(offset, offset + SLICE_CHARS));
+  try {
+    for (let offset = 0; offset < source.length; offset += SLICE_CHARS) {
+      if (offset > 0) await nextTurn();
+      // saxes carries a surrogate pair or a CR LF split between two slices over to the next one.
+      parser.saxes.write(source.slice(offset, offset + SLICE_CHARS));
+    }
+  } catch (error) {
+    // The parser is left mid-document and is not reused.
+    if (error instanceof OperationReached) return collector.result();
+    throw error;
   }
   // close() checks the end of the document and leaves the parser as new (saxes resets it). A parser
   // that threw is left mid-document and never reused.
@@ -110,6 +120,9 @@ class ReusableParser {
   }
 }
 
+/** Thrown out of the parser when the operation element opens and nothing after it is wanted. */
+class OperationReached extends Error {}
+
 /** Parsers between documents (one per document being read at once, up to this many kept). */
 const idleParsers: ReusableParser[] = [];
 const MAX_IDLE_PARSERS = 16;
@@ -136,6 +149,7 @@ class Collector {
     private readonly envelopeNamespaces: readonly string[],
     private readonly limits: XmlLimits,
     private readonly onRoot?: (root: QName) => void,
+    private readonly untilOperation = false,
   ) {}
 
   /** Counts an element as soon as its name is read, before saxes resolves its namespace: over a bound costs no more than it. */
@@ -200,6 +214,7 @@ class Collector {
     } else if (this.section === 'body' && !this.operation) {
       this.operation = { name: tag.name, local: tag.local, ns: tag.uri, values: [] };
       this.inOperation = true;
+      if (this.untilOperation) throw new OperationReached();
     }
   }
 }

@@ -1,5 +1,5 @@
 /** The SOAP version (text/xml 1.1, application/soap+xml 1.2, else not SOAP) and action from the Content-Type. */
-import type { SoapVersion } from '../faults';
+import type { SoapVersion } from './soap-version';
 
 export interface SoapContentType {
   version: SoapVersion;

@@ -3,12 +3,10 @@
  * the body, its charset, well-formed XML without DOCTYPE, envelope namespace, Envelope and Body; then
  * the operation it names and its mustUnderstand headers. Throws a SoapFaultError or SoapHttpError.
  */
-import { FAULT_TEXT } from '../../protocol-texts';
-import type { Service } from '../../services/types';
-import { ENVELOPE_NS, type SoapVersion } from '../faults';
-import { unquote, type SoapContentType } from './content-type';
+import { FAULT_TEXT } from '../protocol-texts';
+import type { SoapContentType } from './content-type';
 import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
-import { SoapFaultError, SoapHttpError } from './respond';
+import { ENVELOPE_NS, SoapFaultError, SoapHttpError, type SoapVersion } from './soap-version';
 
 export interface SoapRequest {
   version: SoapVersion;
@@ -21,17 +19,21 @@ export interface SoapRequest {
 
 export interface RawSoapRequest {
   contentType: SoapContentType;
-  soapAction?: string;
+  /** As SoapRequest.action. */
+  action?: string;
   body: Buffer;
 }
 
-export async function checkRequest(raw: RawSoapRequest, limits: XmlLimits): Promise<SoapRequest> {
-  const { contentType } = raw;
+/**
+ * `head`: the body is the start of the request only; the document is read up to its operation
+ * element, whose values are left unread.
+ */
+export async function checkRequest(raw: RawSoapRequest, limits: XmlLimits, head = false): Promise<SoapRequest> {
+  const { contentType, action } = raw;
   const { version } = contentType;
-  const action = version === '1.2' ? contentType.action : raw.soapAction === undefined ? undefined : unquote(raw.soapAction);
   if (raw.body.length === 0) throw emptyBody(version, action);
-  const text = decode(raw.body, contentType.charset, version);
-  const document = await parse(text, version, limits);
+  const text = decode(raw.body, contentType.charset, version, head);
+  const document = await parse(text, version, limits, head);
   checkEnvelope(document.root, document.rootChildren, version);
   return { version, action, headerBlocks: document.headerBlocks, operation: document.operation };
 }
@@ -46,7 +48,7 @@ function emptyBody(version: SoapVersion, action: string | undefined): Error {
 }
 
 /** An unknown charset is 415; bytes not valid in it are 400, never replaced by U+FFFD (the text would be stored altered). */
-function decode(body: Buffer, charset: string | undefined, version: SoapVersion): string {
+function decode(body: Buffer, charset: string | undefined, version: SoapVersion, head: boolean): string {
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(charset ?? sniffCharset(body), { fatal: true });
@@ -54,7 +56,8 @@ function decode(body: Buffer, charset: string | undefined, version: SoapVersion)
     throw new SoapHttpError(415, version);
   }
   try {
-    return decoder.decode(body);
+    // The start of a body may end inside a character: streaming leaves that one out.
+    return decoder.decode(body, { stream: head });
   } catch {
     throw new SoapHttpError(400, version);
   }
@@ -72,12 +75,12 @@ function sniffCharset(body: Buffer): string {
  * Malformed XML: 400. A SOAP 1.1 envelope sent as application/soap+xml is 415, decided on the root
  * alone (docs/contract.md, recorded: var-soap11-body-to-soap12-ct, err-soap12-malformed-xml-11ns).
  */
-async function parse(text: string, version: SoapVersion, limits: XmlLimits): Promise<ReadDocument> {
+async function parse(text: string, version: SoapVersion, limits: XmlLimits, head: boolean): Promise<ReadDocument> {
   const refuseSoap11UnderSoap12 = (root: QName) => {
     if (version === '1.2' && root.ns === ENVELOPE_NS['1.1']) throw new SoapHttpError(415, '1.1');
   };
   try {
-    return await readDocument(text, [ENVELOPE_NS[version]], limits, refuseSoap11UnderSoap12);
+    return await readDocument(text, [ENVELOPE_NS[version]], limits, refuseSoap11UnderSoap12, head);
   } catch (error) {
     if (error instanceof MalformedXmlError) throw new SoapHttpError(400, version);
     throw error;
@@ -101,7 +104,10 @@ function checkEnvelope(root: QName, children: readonly QName[], version: SoapVer
  * element. With an action the Body element must match it, or the method would be chosen by one and its
  * arguments read from the other.
  */
-type OperationTable = Pick<Service, 'namespace' | 'operations'>;
+export interface OperationTable {
+  namespace: string;
+  operations: ReadonlyMap<string, unknown>;
+}
 
 export function resolveOperation(table: OperationTable, request: SoapRequest): string {
   return request.action === undefined ? byBodyElement(table, request) : byAction(table, request, request.action);
@@ -115,12 +121,15 @@ function byAction(table: OperationTable, request: SoapRequest, action: string): 
   }
   const element = request.operation;
   if (element && (element.local !== operation || element.ns !== table.namespace)) {
-    throw new SoapFaultError(request.version, 'client', FAULT_TEXT.actionBodyMismatch(action, element.local, element.ns));
+    throw new ActionMismatchError(request.version, 'client', FAULT_TEXT.actionBodyMismatch(action, element.local, element.ns));
   }
   return operation;
 }
 
-function operationOfAction(table: OperationTable, action: string): string | undefined {
+/** An action that names one operation and a Body that holds another: refused here, where ASMX runs the action's (docs/integrators.md). */
+export class ActionMismatchError extends SoapFaultError {}
+
+export function operationOfAction(table: OperationTable, action: string): string | undefined {
   if (!action.startsWith(table.namespace)) return undefined;
   const operation = action.slice(table.namespace.length);
   return table.operations.has(operation) ? operation : undefined;
