@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const primary = await startServer(values.database, primaryPort);
   const candidate = await startServer(values.database, candidatePort);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-shadow-'));
-  const proxy = spawnPinned([path.join(__dirname, 'shadow.js'), '--primary', `http://127.0.0.1:${primaryPort}`, '--candidate', `http://127.0.0.1:${candidatePort}`, '--port', String(proxyPort), '--host', '127.0.0.1', '--out', out], process.env);
+  const proxy = spawnPinned([path.join(__dirname, 'shadow.js'), '--primary', `http://127.0.0.1:${primaryPort}`, '--candidate', `http://127.0.0.1:${candidatePort}`, '--port', String(proxyPort), '--listen-host', '127.0.0.1', '--out', out], process.env);
   try {
     await waitUntilAnswers(proxyPort, '/__shadow/summary', proxy, (status) => status === 200);
     const lines = ['| request | direct p50 (c1) | p99 | via proxy p50 | p99 | added p50 | direct req/s | via proxy req/s | ratio |', '|---|---|---|---|---|---|---|---|---|'];

@@ -1,56 +1,37 @@
 /**
- * npm run replay -- <file.har> --target <url> [--out <dir>] [--concurrency N] [--host <name>]
- *                   [--include-writes] [--ignore <path>]... [--ca <file>] [--insecure]
- *                   [--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] ...
+ * npm run replay -- <file.har> --candidate <url> [--out <dir>] [--concurrency 4] [--recorded-host <name>]
+ *                   [--mirror-writes] ... (scripts/migration-options.ts)
  *
- * Sends every request of a HAR recording to the target and compares each answer with the recorded one
- * (docs/migration.md, "Replay"), writing the report in --out (default ./replay-report).
+ * Sends every request of a HAR recording to the candidate and compares each answer with the recorded
+ * one (docs/migration.md, "Replay"), writing the report in --out (default ./replay-report).
  * Exit codes: 0 nothing differs, 1 something does, 2 bad arguments or a file that is not HAR (nothing sent).
  */
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/migration/replay';
 import { SHADOW_DEFAULTS } from '../src/migration/shadow';
-import { SERVER_SETTING_OPTIONS, SERVER_SETTING_USAGE, serverSettingsOf } from '../src/migration/traffic';
+import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './migration-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
-const USAGE = `usage: npm run replay -- <file.har> --target <url> [--out <dir>] [--concurrency N] [--host <name>] [--include-writes] [--ignore <path>]... [--ca <file>] [--insecure] ${SERVER_SETTING_USAGE}`;
+const USAGE = usage('replay');
 
 function replayArguments(argv: string[]): { file: string; options: ReplayOptions } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      target: { type: 'string' },
-      out: { type: 'string' },
-      concurrency: { type: 'string' },
-      host: { type: 'string' },
-      'include-writes': { type: 'boolean' },
-      ignore: { type: 'string', multiple: true },
-      ca: { type: 'string' },
-      insecure: { type: 'boolean' },
-      ...SERVER_SETTING_OPTIONS,
-    },
-    strict: true,
-  });
-  if (positionals.length !== 1) throw new Error('one HAR file is required');
-  if (values.target === undefined || !/^https?:\/\/[^/]/.test(values.target)) throw new Error('--target <http or https URL> is required');
-  const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new Error(`--concurrency ${values.concurrency}: a whole number from 1 to 256`);
+  const parsed = parseOptions('replay', argv);
+  if (parsed.positionals.length !== 1) throw new Error('one HAR file is required');
   return {
-    file: positionals[0],
+    file: parsed.positionals[0],
     options: {
-      target: values.target,
-      out: values.out ?? './replay-report',
-      concurrency,
-      host: values.host,
-      includeWrites: values['include-writes'] ?? false,
-      ignore: values.ignore ?? [],
-      ca: values.ca === undefined ? undefined : fs.readFileSync(values.ca),
-      insecure: values.insecure ?? false,
+      ...tls(parsed),
+      target: url(parsed, 'candidate', true)!,
+      out: text(parsed, 'out') ?? './replay-report',
+      concurrency: number(parsed, 'concurrency', SHADOW_DEFAULTS.concurrency, { min: 1, max: 256, whole: true }),
+      host: text(parsed, 'recorded-host'),
+      includeWrites: flag(parsed, 'mirror-writes'),
+      ignore: list(parsed, 'ignore'),
       captureBytes: SHADOW_DEFAULTS.captureBytes,
       timeoutMs: SHADOW_DEFAULTS.timeoutMs,
-      serverSettings: serverSettingsOf(values),
+      maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
+      serverSettings: serverSettings(parsed),
+      rate: text(parsed, 'rate') === undefined ? undefined : number(parsed, 'rate', 0, { min: 0.001, max: 1_000_000, whole: false }),
     },
   };
 }

@@ -1,54 +1,45 @@
 /**
- * npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>]
- *                   [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure]
- *                   [--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] ...
+ * npm run shadow -- --primary <url> --candidate <url> [--secondary <url>] [--listen-host 0.0.0.0]
+ *                   [--port 8081] [--out <dir>] ... (scripts/migration-options.ts)
  *
  * A reverse proxy in front of two servers (docs/migration.md, "Shadow mode"): clients are served by
  * the primary, reads are mirrored to the candidate and the answers compared into the report in --out.
  * Runs until stopped (SIGINT, SIGTERM), then writes the report a last time.
  * Exit codes: 0 stopped, 2 bad arguments.
  */
-import fs from 'node:fs';
-import { parseArgs } from 'node:util';
-import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
-import { SERVER_SETTING_OPTIONS, SERVER_SETTING_USAGE, serverSettingsOf } from '../src/migration/traffic';
+import { loadSettings } from '../src/config';
+import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
+import { ConnectionGuard } from '../src/process/connection-guard';
+import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './migration-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
-const USAGE = `usage: npm run shadow -- --primary <url> --candidate <url> [--port 8081] [--host 0.0.0.0] [--out <dir>] [--mirror-writes] [--ignore <path>]... [--ca <file>] [--insecure] ${SERVER_SETTING_USAGE}`;
+const USAGE = usage('shadow');
 
 function shadowOptions(argv: string[]): ShadowOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      primary: { type: 'string' },
-      candidate: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      out: { type: 'string' },
-      'mirror-writes': { type: 'boolean' },
-      ignore: { type: 'string', multiple: true },
-      ca: { type: 'string' },
-      insecure: { type: 'boolean' },
-      ...SERVER_SETTING_OPTIONS,
-    },
-    strict: true,
-  });
-  if (values.primary === undefined || values.candidate === undefined) throw new Error('--primary and --candidate are required');
-  for (const url of [values.primary, values.candidate]) if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`${url}: not an http or https URL`);
-  const port = values.port === undefined ? SHADOW_DEFAULTS.port : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: not a port number`);
+  const parsed = parseOptions('shadow', argv);
+  const primary = url(parsed, 'primary', true)!;
+  const candidate = url(parsed, 'candidate', true)!;
+  // The server's own timeouts and ceiling on connections, from the same variables (docs/operations.md).
+  const connections = connectionSettings(loadSettings(process.env));
   return {
     ...SHADOW_DEFAULTS,
-    primary: values.primary,
-    candidate: values.candidate,
-    port,
-    host: values.host ?? SHADOW_DEFAULTS.host,
-    out: values.out ?? SHADOW_DEFAULTS.out,
-    mirrorWrites: values['mirror-writes'] ?? false,
-    ignore: values.ignore ?? [],
-    ca: values.ca === undefined ? undefined : fs.readFileSync(values.ca),
-    insecure: values.insecure ?? false,
-    serverSettings: serverSettingsOf(values),
+    ...tls(parsed),
+    primary,
+    candidate,
+    secondary: url(parsed, 'secondary', false),
+    port: number(parsed, 'port', SHADOW_DEFAULTS.port, { min: 0, max: 65535, whole: true }),
+    host: text(parsed, 'listen-host') ?? SHADOW_DEFAULTS.host,
+    out: text(parsed, 'out') ?? SHADOW_DEFAULTS.out,
+    concurrency: number(parsed, 'concurrency', SHADOW_DEFAULTS.concurrency, { min: 1, max: 256, whole: true }),
+    mirrorWrites: flag(parsed, 'mirror-writes'),
+    record: text(parsed, 'record'),
+    sample: number(parsed, 'sample', SHADOW_DEFAULTS.sample, { min: 0, max: 1, whole: false }),
+    ignore: list(parsed, 'ignore'),
+    maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
+    ownPathsPublic: flag(parsed, 'shadow-paths-public'),
+    serverSettings: serverSettings(parsed),
+    connections,
+    guard: new ConnectionGuard(connections),
   };
 }
 

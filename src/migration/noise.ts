@@ -1,34 +1,40 @@
 /**
- * Noise learnt from the primary itself (docs/migration.md, "Noise"): a share of reads is sent to it
- * twice, back to back, and a field that differs between its two answers (a timestamp, a generated
- * id) is noisy once it has done so NOISY_AFTER times, per operation and binding. Differences there
- * are then reported as noisy, not as differences.
+ * Noise (docs/migration.md, "Noise"): a field that differs between two answers to one request where
+ * nothing else changed (a timestamp, a generated id) is noisy once it has done so NOISY_AFTER times,
+ * per operation and binding. The two answers come from the primary and a second legacy instance, or
+ * from the candidate asked twice: never from the primary asked again, which sees each request once.
+ * Differences there are then reported as noisy, not as differences.
  */
 import { pattern } from './canonical';
 import type { Difference } from './compare';
 
 const NOISY_AFTER = 3;
 
+/** Fields counted per operation and binding at most: answers of any shape keep the learner bounded. */
+const FIELDS_PER_KEY = 1000;
+
 export class NoiseLearner {
   private readonly seen = new Map<string, Map<string, number>>();
   private reads = 0;
 
   constructor(
-    /** One read in this many is sent to the primary twice; 0 for none. */
+    /** One mirrored read in this many is also used to learn noise; 0 for none. */
     readonly sampleEvery = 20,
   ) {}
 
-  /** Whether this read should be sent to the primary a second time. */
+  /** Whether this mirrored read should also be used to learn noise. */
   sampleNext(): boolean {
     this.reads += 1;
     return this.sampleEvery > 0 && this.reads % this.sampleEvery === 0;
   }
 
-  /** What differed between the primary's two answers to one request of `key`. */
+  /** What differed between two answers to one request of `key`. */
   learn(key: string, differences: readonly Difference[]): void {
     let counts = this.seen.get(key);
     if (counts === undefined) this.seen.set(key, (counts = new Map<string, number>()));
-    for (const path of new Set(differences.map((difference) => pattern(difference.path)))) counts.set(path, (counts.get(path) ?? 0) + 1);
+    for (const path of new Set(differences.map((difference) => pattern(difference.path)))) {
+      if (counts.has(path) || counts.size < FIELDS_PER_KEY) counts.set(path, (counts.get(path) ?? 0) + 1);
+    }
   }
 
   isNoisy(key: string, path: string): boolean {

@@ -91,6 +91,10 @@ export interface ReplayOptions extends TlsOptions {
   ignore: readonly string[];
   captureBytes: number;
   timeoutMs: number;
+  /** differences.jsonl stops growing at this size; what is left out is counted. */
+  maxFileBytes: number;
+  /** Requests sent a second at most, over all workers; no limit when undefined. */
+  rate?: number;
   /** The target's settings that decide which operation a request calls (base path, namespaces); the server's defaults by default. */
   serverSettings?: TrafficSettings;
 }
@@ -98,10 +102,11 @@ export interface ReplayOptions extends TlsOptions {
 /** Replays the recording; resolves to the report, written. */
 export async function replay(recording: readonly Recorded[], options: ReplayOptions): Promise<Report> {
   const to = target(options.target, options);
-  const report = new Report(options.out);
+  const report = new Report(options.out, { maxFileBytes: options.maxFileBytes });
   const ignored = pathMatcher(options.ignore);
   const host = options.host ?? mostCommonHost(recording);
   const pending = [...recording];
+  const paced = pacer(options.rate);
   const traffic = trafficOf(options.serverSettings);
   async function worker(): Promise<void> {
     for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
@@ -109,6 +114,7 @@ export async function replay(recording: readonly Recorded[], options: ReplayOpti
       if (next.host !== host || next.answer === undefined) report.count(call, 'skipped');
       else if (call.write && !options.includeWrites) report.count(call, 'notMirrored');
       else {
+        await paced();
         const answer = await exchange(to, next.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
         if (answer === undefined) report.count(call, 'candidateErrors');
         else report.record(call, next.request, [next.answer.status, answer.status], compareAnswers(call, next.request, next.answer, answer, { ignored, noisy: () => false }));
@@ -122,6 +128,18 @@ export async function replay(recording: readonly Recorded[], options: ReplayOpti
     await report.close();
   }
   return report;
+}
+
+/** Waits for the next request's turn: the nth sent no sooner than (n-1)/rate seconds after the first, as GoReplay paces. */
+function pacer(rate: number | undefined): () => Promise<void> {
+  let first: number | undefined;
+  let sent = 0;
+  return () => {
+    if (rate === undefined) return Promise.resolve();
+    first ??= Date.now();
+    const wait = first + (sent++ * 1000) / rate - Date.now();
+    return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  };
 }
 
 function mostCommonHost(recording: readonly Recorded[]): string | undefined {

@@ -6,18 +6,23 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { withoutPasswords, withoutSecretHeaders } from './credentials';
+import { CappedFile, writeWhole } from './files';
+import { createSyncCustomersService, MOBILE_APP_SERVICE_NAME, SYNC_CUSTOMERS_SERVICE_NAME } from '../services/mobile-app';
+import { mainServiceOperations } from '../services/registry';
 import type { Verdict } from './compare';
 import type { Call, RequestHead } from './traffic';
 
 /**
  * compared = same + different + expected; noisy: compared with a noisy field left out; byDigest:
- * compared by length and digest; dropped: not mirrored for want of room in the queue; notInContract:
+ * compared by length and digest; notSampled: a read left out by --sample; dropped: not mirrored for
+ * want of room in the queue; notInContract:
  * one server has no such thing (the v2 contract, the OpenAPI document); skipped: a replay's entry for
  * another host or without a recorded answer.
  */
-export type Count = 'compared' | 'same' | 'different' | 'expected' | 'noisy' | 'byDigest' | 'candidateErrors' | 'notMirrored' | 'dropped' | 'notInContract' | 'skipped';
+export type Count = 'compared' | 'same' | 'different' | 'expected' | 'noisy' | 'byDigest' | 'candidateErrors' | 'notMirrored' | 'notSampled' | 'dropped' | 'notInContract' | 'skipped';
 
-const COUNTS: readonly Count[] = ['compared', 'same', 'different', 'expected', 'noisy', 'byDigest', 'candidateErrors', 'notMirrored', 'dropped', 'notInContract', 'skipped'];
+const COUNTS: readonly Count[] = ['compared', 'same', 'different', 'expected', 'noisy', 'byDigest', 'candidateErrors', 'notMirrored', 'notSampled', 'dropped', 'notInContract', 'skipped'];
 
 export interface OperationSummary extends Record<Count, number> {
   service: string;
@@ -32,28 +37,72 @@ export interface OperationSummary extends Record<Count, number> {
 /** How many differing exchanges each operation and binding keeps as examples for summary.html. */
 const EXAMPLES = 3;
 
-/** Headers that may carry credentials or sessions (Authorization, Cookie, an API key header of any name): never written to a report. */
-const SECRET_HEADER = /auth|cookie|key|token|secret|session/i;
+/** What a report row names instead of a service or operation the contract does not declare. */
+export const UNDECLARED = '(undeclared)';
+
+/** The operations each service declares (the same in both contracts). */
+const SERVICES: readonly (readonly [string, readonly string[]])[] = [
+  [MOBILE_APP_SERVICE_NAME, mainServiceOperations.map((op) => op.name)],
+  [SYNC_CUSTOMERS_SERVICE_NAME, [...createSyncCustomersService({ namespace: '' }).operations.keys()]],
+];
+
+/** By lower-case name: ASMX names are case-insensitive. */
+const DECLARED = new Map(SERVICES.map(([service, operations]) => [service.toLowerCase(), { service, operations: new Map(operations.map((name) => [name.toLowerCase(), name])) }]));
+
+/**
+ * The call as a report row names it: declared services and operations in their declared spelling,
+ * anything else as UNDECLARED, so that made-up names sent by clients add no rows.
+ */
+export function declaredCall(call: Call): Call {
+  if (call.service === '') return call;
+  const declared = DECLARED.get(call.service.toLowerCase());
+  const service = declared?.service ?? UNDECLARED;
+  if (call.binding === 'document') return { ...call, service };
+  return { ...call, service, operation: declared?.operations.get(call.operation.toLowerCase()) ?? UNDECLARED };
+}
+
+export interface ReportOptions {
+  /** The fields learnt to be noisy for a row's key. */
+  noisyFields?: (key: string) => string[];
+  /** differences.jsonl stops growing at this size; later lines are counted in `overBudget`. */
+  maxFileBytes: number;
+}
+
+/** Lines or entries left out of a file for want of room in its budget (ReportOptions.maxFileBytes), by file. */
+export interface OverBudget {
+  differences: number;
+  recording?: number;
+}
 
 export class Report {
   private readonly rows = new Map<string, OperationSummary>();
   private readonly examples = new Map<string, object[]>();
-  private readonly differences: fs.WriteStream;
+  private readonly differences: CappedFile;
+  private readonly noisyFields: (key: string) => string[];
+  private recording: { readonly dropped: number } | undefined;
 
   constructor(
     readonly dir: string,
-    private readonly noisyFields: (key: string) => string[] = () => [],
+    options: ReportOptions,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
-    this.differences = fs.createWriteStream(path.join(dir, 'differences.jsonl'), { flags: 'w' });
+    // A folder it creates is its owner's alone, as the files in it are.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.differences = new CappedFile(path.join(dir, 'differences.jsonl'), options.maxFileBytes);
+    this.noisyFields = options.noisyFields ?? (() => []);
+  }
+
+  /** A recording of the same run, whose entries left out are shown in the summary too. */
+  track(recording: { readonly dropped: number }): void {
+    this.recording = recording;
   }
 
   count(call: Call, what: Count): void {
-    this.row(call)[what] += 1;
+    this.row(declaredCall(call))[what] += 1;
   }
 
   /** One compared exchange and what the comparison found. */
-  record(call: Call, request: RequestHead & { body: Buffer }, statuses: [number, number], verdict: Verdict): void {
+  record(sent: Call, request: RequestHead & { body: Buffer }, statuses: [number, number], verdict: Verdict): void {
+    const call = declaredCall(sent);
     const row = this.row(call);
     row.compared += 1;
     row[verdict.outcome] += 1;
@@ -76,10 +125,12 @@ export class Report {
     if (examples.length < EXAMPLES) this.examples.set(keyOf(call), [...examples, line]);
   }
 
-  summary(): { operations: OperationSummary[] } {
+  summary(): { operations: OperationSummary[]; overBudget: OverBudget } {
     const operations = [...this.rows.entries()].map(([key, row]) => ({ ...row, noisyFields: this.noisyFields(key) }));
     operations.sort((a, b) => `${a.service}/${a.operation}/${a.binding}`.localeCompare(`${b.service}/${b.operation}/${b.binding}`));
-    return { operations };
+    const overBudget: OverBudget = { differences: this.differences.dropped };
+    if (this.recording !== undefined) overBudget.recording = this.recording.dropped;
+    return { operations, overBudget };
   }
 
   /** Prometheus text: the counts by operation, binding and outcome. */
@@ -98,12 +149,12 @@ export class Report {
   write(): void {
     const summary = this.summary();
     writeWhole(path.join(this.dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    writeWhole(path.join(this.dir, 'summary.html'), summaryHtml(summary.operations, this.examples));
+    writeWhole(path.join(this.dir, 'summary.html'), summaryHtml(summary, this.examples));
   }
 
   async close(): Promise<void> {
     this.write();
-    await new Promise<void>((resolve) => this.differences.end(resolve));
+    await this.differences.close();
   }
 
   private row(call: Call): OperationSummary {
@@ -126,31 +177,17 @@ function zeroCounts(): Record<Count, number> {
   return Object.fromEntries(COUNTS.map((what) => [what, 0])) as Record<Count, number>;
 }
 
+/** The request as a report shows it: credentials.ts leaves out what could authenticate. */
 function safeRequest(request: RequestHead & { body: Buffer }): object {
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !SECRET_HEADER.test(name)));
   const body = request.body.length > 4096 ? `${request.body.subarray(0, 4096).toString('utf8')}...` : request.body.toString('utf8');
-  return { method: request.method, url: request.url, headers, body: withoutPasswords(body) };
-}
-
-/** A password or key sent as a field (a form, JSON or SOAP element) is left out of the report too. */
-function withoutPasswords(body: string): string {
-  return body
-    .replace(/((?:^|&)(?:password|apikey|api_key)=)[^&]*/gi, '$1REDACTED')
-    .replace(/("(?:password|apiKey|api_key)"\s*:\s*)"[^"]*"/gi, '$1"REDACTED"')
-    .replace(/(<(?:[\w.-]+:)?(?:Password|ApiKey)>)[^<]*/gi, '$1REDACTED');
+  return { method: request.method, url: withoutPasswords(request.url), headers: withoutSecretHeaders(request.headers), body: withoutPasswords(body) };
 }
 
 function escapeLabel(value: string): string {
   return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
-function writeWhole(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, text);
-  fs.renameSync(temporary, file);
-}
-
-function summaryHtml(rows: readonly OperationSummary[], examples: ReadonlyMap<string, object[]>): string {
+function summaryHtml({ operations: rows, overBudget }: ReturnType<Report['summary']>, examples: ReadonlyMap<string, object[]>): string {
   const cells = (row: OperationSummary) => COUNTS.map((what) => `<td>${row[what]}</td>`).join('');
   const body = rows
     .map((row) => {
@@ -166,11 +203,19 @@ function summaryHtml(rows: readonly OperationSummary[], examples: ReadonlyMap<st
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Shadow comparison</title>
 <style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}pre{white-space:pre-wrap;font-size:90%}</style></head>
-<body><h1>Shadow comparison</h1><p>Written ${new Date().toISOString()}.</p>
+<body><h1>Shadow comparison</h1><p>Written ${new Date().toISOString()}.</p>${overBudgetHtml(overBudget)}
 <table><tr><th>service</th><th>operation</th><th>binding</th>${COUNTS.map((what) => `<th>${what}</th>`).join('')}</tr>
 ${body}
 </table></body></html>
 `;
+}
+
+function overBudgetHtml(overBudget: OverBudget): string {
+  const lines = [
+    overBudget.differences > 0 ? `${overBudget.differences} differing exchanges were left out of differences.jsonl: it reached its size budget.` : '',
+    (overBudget.recording ?? 0) > 0 ? `${overBudget.recording} exchanges were left out of the recording: it reached its size budget.` : '',
+  ];
+  return lines.filter((line) => line !== '').map((line) => `<p><strong>${line}</strong></p>`).join('');
 }
 
 function escapeHtml(text: string): string {

@@ -5,17 +5,34 @@
  * be slow, down or wrong without a client noticing: mirrored work waits in a bounded queue, each call
  * under a timeout, and what does not fit is dropped and counted.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadSettings, type Settings } from '../config';
 import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
-import { keyOf, Report } from './report';
+import { HarRecorder } from './recording';
+import { declaredCall, keyOf, Report } from './report';
 import { classify, trafficOf, trafficSettings, type Call, type TrafficSettings } from './traffic';
+
+/** What the proxy takes from the server's settings (src/config.ts) for its own clients' connections. */
+export type ConnectionSettings = Pick<Settings, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'>;
+
+export function connectionSettings({ requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections }: Settings): ConnectionSettings {
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections };
+}
+
+/** The server's connection guard (src/process/connection-guard.ts): this layer may not import it, so the caller gives one. */
+export interface ConnectionWatch {
+  watch(server: http.Server): void;
+  admit(listener: RequestListener): RequestListener;
+}
 
 export interface ShadowOptions extends TlsOptions {
   primary: string;
   candidate: string;
+  /** A second legacy instance on the primary's data: where its answers differ from the primary's is noise. */
+  secondary?: string;
   port: number;
   host: string;
   out: string;
@@ -34,15 +51,30 @@ export interface ShadowOptions extends TlsOptions {
   heldBytes: number;
   /** Mirrored calls under way at once. */
   concurrency: number;
-  /** A mirrored call (or second primary call) that takes longer fails. */
+  /** A mirrored call (or a call to learn noise) that takes longer fails. */
   timeoutMs: number;
-  /** One read in this many goes to the primary twice, to learn its noise; 0 for none. */
+  /** One mirrored read in this many also learns noise (from the secondary, else the candidate asked again); 0 for none. */
   noiseEvery: number;
   /** How often summary.json and summary.html are rewritten. */
   reportEveryMs: number;
+  /** differences.jsonl (and a recording) stop growing at this size; what is left out is counted. */
+  maxFileBytes: number;
+  /** The server's request, headers and keep-alive timeouts, so a silent client of the proxy holds nothing. */
+  connections: ConnectionSettings;
+  /** The server's ceiling on connections and send timeout, made from `connections` (scripts/shadow.ts). */
+  guard?: ConnectionWatch;
+  /** A HAR file the client exchanges (the primary's answers) are recorded in, credentials removed. */
+  record?: string;
+  /** The fraction of reads mirrored, from 0 to 1; the others are counted as notSampled. */
+  sample: number;
+  /** Whether /__shadow/* answers clients other than the local machine. */
+  ownPathsPublic: boolean;
   /** The servers' settings that decide which operation a request calls (base path, namespaces). */
   serverSettings: TrafficSettings;
 }
+
+/** How often node:http checks the headers and request timeouts, as the server does (src/server.ts). */
+const CONNECTIONS_CHECK_MS = 500;
 
 export const SHADOW_DEFAULTS = {
   port: 8081,
@@ -58,6 +90,10 @@ export const SHADOW_DEFAULTS = {
   timeoutMs: 30_000,
   noiseEvery: 20,
   reportEveryMs: 5000,
+  maxFileBytes: 256 * 1024 * 1024,
+  connections: connectionSettings(loadSettings({})),
+  ownPathsPublic: false,
+  sample: 1,
   serverSettings: trafficSettings(),
 } satisfies Partial<ShadowOptions>;
 
@@ -72,6 +108,8 @@ interface Mirrored {
   request: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer };
   primary: Answer;
   bytes: number;
+  /** When the client's request came (ms since the epoch). */
+  started: number;
 }
 
 export interface Shadow {
@@ -85,9 +123,13 @@ export interface Shadow {
 export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const primary = target(options.primary, options);
   const candidate = target(options.candidate, options);
+  const secondary = options.secondary === undefined ? undefined : target(options.secondary, options);
   const noise = new NoiseLearner(options.noiseEvery);
-  const report = new Report(options.out, (key) => noise.noisyFields(key));
+  const report = new Report(options.out, { noisyFields: (key) => noise.noisyFields(key), maxFileBytes: options.maxFileBytes });
   const ignored = pathMatcher(options.ignore);
+  const sampled = sampler(options.sample);
+  const recorder = options.record === undefined ? undefined : new HarRecorder(options.record, options.maxFileBytes);
+  if (recorder !== undefined) report.track(recorder);
   const traffic = trafficOf(options.serverSettings);
   const queue: Mirrored[] = [];
   let held = 0;
@@ -135,11 +177,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   }
 
   async function mirror(job: Mirrored): Promise<void> {
-    const key = keyOf(job.call);
-    if (!job.call.write && noise.sampleNext()) {
-      const again = await exchange(primary, job.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
-      if (again !== undefined) noise.learn(key, differencesOf(job.primary, again).differences);
-    }
+    const key = keyOf(declaredCall(job.call));
     let answer: Answer;
     try {
       answer = await exchange(candidate, job.request, options.captureBytes, options.timeoutMs);
@@ -147,6 +185,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       report.count(job.call, 'candidateErrors');
       return;
     }
+    if (!job.call.write && noise.sampleNext()) await learnNoise(key, job, answer);
     // The v2 contract and the OpenAPI document are this server's own: the legacy one answers 404.
     if ((job.call.contract === 'v2' || job.call.operation === 'openapi') && (answer.status === 404) !== (job.primary.status === 404)) {
       report.count(job.call, 'notInContract');
@@ -156,8 +195,18 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     report.record(job.call, job.request, [job.primary.status, answer.status], verdict);
   }
 
-  const server = http.createServer((req, res) => {
-    if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report);
+  /**
+   * Two answers to one request that should agree: the primary's and the secondary's when there is one
+   * (as Diffy does), else the candidate's two. The primary is never asked again, nor a write re-sent.
+   */
+  async function learnNoise(key: string, job: Mirrored, candidateAnswer: Answer): Promise<void> {
+    const [first, to] = secondary === undefined ? [candidateAnswer, candidate] : [job.primary, secondary];
+    const again = await exchange(to, job.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
+    if (again !== undefined) noise.learn(key, differencesOf(first, again).differences);
+  }
+
+  const listener: RequestListener = (req, res) => {
+    if (req.url?.startsWith('/__shadow/')) return answerOwn(req, res, report, options.ownPathsPublic);
     const classified = (head: Parameters<typeof classify>[1], body: Buffer, then: (call: Call) => void) => {
       classifying += 1;
       void classify(traffic, head, body)
@@ -168,10 +217,19 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
         });
     };
     proxy(req, res, primary, options, budget, classified, (job) => {
+      recorder?.add({ request: job.request, answer: job.primary, started: job.started, finished: Date.now() });
       if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
+      else if (!job.call.write && !sampled()) report.count(job.call, 'notSampled');
       else enqueue(job);
-    }, (call) => report.count(call, 'notMirrored'));
-  });
+    }, (call) => {
+      recorder?.leaveOut();
+      report.count(call, 'notMirrored');
+    });
+  };
+  const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = options.connections;
+  const timeouts = { requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS };
+  const server = http.createServer(timeouts, options.guard?.admit(listener) ?? listener);
+  options.guard?.watch(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, resolve);
@@ -194,8 +252,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       queue.length = 0;
       await settled();
       idle = [];
-      primary.agent.destroy();
-      candidate.agent.destroy();
+      for (const to of [primary, candidate, secondary]) to?.agent.destroy();
+      await recorder?.close();
       await report.close();
     },
   };
@@ -209,6 +267,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
 type Classifier = (head: { method: string; url: string; headers: http.IncomingHttpHeaders }, body: Buffer, then: (call: Call) => void) => void;
 
 function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, classified: Classifier, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+  const started = Date.now();
   const headers = forwarded(req);
   const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
   const sent = new Capture(options.maxRequestBytes);
@@ -238,10 +297,22 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
       const primaryAnswer = received.answer(answer);
       classified(request, request.body, (call) => {
         if (sent.truncated) return tooLarge(call);
-        mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length });
+        mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length, started });
       });
     });
   });
+}
+
+/**
+ * Whether each read is mirrored: `fraction` of them, spread evenly, the same reads on every run (Envoy's
+ * runtime_fraction, Scientist's ramp-up), so that a run can be repeated and a test can count.
+ */
+function sampler(fraction: number): () => boolean {
+  let reads = 0;
+  return () => {
+    reads += 1;
+    return Math.floor(reads * fraction) > Math.floor((reads - 1) * fraction);
+  };
 }
 
 /** The client's headers as a reverse proxy passes them on: its Host kept, X-Forwarded-* added. */
@@ -255,10 +326,15 @@ function forwarded(req: IncomingMessage): http.IncomingHttpHeaders {
   return headers;
 }
 
-/** The proxy's own endpoints: never forwarded. */
-function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report): void {
+/** The proxy's own endpoints: never forwarded, and by default for the local machine only (they show what clients sent). */
+function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, toAnyone: boolean): void {
   const path = (req.url ?? '').split('?')[0];
-  if (path === '/__shadow/metrics') res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
+  if (!toAnyone && !isLoopback(req.socket.remoteAddress ?? '')) res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('The proxy answers /__shadow/ for the local machine only (see --shadow-paths-public).');
+  else if (path === '/__shadow/metrics') res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
   else if (path === '/__shadow/summary') res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
   else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+}
+
+function isLoopback(address: string): boolean {
+  return /^(::ffff:)?127\./.test(address) || address === '::1';
 }

@@ -75,7 +75,7 @@ function reportDir(): string {
 it('finds nothing different replaying against the server it was recorded from, and exits 0', async () => {
   const out = reportDir();
   const io = captured();
-  expect(await main([harFile, '--target', recordedFrom.baseUrl, '--out', out, '--host', new URL(recordedFrom.baseUrl).host], io)).toBe(0);
+  expect(await main([harFile, '--candidate', recordedFrom.baseUrl, '--out', out, '--recorded-host', new URL(recordedFrom.baseUrl).host], io)).toBe(0);
   expect(io.lines.join('\n')).toContain('4 compared, 4 same, 0 different');
   const rows = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')).operations;
   expect(rows.find((r: { operation: string }) => r.operation === 'CreateWarrantyRequest')).toMatchObject({ notMirrored: 1, compared: 0 });
@@ -124,4 +124,14 @@ it('refuses a file that is not HAR with exit code 2, naming what is wrong, and s
   } finally {
     await target.stop();
   }
+});
+
+it('--rate N sends at most N requests a second', async () => {
+  const started = Date.now();
+  const io = captured();
+  expect(await main([harFile, '--candidate', recordedFrom.baseUrl, '--out', reportDir(), '--recorded-host', new URL(recordedFrom.baseUrl).host, '--rate', '5'], io)).toBe(0);
+  // Four requests are sent (the others are skipped or writes): the fourth no sooner than 3/5 s after the first.
+  expect(io.lines.join('\n')).toContain('4 compared');
+  expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  expect(await main([harFile, '--candidate', recordedFrom.baseUrl, '--rate', '0'], captured())).toBe(2);
 });

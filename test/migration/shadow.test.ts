@@ -8,14 +8,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { main as shadowMain } from '../../scripts/shadow';
-import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import type { Shadow, ShadowOptions } from '../../src/migration/shadow';
 import type { OperationSummary } from '../../src/migration/report';
 import { warrantyFields } from '../support/fixture';
 import { listen, listenTestApp, type Listening, type ListeningApp } from '../support/listen';
-import { rawRequest, soapCall, type RawAnswer } from './shadow-support';
+import { differingPair, proxyBetween, rawRequest, soapCall, type RawAnswer } from './shadow-support';
 
 const MAIN = '/API/MobileAppWebService.asmx';
 const V2 = '/API/v2/MobileAppWebService.asmx';
@@ -24,16 +23,14 @@ let primary: ListeningApp;
 let candidate: ListeningApp;
 
 beforeAll(async () => {
-  [primary, candidate] = await Promise.all([listenTestApp({ masterData: true }), listenTestApp({ masterData: true })]);
-  await candidate.engine.db.updateTable('users').set({ name: 'Anita Southern' }).where('id', '=', 'AM02').execute();
+  [primary, candidate] = await differingPair();
 });
 afterAll(async () => {
   await Promise.all([primary?.stop(), candidate?.stop()]);
 });
 
 function startProxy(overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-'));
-  return startShadow({ ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, ...overrides });
+  return proxyBetween(primary, candidate, overrides);
 }
 
 function row(shadow: Shadow, operation: string, binding: string, contract = 'legacy'): OperationSummary | undefined {
@@ -206,25 +203,86 @@ describe('a candidate that fails', () => {
 });
 
 describe('noise', () => {
-  it('learns a field that differs between two answers of the primary, and reports it as noisy, not as a difference', async () => {
-    // Stand-ins whose answers carry a stamp that changes with every call, as a generated id or a time would.
+  /** Changes with every call to any stand-in, as a time or a generated id would. */
+  let stamp = 0;
+
+  /** A stand-in whose answers carry the stamp; `calls` counts its own. */
+  async function stamped(): Promise<Listening & { calls: () => number }> {
     let calls = 0;
-    const stamped = (name: string) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const server = await listen((_req, res) => {
       calls += 1;
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Success: true, Data: [{ Stamp: calls, Name: name }] }));
-    };
-    const [noisyPrimary, noisyCandidate] = await Promise.all([listen(stamped('Sunil')), listen(stamped('Sunil'))]);
+      stamp += 1;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Success: true, Data: [{ Stamp: stamp, Name: 'Sunil' }] }));
+    });
+    return { ...server, calls: () => calls };
+  }
+
+  async function fiveReads(shadow: Shadow): Promise<void> {
+    for (let i = 0; i < 5; i++) {
+      await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/getPCNList?SalesOfficer=SO01` });
+      await shadow.settled();
+    }
+  }
+
+  it('is learnt from the candidate asked twice, and never from the primary asked again', async () => {
+    const [noisyPrimary, noisyCandidate] = await Promise.all([stamped(), stamped()]);
     const shadow = await startProxy({ primary: noisyPrimary.baseUrl, candidate: noisyCandidate.baseUrl, noiseEvery: 1 });
     try {
-      for (let i = 0; i < 5; i++) {
-        await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/getPCNList?SalesOfficer=SO01` });
-        await shadow.settled();
-      }
-      // Noisy from the third time the primary's own answers differed there.
+      await fiveReads(shadow);
+      // Noisy from the third time the candidate's own answers differed there.
       expect(row(shadow, 'getPCNList', 'get')).toMatchObject({ compared: 5, different: 2, same: 3, noisy: 3, noisyFields: ['Data[*].Stamp'] });
+      expect([noisyPrimary.calls(), noisyCandidate.calls()]).toEqual([5, 10]);
     } finally {
       await shadow.close();
       await Promise.all([noisyPrimary.stop(), noisyCandidate.stop()]);
+    }
+  });
+
+  it('is learnt from a second legacy instance with --secondary, the candidate asked once', async () => {
+    const [noisyPrimary, noisySecondary, noisyCandidate] = await Promise.all([stamped(), stamped(), stamped()]);
+    const shadow = await startProxy({ primary: noisyPrimary.baseUrl, secondary: noisySecondary.baseUrl, candidate: noisyCandidate.baseUrl, noiseEvery: 1 });
+    try {
+      await fiveReads(shadow);
+      expect(row(shadow, 'getPCNList', 'get')).toMatchObject({ compared: 5, different: 2, same: 3, noisy: 3, noisyFields: ['Data[*].Stamp'] });
+      expect([noisyPrimary.calls(), noisySecondary.calls(), noisyCandidate.calls()]).toEqual([5, 5, 5]);
+    } finally {
+      await shadow.close();
+      await Promise.all([noisyPrimary.stop(), noisySecondary.stop(), noisyCandidate.stop()]);
+    }
+  });
+
+  it('leaves a real primary with exactly one request per client request, of every binding', async () => {
+    const secondary = await listenTestApp({ masterData: true });
+    const servers = { primary: primary.server, secondary: secondary.server, candidate: candidate.server };
+    const seen = { primary: 0, secondary: 0, candidate: 0 };
+    const counters = (Object.keys(servers) as (keyof typeof servers)[]).map((name) => {
+      const count = () => (seen[name] += 1);
+      servers[name].on('request', count);
+      return () => servers[name].off('request', count);
+    });
+    const reads = [
+      { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` },
+      { method: 'POST', path: `${MAIN}/FillProfitCenterForCustomer`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'CustomerCode=C001' },
+      soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }),
+      soapCall('1.2', MAIN, 'http://tempuri.org/', 'FillAreaManagers', { username: 'admin' }),
+      { method: 'GET', path: `${MAIN}?WSDL` },
+    ];
+    try {
+      for (const [secondaryUrl, candidateCalls] of [[undefined, 2], [secondary.baseUrl, 1]] as const) {
+        Object.assign(seen, { primary: 0, secondary: 0, candidate: 0 });
+        const shadow = await startProxy({ secondary: secondaryUrl, noiseEvery: 1 });
+        try {
+          for (let round = 0; round < 4; round++) for (const read of reads) expect((await rawRequest(shadow.port, read)).status).toBe(200);
+          await shadow.settled();
+        } finally {
+          await shadow.close();
+        }
+        const n = 4 * reads.length;
+        expect(seen).toEqual({ primary: n, secondary: secondaryUrl === undefined ? 0 : n, candidate: candidateCalls * n });
+      }
+    } finally {
+      for (const stop of counters) stop();
+      await secondary.stop();
     }
   });
 });

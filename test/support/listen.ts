@@ -30,6 +30,8 @@ export async function listen(handler: RequestListener): Promise<Listening> {
 }
 
 export interface ListeningApp extends TestApp {
+  /** The HTTP server the app listens with: its 'request' events are every request it got. */
+  server: Server;
   /** http://127.0.0.1:<port> */
   baseUrl: string;
   /** Closes the server, then the app's database. */
@@ -44,5 +46,5 @@ export async function listenTestApp(options: TestAppOptions = {}): Promise<Liste
     await listening.stop();
     await testApp.close();
   };
-  return { ...testApp, baseUrl: listening.baseUrl, stop };
+  return { ...testApp, server: listening.server, baseUrl: listening.baseUrl, stop };
 }
