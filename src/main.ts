@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const { runPrimary, runWorker } = await import('./process/cluster');
   const { startServer } = await import('./server');
   const flush = () => tracing?.shutdown() ?? Promise.resolve();
-  if (settings.workers === 1) exitOnSignals(await startServer(settings), flush);
+  if (settings.workers === 1) exitOnSignals(await startServer(settings, { seedInChild: true }), flush);
   else if (cluster.isPrimary) runPrimary(settings);
   else await runWorker(settings, flush);
 }

@@ -11,7 +11,7 @@ import { createApp, type App } from './app';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
-import { isEmpty } from './demo-data';
+import { isEmpty, seedIfEmpty } from './demo-data';
 import { createLogger, type Logger } from './ops/logger';
 import { InFlight } from './in-flight';
 import { setAnswerHeaders } from './send';
@@ -34,8 +34,10 @@ export interface RunningServer {
 }
 
 interface StartOptions {
-  /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA), by the program run again (seed-child.ts). */
+  /** Seed an empty embedded database with scale-1 demo data (default: SEED_DEMO_DATA). */
   seedEmbedded?: boolean;
+  /** This process runs the server's program (main.ts), which seeds by running itself again (seed-child.ts); otherwise it seeds in this process. */
+  seedInChild?: boolean;
   /** Where the process's logger writes (stdout by default). */
   logDestination?: DestinationStream;
   /** A worker of WORKERS > 1 (cluster.ts). */
@@ -64,7 +66,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const address = addressOf(server);
     const metricsAddress = metricsServer && addressOf(metricsServer);
     await waitForDatabase(engine, { timeoutMs: settings.dbStartupTimeoutMs, logger, context: { address } });
-    await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData);
+    await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData, options.seedInChild ?? false);
     state.starting = false;
     const open = trackOpenResponses(server, state);
     const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute, rateLimitStore: settings.rateLimitStore };
@@ -102,10 +104,11 @@ function startupGate(app: App, gate: ServerState): http.RequestListener {
 }
 
 /** Migrations (safe with many processes, see migrate.ts), then demo data for an empty embedded database. */
-async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean): Promise<void> {
+async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean, inChild: boolean): Promise<void> {
   await migrate(engine);
   if (!seedEmbedded || engine.kind !== 'sqlite' || !(await isEmpty(engine))) return;
-  const { summary, pid } = await seedInChildProcess();
+  const options = { scale: 1, fiscalYearStartMonth: settings.fiscalYearStartMonth };
+  const { summary, pid } = inChild ? await seedInChildProcess() : { summary: await seedIfEmpty(engine, options), pid: process.pid };
   if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis, seedPid: pid }, 'seeded the empty database with demo data');
 }
 

@@ -1,6 +1,7 @@
 /**
- * The first start on an empty embedded database (src/server.ts): the server listens at once, migrates,
- * then writes the demo data, which takes seconds. All that time /ready says 503, so a load balancer
+ * The first start on an empty embedded database (src/server.ts), the real program in a process of its
+ * own (its seeding child runs the program again): the server listens at once, migrates, then has the
+ * demo data written, which takes seconds. All that time /ready says 503, so a load balancer
  * sends nothing yet; the moment /ready says 200, operations are served. (Before, /ready turned 200 as
  * soon as the migrations were applied, while operations were still refused with 503.)
  */
@@ -8,9 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { loadSettings } from '../../src/config';
-import { startServer, type RunningServer } from '../../src/server';
-import { captureLog } from './ops-support';
+import { spawnPerTest } from './spawned-server';
 
 function get(port: number, target: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -22,21 +21,17 @@ function get(port: number, target: string): Promise<number> {
 }
 
 describe('readiness during the first start', () => {
+  const spawn = spawnPerTest();
   let dir: string;
-  let running: Promise<RunningServer>;
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'startup-ready-'));
   });
-  afterAll(async () => {
-    await (await running).stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('says 503 while the demo data is written, and serves operations from the moment it says 200', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const settings = loadSettings({ DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0' });
-    running = startServer(settings, { logDestination: captureLog().destination });
+    const running = spawn({ DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`, PORT: String(port), SEED_DEMO_DATA: 'true', SHUTDOWN_DRAIN_MS: '0' });
     const seen: { ready: number; operation: number }[] = [];
     const deadline = Date.now() + 120_000;
     for (;;) {
@@ -54,6 +49,7 @@ describe('readiness during the first start', () => {
     // Never ready while operations are refused.
     expect(listening.filter((s) => s.ready === 200 && s.operation !== 200)).toEqual([]);
     expect(seen.at(-1)).toEqual({ ready: 200, operation: 200 });
-    await running;
-  });
+    running.child.kill('SIGTERM');
+    expect((await running.exited).code).toBe(0);
+  }, 180_000);
 });
