@@ -8,7 +8,7 @@ import express, { type NextFunction } from 'express';
 import type { DestinationStream } from 'pino';
 import type { Settings } from './config';
 import type { Engine } from './db/engine';
-import { systemClock, type Clock, type OperationContext } from './operations/types';
+import { systemClock, type Clock, type Operation, type OperationContext } from './operations/types';
 import type { Service } from './services/types';
 import { createMobileAppService, createSyncCustomersService } from './services/mobile-app';
 import { AnswerCache } from './services/answer-cache';
@@ -50,6 +50,13 @@ export interface AppOptions {
   state?: ServerState;
   /** A worker of WORKERS > 1: /metrics answers the sum over every worker (ops/metrics.ts, clusterMetricsText). */
   clusterMetrics?: boolean;
+  /**
+   * The main service's operations, the registry's by default: an embedder (or a test) serves its own
+   * list, with WSDL files that list them under `wsdlRoot`, since the start-up check holds for them too.
+   */
+  operations?: readonly Operation[];
+  /** The folder holding the wsdl/ the services are described by; the project's by default. */
+  wsdlRoot?: string;
 }
 
 function answerCacheOf(settings: Settings): AnswerCache {
@@ -58,14 +65,14 @@ function answerCacheOf(settings: Settings): AnswerCache {
 
 /** `answers`: where the main service keeps whole answers of reads (one cache for the legacy and v2 services). */
 export function createServices(options: AppOptions, answers: AnswerCache = answerCacheOf(options.settings)): Service[] {
-  const { settings, engine } = options;
+  const { settings, engine, operations, wsdlRoot } = options;
   const context: OperationContext = { db: engine.db, engine, clock: options.clock ?? systemClock, settings };
-  const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context, answers }), createSyncCustomersService({ namespace: settings.syncNamespace })];
+  const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context, answers, operations, wsdlRoot }), createSyncCustomersService({ namespace: settings.syncNamespace, wsdlRoot })];
   if (!settings.v2Contract) return legacy;
   return [
     ...legacy,
-    createMobileAppService({ namespace: settings.apiV2Namespace, context, contract: 'v2', answers }),
-    createSyncCustomersService({ namespace: settings.syncV2Namespace, contract: 'v2' }),
+    createMobileAppService({ namespace: settings.apiV2Namespace, context, contract: 'v2', answers, operations, wsdlRoot }),
+    createSyncCustomersService({ namespace: settings.syncV2Namespace, contract: 'v2', wsdlRoot }),
   ];
 }
 

@@ -35,9 +35,9 @@ export class ContractMismatchError extends Error {
 
 export const ADDRESS_PLACEHOLDER = '{{address}}';
 
-/** Reads the WSDL file of a service from the project's wsdl/ folder. */
-export function loadServiceDescription(service: Pick<Service, 'wsdlFile' | 'namespace'>): ServiceDescription {
-  const text = fs.readFileSync(path.join(projectRoot(), service.wsdlFile), 'utf8');
+/** Reads the WSDL file of a service from the project's wsdl/ folder, or the one under its wsdlRoot. */
+export function loadServiceDescription(service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>): ServiceDescription {
+  const text = fs.readFileSync(path.join(service.wsdlRoot ?? projectRoot(), service.wsdlFile), 'utf8');
   return describeWsdl(text, service.namespace);
 }
 

@@ -230,7 +230,7 @@ export function serviceErrorXml(ns: string, failure: { code: string; field?: str
 
 interface TypedAnswer {
   /** The service whose v2 WSDL the rows are written by (rowsWriter). */
-  service: Pick<Service, 'wsdlFile' | 'namespace'>;
+  service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>;
   status: number;
   contentType: string;
   cacheControl?: string;
@@ -261,10 +261,10 @@ export async function sendTypedAnswer(res: ServerResponse, spool: SpoolStore, an
 /** The XML of rows of one record type: `<Row>…</Row><Row>…</Row>`, in the service's namespace. */
 export type RowsXml = (type: RecordType, rows: readonly Readonly<Record<string, unknown>>[]) => string;
 
-const loaded = new WeakMap<Pick<Service, 'wsdlFile' | 'namespace'>, Promise<LibraryWsdl>>();
+const loaded = new WeakMap<Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>, Promise<LibraryWsdl>>();
 
 /** The rows writer of a service, its WSDL read by the library once per service object. */
-export async function rowsWriter(service: Pick<Service, 'wsdlFile' | 'namespace'>, lexical: (type: RecordType, row: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<RowsXml> {
+export async function rowsWriter(service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>, lexical: (type: RecordType, row: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<RowsXml> {
   let wsdl = loaded.get(service);
   if (!wsdl) loaded.set(service, (wsdl = readWsdl(loadServiceDescription(service).wsdlTemplate)));
   const library = await wsdl;

@@ -18,10 +18,12 @@ export interface MobileAppServiceOptions {
   /** The legacy contract by default. */
   contract?: ContractVersion;
   context: OperationContext;
-  /** The registry by default; tests pass a modified table to prove the start-up check. */
+  /** The registry by default; an embedder's or a test's own list (AppOptions.operations). */
   operations?: readonly Operation[];
   /** Where whole answers of reads are kept (answer-cache.ts); none by default. */
   answers?: AnswerCache;
+  /** The folder holding the wsdl/ that describes the service; the project's by default (AppOptions.wsdlRoot). */
+  wsdlRoot?: string;
 }
 
 export function createMobileAppService(options: MobileAppServiceOptions): Service {
@@ -39,6 +41,7 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
       return run(operation, input, options, databaseThere);
     },
     ...serviceLocation(MOBILE_APP_SERVICE_NAME, options.contract ?? 'legacy'),
+    wsdlRoot: options.wsdlRoot,
   };
 }
 
@@ -51,10 +54,14 @@ export type ServiceShape = Pick<Service, 'name' | 'namespace' | 'contract' | 'pa
 
 /**
  * The four services of both contracts as the server declares them, for a tool that classifies their
- * requests without running them (the cut-over proxy, src/migration/traffic.ts).
+ * requests without running them (the cut-over proxy, src/migration/traffic.ts) or writes the v2 WSDL;
+ * `operations`: the main service's, the registry's by default.
  */
-export function serviceShapes(namespaces: { apiNamespace: string; syncNamespace: string; apiV2Namespace: string; syncV2Namespace: string }): ServiceShape[] {
-  const main = serviceOperations(mainServiceOperations);
+export function serviceShapes(
+  namespaces: { apiNamespace: string; syncNamespace: string; apiV2Namespace: string; syncV2Namespace: string },
+  operations: readonly Operation[] = mainServiceOperations,
+): ServiceShape[] {
+  const main = serviceOperations(operations);
   const sync = new Map([[helloWorld.name, helloWorld]]);
   const shape = (name: string, namespace: string, contract: ContractVersion, operations: ReadonlyMap<string, ServiceOperation>): ServiceShape => ({ name, namespace, contract, operations, path: serviceLocation(name, contract).path });
   return [
@@ -164,7 +171,7 @@ export const SYNC_CUSTOMERS_SERVICE_NAME = 'SyncCustomers';
 
 const helloWorld: ServiceOperation = { name: 'HelloWorld', params: [], fields: [], acceptsFiles: false, returns: TEXT_RESULT, write: false };
 
-export function createSyncCustomersService(options: { namespace: string; contract?: ContractVersion }): Service {
+export function createSyncCustomersService(options: { namespace: string; contract?: ContractVersion; wsdlRoot?: string }): Service {
   return {
     name: SYNC_CUSTOMERS_SERVICE_NAME,
     namespace: options.namespace,
@@ -175,5 +182,6 @@ export function createSyncCustomersService(options: { namespace: string; contrac
       return Promise.resolve({ kind: 'string', value: 'Hello World' });
     },
     ...serviceLocation(SYNC_CUSTOMERS_SERVICE_NAME, options.contract ?? 'legacy'),
+    wsdlRoot: options.wsdlRoot,
   };
 }

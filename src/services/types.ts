@@ -53,6 +53,8 @@ export interface Service {
   /** Under the base path (serviceLocation). */
   path: string;
   wsdlFile: string;
+  /** The folder holding wsdlFile's wsdl/ when it is not the project's: an embedder's own contract (AppOptions.wsdlRoot). */
+  wsdlRoot?: string;
   operations: ReadonlyMap<string, ServiceOperation>;
   /** Business failures reject with AppError; anything else is the server's, reported without internals. */
   invoke(operation: string, input: InvokeInput): Promise<Outcome>;

@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { commitElsewhere, ENGINES } from '../support/engines';
 import { insertMasterData, warrantyFields } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
+import { basicAuth, keptLookup, lookups, METRICS_ADMIN_PASSWORD } from '../support/answer-cache';
 
 const CHEQUES: Database['pcn'][] = [
   { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
@@ -20,28 +21,6 @@ const CHEQUES: Database['pcn'][] = [
 ];
 
 const PCN_LIST = `${MAIN_PATH}/getPCNList`;
-
-const as = (username: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
-
-/** With authentication on, /metrics is an ADMIN's: the suite below gives the admin this password. */
-const ADMIN = as('admin', 'admin-secret');
-
-/** The cache's lookups so far, from /metrics. */
-async function lookups(t: TestApp): Promise<{ hit: number; miss: number }> {
-  const text = (await request(t.app).get('/metrics').set(t.settings.authMode === 'off' ? {} : ADMIN)).text;
-  const count = (result: string) => Number(new RegExp(`^asmx_answer_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { hit: count('hit'), miss: count('miss') };
-}
-
-/** One GET: its body, and whether the cache answered it. */
-async function get(t: TestApp, path: string, headers: Record<string, string> = {}): Promise<{ body: string; hit: boolean }> {
-  const before = await lookups(t);
-  const res = await request(t.app).get(path).set(headers);
-  expect(res.status).toBe(200);
-  const after = await lookups(t);
-  expect(after.hit + after.miss).toBe(before.hit + before.miss + 1);
-  return { body: res.text, hit: after.hit === before.hit + 1 };
-}
 
 const ids = (body: string) => (JSON.parse(body) as { Data: { PDCID: string }[] }).Data.map((row) => row.PDCID);
 
@@ -55,28 +34,28 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
   afterAll(() => t.close());
 
   it('answers an equal read on unchanged data from the cache, byte for byte, whatever the spelling of the request', async () => {
-    const first = await get(t, `${PCN_LIST}?SalesOfficer=SO01`);
+    const first = await keptLookup(t, `${PCN_LIST}?SalesOfficer=SO01`);
     expect(first.hit).toBe(false);
     expect(ids(first.body)).toEqual(['PDC001']);
-    const again = await get(t, `${PCN_LIST}?SalesOfficer=SO01`);
+    const again = await keptLookup(t, `${PCN_LIST}?SalesOfficer=SO01`);
     expect(again).toEqual({ body: first.body, hit: true });
     // Other names' case, an unknown name, another binding: the same checked request, the same answer.
-    expect(await get(t, `${PCN_LIST}?salesofficer=SO01&Unknown=1`)).toEqual({ body: first.body, hit: true });
+    expect(await keptLookup(t, `${PCN_LIST}?salesofficer=SO01&Unknown=1`)).toEqual({ body: first.body, hit: true });
     const posted = await request(t.app).post(PCN_LIST).type('form').send({ SALESOFFICER: 'SO01' });
     expect(posted.text).toBe(first.body);
     // Another filter is another answer.
-    const other = await get(t, `${PCN_LIST}?SalesOfficer=SO02`);
+    const other = await keptLookup(t, `${PCN_LIST}?SalesOfficer=SO02`);
     expect(other.hit).toBe(false);
     expect(ids(other.body)).toEqual(['PDC002']);
   });
 
   it('never serves a kept answer after a write through the service', async () => {
     const path = `${MAIN_PATH}/SyncWarrantyReqList?SalesOfficer=SO01`;
-    const before = await get(t, path);
-    expect((await get(t, path)).hit).toBe(true);
+    const before = await keptLookup(t, path);
+    expect((await keptLookup(t, path)).hit).toBe(true);
     const created = await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-1'));
     expect(created.body).toMatchObject({ Success: true });
-    const after = await get(t, path);
+    const after = await keptLookup(t, path);
     expect(after.hit).toBe(false);
     expect(after.body).not.toBe(before.body);
     expect(after.body).toContain('SN-cache-1');
@@ -84,34 +63,34 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
 
   it('never serves a kept answer after a commit by another connection or process', async () => {
     const path = `${PCN_LIST}?Customer=C004`;
-    expect(JSON.parse((await get(t, path)).body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: null }] });
-    expect((await get(t, path)).hit).toBe(true);
+    expect(JSON.parse((await keptLookup(t, path)).body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: null }] });
+    expect((await keptLookup(t, path)).hit).toBe(true);
     await commitElsewhere(t.engine, 'update {pcn} set bank_name = ? where pdc_id = ?', ['Canara Bank', 'PDC003']);
-    const after = await get(t, path);
+    const after = await keptLookup(t, path);
     expect(after.hit).toBe(false);
     expect(JSON.parse(after.body)).toMatchObject({ Data: [{ PDCID: 'PDC003', BankName: 'Canara Bank' }] });
   });
 
   it('keeps an answer across writes to tables it was not read from, and forgets it at a write to any it was', async () => {
     const path = `${PCN_LIST}?Customer=C001`;
-    const first = await get(t, path);
+    const first = await keptLookup(t, path);
     expect(JSON.parse(first.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal Traders' }] });
     // A warranty request written through the service: the cheques did not change.
     expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-2'))).body).toMatchObject({ Success: true });
-    expect(await get(t, path)).toEqual({ body: first.body, hit: true });
+    expect(await keptLookup(t, path)).toEqual({ body: first.body, hit: true });
     // The customer's name comes from a table joined to the cheques: renamed elsewhere, read anew.
     await commitElsewhere(t.engine, 'update {customers} set name = ? where code = ?', ['Agarwal & Sons', 'C001']);
-    const renamed = await get(t, path);
+    const renamed = await keptLookup(t, path);
     expect(renamed.hit).toBe(false);
     expect(JSON.parse(renamed.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal & Sons' }] });
-    expect((await get(t, path)).hit).toBe(true);
+    expect((await keptLookup(t, path)).hit).toBe(true);
   });
 
   it('reads the dashboard anew after a warranty request: it counts the open ones', async () => {
     const path = `${MAIN_PATH}/getSalesReportStats`;
-    const before = JSON.parse((await get(t, path)).body) as { Data: { OpenWarrantyRequests: number } };
+    const before = JSON.parse((await keptLookup(t, path)).body) as { Data: { OpenWarrantyRequests: number } };
     expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-3'))).body).toMatchObject({ Success: true });
-    const after = await get(t, path);
+    const after = await keptLookup(t, path);
     expect(after.hit).toBe(false);
     expect(JSON.parse(after.body)).toMatchObject({ Data: { OpenWarrantyRequests: before.Data.OpenWarrantyRequests + 1 } });
   });
@@ -130,13 +109,13 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
 
   it('keeps the answer of the month "now" stands for under that month: the next month is read anew', async () => {
     const path = `${MAIN_PATH}/getOpeningBalance?CustomerIds=C001`;
-    const march = await get(t, path);
+    const march = await keptLookup(t, path);
     expect(JSON.parse(march.body)).toMatchObject({ Data: [{ CustomerCode: 'C001', Month: 3, Year: 2026 }] });
-    expect((await get(t, path)).hit).toBe(true);
+    expect((await keptLookup(t, path)).hit).toBe(true);
     // The explicit month "now" stood for is the same checked request.
-    expect(await get(t, `${path}&Month=3&Year=2026`)).toEqual({ body: march.body, hit: true });
+    expect(await keptLookup(t, `${path}&Month=3&Year=2026`)).toEqual({ body: march.body, hit: true });
     now = new Date('2026-04-02T08:00:00Z');
-    const april = await get(t, path);
+    const april = await keptLookup(t, path);
     expect(april.hit).toBe(false);
     expect(JSON.parse(april.body)).toMatchObject({ Data: [{ CustomerCode: 'C001', Month: 4, Year: 2026 }] });
   });
@@ -156,17 +135,17 @@ describe.each(ENGINES)('answer cache with authentication: %s', (kind) => {
     t = await startTestApp({ kind, env: { AUTH_MODE: 'basic' } });
     await insertMasterData(t.engine.db);
     await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
-    for (const [id, password] of [['AM01', 'area-secret'], ['SO01', 'officer-secret'], ['ADM001', 'admin-secret']]) {
+    for (const [id, password] of [['AM01', 'area-secret'], ['SO01', 'officer-secret'], ['ADM001', METRICS_ADMIN_PASSWORD]]) {
       await storePassword(t.engine.db, id, await hashPassword(password), new Date().toISOString());
     }
   });
   afterAll(() => t.close());
 
   it("gives each caller the answer of their own scope: a manager's kept list never reaches an officer", async () => {
-    const manager = await get(t, PCN_LIST, as('am.north', 'area-secret'));
+    const manager = await keptLookup(t, PCN_LIST, basicAuth('am.north', 'area-secret'));
     expect(ids(manager.body)).toEqual(['PDC002', 'PDC001']);
-    expect((await get(t, PCN_LIST, as('am.north', 'area-secret'))).hit).toBe(true);
-    const officer = await get(t, PCN_LIST, as('so.one', 'officer-secret'));
+    expect((await keptLookup(t, PCN_LIST, basicAuth('am.north', 'area-secret'))).hit).toBe(true);
+    const officer = await keptLookup(t, PCN_LIST, basicAuth('so.one', 'officer-secret'));
     expect(officer.hit).toBe(false);
     expect(ids(officer.body)).toEqual(['PDC001']);
   });

@@ -3,7 +3,7 @@
  * Settings come from loadSettings, so defaults are the production defaults; `env` sets variables the
  * way an operator would (BASE_PATH, API_NAMESPACE, TRUST_PROXY, ...), `settings` overrides values.
  */
-import type { App } from '../../src/app';
+import type { App, AppOptions } from '../../src/app';
 import { createApp } from '../../src/app';
 import { loadSettings, type Settings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
@@ -25,6 +25,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** The master data of fixture.ts (zones, users, customers, products ...) stored before the app answers. */
   masterData?: boolean;
+  /** The main service's operations and the folder of the WSDL files that list them (AppOptions). */
+  contract?: Pick<AppOptions, 'operations' | 'wsdlRoot'>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -35,7 +37,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const engine = await freshEngine(options.kind ?? 'sqlite');
   try {
     if (options.masterData) await insertMasterData(engine.db);
-    const app = createApp({ settings, engine, clock: options.clock });
+    const app = createApp({ settings, engine, clock: options.clock, ...options.contract });
     return { app, engine, settings, close: () => engine.close() };
   } catch (err) {
     await engine.close();
