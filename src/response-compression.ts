@@ -1,16 +1,15 @@
 /**
- * Response compression when Accept-Encoding asks for it. A body given whole to end() gets its
- * Content-Length first: the middleware would lose the one Node adds, which the legacy answers carry.
+ * Response compression when Accept-Encoding asks for it. Every whole answer sets its Content-Length
+ * before end() (send.ts, chunk-writer.ts, Express's send): the middleware writes the head itself and
+ * would otherwise send an answer it leaves uncompressed chunked, not as the legacy answers go.
  */
 import compression from 'compression';
 import Negotiator from 'negotiator';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
-type End = ServerResponse['end'];
-
-export function responseCompression(): RequestHandler[] {
-  return [compression(), declaredLength];
+export function responseCompression(): RequestHandler {
+  return compression();
 }
 
 /**
@@ -26,24 +25,11 @@ export function bindingCompression(): BindingHandler {
       res.setHeader('Vary', 'Accept-Encoding');
       return next();
     }
-    compress(req, res, (error?: unknown) => (error === undefined ? declaredLength(req, res, next) : next(error)));
+    compress(req, res, next);
   };
 }
 
 type BindingHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-function declaredLength(_req: IncomingMessage, res: ServerResponse, next: () => void): void {
-  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
-  res.end = function (this: ServerResponse, ...args: unknown[]) {
-    const [chunk, encoding] = args;
-    if (!this.headersSent && !this.hasHeader('Content-Length') && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
-      const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk.length;
-      this.setHeader('Content-Length', String(length));
-    }
-    return end(...args);
-  } as End;
-  next();
-}
 
 /** What the middleware offers and prefers (compression 1.8: br first, then gzip, on a Node with brotli). */
 const OFFERED = ['br', 'gzip', 'deflate', 'identity'];

@@ -65,6 +65,20 @@ describe('X-Content-Type-Options: nosniff', () => {
   });
 });
 
+describe('Content-Length beside compression', () => {
+  let t: TestApp;
+  suiteApp({ masterData: true }, (started) => (t = started));
+
+  // The middleware writes the head itself: only an answer that declared its length keeps it.
+  it.each(ANSWERS)('on %s asked with Accept-Encoding, when it is too short to be compressed', async (_label, status, ask) => {
+    const res = await ask(t.app).set('Accept-Encoding', 'gzip, br').buffer(true).parse(textParser);
+    expect(res.status).toBe(status);
+    if (res.headers['content-encoding'] !== undefined) return;
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe(res.request.method === 'HEAD' ? res.headers['content-length'] : String(Buffer.byteLength(res.text, 'utf8')));
+  });
+});
+
 describe('Cache-Control of the HTTP GET/POST bindings', () => {
   let t: TestApp;
   suiteApp({ masterData: true, env: { MAX_REQUEST_BYTES: '1024' } }, (started) => (t = started));
