@@ -71,7 +71,10 @@ export class TurnBatch implements DestinationStream {
 /** Flat values only (undefined left out): an error line goes through the logger, for its err. */
 export type LineWriter = (level: 'debug' | 'info', fields: Readonly<Record<string, string | number | undefined>>, msg: string) => void;
 
-/** The logger's own lines without pino's per-call work, for the request line (pino.symbols; a test compares the two). */
+/**
+ * The logger's own lines written by hand, for the request line, and the one place that reads pino's
+ * internals (pino.symbols; a test compares the two): the hot path fails its benchmark through pino's calls.
+ */
 export function lineWriter(logger: Logger): LineWriter {
   const internals = logger as unknown as Record<symbol, unknown>;
   const stream = internals[pino.symbols.streamSym] as DestinationStream;
