@@ -11,7 +11,7 @@ import { createApp, type App } from './app';
 import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
-import { isEmpty, seedIfEmpty } from './demo-data';
+import { isEmpty } from './demo-data';
 import { createLogger, type Logger } from './ops/logger';
 import { InFlight } from './in-flight';
 import { setAnswerHeaders } from './send';
@@ -19,7 +19,7 @@ import type { ServerState } from './ops/probes';
 import { isOpsRequest, opsPathOf } from './ops/request-summary';
 import { traceRequests } from './telemetry/server-span';
 import type { ConnectionGuard } from './process/connection-guard';
-import { seedInChildProcess } from './process/seed-child';
+import { seedFirstStart, seedInChildProcess } from './process/seed-child';
 
 export interface RunningServer {
   server: Server;
@@ -107,8 +107,7 @@ function startupGate(app: App, gate: ServerState): http.RequestListener {
 async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean, inChild: boolean): Promise<void> {
   await migrate(engine);
   if (!seedEmbedded || engine.kind !== 'sqlite' || !(await isEmpty(engine))) return;
-  const options = { scale: 1, fiscalYearStartMonth: settings.fiscalYearStartMonth };
-  const { summary, pid } = inChild ? await seedInChildProcess() : { summary: await seedIfEmpty(engine, options), pid: process.pid };
+  const { summary, pid } = inChild ? await seedInChildProcess() : { summary: await seedFirstStart(engine, settings), pid: process.pid };
   if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis, seedPid: pid }, 'seeded the empty database with demo data');
 }
 

@@ -5,7 +5,14 @@
  */
 import { fork } from 'node:child_process';
 import type { Settings } from '../config';
+import type { Engine } from '../db/engine';
 import type { SeedSummary } from '../demo-data';
+
+/** The demo data of a first start, scale 1, into an empty database; null when it holds data. */
+export async function seedFirstStart(engine: Engine, settings: Settings): Promise<SeedSummary | null> {
+  const { seedIfEmpty } = await import('../demo-data');
+  return seedIfEmpty(engine, { scale: 1, fiscalYearStartMonth: settings.fiscalYearStartMonth });
+}
 
 /** Set in the child's environment: it seeds and exits instead of serving. */
 const ROLE = 'MOBILEAPP_SEED_CHILD';
@@ -21,10 +28,7 @@ export async function runSeedChild(settings: Settings): Promise<void> {
   process.once('disconnect', orphaned);
   // Loaded here: main.ts imports this module before tracing starts, which must see pg load first.
   const { withMigratedEngine } = await import('../db/migrate');
-  const { seedIfEmpty } = await import('../demo-data');
-  const summary = await withMigratedEngine(settings.databaseUrl, (engine) =>
-    seedIfEmpty(engine, { scale: 1, fiscalYearStartMonth: settings.fiscalYearStartMonth }),
-  );
+  const summary = await withMigratedEngine(settings.databaseUrl, (engine) => seedFirstStart(engine, settings));
   await new Promise<void>((resolve, reject) => process.send!({ summary, pid: process.pid }, (error: Error | null) => (error ? reject(error) : resolve())));
   process.off('disconnect', orphaned);
   process.disconnect();

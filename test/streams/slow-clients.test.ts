@@ -168,10 +168,7 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
   it('closes a connection that takes no bytes for SEND_TIMEOUT_MS, counts it, and gives its disk back', async () => {
     const { server, port } = await serve(database, { SEND_TIMEOUT_MS: '1000' });
     try {
-      const socket = await silentClient(port, LARGE_LIST);
-      await until(async () => (await metric(port, 'asmx_connections_closed_total{reason="send_timeout"}')) === 1, 5000, 'closed for its silence');
-      expect(await metric(port, 'asmx_spool_bytes')).toBe(0);
-      await closedOnceRead(socket);
+      await expectSilentClientCut(port, 'send_timeout');
       // A client that reads slowly but steadily is not cut.
       const steady = await slowRead(port, LARGE_LIST, {}, 300);
       expect(steady.status).toBe(200);
@@ -210,10 +207,7 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
   it('cuts an answer that would pass SPOOL_MAX_MB, and counts it; others are served', async () => {
     const { server, port } = await serve(database, { SPOOL_MAX_MB: '1' });
     try {
-      const socket = await silentClient(port, LARGE_LIST);
-      await until(async () => (await metric(port, 'asmx_connections_closed_total{reason="spool_full"}')) === 1, 5000, 'cut at the budget');
-      expect(await metric(port, 'asmx_spool_bytes')).toBe(0);
-      await closedOnceRead(socket);
+      await expectSilentClientCut(port, 'spool_full');
       expect((await getRaw(port, LARGE_LIST)).status).toBe(200);
     } finally {
       await server.stop();
@@ -287,6 +281,14 @@ function slowRead(port: number, requestPath: string, headers: Record<string, str
 }
 
 /** A client that did not read sees its connection closed once it reads (a paused socket notices nothing). */
+/** A client that never reads its large list is cut for `reason`: counted once, its spool file gone, its socket closed. */
+async function expectSilentClientCut(port: number, reason: 'send_timeout' | 'spool_full'): Promise<void> {
+  const socket = await silentClient(port, LARGE_LIST);
+  await until(async () => (await metric(port, `asmx_connections_closed_total{reason="${reason}"}`)) === 1, 5000, `cut for ${reason}`);
+  expect(await metric(port, 'asmx_spool_bytes')).toBe(0);
+  await closedOnceRead(socket);
+}
+
 function closedOnceRead(socket: net.Socket): Promise<void> {
   return new Promise((resolve) => {
     socket.on('error', () => undefined);
