@@ -13,8 +13,8 @@ const FOLDERS = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => e
 /** The business areas: each folder that declares operations (its operations.ts, taken by the registry), then the two they share. */
 const AREAS = FOLDERS.filter((folder) => fs.existsSync(path.join(SRC, folder, 'operations.ts')));
 const BUSINESS = [...AREAS, 'users', 'summaries'];
-const TOOLS = ['import', 'demo-data', 'contract-check', 'migration'];
-const BINDINGS = ['asmx', 'auth', 'ops'];
+const TOOLS = ['import', 'demo-data', 'contract-check', 'cutover'];
+const BINDINGS = ['asmx', 'auth', 'monitoring'];
 const ASSEMBLY = ['services', 'process', 'app', 'server', 'main'];
 
 /** An import that reaches the top-level folder (or file) `name` of src/ by a relative path. */
@@ -36,14 +36,14 @@ const LAYERS = [
   layer(BUSINESS, [...TOOLS, ...BINDINGS, ...ASSEMBLY, 'request-context'], 'Business code knows no binding, no request and no tool: operations do not know SOAP.'),
   layer(['services'], [...TOOLS, ...BINDINGS, 'process', 'app', 'server', 'main'], 'The service objects know no binding.'),
   layer(['auth'], [...BUSINESS, ...TOOLS, 'asmx', ...ASSEMBLY], 'Authentication knows no protocol: each binding answers its refusals (src/asmx/access-refusals.ts).'),
-  layer(['ops'], [...BUSINESS, ...TOOLS, 'asmx', 'auth', ...ASSEMBLY], 'Logging and metrics read the request context, not the bindings.'),
-  layer(['classifier'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db', 'request-context', 'telemetry', 'config'], 'The classifier reads a request for the server and the cut-over proxy alike: it knows no binding, tool or business area, only the service shapes it is given.'),
-  layer(['telemetry'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db'], 'Spans read the request context: the bindings and the engines call them, never the other way.'),
-  layer(['asmx'], [...BUSINESS, ...TOOLS, 'ops', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
-  layer(['import', 'demo-data'], ['asmx', 'auth', 'ops', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
-  layer(['migration'], ['asmx', 'auth', 'ops', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The migration tools talk to servers over HTTP; of the server they read only the operation declarations, the settings and the classifier.'),
-  layer(['contract-check'], [...BUSINESS, 'operations', ...TOOLS.filter((name) => name !== 'contract-check'), 'auth', 'ops', ...ASSEMBLY, 'db', 'request-context', 'telemetry', 'classifier'], 'The contract checker talks to a deployment over HTTP; of the server it reads only the WSDL readers of src/asmx and the protocol texts.'),
-  layer(['process'], ['main', 'import', 'contract-check', 'migration'], 'The process serves: main.ts is the entry that calls it, and the command-line tools run as scripts of their own.'),
+  layer(['monitoring'], [...BUSINESS, ...TOOLS, 'asmx', 'auth', ...ASSEMBLY], 'Logging and metrics read the request context, not the bindings.'),
+  layer(['classifier'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db', 'request-context', 'tracing', 'config'], 'The classifier reads a request for the server and the cut-over proxy alike: it knows no binding, tool or business area, only the service shapes it is given.'),
+  layer(['tracing'], [...BUSINESS, 'operations', ...TOOLS, ...BINDINGS, ...ASSEMBLY, 'db'], 'Spans read the request context: the bindings and the engines call them, never the other way.'),
+  layer(['asmx'], [...BUSINESS, ...TOOLS, 'monitoring', ...ASSEMBLY.filter((name) => name !== 'services')], 'Protocol code knows nothing about sales: it calls the service objects.'),
+  layer(['import', 'demo-data'], ['asmx', 'auth', 'monitoring', ...ASSEMBLY], 'The data tools write through the schema and the business rules, never through a binding.'),
+  layer(['cutover'], ['asmx', 'auth', 'monitoring', ...ASSEMBLY.filter((name) => name !== 'services'), 'db'], 'The cut-over tools talk to servers over HTTP; of the server they read only the operation declarations, the settings and the classifier.'),
+  layer(['contract-check'], [...BUSINESS, 'operations', ...TOOLS.filter((name) => name !== 'contract-check'), 'auth', 'monitoring', ...ASSEMBLY, 'db', 'request-context', 'tracing', 'classifier'], 'The contract checker talks to a deployment over HTTP; of the server it reads only the WSDL readers of src/asmx and the protocol texts.'),
+  layer(['process'], ['main', 'import', 'contract-check', 'cutover'], 'The process serves: main.ts is the entry that calls it, and the command-line tools run as scripts of their own.'),
   layer(['types'], FOLDERS.filter((name) => name !== 'types'), 'src/types declares the types of packages that ship none: it describes a package, never this project.'),
 ];
 

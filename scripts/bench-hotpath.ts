@@ -42,9 +42,9 @@ import os from 'node:os';
 import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
-import { startTracing } from '../src/process/tracing';
-import { traceOperation } from '../src/telemetry/operation-span';
-import { traceRequests } from '../src/telemetry/server-span';
+import { startTracing } from '../src/tracing/sdk';
+import { traceOperation } from '../src/tracing/operation-span';
+import { traceRequests } from '../src/tracing/server-span';
 import { percentile, PINNED, procCpuMs, runWrk, SERVER_NODE_FLAGS, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
 
 const NS = 'http://tempuri.org/';

@@ -1,6 +1,6 @@
 /**
  * What shadow mode costs a client (docs/performance.md, "Shadow proxy"): each request straight to this
- * server and through the shadow proxy (src/migration/shadow.ts) in front of it, in one run. A second
+ * server and through the shadow proxy (src/cutover/shadow.ts) in front of it, in one run. A second
  * instance of this server on the same data is the candidate, so every read is mirrored and compared
  * as in a real cut-over. Latency one request at a time (wrk -c1: the added p50 and p99), throughput
  * with --connections at once. The servers and the proxy run pinned to core 1, wrk to core 0.

@@ -1,15 +1,15 @@
 /**
  * npm run replay -- <file.har> --candidate <url> [--out <dir>] [--concurrency 4] [--recorded-host <name>]
- *                   [--mirror-writes] ... (scripts/migration-options.ts)
+ *                   [--mirror-writes] ... (scripts/cutover-options.ts)
  *
  * Sends every request of a HAR recording to the candidate and compares each answer with the recorded
- * one (docs/migration.md, "Replay"), writing the report in --out (default ./replay-report).
+ * one (docs/cutover.md, "Replay"), writing the report in --out (default ./replay-report).
  * Exit codes: 0 nothing differs, 1 something does, 2 bad arguments or a file that is not HAR (nothing sent).
  */
 import fs from 'node:fs';
-import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/migration/replay';
-import { SHADOW_DEFAULTS } from '../src/migration/shadow';
-import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './migration-options';
+import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/cutover/replay';
+import { SHADOW_DEFAULTS } from '../src/cutover/shadow';
+import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './cutover-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = usage('replay');

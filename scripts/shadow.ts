@@ -1,16 +1,16 @@
 /**
  * npm run shadow -- --primary <url> --candidate <url> [--secondary <url>] [--listen-host 0.0.0.0]
- *                   [--port 8081] [--out <dir>] ... (scripts/migration-options.ts)
+ *                   [--port 8081] [--out <dir>] ... (scripts/cutover-options.ts)
  *
- * A reverse proxy in front of two servers (docs/migration.md, "Shadow mode"): clients are served by
+ * A reverse proxy in front of two servers (docs/cutover.md, "Shadow mode"): clients are served by
  * the primary, reads are mirrored to the candidate and the answers compared into the report in --out.
  * Runs until stopped (SIGINT, SIGTERM), then writes the report a last time.
  * Exit codes: 0 stopped, 2 bad arguments.
  */
 import { loadSettings } from '../src/config';
-import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/migration/shadow';
+import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
 import { ConnectionGuard } from '../src/process/connection-guard';
-import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './migration-options';
+import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './cutover-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = usage('shadow');

@@ -1,5 +1,5 @@
 /**
- * The app without listen (docs/architecture.md): its front door hands the probes and the bindings'
+ * The app without listen (docs/architecture.md): its dispatcher hands the probes and the bindings'
  * requests to their handlers and everything else to Express. No global body parser: every binding
  * reads its own body with its own limits.
  */
@@ -24,10 +24,10 @@ import { classifyHead, serviceTable, type ServiceTable } from './classifier';
 import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected, setRequestKind } from './request-context/annotation';
 import { asBindingExchange, type BindingRequest, type BindingResponse } from './request-context/exchange';
-import { createLogger, requestLogger, type Logger } from './ops/logger';
-import { clusterMetricsText, createAppMetrics, localMetricsText, processMetrics, shareWithPrimary } from './ops/metrics';
-import { metricsProbe, probes, type Probe, type ProbeFor, type ProbeOptions, type ServerState } from './ops/probes';
-import { opsPathOf } from './ops/request-summary';
+import { createLogger, requestLogger, type Logger } from './monitoring/logger';
+import { clusterMetricsText, createAppMetrics, localMetricsText, processMetrics, shareWithPrimary } from './monitoring/metrics';
+import { metricsProbe, probes, type Probe, type ProbeFor, type ProbeOptions, type ServerState } from './monitoring/probes';
+import { opsPathOf } from './monitoring/request-summary';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
 import { apiDocs, openApiDocument } from './asmx/http/openapi';
@@ -76,7 +76,7 @@ export function createServices(options: AppOptions, answers: AnswerCache = answe
   ];
 }
 
-/** What the server's listener calls for every request (the front door, frontDoor), with what the server needs beside it. */
+/** What the server's listener calls for every request (the dispatcher), with what the server needs beside it. */
 export interface App extends RequestListener {
   /** Settles when the soap library has read every WSDL; rejects when it cannot, so the server refuses to start. */
   readonly ready: Promise<void>;
@@ -108,8 +108,8 @@ export function createApp(appOptions: AppOptions): App {
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const metricsHere = settings.metricsPort === undefined;
   const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere, metricsGate: metricsHere ? adminsOnly(settings, access) : undefined });
-  const doors = { table: serviceTable(settings.basePath, services.map(({ service }) => service)), served: new Map(services.map((served) => [served.service, served])), guard: accessGuard(settings, access) };
-  return Object.assign(frontDoor([requestLogger(logger), metrics.middleware], probeFor, doors, routedApp(settings, services)), {
+  const destinations = { table: serviceTable(settings.basePath, services.map(({ service }) => service)), served: new Map(services.map((served) => [served.service, served])), guard: accessGuard(settings, access) };
+  return Object.assign(dispatcher([requestLogger(logger), metrics.middleware], probeFor, destinations, routedApp(settings, services)), {
     ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
     metricsListener: settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
     connections,
@@ -125,14 +125,14 @@ interface ServedService {
   http: (req: BindingRequest, res: BindingResponse, kind: HttpKind) => void;
 }
 
-/** What the front door hands requests to: the services by their classification, and the access guard (none when nothing is checked). */
-interface Doors {
+/** What the dispatcher hands requests to: the services by their classification, and the access guard (none when nothing is checked). */
+interface Destinations {
   table: ServiceTable<Service>;
   served: ReadonlyMap<Service, ServedService>;
   guard: AccessGuard | undefined;
 }
 
-/** Express, for what the front door does not take: the documents, the OpenAPI document and pages, other paths, the last-resort error. */
+/** Express, for what the dispatcher does not take: the documents, the OpenAPI document and pages, other paths, the last-resort error. */
 function routedApp(settings: Settings, services: readonly ServedService[]): RequestListener {
   const routed = express();
   routed.disable('x-powered-by');
@@ -144,7 +144,7 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
   const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl, settings.dateOrder));
   routed.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
   routed.use(apiDocs(settings));
-  // The front door hands over only GETs of a service's path (the documents) and what is under no service.
+  // The dispatcher hands over only GETs of a service's path (the documents) and what is under no service.
   for (const { service, description } of services) routed.get(settings.basePath + service.path, serviceDocuments(service, description, settings));
   routed.use(notFound);
   routed.use(unexpectedError);
@@ -155,12 +155,12 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
 type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknown) => void) => void;
 
 /**
- * The front door (docs/operations.md, "Request path"): classifies every request once (src/classifier)
+ * The dispatcher (docs/operations.md, "Request path"): classifies every request once (src/classifier)
  * and keeps the result on res.locals for the guard, the bindings, the log line, the metrics and the
  * spans. The probes and the bindings' requests go straight to their handlers as Node's own objects:
  * Express sets its prototypes on every request it routes, which slows every later access to them.
  */
-function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: Doors, routed: RequestListener): RequestListener {
+function dispatcher(root: readonly Handler[], probeFor: ProbeFor, destinations: Destinations, routed: RequestListener): RequestListener {
   // The bindings' answers are all compressible, the probes' too: compression in its form for them.
   const direct = [bindingCompression(), ...root];
   return (req, res) => {
@@ -171,16 +171,16 @@ function frontDoor(root: readonly Handler[], probeFor: ProbeFor, doors: Doors, r
     const query = url.indexOf('?');
     const probe = probeFor(req.method, (query === -1 ? url : url.slice(0, query)).toLowerCase());
     if (probe) return throughRoot(direct, req, response, () => probe(req, res));
-    const kind = classifyHead(doors.table, req.method, url, req.headers);
+    const kind = classifyHead(destinations.table, req.method, url, req.headers);
     setRequestKind(response, kind);
     if (kind.kind === 'document' || kind.kind === 'none') return throughRoot(root, req, response, () => routed(req, res));
     throughRoot(direct, req, response, (fail) => {
       if (kind.kind === 'method') return methodNotAllowed(response);
-      const served = doors.served.get(kind.service)!;
+      const served = destinations.served.get(kind.service)!;
       const run = kind.kind === 'soap' ? () => served.soap.answer(req, response, kind) : () => served.http(req, response, kind);
       // Only a call of an operation is judged; any other method under the .asmx is refused without it.
-      if (!doors.guard || kind.binding === 'other') return run();
-      doors.guard(req, response, kind.kind === 'soap' ? soapRefusals(response, kind.version) : plainRefusals(response), (error?: unknown) => (isError(error) ? fail(error) : run()));
+      if (!destinations.guard || kind.binding === 'other') return run();
+      destinations.guard(req, response, kind.kind === 'soap' ? soapRefusals(response, kind.version) : plainRefusals(response), (error?: unknown) => (isError(error) ? fail(error) : run()));
     });
   };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { loadSettings, SettingsError, type Settings } from './config';
 import { unsupportedNode } from './process/node-version';
 import { isSeedChild, runSeedChild } from './process/seed-child';
-import { startTracing } from './process/tracing';
+import { startTracing } from './tracing/sdk';
 
 async function main(): Promise<void> {
   const oldNode = unsupportedNode();

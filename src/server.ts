@@ -12,12 +12,12 @@ import type { Settings } from './config';
 import { openEngine, type Engine } from './db/engine';
 import { migrate } from './db/migrate';
 import { isEmpty } from './demo-data';
-import { createLogger, type Logger } from './ops/logger';
+import { createLogger, type Logger } from './monitoring/logger';
 import { InFlight } from './in-flight';
 import { setAnswerHeaders } from './send';
-import type { ServerState } from './ops/probes';
-import { isOpsRequest, opsPathOf } from './ops/request-summary';
-import { traceRequests } from './telemetry/server-span';
+import type { ServerState } from './monitoring/probes';
+import { isOpsRequest, opsPathOf } from './monitoring/request-summary';
+import { traceRequests } from './tracing/server-span';
 import type { ConnectionGuard } from './process/connection-guard';
 import { seedFirstStart, seedInChildProcess } from './process/seed-child';
 

@@ -1,6 +1,6 @@
 /**
  * The bindings' side of the access guard (src/auth/access-guard.ts): its refusals are a SOAP fault in
- * the request's version or the HTTP bindings' plain text. The front door (src/app.ts) asks the guard
+ * the request's version or the HTTP bindings' plain text. The dispatcher (src/app.ts) asks the guard
  * only about requests that run an operation: the documents stay public (tooling fetches them before it
  * has credentials).
  */

@@ -8,8 +8,8 @@ import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Settings } from '../config';
 import type { Engine } from '../db/engine';
-import type { Logger } from '../ops/logger';
-import { withTimeout } from '../ops/probes';
+import type { Logger } from '../monitoring/logger';
+import { withTimeout } from '../monitoring/probes';
 import type { Credentials } from './credentials';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

@@ -1,7 +1,7 @@
 /**
  * What a request is, decided once (docs/architecture.md, "How a request is classified"): which
  * service, contract, binding, SOAP version and operation it calls, and whether that operation writes.
- * The server's front door and the cut-over proxy (src/migration/traffic.ts) call these same functions,
+ * The server's dispatcher and the cut-over proxy (src/cutover/traffic.ts) call these same functions,
  * so the proxy names the operation the server would run. The head decides first (before the access
  * guard); a SOAP call's envelope is read after it, by readSoapCall, the one parse the binding uses.
  */

@@ -98,9 +98,9 @@ describe('typed operation declarations', () => {
   it('hand the code the declared names, sent values trimmed by the readers and absent ones undefined', async () => {
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [probe, write] });
     const read = await service.invoke('Probe', { values: [['salesofficer', ' SO7 '], ['pagesize', '20'], ['Unknown', 'x']], files: [] });
-    expect(read).toEqual({ kind: 'report', result: { data: [{ officer: 'SO7', from: undefined, pageSize: '20' }] } });
+    expect(read).toEqual({ kind: 'result', result: { data: [{ officer: 'SO7', from: undefined, pageSize: '20' }] } });
     const written = await service.invoke('ProbeWrite', { values: [['REQUESTNO', 'WR1']], files: [] });
-    expect(written).toEqual({ kind: 'report', result: { data: { requestNo: 'WR1' } } });
+    expect(written).toEqual({ kind: 'result', result: { data: { requestNo: 'WR1' } } });
   });
 
   it('keep the declared names as the operation lists them, for the WSDL check and the help pages', () => {

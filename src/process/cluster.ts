@@ -2,8 +2,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Settings } from '../config';
 import { startServer } from '../server';
-import { serveClusterMetrics } from '../ops/metrics';
-import { createLogger, type Logger } from '../ops/logger';
+import { serveClusterMetrics } from '../monitoring/metrics';
+import { createLogger, type Logger } from '../monitoring/logger';
 import { exitOnSignals } from './signals';
 
 /** A worker that dies sooner than this after its start counts as a quick death (backoff grows). */

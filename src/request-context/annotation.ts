@@ -36,7 +36,7 @@ interface Locals {
   kind?: RequestKind;
 }
 
-/** The front door's classification of the request: what every layer after it reads, and completes (a SOAP call's operation). */
+/** The dispatcher's classification of the request: what every layer after it reads, and completes (a SOAP call's operation). */
 export function setRequestKind(res: BindingResponse, kind: RequestKind): void {
   (res.locals as Locals).kind = kind;
 }

@@ -14,7 +14,7 @@ describe('AnswerCache', () => {
   it('answers a key only while the tables it was read from keep their versions', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 500 });
     const at7 = new Map([['invoices', '7'], ['customers', 'c1'], ['activities', 'a1']]);
-    cache.keeper('a', [['invoices', '7'], ['customers', 'c1']]).keep('answer at 7');
+    cache.writer('a', [['invoices', '7'], ['customers', 'c1']]).store('answer at 7');
     expect(cache.get('a', at7)?.body?.toString('utf8')).toBe('answer at 7');
     // Another table written: still the same answer.
     expect(cache.get('a', new Map([...at7, ['activities', 'a2']]))?.body?.toString('utf8')).toBe('answer at 7');
@@ -33,11 +33,11 @@ describe('AnswerCache', () => {
 
   it('holds at most maxBytes, dropping the least recently used answers first', () => {
     const cache = new AnswerCache({ maxBytes: 3 * (ENTRY + 10), maxEntryBytes: 30 });
-    cache.keeper('a', V).keep('x'.repeat(10));
-    cache.keeper('b', V).keep('y'.repeat(10));
-    cache.keeper('c', V).keep('z'.repeat(10));
+    cache.writer('a', V).store('x'.repeat(10));
+    cache.writer('b', V).store('y'.repeat(10));
+    cache.writer('c', V).store('z'.repeat(10));
     expect(cache.get('a', VERSIONS)).toBeDefined(); // a is now the most recently used
-    cache.keeper('d', V).keep('w'.repeat(10));
+    cache.writer('d', V).store('w'.repeat(10));
     expect(cache.get('b', VERSIONS)).toBeUndefined();
     expect(['a', 'c', 'd'].map((key) => cache.get(key, VERSIONS) !== undefined)).toEqual([true, true, true]);
     expect(cache.counts.size).toBe(3 * (ENTRY + 10));
@@ -45,13 +45,13 @@ describe('AnswerCache', () => {
 
   it('counts bytes in UTF-8 and never keeps an answer larger than maxEntryBytes', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 8 });
-    cache.keeper('ascii', V).keep('12345678');
-    cache.keeper('too-large', V).keep('ü'.repeat(5)); // 10 bytes in 5 characters
+    cache.writer('ascii', V).store('12345678');
+    cache.writer('too-large', V).store('ü'.repeat(5)); // 10 bytes in 5 characters
     expect(cache.get('ascii', VERSIONS)?.body?.toString('utf8')).toBe('12345678');
     expect(cache.get('too-large', VERSIONS)).toBeUndefined();
-    const keeper = cache.keeper('k', V);
-    expect(keeper.maxLength).toBe(8);
-    keeper.keep('kept');
+    const cacheWriter = cache.writer('k', V);
+    expect(cacheWriter.maxLength).toBe(8);
+    cacheWriter.store('kept');
     expect(cache.get('k', VERSIONS)?.body?.toString('utf8')).toBe('kept');
     expect(cache.counts.size).toBe(2 * ENTRY + 12);
   });
@@ -59,7 +59,7 @@ describe('AnswerCache', () => {
   it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
     const body = JSON.stringify({ Data: Array.from({ length: 200 }, (_, i) => ({ Row: i, Name: 'Agarwal Traders' })) });
-    cache.keeper('a', V).keep(body);
+    cache.writer('a', V).store(body);
     const kept = cache.get('a', VERSIONS)!;
     expect(kept.compressed('gzip')).toBeUndefined();
     expect(kept.compressed('br')).toBeUndefined();
@@ -73,9 +73,9 @@ describe('AnswerCache', () => {
 
   it('keeps no compressed form of an answer dropped or replaced meanwhile', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
-    cache.keeper('a', V).keep('x'.repeat(5000));
+    cache.writer('a', V).store('x'.repeat(5000));
     expect(cache.get('a', VERSIONS)!.compressed('gzip')).toBeUndefined();
-    cache.keeper('a', [['t', 'w']]).keep('y'.repeat(5000));
+    cache.writer('a', [['t', 'w']]).store('y'.repeat(5000));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(cache.counts.size).toBe(ENTRY + 5000);
     expect(cache.get('a', new Map([['t', 'w']]))!.compressed('gzip')).toBeUndefined();
@@ -84,8 +84,8 @@ describe('AnswerCache', () => {
   it('keeps a key of any length as its digest: KEY_BYTES, counted in the bytes it holds with its dependencies', () => {
     const cache = new AnswerCache({ maxBytes: 10_000, maxEntryBytes: 100 });
     const long = `getPCNList\n{"salesOfficer":"${'X'.repeat(1_000_000)}"}`;
-    cache.keeper(long, V).keep('answer');
-    cache.keeper(`${long}2`, V).keep('other');
+    cache.writer(long, V).store('answer');
+    cache.writer(`${long}2`, V).store('other');
     expect(cache.get(long, VERSIONS)?.body.toString('utf8')).toBe('answer');
     expect(cache.get(`${long}2`, VERSIONS)?.body.toString('utf8')).toBe('other');
     expect(cache.get(`${long}3`, VERSIONS)).toBeUndefined();
@@ -99,7 +99,7 @@ describe('AnswerCache', () => {
   it('keeps nothing when off (maxBytes 0)', () => {
     const cache = new AnswerCache({ maxBytes: 0, maxEntryBytes: 0 });
     expect(cache.enabled).toBe(false);
-    cache.keeper('a', V).keep('');
+    cache.writer('a', V).store('');
     expect(cache.counts.count).toBe(0);
   });
 });

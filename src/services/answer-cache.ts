@@ -15,11 +15,11 @@ interface Entry extends Kept {
   body: Buffer;
   forms: Partial<Record<ContentCoding, Buffer | 'pending'>>;
   /** What get() gives, made once when the answer is kept. */
-  answer: KeptAnswer;
+  answer: CachedAnswer;
 }
 
 /** A kept answer: its body as UTF-8 bytes, encoded once rather than for every request that takes it. */
-export interface KeptAnswer {
+export interface CachedAnswer {
   body: Buffer;
   /** The body in this coding when compressed already; otherwise undefined, and compressed for the requests that follow. */
   compressed(coding: ContentCoding): Buffer | undefined;
@@ -44,11 +44,11 @@ function digestOf(key: string): string {
 }
 
 /** Where a binding hands the answer it encoded, to be kept (service types.ts, Outcome). */
-export interface AnswerKeeper {
+export interface CacheWriter {
   /** Answers of more bytes than this are not kept (a text's length in UTF-16 units is a lower bound of its bytes). */
   readonly maxLength: number;
   /** The answer as text, or as its UTF-8 bytes. */
-  keep(body: string | Buffer): void;
+  store(body: string | Buffer): void;
 }
 
 export class AnswerCache {
@@ -67,7 +67,7 @@ export class AnswerCache {
   }
 
   /** The answer kept under this key, if the tables it was read from are still at these versions. */
-  get(key: string, versions: TableVersions): KeptAnswer | undefined {
+  get(key: string, versions: TableVersions): CachedAnswer | undefined {
     return this.kept.get(digestOf(key), versions)?.answer;
   }
 
@@ -84,16 +84,16 @@ export class AnswerCache {
     return undefined;
   }
 
-  /** A keeper for the answer about to be encoded under this key, read from these tables. */
-  keeper(key: string, depends: Dependencies): AnswerKeeper {
+  /** Where to hand the answer about to be encoded under this key, read from these tables. */
+  writer(key: string, depends: Dependencies): CacheWriter {
     const digest = digestOf(key);
     return {
       maxLength: this.options.maxEntryBytes,
-      keep: (body) => this.keep(digest, depends, body),
+      store: (body) => this.store(digest, depends, body),
     };
   }
 
-  private keep(digest: string, depends: Dependencies, answer: string | Buffer): void {
+  private store(digest: string, depends: Dependencies, answer: string | Buffer): void {
     if (!this.enabled) return;
     const body = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
     if (body.length > this.options.maxEntryBytes) return;

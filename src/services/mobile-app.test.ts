@@ -64,7 +64,7 @@ describe('MobileAppWebService service object', () => {
       files: [file],
     });
     expect(seen).toEqual([{ fields: { SalesOfficer: 'SO1', AsOf: '2026-01-31' }, files: [] }]);
-    expect(outcome).toEqual({ kind: 'report', result: { data: [{ SalesOfficer: 'SO1', AsOf: '2026-01-31' }] } });
+    expect(outcome).toEqual({ kind: 'result', result: { data: [{ SalesOfficer: 'SO1', AsOf: '2026-01-31' }] } });
   });
 
   it('passes files only to an operation that accepts them', async () => {
@@ -79,7 +79,7 @@ describe('MobileAppWebService service object', () => {
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [op] });
     const outcome = await service.invoke('Recorded', { values: [['SalesOfficer', ' '], ['Unknown', 'value']], files: [file] });
     expect(seen).toEqual([]);
-    expect(outcome).toEqual({ kind: 'report', result: { data: null, message: NO_INPUT_MESSAGE } });
+    expect(outcome).toEqual({ kind: 'result', result: { data: null, message: NO_INPUT_MESSAGE } });
   });
 
   it('runs a write operation that carries one value, or a file when it accepts files', async () => {
@@ -102,7 +102,7 @@ describe('MobileAppWebService service object', () => {
     const discarded = await service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
     expect(read.prepared).toEqual([{ fields: { SalesOfficer: 'SO1' }, files: [] }]);
     expect(read.seen).toEqual([]);
-    expect(discarded).toEqual({ kind: 'report', result: { data: null } });
+    expect(discarded).toEqual({ kind: 'result', result: { data: null } });
     await service.invoke('Written', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
     expect(write.seen).toEqual([{ fields: { SalesOfficer: 'SO1' }, files: [] }]);
     await service.invoke('Recorded', { values: [['SalesOfficer', 'SO2']], files: [] });
@@ -121,7 +121,7 @@ describe('MobileAppWebService service object', () => {
     const discardedRead = () => service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
     // As the requests of one turn arrive: each in its own callback, the microtasks of one run before the next.
     const answers = await Promise.all(Array.from({ length: 10 }, () => new Promise((resolve) => setImmediate(() => resolve(discardedRead())))));
-    expect(answers).toEqual(Array.from({ length: 10 }, () => ({ kind: 'report', result: { data: null } })));
+    expect(answers).toEqual(Array.from({ length: 10 }, () => ({ kind: 'result', result: { data: null } })));
     expect(looks).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
     await discardedRead();

@@ -54,7 +54,7 @@ export type ServiceShape = Pick<Service, 'name' | 'namespace' | 'contract' | 'pa
 
 /**
  * The four services of both contracts as the server declares them, for a tool that classifies their
- * requests without running them (the cut-over proxy, src/migration/traffic.ts) or writes the v2 WSDL;
+ * requests without running them (the cut-over proxy, src/cutover/traffic.ts) or writes the v2 WSDL;
  * `operations`: the main service's, the registry's by default.
  */
 export function serviceShapes(
@@ -93,17 +93,17 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   if (prepared.key === undefined) return report(await delivered(await prepared.read(), input));
   const key = `${options.contract ?? 'legacy'} ${input.answerForm}\n${prepared.key}`;
   const answer = answers.get(key, before);
-  if (answer !== undefined) return { kind: 'kept', answer };
+  if (answer !== undefined) return { kind: 'cached', answer };
   const result = await delivered(await prepared.read(), input);
   // Worked out on a miss only. None when a table it reads has no version: its answer is not kept.
   const depends = dependencies(before, operation.reads);
-  // A streamed answer is kept too when it proves no larger than the cache's entry limit (the keeper's).
+  // A streamed answer is kept too when it proves no larger than the cache's entry limit (the cache writer's).
   if (depends === undefined) return report(result);
-  return { kind: 'report', result, keeper: answers.keeper(key, depends) };
+  return { kind: 'result', result, cacheWriter: answers.writer(key, depends) };
 }
 
 function report(result: OperationResult): Outcome {
-  return { kind: 'report', result };
+  return { kind: 'result', result };
 }
 
 /**

@@ -1,7 +1,7 @@
 /** A service object: one per WSDL service, shared by all four bindings, which encode its outcomes their own way. */
 import type { UsersTable } from '../db/schema';
 import type { OperationResult, OperationShape, UploadedFile } from '../operations/types';
-import type { AnswerKeeper, KeptAnswer } from './answer-cache';
+import type { CacheWriter, CachedAnswer } from './answer-cache';
 
 /** One operation as the bindings see it: its declaration, and whether it changes data (a write). */
 export interface ServiceOperation extends OperationShape {
@@ -20,10 +20,10 @@ export function contractInputs(op: Pick<ServiceOperation, 'params' | 'fields'>, 
 }
 
 export type Outcome =
-  /** `keeper`: where to hand the encoded answer to keep it (answer-cache.ts), when it may be kept. */
-  | { kind: 'report'; result: OperationResult; keeper?: AnswerKeeper }
+  /** `cacheWriter`: where to hand the encoded answer to keep it (answer-cache.ts), when it may be kept. */
+  | { kind: 'result'; result: OperationResult; cacheWriter?: CacheWriter }
   /** The answer the binding encoded for an equal request on the same data, kept (answer-cache.ts). */
-  | { kind: 'kept'; answer: KeptAnswer }
+  | { kind: 'cached'; answer: CachedAnswer }
   | { kind: 'string'; value: string };
 
 export interface InvokeInput {

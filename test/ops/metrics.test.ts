@@ -1,5 +1,5 @@
 /**
- * GET /metrics (src/ops/metrics.ts): the process figures, the request series labelled by service,
+ * GET /metrics (src/monitoring/metrics.ts): the process figures, the request series labelled by service,
  * operation, binding and outcome after calls in every binding (bounded: an unknown operation is
  * "unknown"), and the database connections of each engine. Served at the root, outside BASE_PATH.
  */

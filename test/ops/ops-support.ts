@@ -6,7 +6,7 @@ import type { App } from '../../src/app';
 import { createApp } from '../../src/app';
 import { loadSettings, type Settings } from '../../src/config';
 import type { Engine, EngineKind } from '../../src/db/engine';
-import type { ServerState } from '../../src/ops/probes';
+import type { ServerState } from '../../src/monitoring/probes';
 import { freshEngine } from '../support/engines';
 
 export type LogLine = Record<string, unknown> & { level: string; msg: string };

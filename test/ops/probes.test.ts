@@ -1,5 +1,5 @@
 /**
- * GET /health and GET /ready (src/ops/probes.ts): health answers while the process runs, without the
+ * GET /health and GET /ready (src/monitoring/probes.ts): health answers while the process runs, without the
  * database; ready answers 200 only when the database answers and every migration is applied, and 503
  * with a reason when the database is closed, not migrated, or the server is stopping.
  */

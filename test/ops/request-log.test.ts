@@ -1,5 +1,5 @@
 /**
- * The request log (src/ops/request-log.ts): one JSON line per request with its id, binding, service,
+ * The request log (src/monitoring/request-log.ts): one JSON line per request with its id, binding, service,
  * operation, outcome, status, fault code and duration; the X-Request-Id header honoured or generated
  * and echoed; no secret, query string or body ever in a line; unexpected failures at error level with
  * their stack; LOG_LEVEL obeyed. The lines are read from the logger's destination.
@@ -7,7 +7,7 @@
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadSettings } from '../../src/config';
-import { createLogger, lineWriter, TurnBatch } from '../../src/ops/logger';
+import { createLogger, lineWriter, TurnBatch } from '../../src/monitoring/logger';
 import { freshEngine } from '../support/engines';
 import { captureLog, MAIN, SOAP11, SOAP12, soapEnvelope, startOpsApp, SYNC, type OpsApp } from './ops-support';
 

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces (src/telemetry, docs/operations.md "Traces"): the real server in a process of
+ * OpenTelemetry traces (src/tracing, docs/operations.md "Traces"): the real server in a process of
  * its own, configured by the standard OTEL_* variables only, exports to a real OTLP receiver
  * (test/support/otlp-receiver.ts) that decodes what arrives. On each engine: an incoming traceparent
  * is continued, the HTTP server span parents the operation span, the operation span parents each

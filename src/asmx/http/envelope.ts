@@ -10,7 +10,7 @@ import { StreamedData, type StreamedJson } from '../../operations/streamed';
 import type { OperationResult } from '../../operations/types';
 import { ChunkWriter, type StreamEnd } from '../chunk-writer';
 import type { SpoolStore } from '../answer-spool';
-import type { AnswerKeeper } from '../../services/answer-cache';
+import type { CacheWriter } from '../../services/answer-cache';
 import { sendWhole } from '../../send';
 import { ENVELOPE_TEXT_ROWS, WHOLE_ANSWER_ROWS } from '../../tunables';
 
@@ -32,17 +32,17 @@ export function writeFailureEnvelope(res: ServerResponse, error: AppError): void
   sendWhole(res, 200, JSON_TYPE, JSON.stringify({ Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null }));
 }
 
-/** Writes a result's envelope, whole or in chunks; the keeper, if any, is handed the answer's bytes when it is complete and not too large. */
-export async function writeEnvelope(res: ServerResponse, result: OperationResult, spool: SpoolStore, keeper?: AnswerKeeper): Promise<StreamEnd> {
+/** Writes a result's envelope, whole or in chunks; the cache writer, if any, is handed the answer's bytes when it is complete and not too large. */
+export async function writeEnvelope(res: ServerResponse, result: OperationResult, spool: SpoolStore, cacheWriter?: CacheWriter): Promise<StreamEnd> {
   const { data } = result;
   if (!(data instanceof StreamedData) && !(Array.isArray(data) && data.length > WHOLE_ANSWER_ROWS)) {
     const body = JSON.stringify(successEnvelope(result));
     sendWhole(res, 200, JSON_TYPE, body);
-    keeper?.keep(body);
+    cacheWriter?.store(body);
     return 'complete';
   }
-  const kept = keeping(keeper);
-  const out = new ChunkWriter(res, spool, kept.add);
+  const gathered = gathering(cacheWriter);
+  const out = new ChunkWriter(res, spool, gathered.add);
   const streamed = data instanceof StreamedData ? data : undefined;
   const onClose = () => {
     if (!res.writableFinished) void streamed?.close().catch(() => undefined);
@@ -67,7 +67,7 @@ export async function writeEnvelope(res: ServerResponse, result: OperationResult
     // The snapshot ends before the last bytes go out: the connection is free by the time the client has the answer.
     await streamed?.close();
     const end = await out.end();
-    if (end === 'complete') kept.keep();
+    if (end === 'complete') gathered.store();
     return end;
   } finally {
     res.off('close', onClose);
@@ -76,19 +76,19 @@ export async function writeEnvelope(res: ServerResponse, result: OperationResult
 }
 
 /** The bytes written, gathered for the answer cache while they stay within what it keeps. */
-function keeping(keeper: AnswerKeeper | undefined): { add?: (bytes: Buffer) => boolean; keep: () => void } {
-  if (keeper === undefined) return { keep: () => undefined };
+function gathering(cacheWriter: CacheWriter | undefined): { add?: (bytes: Buffer) => boolean; store: () => void } {
+  if (cacheWriter === undefined) return { store: () => undefined };
   let kept: Buffer[] | undefined = [];
   let length = 0;
   return {
     add: (bytes) => {
       length += bytes.length;
-      if (length > keeper.maxLength) kept = undefined;
+      if (length > cacheWriter.maxLength) kept = undefined;
       else kept?.push(bytes);
       return kept !== undefined;
     },
-    keep: () => {
-      if (kept !== undefined) keeper.keep(Buffer.concat(kept, length));
+    store: () => {
+      if (kept !== undefined) cacheWriter.store(Buffer.concat(kept, length));
     },
   };
 }

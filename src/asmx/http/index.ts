@@ -4,7 +4,7 @@ import type { Settings } from '../../config';
 import { AppError } from '../../errors';
 import type { OperationResult } from '../../operations/types';
 import type { InvokeInput, Outcome, Service, ServiceOperation } from '../../services/types';
-import type { KeptAnswer } from '../../services/answer-cache';
+import type { CachedAnswer } from '../../services/answer-cache';
 import { negotiatedCoding } from '../../response-compression';
 import { ClientAbortedError, isBodyError, readBody } from '../body';
 import { JSON_TYPE, writeEnvelope, writeFailureEnvelope } from './envelope';
@@ -20,11 +20,11 @@ import { annotate, annotateUnexpected } from '../../request-context/annotation';
 import { escapeXml } from '../xml-escape';
 import { writeRefusal, type WriteRefusal } from '../write-refusal';
 import { sendTypedAnswer, serviceErrorXml, v2ResultTypeName, writeTypedResult } from '../typed-xml';
-import { traceOperation } from '../../telemetry/operation-span';
+import { traceOperation } from '../../tracing/operation-span';
 import { isStreamRefusal, refuseStream, type Delivery } from '../delivery';
 import type { RequestKind } from '../../classifier';
 
-/** A request whose path continues after the .asmx, as the front door classified it (src/classifier). */
+/** A request whose path continues after the .asmx, as the dispatcher classified it (src/classifier). */
 export type HttpKind = Extract<RequestKind, { kind: 'http' }>;
 
 /** Answers a request whose path continues after the .asmx (kind.rest: "/op"). */
@@ -42,7 +42,7 @@ export async function handleHttpBinding(service: Service, settings: Settings, de
     const streamTurn = () => delivery.streams.admit(req, res);
     const invokeInput = { values: input.values, files: input.files, principal: principalOf(res), streams: true, streamTurn, answerForm: legacyJson ? 'json' : undefined };
     const outcome = await traceOperation(res, service, op.name, () => service.invoke(op.name, invokeInput));
-    if (service.contract === 'v2' && outcome.kind === 'report') return await sendTypedOutcome(res, service, op, outcome.result, delivery);
+    if (service.contract === 'v2' && outcome.kind === 'result') return await sendTypedOutcome(res, service, op, outcome.result, delivery);
     await sendOutcome(res, service, outcome, delivery);
   } catch (err) {
     if (service.contract === 'v2' && err instanceof AppError) return sendTypedFailure(res, service, err);
@@ -135,9 +135,9 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
     sendWhole(res, 200, 'text/xml; charset=utf-8', xml);
     return;
   }
-  if (outcome.kind === 'kept') return sendKept(res, outcome.answer);
+  if (outcome.kind === 'cached') return sendCached(res, outcome.answer);
   try {
-    if ((await writeEnvelope(res, outcome.result, delivery.spool, outcome.keeper)) === 'aborted') annotate(res, { outcome: 'aborted' });
+    if ((await writeEnvelope(res, outcome.result, delivery.spool, outcome.cacheWriter)) === 'aborted') annotate(res, { outcome: 'aborted' });
   } catch (err) {
     // Once the head is sent a failure can no longer become an error answer: the connection is cut,
     // so the client never takes a truncated answer for a whole one, and the failure is logged.
@@ -148,7 +148,7 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
 }
 
 /** A kept answer (answer-cache.ts): in its compressed form when the request asks for one and it is there. */
-function sendKept(res: BindingResponse, answer: KeptAnswer): void {
+function sendCached(res: BindingResponse, answer: CachedAnswer): void {
   const coding = negotiatedCoding(res.req, answer.body.length);
   const compressed = coding === undefined ? undefined : answer.compressed(coding);
   if (coding !== undefined && compressed !== undefined) return sendCompressed(res, 200, JSON_TYPE, coding, compressed);

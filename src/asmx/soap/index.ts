@@ -1,6 +1,6 @@
 /**
  * The SOAP 1.1 and 1.2 bindings of one service: a POST to exactly basePath + service.path (docs/contract.md,
- * "SOAP"), handed over by the app's front door with its classification (src/classifier).
+ * "SOAP"), handed over by the app's dispatcher with its classification (src/classifier).
  */
 import { principalOf, type BindingRequest, type BindingResponse } from '../../request-context/exchange';
 import type { Settings } from '../../config';
@@ -17,9 +17,9 @@ import { isStreamRefusal, refuseStream, type Delivery } from '../delivery';
 import { sendFault, sendRejection, sendResponse, sendStatus, sendTypedResponse } from './respond';
 import { outputElements, outputXml, readWsdl } from './soap-library';
 import { writeRefusal } from '../write-refusal';
-import { traceOperation } from '../../telemetry/operation-span';
+import { traceOperation } from '../../tracing/operation-span';
 
-/** A SOAP request as the front door classified it. */
+/** A SOAP request as the dispatcher classified it. */
 export type SoapKind = Extract<RequestKind, { kind: 'soap' }>;
 
 export interface SoapBinding {
@@ -78,7 +78,7 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, kind: SoapK
     const streamTurn = () => context.delivery.streams.admit(req, res);
     const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true, streamTurn } : { resultDiscarded: true }) };
     outcome = await traceOperation(res, service, call.operation, () => service.invoke(call.operation, input));
-    document = typed && outcome.kind === 'report' ? '' : responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
+    document = typed && outcome.kind === 'result' ? '' : responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
     // The client's fault past its share; the server's when it had no turn to give in time.
     if (isStreamRefusal(error)) return refuseStream(res, error, (status, message) => sendFault(res, call.version, { kind: status === 503 ? 'server' : 'client', message }, status));
@@ -89,7 +89,7 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, kind: SoapK
     return;
   }
   annotate(res, { outcome: 'success' });
-  if (outcome.kind === 'report' && typed) {
+  if (outcome.kind === 'result' && typed) {
     const op = service.operations.get(call.operation)!;
     if ((await sendTypedResponse(res, call.version, service, op, outcome.result, context.delivery.spool)) === 'aborted') annotate(res, { outcome: 'aborted' });
     return;

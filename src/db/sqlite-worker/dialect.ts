@@ -22,7 +22,7 @@ import {
 } from 'kysely';
 import { WorkerPool, type Slot, type SlotGroup, type WorkerPoolOptions } from './worker-pool';
 import type { WorkerLink } from './worker-link';
-import { traceQuery } from '../../telemetry/spans';
+import { traceQuery } from '../../tracing/spans';
 import { CURSOR_BATCH_ROWS, WORKER_MESSAGE_ROWS } from '../../tunables';
 
 export class SqliteWorkerDialect implements Dialect {
@@ -201,7 +201,7 @@ class WorkerConnection implements DatabaseConnection {
     }
   }
 
-  /** One statement, traced (telemetry/spans.ts) as the pg instrumentation traces PostgreSQL's. */
+  /** One statement, traced (src/tracing/spans.ts) as the pg instrumentation traces PostgreSQL's. */
   private run<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
     return traceQuery(compiled.sql, () => this.exec<R>(lease, compiled));
   }

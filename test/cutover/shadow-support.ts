@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/cutover/shadow';
 import { ConnectionGuard } from '../../src/process/connection-guard';
 import { listenTestApp, type ListeningApp } from '../support/listen';
 

@@ -1,5 +1,5 @@
 /**
- * The report of a shadow or replay run (docs/migration.md, "The report"), in one folder:
+ * The report of a shadow or replay run (docs/cutover.md, "The report"), in one folder:
  * summary.json (counts per operation and binding), differences.jsonl (one line per differing
  * exchange) and summary.html (the same for people, readable without a server). The summaries are
  * rewritten whole, each through a temporary file, so a reader never sees half of one.

@@ -1,5 +1,5 @@
 /**
- * The shadow proxy in front of production stays bounded whatever clients send (docs/migration.md):
+ * The shadow proxy in front of production stays bounded whatever clients send (docs/cutover.md):
  * made-up operation names add no report rows, the files that hold requests and answers are its
  * owner's alone and capped in size, its own paths answer only the local machine, and a client that
  * says nothing holds nothing.
@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/migration/shadow';
+import { SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/cutover/shadow';
 import { ConnectionGuard } from '../../src/process/connection-guard';
-import { UNDECLARED } from '../../src/migration/report';
+import { UNDECLARED } from '../../src/cutover/report';
 import { listen } from '../support/listen';
 import { differingPairForFile, rawRequest, soapCall } from './shadow-support';
 

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { startShadow, SHADOW_DEFAULTS, type Shadow } from '../../src/migration/shadow';
+import { startShadow, SHADOW_DEFAULTS, type Shadow } from '../../src/cutover/shadow';
 import { mainServiceOperations } from '../../src/services/registry';
 import { listen, listenTestApp, type Listening, type ListeningApp } from '../support/listen';
 import { rawRequest, soapCall, type RawRequest } from './shadow-support';

@@ -1,5 +1,5 @@
 /**
- * Replay (docs/migration.md): every request of a HAR 1.2 recording (Charles, Fiddler, mitmproxy, a
+ * Replay (docs/cutover.md): every request of a HAR 1.2 recording (Charles, Fiddler, mitmproxy, a
  * browser) sent to a target server, and each answer compared with the recorded one as shadow mode
  * compares them, into the same report. The recording is read and checked whole before anything is sent.
  */

@@ -2,7 +2,7 @@
 import { format } from 'node:util';
 import type { DiagLogger } from '@opentelemetry/api';
 import { redactedUrl } from '../config';
-import { enableSpans } from '../telemetry/spans';
+import { enableSpans } from './spans';
 
 /** `shutdown` exports the spans still waiting; the process calls it before it exits. */
 type Tracing = { shutdown(): Promise<void> };
@@ -27,7 +27,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     // The SDK's resource detectors run after this, so OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win.
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': 'mobileapp-asmx' })),
     instrumentations: [
-      // Outgoing requests only: the server's listener opens the HTTP server spans (telemetry/server-span.ts).
+      // Outgoing requests only: the server's listener opens the HTTP server spans (server-span.ts).
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       // A span for the route's handler only: the middleware and routers around it would add a span
       // each to every document's trace, saying nothing the HTTP server span does not.

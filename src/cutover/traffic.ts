@@ -10,7 +10,7 @@ import { ActionMismatchError } from '../classifier/soap-request';
 import { loadSettings, type Settings } from '../config';
 import { serviceShapes, type ServiceShape } from '../services/mobile-app';
 
-/** The report's binding names (docs/migration.md, "The report"): the classifier's httpget and httppost are get and post here. */
+/** The report's binding names (docs/cutover.md, "The report"): the classifier's httpget and httppost are get and post here. */
 export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'document';
 
 export interface Call {

@@ -7,7 +7,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Settings } from '../config';
 import { isOpsRequest } from './request-summary';
 import { summarize } from '../request-context/annotation';
-import { activeTraceIds, requestTrace, tracingOn } from '../telemetry/spans';
+import { activeTraceIds, requestTrace, tracingOn } from '../tracing/spans';
 
 export type { Logger } from 'pino';
 

@@ -12,7 +12,7 @@ import { helloWorldResponse } from './soap-support';
 
 const NS = 'http://tempuri.org/';
 
-describe('the bindings\' front door', () => {
+describe('the bindings\' dispatcher', () => {
   let ops: OpsApp;
   beforeAll(async () => {
     ops = await startOpsApp();

@@ -1,6 +1,6 @@
 /**
  * Answers as their binding means them, for comparing two servers' answers to one request
- * (docs/migration.md, "What is compared"): an XML document as a tree of namespace-qualified elements,
+ * (docs/cutover.md, "What is compared"): an XML document as a tree of namespace-qualified elements,
  * whatever its prefixes, attribute order, whitespace between elements or XML declaration; JSON by
  * value. Each yields the leaves of the answer by path: `Data[3].Amount` for JSON and local element
  * names for XML (`getPCNListResult/Data/PCNCheque[3]/Amount`), so that two answers differ exactly

@@ -1,5 +1,5 @@
 /**
- * Replay of a HAR recording (docs/migration.md, "Replay"): exchanges recorded from a real server of
+ * Replay of a HAR recording (docs/cutover.md, "Replay"): exchanges recorded from a real server of
  * this project, replayed against that server (nothing differs) and against one whose data differ in
  * one name (exactly that is reported); the exit codes; a file that is not HAR sends nothing.
  */

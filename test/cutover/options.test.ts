@@ -1,8 +1,8 @@
 /**
- * One command line for npm run shadow and npm run replay (scripts/migration-options.ts): an option
+ * One command line for npm run shadow and npm run replay (scripts/cutover-options.ts): an option
  * means the same in both, and the spellings of before still work, each as it did in its command.
  */
-import { parseOptions, usage } from '../../scripts/migration-options';
+import { parseOptions, usage } from '../../scripts/cutover-options';
 
 describe('the options of shadow and replay', () => {
   it('are read the same way in both commands', () => {

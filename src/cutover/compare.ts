@@ -1,5 +1,5 @@
 /**
- * Two servers' answers to one request, compared as their binding means them (docs/migration.md,
+ * Two servers' answers to one request, compared as their binding means them (docs/cutover.md,
  * "What is compared"): the status, the content type, and the body as XML or JSON leaves
  * (canonical.ts), or as text. Headers else are never compared (Date, request ids, Set-Cookie,
  * Content-Length, ...). A body over the capture cap is compared by length and digest.

@@ -1,13 +1,13 @@
 /**
- * What users of traffic tools ask of the shadow proxy (docs/migration.md): a fraction of reads mirrored
+ * What users of traffic tools ask of the shadow proxy (docs/cutover.md): a fraction of reads mirrored
  * (--sample), and the client exchanges recorded as HAR (--record) for a later replay.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main as replayMain } from '../../scripts/replay';
-import type { Shadow, ShadowOptions } from '../../src/migration/shadow';
-import type { OperationSummary } from '../../src/migration/report';
+import type { Shadow, ShadowOptions } from '../../src/cutover/shadow';
+import type { OperationSummary } from '../../src/cutover/report';
 import { differingPairForFile, rawRequest, soapCall } from './shadow-support';
 
 const MAIN = '/API/MobileAppWebService.asmx';

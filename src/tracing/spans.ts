@@ -7,7 +7,7 @@ export let tracer: Tracer = trace.getTracer('mobileapp-asmx');
 
 let on = false;
 
-/** Called once the SDK has started (process/tracing.ts). */
+/** Called once the SDK has started (sdk.ts). */
 export function enableSpans(): void {
   tracer = trace.getTracer('mobileapp-asmx');
   on = true;

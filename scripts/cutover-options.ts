@@ -1,12 +1,12 @@
 /**
- * The command line of npm run shadow and npm run replay (docs/migration.md): one table, so that an
+ * The command line of npm run shadow and npm run replay (docs/cutover.md): one table, so that an
  * option means the same in both commands; each takes the ones listed for it. Spellings of before
  * the table are kept as aliases, each meaning what it meant in its command.
  */
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import type { TlsOptions } from '../src/migration/forward';
-import { SERVER_SETTING_OPTIONS, serverSettingsOf, type TrafficSettings } from '../src/migration/traffic';
+import type { TlsOptions } from '../src/cutover/forward';
+import { SERVER_SETTING_OPTIONS, serverSettingsOf, type TrafficSettings } from '../src/cutover/traffic';
 import { UsageError } from './output';
 
 export type Command = 'shadow' | 'replay';

@@ -1,5 +1,5 @@
 /**
- * --record (docs/migration.md, "Recording"): the exchanges the shadow proxy passes between clients and
+ * --record (docs/cutover.md, "Recording"): the exchanges the shadow proxy passes between clients and
  * the primary, written as a HAR 1.2 file that replay.ts reads back, credentials removed
  * (credentials.ts), within the file's size budget. An exchange whose request or answer was not kept
  * whole (over the body limit or the capture cap) cannot be replayed: it is left out and counted.

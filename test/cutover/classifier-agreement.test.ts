@@ -8,7 +8,7 @@
 import { classifyRequest, serviceTable } from '../../src/classifier';
 import { serviceShapes } from '../../src/services/mobile-app';
 import { mainServiceOperations } from '../../src/services/registry';
-import { classify, trafficOf, trafficSettings } from '../../src/migration/traffic';
+import { classify, trafficOf, trafficSettings } from '../../src/cutover/traffic';
 import { startOpsApp, type OpsApp } from '../ops/ops-support';
 import { listen, type Listening } from '../support/listen';
 import { rawRequest, soapCall, type RawRequest } from './shadow-support';

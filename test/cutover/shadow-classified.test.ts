@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { main as shadowMain } from '../../scripts/shadow';
-import { startShadow, SHADOW_DEFAULTS, type Shadow } from '../../src/migration/shadow';
+import { startShadow, SHADOW_DEFAULTS, type Shadow } from '../../src/cutover/shadow';
 import { startTestApp, type TestApp } from '../support/app';
 import { storedWarrantyRequests, warrantyFields } from '../support/fixture';
 import { listen, listenTestApp, type Listening, type ListeningApp } from '../support/listen';

@@ -1,10 +1,10 @@
 /**
- * The comparison itself (src/migration/compare.ts), on answers written out as two servers may spell
+ * The comparison itself (src/cutover/compare.ts), on answers written out as two servers may spell
  * the same thing: what must count as equal, and what must not.
  */
 import { createHash } from 'node:crypto';
-import { compareAnswers, type Answer, type CompareOptions } from '../../src/migration/compare';
-import type { Call } from '../../src/migration/traffic';
+import { compareAnswers, type Answer, type CompareOptions } from '../../src/cutover/compare';
+import type { Call } from '../../src/cutover/traffic';
 
 function answer(status: number, type: string, text: string): Answer {
   const body = Buffer.from(text);

@@ -1,5 +1,5 @@
 /**
- * Shadow mode (docs/migration.md): a reverse proxy in front of two servers. Every client is served by
+ * Shadow mode (docs/cutover.md): a reverse proxy in front of two servers. Every client is served by
  * the primary alone, its answer streamed back unchanged; reads are then sent to the candidate in the
  * background and the two answers compared (compare.ts) into the report (report.ts). The candidate can
  * be slow, down or wrong without a client noticing: mirrored work waits in a bounded queue, each call

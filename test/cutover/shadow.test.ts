@@ -1,5 +1,5 @@
 /**
- * Shadow mode between two real servers of this project (docs/migration.md): the candidate's data
+ * Shadow mode between two real servers of this project (docs/cutover.md): the candidate's data
  * differ from the primary's in one place (an area manager's name), and traffic of every binding goes
  * through the proxy. Exactly the exchanges that show that name are reported; clients get the primary's
  * bytes; writes reach the primary only; a candidate that is down or hangs costs clients nothing.
@@ -10,8 +10,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { main as shadowMain } from '../../scripts/shadow';
-import type { Shadow, ShadowOptions } from '../../src/migration/shadow';
-import type { OperationSummary } from '../../src/migration/report';
+import type { Shadow, ShadowOptions } from '../../src/cutover/shadow';
+import type { OperationSummary } from '../../src/cutover/report';
 import { warrantyFields } from '../support/fixture';
 import { listen, listenTestApp, type Listening, type ListeningApp } from '../support/listen';
 import { differingPair, proxyBetween, rawRequest, soapCall, type RawAnswer } from './shadow-support';

@@ -1,5 +1,5 @@
 /**
- * Noise (docs/migration.md, "Noise"): a field that differs between two answers to one request where
+ * Noise (docs/cutover.md, "Noise"): a field that differs between two answers to one request where
  * nothing else changed (a timestamp, a generated id) is noisy once it has done so NOISY_AFTER times,
  * per operation and binding. The two answers come from the primary and a second legacy instance, or
  * from the candidate asked twice: never from the primary asked again, which sees each request once.
