@@ -109,7 +109,6 @@ export const activityApprovalRejection = writeOperation({
 
 export const activityReportAndComplaints = readOperation({
   name: 'ActivityReportAndComplaints',
-  reads: ['activities', 'complaints', 'customers', 'products'],
   params: [],
   fields: ['SalesOfficer', 'Username', 'FromDate', 'ToDate', ...PAGE_FIELDS],
   returns: ACTIVITY_REPORT_RESULT,

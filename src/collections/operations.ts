@@ -36,7 +36,6 @@ const RECEIPT_SORTING: Sorting<ReceiptField> = { fields: RECEIPT_FIELDS, fallbac
 
 export const getCollectionStatements = readOperation({
   name: 'getCollectionStatements',
-  reads: ['receipts', 'customers', 'users'],
   params: ['SalesOfficer', 'FromCustomer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection'],
   fields: PAGE_FIELDS,
   returns: COLLECTION_STATEMENTS_RESULT,
@@ -62,7 +61,6 @@ export const getCollectionStatements = readOperation({
 
 export const getOpeningBalance = readOperation({
   name: 'getOpeningBalance',
-  reads: ['customers', 'ledger_month_balances', 'summary_facts'],
   params: ['CustomerIds', 'Month', 'Year'],
   fields: [],
   returns: OPENING_BALANCE_RESULT,

@@ -6,6 +6,13 @@
 import SqliteDatabase from 'better-sqlite3';
 import type { Pool } from 'pg';
 
+/**
+ * The tables deliberately without a version (credentials, 0002): no answer reads them, since the access
+ * guard checks a caller before the answer cache is asked. Every other table's migration calls
+ * addTableVersion (migrations/table-version.ts); src/db/table-versions.test.ts holds them to it.
+ */
+export const UNVERSIONED_TABLES: readonly string[] = ['user_passwords', 'api_keys'];
+
 /** Table name to version; null for a table that has none. */
 export type TableVersions = ReadonlyMap<string, string | null>;
 

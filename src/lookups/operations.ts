@@ -14,7 +14,6 @@ const PROFIT_CENTERS_RESULT = rows(recordType('ProfitCenter', { Code: field.stri
 
 export const fillAreaManagers = readOperation({
   name: 'FillAreaManagers',
-  reads: ['users'],
   params: ['username'],
   fields: [],
   returns: AREA_MANAGERS_RESULT,
@@ -28,7 +27,6 @@ export const fillAreaManagers = readOperation({
 
 export const fillProfitCenterForCustomer = readOperation({
   name: 'FillProfitCenterForCustomer',
-  reads: ['profit_centers', 'customer_profit_centers', 'customers'],
   params: [],
   fields: ['CustomerCode'],
   returns: PROFIT_CENTERS_RESULT,

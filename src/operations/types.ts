@@ -81,8 +81,8 @@ export interface OperationShape {
  */
 export interface ReadOperation extends OperationShape {
   kind: 'read';
-  /** The tables its read phase reads (ReadDefinition.reads). */
-  reads: readonly TableName[];
+  /** The tables its read phase reads, when it names them (ReadDefinition.reads). */
+  reads?: readonly TableName[];
   prepare(request: OperationRequest, ctx: OperationContext): Promise<PreparedRead>;
   /** prepare, then read. */
   run(request: OperationRequest, ctx: OperationContext): Promise<OperationResult>;
@@ -129,10 +129,11 @@ function declared<N extends string>(request: OperationRequest): DeclaredRequest<
 /** A read's two phases as the operation writes them: the checked input (Plan) passes from one to the other. */
 export interface ReadDefinition<Plan, P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {
   /**
-   * Every table `read` reads (the answer cache keeps its answer under their versions); what `prepare`
-   * reads is in the plan, so in the key. test/http/declared-tables.test.ts checks them.
+   * Only for a read outside the registry (an embedder's, a test's): every table `read` reads, under whose
+   * versions the answer cache keeps its answer; what `prepare` reads is in the plan, so in the key. The
+   * registry's are derived from their statements (src/services/read-tables.ts, npm run read-tables).
    */
-  reads: readonly [TableName, ...TableName[]];
+  reads?: readonly [TableName, ...TableName[]];
   /** Every check that may refuse the request (AppError): legacy SOAP runs this phase only. */
   prepare(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Plan | Promise<Plan>;
   /** The query, which refuses nothing: an AppError raised here is the server's error (checkInRead). */

@@ -1,6 +1,6 @@
 /** Operations of this business area (docs/behaviour.md): payment collection notes (PCN) and their cheques. */
 import type { Kysely } from 'kysely';
-import type { Database, PaymentMethod, PaymentType, TableName } from '../db/schema';
+import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { readOperation, type Operation, type ResultData } from '../operations/types';
 import { code, oneOf } from '../operations/parse';
 import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type ChequeFilter } from './pcn-lookups';
@@ -35,7 +35,6 @@ export const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
 
 export const getPCNList = readOperation({
   name: 'getPCNList',
-  reads: ['pcn', 'customers', 'users'],
   params: ['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod'],
   fields: PAGE_FIELDS,
   returns: PCN_LIST_RESULT,
@@ -54,10 +53,9 @@ export const getPCNList = readOperation({
 });
 
 /** A lookup by one document number, within the caller's scope. */
-function numberLookup<N extends string>(name: string, reads: readonly [TableName, ...TableName[]], param: N, returns: ResultType, find: (db: Kysely<Database>, number: string | undefined, allowed: OfficerBound) => Promise<ResultData>) {
+function numberLookup<N extends string>(name: string, param: N, returns: ResultType, find: (db: Kysely<Database>, number: string | undefined, allowed: OfficerBound) => Promise<ResultData>) {
   return readOperation({
     name,
-    reads,
     params: [param],
     fields: [],
     returns,
@@ -66,8 +64,8 @@ function numberLookup<N extends string>(name: string, reads: readonly [TableName
   });
 }
 
-export const getPCNDetails = numberLookup('getPCNDetails', ['pcn', 'customers', 'pcn_invoices', 'pcn_debit_notes'], 'PDCID', PCN_DETAILS_RESULT, pcnDetails);
-export const getPCNDebitNotes = numberLookup('getPCNDebitNotes', ['pcn_debit_notes', 'pcn', 'customers'], 'PCNNO', PCN_DEBIT_NOTES_RESULT, pcnDebitNoteList);
-export const getPCNInvoices = numberLookup('getPCNInvoices', ['pcn_invoices', 'invoices', 'pcn', 'customers'], 'PCNNO', PCN_INVOICES_RESULT, pcnInvoiceList);
+export const getPCNDetails = numberLookup('getPCNDetails', 'PDCID', PCN_DETAILS_RESULT, pcnDetails);
+export const getPCNDebitNotes = numberLookup('getPCNDebitNotes', 'PCNNO', PCN_DEBIT_NOTES_RESULT, pcnDebitNoteList);
+export const getPCNInvoices = numberLookup('getPCNInvoices', 'PCNNO', PCN_INVOICES_RESULT, pcnInvoiceList);
 
 export const pcnOperations: readonly Operation[] = [getPCNList, getPCNDetails, getPCNDebitNotes, getPCNInvoices];

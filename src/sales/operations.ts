@@ -3,7 +3,7 @@
  * conventions (parse.ts) and hands plain typed input to the report functions of this folder.
  */
 import type { Kysely } from 'kysely';
-import type { Database, Role, TableName } from '../db/schema';
+import type { Database, Role } from '../db/schema';
 import { code, dateOf, oneOf, optionalDate, sort, user, type Sort, type Sorting } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext, type OperationResult } from '../operations/types';
 import {
@@ -67,14 +67,12 @@ const OFFICER_DELIVERY_SORTING: Sorting<OfficerDeliveryField> = { fields: OFFICE
 /** A per-customer report: the shared filters, its sort, and the report read with them. */
 function customerReportOperation<F extends string>(
   name: string,
-  reads: readonly [TableName, ...TableName[]],
   returns: ResultType,
   sorting: Sorting<F>,
   report: (db: Kysely<Database>, filters: ReportFilterInput, order: Sort<F>, allowed: OfficerBound, streams: Streams | undefined) => Promise<OperationResult>,
 ) {
   return readOperation({
     name,
-    reads,
     params: CUSTOMER_REPORT_PARAMS,
     fields: [],
     returns,
@@ -91,15 +89,11 @@ function customerReportOperation<F extends string>(
   });
 }
 
-const SALES_SUMMARY_READS = ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'sales_period_totals', 'sales_period_categories', 'sales_period_category_sets', 'sales_category_sets'] as const;
-const ORDER_DELIVERY_READS = ['customers', 'states', 'users', 'profit_centers', 'product_categories', 'order_period_totals', 'order_period_categories', 'order_delivery_events', 'summary_facts'] as const;
-
-export const getSalesSummaryRecords = customerReportOperation('getSalesSummaryRecords', SALES_SUMMARY_READS, SALES_SUMMARY_RESULT, SALES_SUMMARY_SORTING, salesSummary);
-export const getOrderVDeliverySummaryRecords = customerReportOperation('getOrderVDeliverySummaryRecords', ORDER_DELIVERY_READS, ORDER_DELIVERY_RESULT, ORDER_DELIVERY_SORTING, orderDeliverySummary);
+export const getSalesSummaryRecords = customerReportOperation('getSalesSummaryRecords', SALES_SUMMARY_RESULT, SALES_SUMMARY_SORTING, salesSummary);
+export const getOrderVDeliverySummaryRecords = customerReportOperation('getOrderVDeliverySummaryRecords', ORDER_DELIVERY_RESULT, ORDER_DELIVERY_SORTING, orderDeliverySummary);
 
 export const getOrderVsDeliveryOfficer = readOperation({
   name: 'getOrderVsDeliveryOfficer',
-  reads: ['users', 'customers', 'states', 'order_period_totals', 'order_delivery_events', 'summary_facts'],
   params: ['ManagerId', 'SalesOfficer', 'FromDate', 'ToDate', 'SortBy', 'SortDirection', 'Zones', 'States'],
   fields: [],
   returns: OFFICER_DELIVERY_RESULT,
@@ -133,7 +127,6 @@ export const ROLES: Readonly<Record<string, Role>> = { ADMIN: 'ADMIN', ZM: 'ZM',
 
 export const getSalesReportStats = readOperation({
   name: 'getSalesReportStats',
-  reads: ['users', 'customers', 'sales_period_totals', 'open_order_balances', 'open_order_deliveries', 'receipt_period_totals', 'ledger_month_balances', 'ledger_entries', 'summary_facts', 'warranty_requests', 'activities'],
   params: ['Username', 'Role'],
   fields: ['AsOf'],
   returns: SALES_STATS_RESULT,

@@ -1,12 +1,14 @@
 /** The two service objects: MobileAppWebService, the registry's operations behind one invoke(), and SyncCustomers. */
 import { sql } from 'kysely';
 import { mainServiceOperations } from './registry';
-import type { Operation, OperationContext, OperationRequest, OperationResult, UploadedFile } from '../operations/types';
+import type { Operation, OperationContext, OperationRequest, OperationResult, ReadOperation, UploadedFile } from '../operations/types';
 import { StreamedData } from '../operations/streamed';
 import { TEXT_RESULT } from '../operations/results';
 import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
 import type { AnswerCache } from './answer-cache';
 import { dependencies } from '../db/table-versions';
+import type { TableName } from '../db/schema';
+import { READ_TABLES } from './read-tables';
 
 export const MOBILE_APP_SERVICE_NAME = 'MobileAppWebService';
 
@@ -95,11 +97,20 @@ async function run(operation: Operation, input: InvokeInput, options: MobileAppS
   const answer = answers.get(key, before);
   if (answer !== undefined) return { kind: 'cached', answer };
   const result = await delivered(await prepared.read(), input);
-  // Worked out on a miss only. None when a table it reads has no version: its answer is not kept.
-  const depends = dependencies(before, operation.reads);
+  // Worked out on a miss only. None when its tables are unknown or one has no version: its answer is not kept.
+  const tables = tablesRead(operation);
+  const depends = tables && dependencies(before, tables);
   // A streamed answer is kept too when it proves no larger than the cache's entry limit (the cache writer's).
   if (depends === undefined) return report(result);
   return { kind: 'result', result, cacheWriter: answers.writer(key, depends) };
+}
+
+/**
+ * The tables a read's answer depends on: those it names (a read outside the registry), else those
+ * derived from its statements (read-tables.ts); none, and its answers are not kept.
+ */
+export function tablesRead(operation: ReadOperation): readonly TableName[] | undefined {
+  return operation.reads ?? READ_TABLES[operation.name];
 }
 
 function report(result: OperationResult): Outcome {

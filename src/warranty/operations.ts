@@ -86,7 +86,6 @@ export const warrantyRequestFiles = writeOperation({
 
 export const syncWarrantyReqList = readOperation({
   name: 'SyncWarrantyReqList',
-  reads: ['warranty_requests', 'warranty_files'],
   params: [],
   fields: ['SalesOfficer', 'Since', 'PageSize'],
   returns: SYNC_PAGE_RESULT,

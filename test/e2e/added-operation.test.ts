@@ -1,9 +1,10 @@
 /**
  * Adding an operation the way docs/architecture.md ("Adding an operation") says, the registry left as
- * it is: a read declared here (getCustomerNotes, on the activities table), its entry added to a copy
- * of the legacy WSDL, the v2 WSDL written from both as npm run v2-wsdl writes it, and the real app
- * given the declarations and the folder (AppOptions.operations, wsdlRoot). It answers over the four
- * bindings and the v2 contract, and its answer is kept, then read anew after a write to its table.
+ * it is: a read declared here (getCustomerNotes, on the activities table, which it names in `reads` as
+ * a read outside the registry does), its entry added to a copy of the legacy WSDL, the v2 WSDL written
+ * from both as npm run v2-wsdl writes it, and the real app given the declarations and the folder
+ * (AppOptions.operations, wsdlRoot). It answers over the four bindings and the v2 contract, and its
+ * answer is kept, then read anew after a write to its table.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -4,6 +4,7 @@
  * not a counter, so a database restored from a backup never repeats a version a kept answer carries.
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { addTableVersion } from './table-version';
 
 /** Every table of the schema at this migration, but the credentials (0002). */
 const TABLES = [
@@ -22,12 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('table_name', 'text', (c) => c.primaryKey())
     .addColumn('version', postgres ? 'text' : 'integer', (c) => c.notNull())
     .execute();
-  const token = postgres ? sql`gen_random_uuid()::text` : sql`random()`;
-  for (const table of TABLES) {
-    await sql`insert into table_versions (table_name, version) values (${table}, ${token})`.execute(db);
-  }
   if (postgres) {
-    // One statement trigger per table; its version row stays locked until the writer commits.
     // The schema is the written table's own, so a manual fix from a session of another search_path
     // changes the right version.
     await sql`
@@ -37,16 +33,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         return null;
       end
       $$`.execute(db);
-    for (const table of TABLES) {
-      await sql`create trigger ${sql.id(`${table}_version`)} after insert or update or delete or truncate on ${sql.table(table)}
-        for each statement execute function bump_table_version()`.execute(db);
-    }
-    return;
   }
-  for (const table of TABLES) {
-    for (const event of ['insert', 'update', 'delete'] as const) {
-      await sql`create trigger ${sql.id(`${table}_version_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
-        begin update table_versions set version = random() where table_name = ${sql.lit(table)}; end`.execute(db);
-    }
-  }
+  for (const table of TABLES) await addTableVersion(db, table);
 }

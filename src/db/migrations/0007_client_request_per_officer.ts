@@ -5,6 +5,7 @@
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine';
+import { addVersionTriggers } from './table-version';
 
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
@@ -52,10 +53,7 @@ async function rebuildSqliteTable(db: Kysely<unknown>, t: ColumnTypes): Promise<
       await trx.schema.alterTable('warranty_requests_next').renameTo('warranty_requests').execute();
       await trx.schema.createIndex('warranty_requests_officer').on('warranty_requests').columns(['sales_officer_id', 'change_seq']).execute();
       await trx.schema.createIndex('warranty_requests_customer').on('warranty_requests').columns(['customer_code', 'status']).execute();
-      for (const event of ['insert', 'update', 'delete'] as const) {
-        await sql`create trigger ${sql.id(`warranty_requests_version_${event}`)} after ${sql.raw(event)} on warranty_requests
-          begin update table_versions set version = random() where table_name = 'warranty_requests'; end`.execute(trx);
-      }
+      await addVersionTriggers(trx, 'warranty_requests');
       const broken = [
         ...(await sql`pragma foreign_key_check(warranty_requests)`.execute(trx)).rows,
         ...(await sql`pragma foreign_key_check(warranty_files)`.execute(trx)).rows,
