@@ -55,7 +55,9 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
   });
 }
 
-const basic = (username: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
+const basic = (username: string, password: string) => ({
+  Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+});
 
 /** `count` API-key requests one after the other; their latencies in ms (each must be a gzip'd 200). */
 async function keyedRequests(port: number, key: string, count: number): Promise<number[]> {
@@ -94,7 +96,8 @@ function attack(port: number, clients: number): { stop(): Promise<Map<number, nu
   };
 }
 
-const line = (label: string, ms: number[]) => `${label.padEnd(34)} p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(ms, 99).toFixed(1).padStart(7)} ms   (${ms.length} requests)`;
+const line = (label: string, ms: number[]) =>
+  `${label.padEnd(34)} p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(ms, 99).toFixed(1).padStart(7)} ms   (${ms.length} requests)`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
@@ -102,10 +105,24 @@ async function main(): Promise<void> {
   const { key, others } = await withBenchData(options.databaseUrl, 1, async (engine) => {
     const now = new Date().toISOString();
     // The admin, and five more users whose first logins are timed under attack.
-    const users = await engine.db.selectFrom('users').select(['id', 'username']).where('active', '=', 1).where('id', '!=', USER.id).orderBy('id').limit(5).execute();
-    for (const user of [USER, ...users]) await storePassword(engine.db, user.id, await hashPassword(USER.password), now);
+    const users = await engine.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('active', '=', 1)
+      .where('id', '!=', USER.id)
+      .orderBy('id')
+      .limit(5)
+      .execute();
+    for (const user of [USER, ...users])
+      await storePassword(engine.db, user.id, await hashPassword(USER.password), now);
     const made = generateApiKey();
-    await insertKey(engine.db, { key_id: made.keyId, user_id: USER.id, secret_hash: hashSecret(made.secret), label: 'bench-auth', created_at: now });
+    await insertKey(engine.db, {
+      key_id: made.keyId,
+      user_id: USER.id,
+      secret_hash: hashSecret(made.secret),
+      label: 'bench-auth',
+      created_at: now,
+    });
     return { key: made.key, others: users.map((u) => u.username) };
   });
   const server = await startServer(options.databaseUrl, options.port, {
@@ -115,7 +132,9 @@ async function main(): Promise<void> {
     LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '1000000',
   });
   try {
-    process.stdout.write(`server on core 1${PINNED ? '' : ' (taskset missing: not pinned)'}; UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}\n`);
+    process.stdout.write(
+      `server on core 1${PINNED ? '' : ' (taskset missing: not pinned)'}; UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}\n`,
+    );
     await keyedRequests(options.port, key, 20);
     process.stdout.write(`${line('API key, idle', await keyedRequests(options.port, key, options.requests))}\n`);
     const login = await get(options.port, `${MAIN}/FillAreaManagers`, basic(USER.username, USER.password));
@@ -133,7 +152,10 @@ async function main(): Promise<void> {
     const statuses = await attackers.stop();
     process.stdout.write(`${line(`API key, ${options.attackers} clients of wrong passwords`, underAttack)}\n`);
     process.stdout.write(`${'first logins meanwhile'.padEnd(34)} ${logins.join(', ')}\n`);
-    const answered = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n} x ${status}`).join(', ');
+    const answered = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${n} x ${status}`)
+      .join(', ');
     process.stdout.write(`wrong passwords answered: ${answered}\n`);
   } finally {
     await stopServer(server);

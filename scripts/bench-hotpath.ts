@@ -45,12 +45,26 @@ import * as soap from 'soap';
 import { startTracing } from '../src/tracing/sdk';
 import { traceOperation } from '../src/tracing/operation-span';
 import { traceRequests } from '../src/tracing/server-span';
-import { percentile, PINNED, procCpuMs, runWrk, SERVER_NODE_FLAGS, settle, spawnPinned, stopServer, waitUntilAnswers, withBenchData } from './bench-server';
+import {
+  percentile,
+  PINNED,
+  procCpuMs,
+  runWrk,
+  SERVER_NODE_FLAGS,
+  settle,
+  spawnPinned,
+  stopServer,
+  waitUntilAnswers,
+  withBenchData,
+} from './bench-server';
 
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
 const SYNC = '/API/SyncCustomers.asmx';
-const ENVELOPE = { '1.1': 'http://schemas.xmlsoap.org/soap/envelope/', '1.2': 'http://www.w3.org/2003/05/soap-envelope' } as const;
+const ENVELOPE = {
+  '1.1': 'http://schemas.xmlsoap.org/soap/envelope/',
+  '1.2': 'http://www.w3.org/2003/05/soap-envelope',
+} as const;
 const SOAP_TYPE = { '1.1': 'text/xml; charset=utf-8', '1.2': 'application/soap+xml; charset=utf-8' } as const;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -109,7 +123,9 @@ interface Collections {
 function collectionsOf(text: string): Collections {
   const byIsolate = new Map<string, Collections>();
   // Node 24 writes `pooled: N MB, ` before the pause; Node 22 does not.
-  for (const m of text.matchAll(/\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (Scavenge|Mark-Compact)[^,\n]*, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/g)) {
+  for (const m of text.matchAll(
+    /\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: (Scavenge|Mark-Compact)[^,\n]*, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/g,
+  )) {
     let isolate = byIsolate.get(m[1]);
     if (!isolate) byIsolate.set(m[1], (isolate = { scavenges: [], fullCollections: [] }));
     (m[2] === 'Scavenge' ? isolate.scavenges : isolate.fullCollections).push(Number(m[3]));
@@ -135,7 +151,14 @@ interface Recorded {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { database: 'sqlite:./data/bench-10.db', duration: 8, rounds: 3, connections: 50, port: 18095, rows: new Set(ROW_GROUPS) };
+  const options: Options = {
+    database: 'sqlite:./data/bench-10.db',
+    duration: 8,
+    rounds: 3,
+    connections: 50,
+    port: 18095,
+    rows: new Set(ROW_GROUPS),
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`${argv[i]} needs a value`);
@@ -146,7 +169,10 @@ function parseOptions(argv: string[]): Options {
     else if (argv[i] === '--port') options.port = Number(value);
     else if (argv[i] === '--profile') options.profile = path.resolve(value);
     else if (argv[i] === '--match') options.match = value;
-    else if (argv[i] === '--rows') options.rows = new Set(value.split(',').filter((r): r is RowGroup => (ROW_GROUPS as readonly string[]).includes(r)));
+    else if (argv[i] === '--rows')
+      options.rows = new Set(
+        value.split(',').filter((r): r is RowGroup => (ROW_GROUPS as readonly string[]).includes(r)),
+      );
     else throw new Error(`unknown option ${argv[i]}`);
   }
   return options;
@@ -160,14 +186,21 @@ interface Codes {
 
 async function benchCodes(database: string): Promise<Codes> {
   return withBenchData(database, 10, async (engine) => {
-    const officer = await engine.db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
+    const officer = await engine.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'SO')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     const customers = await engine.db.selectFrom('customers').select('code').orderBy('code').limit(3).execute();
     return { officer: officer.id, customers: customers.map((c) => c.code) };
   });
 }
 
 function soapRow(version: '1.1' | '1.2', servicePath: string, operation: string, params: Record<string, string>): Row {
-  const values = Object.entries(params).map(([k, v]) => `<${k}>${v}</${k}>`).join('');
+  const values = Object.entries(params)
+    .map(([k, v]) => `<${k}>${v}</${k}>`)
+    .join('');
   const body =
     `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE[version]}"><soap:Body>` +
     `<${operation} xmlns="${NS}">${values}</${operation}></soap:Body></soap:Envelope>`;
@@ -181,9 +214,29 @@ function httpRows(officer: string): Row[] {
   const form = new URLSearchParams({ SalesOfficer: officer }).toString();
   return [
     { label: 'HTTP GET HelloWorld', group: 'http', method: 'GET', target: `${SYNC}/HelloWorld`, headers: {} },
-    { label: 'HTTP POST HelloWorld', group: 'http', method: 'POST', target: `${SYNC}/HelloWorld`, headers: { 'Content-Type': FORM_TYPE }, body: '' },
-    { label: `HTTP GET getPCNList(${officer})`, group: 'http', method: 'GET', target: `${MAIN}/getPCNList?${form}`, headers: {} },
-    { label: `HTTP POST getPCNList(${officer})`, group: 'http', method: 'POST', target: `${MAIN}/getPCNList`, headers: { 'Content-Type': FORM_TYPE }, body: form },
+    {
+      label: 'HTTP POST HelloWorld',
+      group: 'http',
+      method: 'POST',
+      target: `${SYNC}/HelloWorld`,
+      headers: { 'Content-Type': FORM_TYPE },
+      body: '',
+    },
+    {
+      label: `HTTP GET getPCNList(${officer})`,
+      group: 'http',
+      method: 'GET',
+      target: `${MAIN}/getPCNList?${form}`,
+      headers: {},
+    },
+    {
+      label: `HTTP POST getPCNList(${officer})`,
+      group: 'http',
+      method: 'POST',
+      target: `${MAIN}/getPCNList`,
+      headers: { 'Content-Type': FORM_TYPE },
+      body: form,
+    },
   ];
 }
 
@@ -208,13 +261,28 @@ function lightRows(codes: Codes, options: Options): Row[] {
   });
   return [
     get(`getPCNList(${codes.officer})`, 'getPCNList', { SalesOfficer: codes.officer }),
-    get(`ActivityReportAndComplaints(${codes.officer}, ${day(first).slice(0, 7)})`, 'ActivityReportAndComplaints', { SalesOfficer: codes.officer, FromDate: day(first), ToDate: day(last) }),
-    get(`getOpeningBalance(3 customers, ${day(first).slice(0, 7)})`, 'getOpeningBalance', Object.assign({ CustomerIds: codes.customers.join(',') }, month)),
+    get(`ActivityReportAndComplaints(${codes.officer}, ${day(first).slice(0, 7)})`, 'ActivityReportAndComplaints', {
+      SalesOfficer: codes.officer,
+      FromDate: day(first),
+      ToDate: day(last),
+    }),
+    get(
+      `getOpeningBalance(3 customers, ${day(first).slice(0, 7)})`,
+      'getOpeningBalance',
+      Object.assign({ CustomerIds: codes.customers.join(',') }, month),
+    ),
   ].filter((row) => options.match === undefined || row.label.includes(options.match));
 }
 
 /** One server with the answer cache off; per light read its answer's size, rates and CPU per request, the event loop's apart. */
-async function measureLight(args: string[], env: NodeJS.ProcessEnv, port: number, rows: Row[], options: Options, dir: string): Promise<string[]> {
+async function measureLight(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  rows: Row[],
+  options: Options,
+  dir: string,
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const lines = [
     '| light read (HTTP GET) | answer | req/s | p50 | p99 | server CPU per request | event loop | other threads |',
@@ -228,7 +296,9 @@ async function measureLight(args: string[], env: NodeJS.ProcessEnv, port: number
       const m = measureRow(server, row, { ...options, connections: 1 }, dir);
       const [all, loop] = [m.cpuPerRequest!, m.loopCpuPerRequest!];
       const kb = Buffer.byteLength(answer.body) / 1024;
-      lines.push(`| ${row.label} | ${kb.toFixed(kb < 10 ? 1 : 0)} KB | ${m.rps.toFixed(0)} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${all.toFixed(2)} ms | ${loop.toFixed(2)} ms | ${(all - loop).toFixed(2)} ms |`);
+      lines.push(
+        `| ${row.label} | ${kb.toFixed(kb < 10 ? 1 : 0)} KB | ${m.rps.toFixed(0)} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${all.toFixed(2)} ms | ${loop.toFixed(2)} ms | ${(all - loop).toFixed(2)} ms |`,
+      );
     }
   } finally {
     await stopServer(server.child);
@@ -243,7 +313,9 @@ function rowsOf(officer: string, options: Options): Row[] {
     soapRow('1.2', SYNC, 'HelloWorld', {}),
     soapRow('1.2', MAIN, 'getPCNList', { SalesOfficer: officer }),
   ];
-  return [...soap, ...httpRows(officer)].filter((row) => options.rows.has(row.group) && (options.match === undefined || row.label.includes(options.match)));
+  return [...soap, ...httpRows(officer)].filter(
+    (row) => options.rows.has(row.group) && (options.match === undefined || row.label.includes(options.match)),
+  );
 }
 
 // ---- the peers (this same file, started with --peer <kind>) ----------------------------------------
@@ -251,14 +323,22 @@ function rowsOf(officer: string, options: Options): Row[] {
 /** wsdl/<name>.wsdl as the server serves it: the namespace filled in, the address this peer's. */
 function wsdlText(name: string, port: number): string {
   const template = fs.readFileSync(path.join(__dirname, '..', '..', 'wsdl', `${name}.wsdl`), 'utf8');
-  return template.split('{{namespace}}').join(NS).split('{{address}}').join(`http://127.0.0.1:${port}/API/${name}.asmx`);
+  return template
+    .split('{{namespace}}')
+    .join(NS)
+    .split('{{address}}')
+    .join(`http://127.0.0.1:${port}/API/${name}.asmx`);
 }
 
 /** Every operation of every port of the WSDL answers the empty response; HelloWorld "Hello World". */
-function emptyServices(name: string, wsdl: string): Record<string, Record<string, Record<string, () => Record<string, string>>>> {
+function emptyServices(
+  name: string,
+  wsdl: string,
+): Record<string, Record<string, Record<string, () => Record<string, string>>>> {
   const operations = [...new Set([...wsdl.matchAll(/<wsdl:operation name="([^"]+)"/g)].map((m) => m[1]))];
   const methods: Record<string, () => Record<string, string>> = {};
-  for (const op of operations) methods[op] = op === 'HelloWorld' ? () => ({ HelloWorldResult: 'Hello World' }) : () => ({});
+  for (const op of operations)
+    methods[op] = op === 'HelloWorld' ? () => ({ HelloWorldResult: 'Hello World' }) : () => ({});
   const service = /<wsdl:service name="[^"]+">([\s\S]*?)<\/wsdl:service>/.exec(wsdl)?.[1] ?? '';
   const ports: Record<string, Record<string, () => Record<string, string>>> = {};
   for (const m of service.matchAll(/<wsdl:port name="([^"]+)"/g)) ports[m[1]] = methods;
@@ -296,11 +376,15 @@ async function rawPeer(port: number, recordedFile?: string): Promise<void> {
   );
   const answers = new Map<string, { contentType: string; body: Buffer }>();
   const recorded = recordedFile === undefined ? [] : (JSON.parse(fs.readFileSync(recordedFile, 'utf8')) as Recorded[]);
-  for (const r of recorded) answers.set(`${r.method} ${r.path}`, { contentType: r.contentType, body: Buffer.from(r.body, 'utf8') });
+  for (const r of recorded)
+    answers.set(`${r.method} ${r.path}`, { contentType: r.contentType, body: Buffer.from(r.body, 'utf8') });
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     req.resume();
     req.on('end', () => {
-      const found = answers.get(`${req.method} ${(req.url ?? '').split('?')[0]}`) ?? { contentType: SOAP_TYPE['1.1'], body: reply };
+      const found = answers.get(`${req.method} ${(req.url ?? '').split('?')[0]}`) ?? {
+        contentType: SOAP_TYPE['1.1'],
+        body: reply,
+      };
       res.writeHead(200, { 'Content-Type': found.contentType, 'Content-Length': found.body.length });
       res.end(found.body);
     });
@@ -309,8 +393,12 @@ async function rawPeer(port: number, recordedFile?: string): Promise<void> {
   // cost on a server that does nothing else. Every request is taken as a getPCNList call.
   const tracing = await startTracing();
   const traced: http.RequestListener = (req, res) => {
-    const annotated = Object.assign(res, { locals: { asmx: { binding: req.method === 'GET' ? 'httpget' : 'soap11' } } });
-    void traceOperation(annotated, { name: 'MobileAppWebService', contract: 'legacy' }, 'getPCNList', () => Promise.resolve(answer(req, annotated)));
+    const annotated = Object.assign(res, {
+      locals: { asmx: { binding: req.method === 'GET' ? 'httpget' : 'soap11' } },
+    });
+    void traceOperation(annotated, { name: 'MobileAppWebService', contract: 'legacy' }, 'getPCNList', () =>
+      Promise.resolve(answer(req, annotated)),
+    );
   };
   http.createServer(tracing === undefined ? answer : traceRequests(traced, () => false)).listen(port, '127.0.0.1');
 }
@@ -320,21 +408,35 @@ function otlpSink(port: number): void {
   http
     .createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(200, { 'Content-Type': String(req.headers['content-type'] ?? 'application/x-protobuf') }).end());
+      req.on('end', () =>
+        res.writeHead(200, { 'Content-Type': String(req.headers['content-type'] ?? 'application/x-protobuf') }).end(),
+      );
     })
     .listen(port, '127.0.0.1');
 }
 
 // ---- driving ----------------------------------------------------------------------------------------
 
-function request(port: number, row: Pick<Row, 'method' | 'target' | 'headers' | 'body'>): Promise<{ status: number; contentType: string; body: string }> {
+function request(
+  port: number,
+  row: Pick<Row, 'method' | 'target' | 'headers' | 'body'>,
+): Promise<{ status: number; contentType: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: row.method, path: row.target, headers: row.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: row.method, path: row.target, headers: row.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(row.body);
   });
@@ -350,7 +452,14 @@ function luaScript(row: Row, dir: string): string {
 }
 
 function wrk(port: number, row: Row, options: Options, dir: string): Measure {
-  const measure = runWrk(['-t1', `-c${options.connections}`, `-d${options.duration}s`, '-s', luaScript(row, dir), `http://127.0.0.1:${port}${row.target}`]);
+  const measure = runWrk([
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.duration}s`,
+    '-s',
+    luaScript(row, dir),
+    `http://127.0.0.1:${port}${row.target}`,
+  ]);
   // A server that answers nothing is a failed run, not a row of zeros.
   if (!(measure.rps > 0)) throw new Error(`${row.label}: no answers in ${options.duration} s`);
   return measure;
@@ -364,7 +473,14 @@ interface Measured {
   output?: string;
 }
 
-async function startMeasured(label: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, output?: string): Promise<Measured> {
+async function startMeasured(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  readyPath: string,
+  output?: string,
+): Promise<Measured> {
   const child = spawnPinned(args, env, output);
   await waitUntilAnswers(port, readyPath, child, (status) => status > 0 && status < 500);
   return { label, port, child, output };
@@ -385,7 +501,9 @@ function measureRow(server: Measured, row: Row, options: Options, dir: string, w
   measure.cpuPerRequest = (procCpuMs(pid) - cpuBefore) / measure.requests;
   measure.loopCpuPerRequest = (procCpuMs(pid, pid) - loopBefore) / measure.requests;
   if (output !== undefined) measure.gc = collectionsOf(readFrom(output, from));
-  process.stderr.write(`${server.label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`);
+  process.stderr.write(
+    `${server.label.padEnd(14)} ${row.label.padEnd(36)} ${measure.rps.toFixed(0).padStart(8)} req/s  p50 ${fmt(measure.p50)}  p99 ${fmt(measure.p99)}${measure.errors ? `  errors ${measure.errors}` : ''}\n`,
+  );
   return measure;
 }
 
@@ -415,21 +533,42 @@ function medianOf(rounds: readonly Measure[]): Measure {
     measure.loopCpuPerRequest = sum((m) => m.loopCpuPerRequest! * m.requests) / requests;
   }
   if (rounds.every((m) => m.gc !== undefined)) {
-    measure.gc = { scavenges: rounds.flatMap((m) => m.gc!.scavenges), fullCollections: rounds.flatMap((m) => m.gc!.fullCollections) };
+    measure.gc = {
+      scavenges: rounds.flatMap((m) => m.gc!.scavenges),
+      fullCollections: rounds.flatMap((m) => m.gc!.fullCollections),
+    };
   }
   return measure;
 }
 
 /** A row's rounds against one server: the first warmed up, each later one right after the one before. */
 function measureRounds(server: Measured, row: Row, options: Options, dir: string): Measure {
-  return medianOf(Array.from({ length: options.rounds }, (_, round) => measureRow(server, row, options, dir, round === 0)));
+  return medianOf(
+    Array.from({ length: options.rounds }, (_, round) => measureRow(server, row, options, dir, round === 0)),
+  );
 }
 
 /** Every row against one server started for them alone, in rounds. */
-async function measureServer(label: string, args: string[], env: NodeJS.ProcessEnv, port: number, rows: Row[], options: Options, dir: string, output?: string): Promise<Map<string, Measure>> {
+async function measureServer(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  rows: Row[],
+  options: Options,
+  dir: string,
+  output?: string,
+): Promise<Map<string, Measure>> {
   const results = new Map<string, Measure>();
   if (rows.length === 0) return results;
-  const server = await startMeasured(label, args, env, port, rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/', output);
+  const server = await startMeasured(
+    label,
+    args,
+    env,
+    port,
+    rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/',
+    output,
+  );
   try {
     for (const row of rows) results.set(row.label, measureRounds(server, row, options, dir));
   } finally {
@@ -444,7 +583,16 @@ async function measureServer(label: string, args: string[], env: NodeJS.ProcessE
  * nearly the same moment (the speed of these shared machines drifts within minutes). `record` runs
  * once this server answers, before the Express peer (which answers what it recorded) starts.
  */
-async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, record: () => Promise<void>, recordedFile: string, output: string, options: Options, dir: string): Promise<{ ours: Map<string, Measure>; peers: Map<string, Measure>; raws: Map<string, Measure> }> {
+async function sideBySide(
+  rows: Row[],
+  serverArgs: string[],
+  serverEnv: NodeJS.ProcessEnv,
+  record: () => Promise<void>,
+  recordedFile: string,
+  output: string,
+  options: Options,
+  dir: string,
+): Promise<{ ours: Map<string, Measure>; peers: Map<string, Measure>; raws: Map<string, Measure> }> {
   const ours = new Map<string, Measure>();
   const peers = new Map<string, Measure>();
   const raws = new Map<string, Measure>();
@@ -461,10 +609,22 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
     await record();
     const soapPort = options.port + 1;
     const expressPort = options.port + 2;
-    const soapPeer = rows.some((r) => r.group === 'soap') ? await start('soap.listen', [self, '--peer', 'soap', String(soapPort)], process.env, soapPort, `${SYNC}?wsdl`) : undefined;
-    const expressPeer = rows.some((r) => r.group === 'http') ? await start('express', [self, '--peer', 'express', String(expressPort), recordedFile], process.env, expressPort, '/') : undefined;
+    const soapPeer = rows.some((r) => r.group === 'soap')
+      ? await start('soap.listen', [self, '--peer', 'soap', String(soapPort)], process.env, soapPort, `${SYNC}?wsdl`)
+      : undefined;
+    const expressPeer = rows.some((r) => r.group === 'http')
+      ? await start(
+          'express',
+          [self, '--peer', 'express', String(expressPort), recordedFile],
+          process.env,
+          expressPort,
+          '/',
+        )
+      : undefined;
     const rawPort = options.port + 8;
-    const rawPeer = rows.some((r) => r.group === 'http') ? await start('raw node:http', [self, '--peer', 'raw', String(rawPort), recordedFile], process.env, rawPort, '/') : undefined;
+    const rawPeer = rows.some((r) => r.group === 'http')
+      ? await start('raw node:http', [self, '--peer', 'raw', String(rawPort), recordedFile], process.env, rawPort, '/')
+      : undefined;
     await settle("the servers'");
     for (const row of rows) {
       const peer = row.group === 'soap' ? soapPeer! : expressPeer!;
@@ -490,7 +650,10 @@ async function sideBySide(rows: Row[], serverArgs: string[], serverEnv: NodeJS.P
 /** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
 const TRACING = [
   { label: 'tracing off', env: {} },
-  { label: '1 in 10 sampled', env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
+  {
+    label: '1 in 10 sampled',
+    env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+  },
   { label: 'every request sampled', env: { OTEL_TRACES_SAMPLER: 'parentbased_always_on' } },
 ];
 
@@ -500,7 +663,13 @@ const TRACING = [
  * settings (this server's span code around the bare answer: what the spans cost a server that does
  * nothing else), round by round, each server on core 1 and idle but for the one measured.
  */
-async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: NodeJS.ProcessEnv, options: Options, dir: string): Promise<string[]> {
+async function measureTracing(
+  rows: Row[],
+  serverArgs: string[],
+  serverEnv: NodeJS.ProcessEnv,
+  options: Options,
+  dir: string,
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const sinkPort = options.port + 9;
   const started: Measured[] = [];
@@ -522,12 +691,30 @@ async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: Node
       const server = await startMeasured(tracing.label, serverArgs, env, port, '/');
       started.push(server);
       servers.push(server);
-      if (i === 0) fs.writeFileSync(recordedFile, JSON.stringify(await Promise.all(rows.map(async (row) => ({ method: row.method, path: row.target.split('?')[0], ...(await request(port, row)) })))));
+      if (i === 0)
+        fs.writeFileSync(
+          recordedFile,
+          JSON.stringify(
+            await Promise.all(
+              rows.map(async (row) => ({
+                method: row.method,
+                path: row.target.split('?')[0],
+                ...(await request(port, row)),
+              })),
+            ),
+          ),
+        );
     }
     for (const [i, tracing] of TRACING.entries()) {
       const port = options.port + 10 + i;
       const env = { ...process.env, ...(i === 0 ? {} : { ...endpoint, ...tracing.env }) };
-      const raw = await startMeasured(`raw, ${tracing.label}`, [__filename, '--peer', 'raw', String(port), recordedFile], env, port, '/');
+      const raw = await startMeasured(
+        `raw, ${tracing.label}`,
+        [__filename, '--peer', 'raw', String(port), recordedFile],
+        env,
+        port,
+        '/',
+      );
       started.push(raw);
       raws.push(raw);
     }
@@ -542,12 +729,19 @@ async function measureTracing(rows: Row[], serverArgs: string[], serverEnv: Node
       const [off, tenth, every] = rounds.map(medianOf);
       const [rawOff, rawTenth, rawEvery] = rawRounds.map(medianOf);
       const ratio = (m: Measure) => median(m.roundRates!.map((rate, round) => rate / off.roundRates![round]));
-      const cells = [off, tenth, every].map((m) => `${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)}`);
+      const cells = [off, tenth, every].map(
+        (m) => `${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)}`,
+      );
       const cpu = (ms: Measure[]) => ms.map((m) => m.cpuPerRequest!.toFixed(4)).join(' / ');
-      lines.push(`| ${row.label} | ${cells.join(' | ')} | ${ratio(tenth).toFixed(2)}x | ${ratio(every).toFixed(2)}x | ${cpu([off, tenth, every])} ms | ${cpu([rawOff, rawTenth, rawEvery])} ms |`);
+      lines.push(
+        `| ${row.label} | ${cells.join(' | ')} | ${ratio(tenth).toFixed(2)}x | ${ratio(every).toFixed(2)}x | ${cpu([off, tenth, every])} ms | ${cpu([rawOff, rawTenth, rawEvery])} ms |`,
+      );
       const added = (traced: Measure, bare: Measure) => traced.cpuPerRequest! - bare.cpuPerRequest!;
-      const share = (ms: number) => `${ms.toFixed(4)} ms (${((ms / off.cpuPerRequest!) * 100).toFixed(0)}% of this server's request with tracing off)`;
-      floors.push(`${row.label}: this server ${share(added(tenth, off))}; raw node:http with the spans ${share(added(rawTenth, rawOff))}`);
+      const share = (ms: number) =>
+        `${ms.toFixed(4)} ms (${((ms / off.cpuPerRequest!) * 100).toFixed(0)}% of this server's request with tracing off)`;
+      floors.push(
+        `${row.label}: this server ${share(added(tenth, off))}; raw node:http with the spans ${share(added(rawTenth, rawOff))}`,
+      );
     }
     lines.push('', 'CPU the spans add per request at 1 in 10:', ...floors.map((f) => `- ${f}`));
   } finally {
@@ -589,8 +783,21 @@ async function main(): Promise<void> {
   const self = __filename;
   const main = path.join(__dirname, '..', 'src', 'main.js');
 
-  const serverEnv = { ...process.env, DATABASE_URL: options.database, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_MS: '0' };
-  const serverArgs = [...SERVER_NODE_FLAGS, '--trace-gc', ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []), main];
+  const serverEnv = {
+    ...process.env,
+    DATABASE_URL: options.database,
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    SEED_DEMO_DATA: 'false',
+    SHUTDOWN_DRAIN_MS: '0',
+  };
+  const serverArgs = [
+    ...SERVER_NODE_FLAGS,
+    '--trace-gc',
+    ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []),
+    main,
+  ];
   const output = path.join(dir, 'server.out');
   const recordedFile = path.join(dir, 'recorded.json');
   const record = async () => {
@@ -598,53 +805,129 @@ async function main(): Promise<void> {
     for (const row of rows) {
       const res = await request(options.port, row);
       if (res.status !== 200) throw new Error(`${row.label}: this server answered HTTP ${res.status}`);
-      if (row.group === 'http') recorded.push({ method: row.method, path: row.target.split('?')[0], contentType: res.contentType, body: res.body });
+      if (row.group === 'http')
+        recorded.push({
+          method: row.method,
+          path: row.target.split('?')[0],
+          contentType: res.contentType,
+          body: res.body,
+        });
     }
     fs.writeFileSync(recordedFile, JSON.stringify(recorded));
   };
   const peerPort = options.port + 1;
-  const { ours, peers, raws } = await sideBySide(rows, serverArgs, serverEnv, record, recordedFile, output, options, dir);
+  const { ours, peers, raws } = await sideBySide(
+    rows,
+    serverArgs,
+    serverEnv,
+    record,
+    recordedFile,
+    output,
+    options,
+    dir,
+  );
   // The reads whose answers the answer cache keeps, measured again without it: what a first request after a write costs.
   const keptRows = rows.filter((r) => r.group === 'http' && r.label.includes('getPCNList'));
-  const uncached = await measureServer('cache off', serverArgs, { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, keptRows, options, dir, output);
-  const light = await measureLight(serverArgs.filter((a) => a !== '--trace-gc'), { ...serverEnv, ANSWER_CACHE_MB: '0' }, options.port, lightRows(codes, options), options, dir);
-  const tracedRows = options.rows.has('tracing') ? [soapRow('1.1', MAIN, 'getPCNList', { SalesOfficer: codes.officer }), httpRows(codes.officer)[2]].filter((row) => options.match === undefined || row.label.includes(options.match)) : [];
-  const tracing = await measureTracing(tracedRows, serverArgs.filter((a) => a !== '--trace-gc'), serverEnv, options, dir);
+  const uncached = await measureServer(
+    'cache off',
+    serverArgs,
+    { ...serverEnv, ANSWER_CACHE_MB: '0' },
+    options.port,
+    keptRows,
+    options,
+    dir,
+    output,
+  );
+  const light = await measureLight(
+    serverArgs.filter((a) => a !== '--trace-gc'),
+    { ...serverEnv, ANSWER_CACHE_MB: '0' },
+    options.port,
+    lightRows(codes, options),
+    options,
+    dir,
+  );
+  const tracedRows = options.rows.has('tracing')
+    ? [soapRow('1.1', MAIN, 'getPCNList', { SalesOfficer: codes.officer }), httpRows(codes.officer)[2]].filter(
+        (row) => options.match === undefined || row.label.includes(options.match),
+      )
+    : [];
+  const tracing = await measureTracing(
+    tracedRows,
+    serverArgs.filter((a) => a !== '--trace-gc'),
+    serverEnv,
+    options,
+    dir,
+  );
   const rawRow: Row = { ...soapRow('1.1', SYNC, 'HelloWorld', {}), label: 'raw node:http, fixed SOAP reply' };
-  const rawResults = await measureServer('raw node:http', [self, '--peer', 'raw', String(peerPort)], process.env, peerPort, [rawRow], options, dir);
+  const rawResults = await measureServer(
+    'raw node:http',
+    [self, '--peer', 'raw', String(peerPort)],
+    process.env,
+    peerPort,
+    [rawRow],
+    options,
+    dir,
+  );
 
   // The CPU ratio is the rate ratio the servers would reach if wrk, on one core, could always keep up with both.
   const header = `| request | this server req/s | p50 | p99 | peer | peer req/s | p50 | p99 | ratio | CPU per request (this / peer) | CPU ratio |`;
   const lines = [header, '|---|---|---|---|---|---|---|---|---|---|---|'];
   for (const row of rows) {
     const a = ours.get(row.label)!;
-    const peerName = row.group === 'soap' ? 'bare soap.listen' : row.method === 'GET' ? 'Express 5 route' : 'Express 5 route, urlencoded';
+    const peerName =
+      row.group === 'soap'
+        ? 'bare soap.listen'
+        : row.method === 'GET'
+          ? 'Express 5 route'
+          : 'Express 5 route, urlencoded';
     const b = peers.get(row.label)!;
     const line = (label: string, m: Measure, ratio: number) =>
       `| ${label} | ${m.rps.toFixed(0)}${m.errors ? ` (${m.errors} errors)` : ''} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${peerName} | ${b.rps.toFixed(0)} | ${fmt(b.p50)} | ${fmt(b.p99)} | ${ratio.toFixed(2)}x | ${m.cpuPerRequest!.toFixed(3)} / ${b.cpuPerRequest!.toFixed(3)} ms | ${(b.cpuPerRequest! / m.cpuPerRequest!).toFixed(2)}x |`;
     // Measured round by round beside its peer: the median of the rounds' ratios, each taken at nearly one moment.
     lines.push(line(row.label, a, median(a.roundRates!.map((rate, round) => rate / b.roundRates![round]))));
     const ceiling = raws.get(row.label);
-    if (ceiling) lines.push(line(`${row.label}: raw node:http, the same bytes`, ceiling, median(ceiling.roundRates!.map((rate, round) => rate / b.roundRates![round]))));
+    if (ceiling)
+      lines.push(
+        line(
+          `${row.label}: raw node:http, the same bytes`,
+          ceiling,
+          median(ceiling.roundRates!.map((rate, round) => rate / b.roundRates![round])),
+        ),
+      );
     const cold = uncached.get(row.label);
     // Measured later, on a server of its own: the ratio of the medians.
     if (cold) lines.push(line(`${row.label}, ANSWER_CACHE_MB=0`, cold, cold.rps / b.rps));
   }
   const raw = rawResults.get(rawRow.label)!;
-  lines.push(`| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | | ${raw.cpuPerRequest!.toFixed(3)} ms | |`);
-  process.stdout.write(`${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, medians of ${options.rounds} rounds${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`);
+  lines.push(
+    `| raw node:http, fixed SOAP reply | | | | | ${raw.rps.toFixed(0)} | ${fmt(raw.p50)} | ${fmt(raw.p99)} | | ${raw.cpuPerRequest!.toFixed(3)} ms | |`,
+  );
+  process.stdout.write(
+    `${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, medians of ${options.rounds} rounds${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   // What the machine itself does to a tail: a server that does nothing but answer, measured the same way.
-  process.stdout.write(`raw node:http p99 / p50 of each round: ${raw.tailRatios!.map((r) => `${r.toFixed(1)}x`).join(' ')}\n`);
-  const gcLines = ['| this server, while measured (every round) | p99 / p50 of each round | CPU per request | scavenges | mean | max | full collections | max |', '|---|---|---|---|---|---|---|---|'];
+  process.stdout.write(
+    `raw node:http p99 / p50 of each round: ${raw.tailRatios!.map((r) => `${r.toFixed(1)}x`).join(' ')}\n`,
+  );
+  const gcLines = [
+    '| this server, while measured (every round) | p99 / p50 of each round | CPU per request | scavenges | mean | max | full collections | max |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const row of rows) {
     gcLines.push(gcLine(row.label, ours.get(row.label)!));
     const cold = uncached.get(row.label);
     if (cold) gcLines.push(gcLine(`${row.label}, ANSWER_CACHE_MB=0`, cold));
   }
   process.stdout.write(`\n${gcLines.join('\n')}\n`);
-  if (tracing.length > 0) process.stdout.write(`\nOpenTelemetry traces over OTLP (http/protobuf), medians of ${options.rounds} rounds, the ratios round by round\n${tracing.join('\n')}\n`);
-  if (light.length > 0) process.stdout.write(`\nwrk -t1 -c1 -d${options.duration}s, one run each, ANSWER_CACHE_MB=0 (every request runs its queries)\n${light.join('\n')}\n`);
+  if (tracing.length > 0)
+    process.stdout.write(
+      `\nOpenTelemetry traces over OTLP (http/protobuf), medians of ${options.rounds} rounds, the ratios round by round\n${tracing.join('\n')}\n`,
+    );
+  if (light.length > 0)
+    process.stdout.write(
+      `\nwrk -t1 -c1 -d${options.duration}s, one run each, ANSWER_CACHE_MB=0 (every request runs its queries)\n${light.join('\n')}\n`,
+    );
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

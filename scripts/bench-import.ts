@@ -49,14 +49,21 @@ interface Timed {
 function parseOptions(argv: string[]): Options {
   const scale = flagValue(argv, '--scale') ?? '10';
   const engines = (flagValue(argv, '--engines') ?? 'sqlite,postgres').split(',') as EngineKind[];
-  return { dir: flagValue(argv, '--dir') ?? `./data/bench-${scale}-csv`, postgres: flagValue(argv, '--postgres') ?? process.env.TEST_DATABASE_URL, engines };
+  return {
+    dir: flagValue(argv, '--dir') ?? `./data/bench-${scale}-csv`,
+    postgres: flagValue(argv, '--postgres') ?? process.env.TEST_DATABASE_URL,
+    engines,
+  };
 }
 
 /** One run of the import command into `database`; its rows from the summary line, its peak memory from /proc. */
 async function runImport(dir: string, database: string, expect: 'inserted' | 'updated'): Promise<Timed> {
   const script = path.join(__dirname, 'import.js');
   const started = performance.now();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, dir, '--quiet'], { env: { ...process.env, DATABASE_URL: database }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, dir, '--quiet'], {
+    env: { ...process.env, DATABASE_URL: database },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   let peakMb = 0;
@@ -73,13 +80,17 @@ async function runImport(dir: string, database: string, expect: 'inserted' | 'up
   const totals = output.match(/file\(s\): read (\d+), inserted (\d+), updated (\d+), rejected (\d+)/);
   if (code !== 0 || !totals) throw new Error(`the import exited with ${code}:\n${output.slice(-2000)}`);
   const [read, inserted, updated] = totals.slice(1, 4).map(Number);
-  if ((expect === 'inserted' ? inserted : updated) !== read) throw new Error(`expected every row ${expect}: ${totals[0]}`);
+  if ((expect === 'inserted' ? inserted : updated) !== read)
+    throw new Error(`expected every row ${expect}: ${totals[0]}`);
   return { rows: read, seconds, peakMb };
 }
 
 /** The header's column names of a CSV file. */
 async function headerOf(file: string): Promise<string[]> {
-  for await (const record of fs.createReadStream(file).pipe(parse({ bom: true, to_line: 1 })) as AsyncIterable<string[]>) return record.map((c) => c.trim().toLowerCase());
+  for await (const record of fs.createReadStream(file).pipe(parse({ bom: true, to_line: 1 })) as AsyncIterable<
+    string[]
+  >)
+    return record.map((c) => c.trim().toLowerCase());
   return [];
 }
 
@@ -119,7 +130,9 @@ async function sqliteBulk(file: string, files: ImportFile[]): Promise<Timed> {
       db.exec(`create table ${quote(f.spec.table)} (${columns.map((c) => `${quote(c)} text`).join(', ')})`);
       const insert = db.prepare(`insert into ${quote(f.spec.table)} values (${columns.map(() => '?').join(', ')})`);
       db.exec('begin');
-      for await (const record of fs.createReadStream(f.path).pipe(parse({ bom: true, from_line: 2 })) as AsyncIterable<string[]>) {
+      for await (const record of fs.createReadStream(f.path).pipe(parse({ bom: true, from_line: 2 })) as AsyncIterable<
+        string[]
+      >) {
         insert.run(record);
         rows++;
       }
@@ -146,7 +159,9 @@ async function postgresRestore(from: string, to: string, rows: number): Promise<
 
 function run(command: string, args: string[]): Promise<void> {
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`)))),
+  );
 }
 
 function removeSqlite(file: string): void {
@@ -169,7 +184,10 @@ async function benchEngine(engine: EngineKind, options: Options, files: ImportFi
       const first = await runImport(options.dir, `sqlite:${importDb}`, 'inserted');
       const again = await runImport(options.dir, `sqlite:${importDb}`, 'updated');
       const bulk = await sqliteBulk(bulkDb, files);
-      process.stdout.write(line('sqlite', 'import into an empty database', first, bulk) + line('sqlite', 're-import (all updates)', again, bulk));
+      process.stdout.write(
+        line('sqlite', 'import into an empty database', first, bulk) +
+          line('sqlite', 're-import (all updates)', again, bulk),
+      );
     } finally {
       removeSqlite(importDb);
       removeSqlite(bulkDb);
@@ -189,13 +207,21 @@ async function benchEngine(engine: EngineKind, options: Options, files: ImportFi
     const first = await runImport(options.dir, urlOf(names[0]), 'inserted');
     const again = await runImport(options.dir, urlOf(names[0]), 'updated');
     const bulk = await postgresBulk(urlOf(names[1]), files);
-    process.stdout.write(line('postgres', 'import into an empty database', first, bulk) + line('postgres', 're-import (all updates)', again, bulk));
+    process.stdout.write(
+      line('postgres', 'import into an empty database', first, bulk) +
+        line('postgres', 're-import (all updates)', again, bulk),
+    );
     if (['pg_dump', 'pg_restore'].every((command) => spawnSync(command, ['--version']).status === 0)) {
       // pg_dump refuses a server of a newer major version than its own: the line is left out then.
       const restore = await postgresRestore(urlOf(names[0]), urlOf(names[2]), first.rows).catch((err: Error) => err);
-      process.stdout.write(restore instanceof Error
-        ? `postgres pg_restore: [left out] ${restore.message}\n`
-        : line('postgres', 'pg_restore of the imported database', restore, bulk).replace(/\n$/, `; the first import took ${(first.seconds / restore.seconds).toFixed(2)}x its time\n`));
+      process.stdout.write(
+        restore instanceof Error
+          ? `postgres pg_restore: [left out] ${restore.message}\n`
+          : line('postgres', 'pg_restore of the imported database', restore, bulk).replace(
+              /\n$/,
+              `; the first import took ${(first.seconds / restore.seconds).toFixed(2)}x its time\n`,
+            ),
+      );
     } else {
       process.stdout.write('postgres pg_restore: [left out] pg_dump or pg_restore not on PATH\n');
     }
@@ -208,7 +234,9 @@ async function benchEngine(engine: EngineKind, options: Options, files: ImportFi
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (!fs.existsSync(options.dir)) {
-    process.stderr.write(`${options.dir} does not exist: write it with seed and export (see the head of scripts/bench-import.ts)\n`);
+    process.stderr.write(
+      `${options.dir} does not exist: write it with seed and export (see the head of scripts/bench-import.ts)\n`,
+    );
     process.exitCode = 2;
     return;
   }

@@ -44,8 +44,7 @@ function parseOptions(argv: string[]): Options {
     else if (argv[i] === '--set' && argv[i + 1]?.includes('=')) {
       const [name, ...value] = argv[++i].split('=');
       options.settings[name] = value.join('=');
-    }
-    else throw new Error(`unknown option ${argv[i]}`);
+    } else throw new Error(`unknown option ${argv[i]}`);
   }
   if (options.databases.length === 0) options.databases.push('sqlite:./data/bench-10.db');
   return options;
@@ -63,7 +62,11 @@ function get(target: string): Promise<string> {
           if (bytes < 4096) chunks.push(chunk);
           bytes += chunk.length;
         });
-        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${target}: HTTP ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks).toString('utf8'))
+            : reject(new Error(`${target}: HTTP ${res.statusCode}`)),
+        );
         res.on('error', reject);
       })
       .on('error', reject);
@@ -75,7 +78,15 @@ let warranties = 0;
 async function writeWarrantyRequest(codes: Codes): Promise<void> {
   warranties += 1;
   const id = `mem-${process.pid}-${warranties}`;
-  const fields = { CustomerCode: codes.warranty.customer, SalesOfficer: codes.warranty.officer, ProductCode: codes.warranty.product, SerialNo: `SN-${id}`, Complaint: 'Motor hums but does not start', PurchaseDate: '15/01/2026', ClientRequestId: id };
+  const fields = {
+    CustomerCode: codes.warranty.customer,
+    SalesOfficer: codes.warranty.officer,
+    ProductCode: codes.warranty.product,
+    SerialNo: `SN-${id}`,
+    Complaint: 'Motor hums but does not start',
+    PurchaseDate: '15/01/2026',
+    ClientRequestId: id,
+  };
   const body = await get(`${MAIN}/CreateWarrantyRequest?${new URLSearchParams(fields).toString()}`);
   if (!body.startsWith('{"Success":true')) throw new Error(`CreateWarrantyRequest: ${body.slice(0, 300)}`);
 }
@@ -95,7 +106,8 @@ function sampleGauges(): { stop(): Promise<Record<string, number>> } {
   const loop = (async () => {
     while (running) {
       const text = await get('/metrics').catch(() => '');
-      for (const [name, pattern] of Object.entries(GAUGES)) largest[name] = Math.max(largest[name], Number(pattern.exec(text)?.[1] ?? 0) / 1048576);
+      for (const [name, pattern] of Object.entries(GAUGES))
+        largest[name] = Math.max(largest[name], Number(pattern.exec(text)?.[1] ?? 0) / 1048576);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
@@ -145,8 +157,12 @@ async function run(database: string, codes: Codes, settings: Record<string, stri
     const [calls, pulled] = await Promise.all([battery, lists(battery.catch(() => undefined))]);
     const largest = await gauges.stop();
     const peak = procStatusMb(server.pid!, 'VmHWM');
-    const parts = Object.entries(largest).map(([name, mb]) => `${name} ${mb.toFixed(0)}`).join(', ');
-    process.stdout.write(`  peak RSS ${peak.toFixed(0)} MB (${calls} report calls, ${pulled} lists; largest in MB: ${parts})\n`);
+    const parts = Object.entries(largest)
+      .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
+      .join(', ');
+    process.stdout.write(
+      `  peak RSS ${peak.toFixed(0)} MB (${calls} report calls, ${pulled} lists; largest in MB: ${parts})\n`,
+    );
     return peak;
   } finally {
     await stopServer(server);
@@ -162,7 +178,9 @@ async function firstStart(): Promise<void> {
       const server = await startServer(database, PORT, { SEED_DEMO_DATA: 'true' });
       try {
         await get(`${MAIN}/getPCNList`);
-        process.stdout.write(`${start}: RSS ${procStatusMb(server.pid!, 'VmRSS').toFixed(0)} MB serving, peak ${procStatusMb(server.pid!, 'VmHWM').toFixed(0)} MB\n`);
+        process.stdout.write(
+          `${start}: RSS ${procStatusMb(server.pid!, 'VmRSS').toFixed(0)} MB serving, peak ${procStatusMb(server.pid!, 'VmHWM').toFixed(0)} MB\n`,
+        );
       } finally {
         await stopServer(server);
       }
@@ -177,11 +195,16 @@ async function main(): Promise<void> {
   const medians: string[] = [];
   for (const database of options.runs > 0 ? options.databases : []) {
     const codes = await prepare(database);
-    const settings = Object.entries(options.settings).map(([name, value]) => `${name}=${value}`).join(' ') || 'default settings';
+    const settings =
+      Object.entries(options.settings)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ') || 'default settings';
     process.stdout.write(`${redactedUrl(database)}, ${settings}, ${options.runs} runs\n`);
     const peaks: number[] = [];
     for (let i = 0; i < options.runs; i++) peaks.push(await run(database, codes, options.settings));
-    medians.push(`${redactedUrl(database)}: median peak RSS ${percentile(peaks, 50).toFixed(0)} MB (${peaks.map((p) => p.toFixed(0)).join(', ')})`);
+    medians.push(
+      `${redactedUrl(database)}: median peak RSS ${percentile(peaks, 50).toFixed(0)} MB (${peaks.map((p) => p.toFixed(0)).join(', ')})`,
+    );
   }
   if (medians.length > 0) process.stdout.write(`${medians.join('\n')}\n`);
   if (options.firstStart) await firstStart();

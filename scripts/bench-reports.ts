@@ -27,7 +27,6 @@ interface Options {
   profile?: string;
 }
 
-
 function parseOptions(argv: string[]): Options {
   const options: Options = { database: 'sqlite:./data/bench-10.db', repeat: 15, port: 18091 };
   for (let i = 0; i < argv.length; i += 2) {
@@ -45,12 +44,16 @@ function parseOptions(argv: string[]): Options {
 function get(port: number, target: string): Promise<{ status: number; bytes: number; ms: number }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, bytes, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -67,16 +70,26 @@ let warranties = 0;
 async function writeWarrantyRequest(port: number, codes: Codes): Promise<void> {
   warranties += 1;
   const id = `bench-${process.pid}-${warranties}`;
-  const fields = { CustomerCode: codes.warranty.customer, SalesOfficer: codes.warranty.officer, ProductCode: codes.warranty.product, SerialNo: `SN-${id}`, Complaint: 'Motor hums but does not start', PurchaseDate: '15/01/2026', ClientRequestId: id };
+  const fields = {
+    CustomerCode: codes.warranty.customer,
+    SalesOfficer: codes.warranty.officer,
+    ProductCode: codes.warranty.product,
+    SerialNo: `SN-${id}`,
+    Complaint: 'Motor hums but does not start',
+    PurchaseDate: '15/01/2026',
+    ClientRequestId: id,
+  };
   const path = `/API/MobileAppWebService.asmx/CreateWarrantyRequest?${new URLSearchParams(fields).toString()}`;
   const body = await new Promise<string>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve(text));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(text));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
   if (!body.startsWith('{"Success":true')) throw new Error(`CreateWarrantyRequest: ${body.slice(0, 300)}`);
 }
@@ -92,7 +105,12 @@ const HEALTH_EVERY_MS = 10;
  */
 async function runPass(options: Options, codes: Codes, answerCache: boolean): Promise<Pass> {
   const nodeArgs = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];
-  const server = await startServer(options.database, options.port, answerCache ? {} : { ANSWER_CACHE_MB: '0' }, nodeArgs);
+  const server = await startServer(
+    options.database,
+    options.port,
+    answerCache ? {} : { ANSWER_CACHE_MB: '0' },
+    nodeArgs,
+  );
   const pass: Pass = { calls: new Map(), health: [], peakMb: 0 };
   await settle("the server's");
   const prober = probeHealth(options.port, HEALTH_EVERY_MS);
@@ -130,8 +148,12 @@ async function main(): Promise<void> {
   const cached = await runPass(options, codes, true);
   const ms = (value: number) => value.toFixed(1).padStart(8);
   process.stdout.write(`${options.database}, ${options.repeat} calls per mix after a first one, one at a time\n`);
-  process.stdout.write(`query: answer cache off, every call runs its query; first and kept: the default, the first call and the calls after it, each after a warranty request was written\n`);
-  process.stdout.write(`${'report'.padEnd(33)} ${'filter mix'.padEnd(32)} ${'query p50'.padStart(9)} ${'p99'.padStart(8)} ${'first'.padStart(8)} ${'kept p50'.padStart(8)} ${'p99'.padStart(8)} ${'bytes'.padStart(10)}\n`);
+  process.stdout.write(
+    `query: answer cache off, every call runs its query; first and kept: the default, the first call and the calls after it, each after a warranty request was written\n`,
+  );
+  process.stdout.write(
+    `${'report'.padEnd(33)} ${'filter mix'.padEnd(32)} ${'query p50'.padStart(9)} ${'p99'.padStart(8)} ${'first'.padStart(8)} ${'kept p50'.padStart(8)} ${'p99'.padStart(8)} ${'bytes'.padStart(10)}\n`,
+  );
   for (const [op, list] of Object.entries(mixes(codes))) {
     for (const [label] of list) {
       const query = queries.calls.get(`${op}\n${label}`)!;
@@ -141,9 +163,14 @@ async function main(): Promise<void> {
       );
     }
   }
-  for (const [name, pass] of [['queries', queries], ['default (answer cache on)', cached]] as const) {
+  for (const [name, pass] of [
+    ['queries', queries],
+    ['default (answer cache on)', cached],
+  ] as const) {
     const { health } = pass;
-    process.stdout.write(`${name}: /health ${health.length} polls, p50 ${percentile(health, 50).toFixed(1)} ms, p99 ${percentile(health, 99).toFixed(1)} ms, max ${percentile(health, 100).toFixed(1)} ms; server peak memory ${pass.peakMb.toFixed(0)} MB\n`);
+    process.stdout.write(
+      `${name}: /health ${health.length} polls, p50 ${percentile(health, 50).toFixed(1)} ms, p99 ${percentile(health, 99).toFixed(1)} ms, max ${percentile(health, 100).toFixed(1)} ms; server peak memory ${pass.peakMb.toFixed(0)} MB\n`,
+    );
   }
 }
 

@@ -32,7 +32,12 @@ export function withBenchData<T>(database: string, scale: number, work: (engine:
 }
 
 /** Runs node with `args` on `core` (1, the servers'; this process moves to core 0), its standard output dropped or written to `stdoutFile`. */
-export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, stdoutFile = '/dev/null', core = '1'): ChildProcess {
+export function spawnPinned(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdoutFile = '/dev/null',
+  core = '1',
+): ChildProcess {
   const stdio: ['ignore', number, 'inherit'] = ['ignore', fs.openSync(stdoutFile, 'w'), 'inherit'];
   if (!PINNED) return spawn(process.execPath, args, { env, stdio });
   spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
@@ -43,15 +48,33 @@ export function spawnPinned(args: readonly string[], env: NodeJS.ProcessEnv, std
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /** This server (dist/src/main.js) on `database` and `port`, started as `npm start` starts it, pinned; resolves once /ready says 200. */
-export async function startServer(database: string, port: number, env: NodeJS.ProcessEnv = {}, nodeArgs: readonly string[] = []): Promise<ChildProcess> {
+export async function startServer(
+  database: string,
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: readonly string[] = [],
+): Promise<ChildProcess> {
   const main = path.join(__dirname, '..', 'src', 'main.js');
-  const child = spawnPinned([...SERVER_NODE_FLAGS, ...nodeArgs, main], { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env });
+  const child = spawnPinned([...SERVER_NODE_FLAGS, ...nodeArgs, main], {
+    ...process.env,
+    DATABASE_URL: database,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED_DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   await waitUntilAnswers(port, '/ready', child, (status) => status === 200);
   return child;
 }
 
 /** Resolves once GET `target` answers a status `ok` accepts; rejects when the process exits or three minutes pass (a first start seeds). */
-export async function waitUntilAnswers(port: number, target: string, child: ChildProcess, ok: (status: number) => boolean): Promise<void> {
+export async function waitUntilAnswers(
+  port: number,
+  target: string,
+  child: ChildProcess,
+  ok: (status: number) => boolean,
+): Promise<void> {
   for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`the server on port ${port} exited (${child.exitCode})`);
     const status = await statusOf(port, target).catch(() => 0);
@@ -90,7 +113,9 @@ export async function stopServer(child: ChildProcess): Promise<void> {
  * 12 to 13 ms); a liveness probe is a process of its own as well. It runs on this process's core.
  */
 export function probeHealth(port: number, everyMs: number): { stop(): Promise<number[]> } {
-  const prober = fork(path.join(__dirname, 'health-prober.js'), [String(port), String(everyMs)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const prober = fork(path.join(__dirname, 'health-prober.js'), [String(port), String(everyMs)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const latencies = new Promise<number[]>((resolve, reject) => {
     prober.once('message', (values) => resolve(values as number[]));
     prober.once('exit', (code) => reject(new Error(`the /health prober exited (${code})`)));
@@ -105,7 +130,10 @@ export function probeHealth(port: number, everyMs: number): { stop(): Promise<nu
 
 /** A field of /proc/<pid>/status in MB (VmRSS, VmHWM); taskset execs the server in its own process. */
 export function procStatusMb(pid: number, field: string): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 
@@ -156,7 +184,9 @@ export interface WrkMeasure {
 /** One wrk run with `args` (pinned to core 0), its figures in milliseconds. */
 export function runWrk(args: readonly string[]): WrkMeasure {
   const all = ['--latency', ...args];
-  const run = PINNED ? spawnSync('taskset', ['-c', '0', 'wrk', ...all], { encoding: 'utf8' }) : spawnSync('wrk', all, { encoding: 'utf8' });
+  const run = PINNED
+    ? spawnSync('taskset', ['-c', '0', 'wrk', ...all], { encoding: 'utf8' })
+    : spawnSync('wrk', all, { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const out = run.stdout;
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
@@ -164,7 +194,9 @@ export function runWrk(args: readonly string[]): WrkMeasure {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
     p50: millis(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? ''),
     p99: millis(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? ''),
-    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    errors:
+      Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) +
+      (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
     requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
   };
 }

@@ -14,7 +14,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runWrk, spawnPinned, startServer, stopServer, waitUntilAnswers, withBenchData, type WrkMeasure } from './bench-server';
+import {
+  runWrk,
+  spawnPinned,
+  startServer,
+  stopServer,
+  waitUntilAnswers,
+  withBenchData,
+  type WrkMeasure,
+} from './bench-server';
 
 const { values } = parseArgs({
   options: {
@@ -37,12 +45,31 @@ async function main(): Promise<void> {
   const primary = await startServer(values.database, primaryPort);
   const candidate = await startServer(values.database, candidatePort);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-shadow-'));
-  const proxy = spawnPinned([path.join(__dirname, 'shadow.js'), '--primary', `http://127.0.0.1:${primaryPort}`, '--candidate', `http://127.0.0.1:${candidatePort}`, '--port', String(proxyPort), '--listen-host', '127.0.0.1', '--out', out], process.env);
+  const proxy = spawnPinned(
+    [
+      path.join(__dirname, 'shadow.js'),
+      '--primary',
+      `http://127.0.0.1:${primaryPort}`,
+      '--candidate',
+      `http://127.0.0.1:${candidatePort}`,
+      '--port',
+      String(proxyPort),
+      '--listen-host',
+      '127.0.0.1',
+      '--out',
+      out,
+    ],
+    process.env,
+  );
   try {
     await waitUntilAnswers(proxyPort, '/__shadow/summary', proxy, (status) => status === 200);
-    const lines = ['| request | direct p50 (c1) | p99 | via proxy p50 | p99 | added p50 | direct req/s | via proxy req/s | ratio |', '|---|---|---|---|---|---|---|---|---|'];
+    const lines = [
+      '| request | direct p50 (c1) | p99 | via proxy p50 | p99 | added p50 | direct req/s | via proxy req/s | ratio |',
+      '|---|---|---|---|---|---|---|---|---|',
+    ];
     for (const row of ROWS) {
-      const run = (port: number, c: number): WrkMeasure => runWrk(['-t1', `-c${c}`, `-d${duration}s`, `http://127.0.0.1:${port}${row.target}`]);
+      const run = (port: number, c: number): WrkMeasure =>
+        runWrk(['-t1', `-c${c}`, `-d${duration}s`, `http://127.0.0.1:${port}${row.target}`]);
       run(primaryPort, 1);
       run(proxyPort, 1);
       const [directOne, viaOne] = [run(primaryPort, 1), run(proxyPort, 1)];
@@ -53,7 +80,9 @@ async function main(): Promise<void> {
       );
     }
     const summary = await (await fetch(`http://127.0.0.1:${proxyPort}/__shadow/summary`)).json();
-    process.stdout.write(`${values.database}, wrk -t1 -d${duration}s, latency at -c1, throughput at -c${connections}; servers and proxy on core 1, wrk on core 0\n${lines.join('\n')}\n`);
+    process.stdout.write(
+      `${values.database}, wrk -t1 -d${duration}s, latency at -c1, throughput at -c${connections}; servers and proxy on core 1, wrk on core 0\n${lines.join('\n')}\n`,
+    );
     process.stdout.write(`proxy report: ${JSON.stringify((summary as { operations: object[] }).operations)}\n`);
   } finally {
     await stopServer(proxy);

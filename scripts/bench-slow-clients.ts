@@ -81,8 +81,11 @@ async function runCase(database: string, seconds: number, c: (typeof CASES)[numb
   const server = await startServer(database, PORT);
   const silent: net.Socket[] = [];
   try {
-    for (let i = 0; i < c.connections; i++) silent.push(await silentClient(SILENT_ASKS[i % SILENT_ASKS.length], `127.0.0.${2 + (i % c.addresses)}`));
-    const times = new Map<string, { ms: number[]; statuses: Map<number, number> }>(READS.map(([name]) => [name, { ms: [], statuses: new Map() }]));
+    for (let i = 0; i < c.connections; i++)
+      silent.push(await silentClient(SILENT_ASKS[i % SILENT_ASKS.length], `127.0.0.${2 + (i % c.addresses)}`));
+    const times = new Map<string, { ms: number[]; statuses: Map<number, number> }>(
+      READS.map(([name]) => [name, { ms: [], statuses: new Map() }]),
+    );
     const until = Date.now() + seconds * 1000;
     while (Date.now() < until) {
       for (const [name, path] of READS) {
@@ -94,10 +97,14 @@ async function runCase(database: string, seconds: number, c: (typeof CASES)[numb
     }
     const spooled = await spoolBytes();
     const peak = procStatusMb(server.pid!, 'VmHWM');
-    process.stdout.write(`${c.name}: peak RSS ${peak.toFixed(0)} MB, on disk at the end ${(spooled / 1024 / 1024).toFixed(1)} MB\n`);
+    process.stdout.write(
+      `${c.name}: peak RSS ${peak.toFixed(0)} MB, on disk at the end ${(spooled / 1024 / 1024).toFixed(1)} MB\n`,
+    );
     for (const [name, seen] of times) {
       const statuses = [...seen.statuses].map(([status, n]) => `${n}x${status}`).join(' ');
-      process.stdout.write(`  ${name.padEnd(22)} p50 ${percentile(seen.ms, 50).toFixed(1)} ms  p99 ${percentile(seen.ms, 99).toFixed(1)} ms  worst ${Math.max(...seen.ms).toFixed(1)} ms  ${statuses}\n`);
+      process.stdout.write(
+        `  ${name.padEnd(22)} p50 ${percentile(seen.ms, 50).toFixed(1)} ms  p99 ${percentile(seen.ms, 99).toFixed(1)} ms  worst ${Math.max(...seen.ms).toFixed(1)} ms  ${statuses}\n`,
+      );
     }
   } finally {
     for (const socket of silent) socket.destroy();

@@ -16,7 +16,16 @@
  * output, never in the test suite.
  */
 import http from 'node:http';
-import { flagValue, percentile, probeHealth, procCpuMs, procStatusMb, startServer, stopServer, withBenchData } from './bench-server';
+import {
+  flagValue,
+  percentile,
+  probeHealth,
+  procCpuMs,
+  procStatusMb,
+  startServer,
+  stopServer,
+  withBenchData,
+} from './bench-server';
 import { redactedUrl } from '../src/config';
 
 const MAIN = '/API/MobileAppWebService.asmx';
@@ -41,7 +50,10 @@ function parseOptions(argv: string[]): Options {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A whole GET: status, bytes, time to the first byte and in all. */
-function get(port: number, pathAndQuery: string): Promise<{ status: number; bytes: number; firstByteMs: number; totalMs: number }> {
+function get(
+  port: number,
+  pathAndQuery: string,
+): Promise<{ status: number; bytes: number; firstByteMs: number; totalMs: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let firstByteMs = -1;
@@ -51,7 +63,9 @@ function get(port: number, pathAndQuery: string): Promise<{ status: number; byte
         if (firstByteMs < 0) firstByteMs = performance.now() - started;
         bytes += chunk.length;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, firstByteMs, totalMs: performance.now() - started }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, bytes, firstByteMs, totalMs: performance.now() - started }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -62,10 +76,12 @@ function get(port: number, pathAndQuery: string): Promise<{ status: number; byte
 function hangUp(port: number, pathAndQuery: string, afterMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, agent: false }, (res) => {
-      res.once('data', () => setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, afterMs));
+      res.once('data', () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, afterMs),
+      );
     });
     req.on('error', () => undefined);
     req.on('close', () => resolve());
@@ -82,15 +98,23 @@ async function firstBytes(port: number): Promise<void> {
     for (let i = 0; i < 5; i++) runs.push(await get(port, `${MAIN}/${list}`));
     if (runs.some((r) => r.status !== 200)) throw new Error(`${list} answered ${runs.map((r) => r.status).join(', ')}`);
     const mb = (runs[0].bytes / 1048576).toFixed(1);
-    console.log(`first byte   ${list.padEnd(28)} median ${fmt(median(runs.map((r) => r.firstByteMs)))}, whole ${mb} MB in ${fmt(median(runs.map((r) => r.totalMs)))}`);
+    console.log(
+      `first byte   ${list.padEnd(28)} median ${fmt(median(runs.map((r) => r.firstByteMs)))}, whole ${mb} MB in ${fmt(median(runs.map((r) => r.totalMs)))}`,
+    );
   }
 }
 
 async function memory(port: number, pid: number): Promise<void> {
   const before = procStatusMb(pid, 'VmRSS');
-  const answers = await Promise.all([0, 1, 2, 3].map((i) => get(port, `${MAIN}/${i % 2 === 0 ? 'getCollectionStatements' : 'ActivityReportAndComplaints'}`)));
+  const answers = await Promise.all(
+    [0, 1, 2, 3].map((i) =>
+      get(port, `${MAIN}/${i % 2 === 0 ? 'getCollectionStatements' : 'ActivityReportAndComplaints'}`),
+    ),
+  );
   const mb = answers.reduce((sum, a) => sum + a.bytes, 0) / 1048576;
-  console.log(`memory       four lists at once (${mb.toFixed(0)} MB in all): RSS before ${before.toFixed(0)} MB, peak (VmHWM) ${procStatusMb(pid, 'VmHWM').toFixed(0)} MB`);
+  console.log(
+    `memory       four lists at once (${mb.toFixed(0)} MB in all): RSS before ${before.toFixed(0)} MB, peak (VmHWM) ${procStatusMb(pid, 'VmHWM').toFixed(0)} MB`,
+  );
 }
 
 async function hangUpCost(port: number, pid: number): Promise<void> {
@@ -105,7 +129,9 @@ async function hangUpCost(port: number, pid: number): Promise<void> {
     await sleep(1500);
     costs.push(Math.max(0, procCpuMs(pid) - at - idlePerMs * 1500));
   }
-  console.log(`hang-up      CPU after the client left (100 ms into getCollectionStatements): median ${fmt(median(costs))} (${costs.map((c) => c.toFixed(0)).join(', ')} ms; clock ticks of 10 ms)`);
+  console.log(
+    `hang-up      CPU after the client left (100 ms into getCollectionStatements): median ${fmt(median(costs))} (${costs.map((c) => c.toFixed(0)).join(', ')} ms; clock ticks of 10 ms)`,
+  );
 }
 
 async function healthUnderLoad(port: number, seconds: number): Promise<void> {
@@ -123,7 +149,9 @@ async function healthUnderLoad(port: number, seconds: number): Promise<void> {
   const probes = await prober.stop();
   running = false;
   const pulled = (await Promise.all(pullers)).reduce((a, b) => a + b, 0);
-  console.log(`/health      while lists stream nonstop (${pulled} lists in ${seconds} s): p50 ${fmt(percentile(probes, 50))}, p99 ${fmt(percentile(probes, 99))}, max ${fmt(Math.max(...probes))} (${probes.length} probes)`);
+  console.log(
+    `/health      while lists stream nonstop (${pulled} lists in ${seconds} s): p50 ${fmt(percentile(probes, 50))}, p99 ${fmt(percentile(probes, 99))}, max ${fmt(Math.max(...probes))} (${probes.length} probes)`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -9,7 +9,10 @@
  */
 import { runCli } from '../src/contract-check/cli';
 
-runCli(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }).then(
+runCli(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}).then(
   (code) => {
     process.exitCode = code;
   },

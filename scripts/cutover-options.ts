@@ -61,7 +61,9 @@ export interface Parsed {
 
 export function usage(command: Command): string {
   const first = command === 'replay' ? ' <file.har>' : '';
-  const options = (Object.values(OPTIONS) as Spec[]).filter((spec) => spec.commands.includes(command)).map((spec) => spec.usage);
+  const options = (Object.values(OPTIONS) as Spec[])
+    .filter((spec) => spec.commands.includes(command))
+    .map((spec) => spec.usage);
   return `usage: npm run ${command} --${first} ${options.join(' ')}`;
 }
 
@@ -70,7 +72,8 @@ export function parseOptions(command: Command, argv: string[]): Parsed {
   const specs: Record<string, Spec> = OPTIONS;
   const aliases = Object.entries(ALIASES[command]) as [string, OptionName][];
   const config: ParseArgsOptionsConfig = {};
-  for (const [name, spec] of Object.entries(specs)) if (spec.commands.includes(command)) config[name] = { type: spec.type, multiple: spec.multiple ?? false };
+  for (const [name, spec] of Object.entries(specs))
+    if (spec.commands.includes(command)) config[name] = { type: spec.type, multiple: spec.multiple ?? false };
   for (const [alias, name] of aliases) config[alias] = config[name];
   let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] };
   try {
@@ -104,12 +107,18 @@ export function list(parsed: Parsed, name: OptionName): string[] {
 export function url(parsed: Parsed, name: OptionName, required: boolean): string | undefined {
   const value = text(parsed, name);
   if (value === undefined && required) throw new UsageError(`--${name} <http or https URL> is required`);
-  if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--${name} ${value}: not an http or https URL`);
+  if (value !== undefined && !/^https?:\/\/[^/]/.test(value))
+    throw new UsageError(`--${name} ${value}: not an http or https URL`);
   return value;
 }
 
 /** A number from `min` to `max` (a whole one if `whole`), or `fallback` when not given. */
-export function number(parsed: Parsed, name: OptionName, fallback: number, { min, max, whole }: { min: number; max: number; whole: boolean }): number {
+export function number(
+  parsed: Parsed,
+  name: OptionName,
+  fallback: number,
+  { min, max, whole }: { min: number; max: number; whole: boolean },
+): number {
   const value = text(parsed, name);
   if (value === undefined) return fallback;
   const n = Number(value);

@@ -11,7 +11,11 @@ import { consoleOutput, exitWithMain, settingsOrSay, type Output } from './outpu
 
 const USAGE = 'usage: npm run export -- <dir>   (the database is DATABASE_URL, default sqlite:./data/mobileapp.db)';
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Output = consoleOutput): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Output = consoleOutput,
+): Promise<number> {
   if (argv.length !== 1 || argv[0].startsWith('-')) {
     io.err(USAGE);
     return 2;
@@ -21,9 +25,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const databaseUrl = settings.databaseUrl;
   const started = Date.now();
   try {
-    const files = await withMigratedEngine(databaseUrl, (engine) => exportData(engine.db, argv[0], (file) => io.out(`${file.file.padEnd(30)} ${String(file.rows).padStart(10)} rows`)));
+    const files = await withMigratedEngine(databaseUrl, (engine) =>
+      exportData(engine.db, argv[0], (file) =>
+        io.out(`${file.file.padEnd(30)} ${String(file.rows).padStart(10)} rows`),
+      ),
+    );
     const rows = files.reduce((sum, file) => sum + file.rows, 0);
-    io.out(`exported ${rows} rows in ${files.length} files to ${argv[0]} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    io.out(
+      `exported ${rows} rows in ${files.length} files to ${argv[0]} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     return 0;
   } catch (err) {
     io.err(`export: ${(err as Error).message}`);

@@ -14,7 +14,8 @@ import { reportingListener, summary, type Output } from '../src/import/import-re
 import { runImport, type FileResult } from '../src/import/import-run';
 import { RejectsFile } from '../src/import/rejects-file';
 
-const USAGE = 'usage: npm run import -- <dir> [--dry-run] [--quiet]\n' +
+const USAGE =
+  'usage: npm run import -- <dir> [--dry-run] [--quiet]\n' +
   '  <dir>      a directory of CSV files named after the tables (zones.csv, customers.csv, ...; docs/import.md)\n' +
   '  --dry-run  validate and report without writing to the database\n' +
   '  --quiet    no progress lines while a file loads\n' +
@@ -59,17 +60,29 @@ export async function main(
   return importFiles(args, settings, files, io);
 }
 
-async function importFiles(args: Arguments, settings: Settings, files: ImportFile[], io: { out: Output; err: Output }): Promise<number> {
+async function importFiles(
+  args: Arguments,
+  settings: Settings,
+  files: ImportFile[],
+  io: { out: Output; err: Output },
+): Promise<number> {
   const rejects = new RejectsFile(path.join(args.dir, REJECTS_FILE));
   let engine: Engine | undefined;
   try {
     // Every read of an import runs inside its file's transaction, on the writer: reader threads would only take memory.
     engine = openEngine(settings.databaseUrl, { sqliteReaders: 0 });
-    io.out.write(`importing ${files.map((f) => f.name).join(', ')} into ${engine.describe}${args.dryRun ? ' (dry run)' : ''}\n`);
+    io.out.write(
+      `importing ${files.map((f) => f.name).join(', ')} into ${engine.describe}${args.dryRun ? ' (dry run)' : ''}\n`,
+    );
     await migrate(engine);
     // A progress line rewritten in place on a terminal, plain lines now and then in a log or a pipe.
     const style = args.quiet ? 'quiet' : (io.out as { isTTY?: boolean }).isTTY === true ? 'terminal' : 'lines';
-    const results = await runImport(engine, files, { dryRun: args.dryRun, dateOrder: settings.dateOrder }, reportingListener(io.out, rejects, style));
+    const results = await runImport(
+      engine,
+      files,
+      { dryRun: args.dryRun, dateOrder: settings.dateOrder },
+      reportingListener(io.out, rejects, style),
+    );
     io.out.write(summary(results, rejects, args.dryRun));
     return allLoaded(results) ? EXIT.ok : EXIT.rejected;
   } catch (err) {
@@ -98,7 +111,10 @@ function parseArguments(argv: string[]): Arguments | string {
     else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else positional.push(arg);
   }
-  if (positional.length !== 1) return positional.length === 0 ? 'the directory to import is missing' : `one directory expected, got ${positional.length}`;
+  if (positional.length !== 1)
+    return positional.length === 0
+      ? 'the directory to import is missing'
+      : `one directory expected, got ${positional.length}`;
   const dir = positional[0];
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return `${dir} is not a directory`;
   return { dir, dryRun, quiet };
@@ -106,7 +122,9 @@ function parseArguments(argv: string[]): Arguments | string {
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
+    (code) => {
+      process.exitCode = code;
+    },
     (err) => {
       process.stderr.write(`import failed: ${(err as Error).stack ?? String(err)}\n`);
       process.exitCode = EXIT.rejected;

@@ -31,7 +31,14 @@ async function branchingCalls(db: Kysely<Database>): Promise<Record<string, Fiel
   const profitCenter = await db.selectFrom('profit_centers').select('code').orderBy('code').executeTakeFirstOrThrow();
   const categories = await db.selectFrom('product_categories').select('code').orderBy('code').execute();
   const state = await db.selectFrom('states').select(['code', 'zone_code']).orderBy('code').executeTakeFirstOrThrow();
-  const filtered: Fields = { profitCenter: profitCenter.code, FromPCat: categories[0].code, ToPCat: categories[categories.length - 1].code, Zones: state.zone_code, FromDate: '2026-04-01', ToDate: '2026-04-30' };
+  const filtered: Fields = {
+    profitCenter: profitCenter.code,
+    FromPCat: categories[0].code,
+    ToPCat: categories[categories.length - 1].code,
+    Zones: state.zone_code,
+    FromDate: '2026-04-01',
+    ToDate: '2026-04-30',
+  };
   calls.getSalesSummaryRecords.push(filtered);
   calls.getOrderVDeliverySummaryRecords.push(filtered);
   calls.getOrderVsDeliveryOfficer.push({ States: state.code, FromDate: '2026-04-01', ToDate: '2026-04-30' });
@@ -47,16 +54,39 @@ export async function deriveReadTables(): Promise<Record<string, string[]>> {
       await seed(engine, { scale: 0.03, asOf: AS_OF });
       const calls = await branchingCalls(engine.db);
       // With authentication on, reads also keep to the caller's officers.
-      const manager = await engine.db.selectFrom('users').selectAll().where('role', '=', 'AM').orderBy('id').executeTakeFirstOrThrow();
+      const manager = await engine.db
+        .selectFrom('users')
+        .selectAll()
+        .where('role', '=', 'AM')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       // A connection whose every statement, as run (parameters in place), is written down.
       let ran: string[] | undefined;
       const database = new SqliteDatabase(file, { verbose: (text) => ran?.push(String(text)) });
       const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
       try {
-        const roots = new Map(database.prepare<[], { rootpage: number; tbl_name: string }>('select rootpage, tbl_name from sqlite_master where rootpage > 0').all().map((row) => [row.rootpage, row.tbl_name]));
-        const opened = (statement: string) => database.prepare<[], { opcode: string; p2: number }>(`explain ${statement}`).all().filter((row) => row.opcode === 'OpenRead').map((row) => roots.get(row.p2));
+        const roots = new Map(
+          database
+            .prepare<[], { rootpage: number; tbl_name: string }>(
+              'select rootpage, tbl_name from sqlite_master where rootpage > 0',
+            )
+            .all()
+            .map((row) => [row.rootpage, row.tbl_name]),
+        );
+        const opened = (statement: string) =>
+          database
+            .prepare<[], { opcode: string; p2: number }>(`explain ${statement}`)
+            .all()
+            .filter((row) => row.opcode === 'OpenRead')
+            .map((row) => roots.get(row.p2));
         const settings = loadSettings({});
-        const contexts: OperationContext[] = [undefined, manager].map((principal) => ({ db, engine: { ...engine, db }, clock: { now: () => new Date(NOW) }, settings, principal }));
+        const contexts: OperationContext[] = [undefined, manager].map((principal) => ({
+          db,
+          engine: { ...engine, db },
+          clock: { now: () => new Date(NOW) },
+          settings,
+          principal,
+        }));
         const found: Record<string, string[]> = {};
         for (const op of mainServiceOperations.filter((op): op is ReadOperation => op.kind === 'read')) {
           const read = new Set<string>();
@@ -70,13 +100,17 @@ export async function deriveReadTables(): Promise<Record<string, string[]>> {
               ran = undefined;
               for (const statement of statements) {
                 for (const table of opened(statement)) {
-                  if (table === undefined) throw new Error(`${op.name}: a statement opens what sqlite_master does not name: ${statement}`);
+                  if (table === undefined)
+                    throw new Error(`${op.name}: a statement opens what sqlite_master does not name: ${statement}`);
                   read.add(table);
                 }
               }
             }
           }
-          if (read.size === 0) throw new Error(`${op.name}: no call of src/demo-data/operation-calls.ts reads a table; give it calls that do`);
+          if (read.size === 0)
+            throw new Error(
+              `${op.name}: no call of src/demo-data/operation-calls.ts reads a table; give it calls that do`,
+            );
           found[op.name] = [...read].sort();
         }
         return found;
@@ -91,7 +125,9 @@ export async function deriveReadTables(): Promise<Record<string, string[]>> {
 
 /** The file's text for these tables. */
 export function readTablesText(tables: Record<string, string[]>): string {
-  const entries = Object.keys(tables).sort().map((name) => `  ${name}: [${tables[name].map((table) => `'${table}'`).join(', ')}],\n`);
+  const entries = Object.keys(tables)
+    .sort()
+    .map((name) => `  ${name}: [${tables[name].map((table) => `'${table}'`).join(', ')}],\n`);
   return `/**
  * Written by npm run read-tables (scripts/read-tables.ts); do not edit. The tables each read of the
  * registry reads, as SQLite opened them on the demo data: the answer cache keeps its answers under their

@@ -9,7 +9,18 @@
 import fs from 'node:fs';
 import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/cutover/replay';
 import { SHADOW_DEFAULTS } from '../src/cutover/shadow';
-import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './cutover-options';
+import {
+  flag,
+  list,
+  maxFileBytes,
+  number,
+  parseOptions,
+  serverSettings,
+  text,
+  tls,
+  url,
+  usage,
+} from './cutover-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = usage('replay');
@@ -31,7 +42,10 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
       timeoutMs: SHADOW_DEFAULTS.timeoutMs,
       maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
       serverSettings: serverSettings(parsed),
-      rate: text(parsed, 'rate') === undefined ? undefined : number(parsed, 'rate', 0, { min: 0.001, max: 1_000_000, whole: false }),
+      rate:
+        text(parsed, 'rate') === undefined
+          ? undefined
+          : number(parsed, 'rate', 0, { min: 0.001, max: 1_000_000, whole: false }),
     },
   };
 }
@@ -44,14 +58,20 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     ({ file, options } = replayArguments(argv));
     recording = readHar(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    io.err(`replay: ${err instanceof HarError ? `${argv.find((a) => !a.startsWith('-'))}: ` : ''}${(err as Error).message}`);
+    io.err(
+      `replay: ${err instanceof HarError ? `${argv.find((a) => !a.startsWith('-'))}: ` : ''}${(err as Error).message}`,
+    );
     if (!(err instanceof HarError)) io.err(USAGE);
     return 2;
   }
   const report = await replay(recording, options);
   const rows = report.summary().operations;
-  const total = (what: 'compared' | 'same' | 'different' | 'expected' | 'skipped' | 'notMirrored' | 'candidateErrors') => rows.reduce((sum, row) => sum + row[what], 0);
-  io.out(`replay: ${file}: ${total('compared')} compared, ${total('same')} same, ${total('different')} different, ${total('expected')} expected, ${total('candidateErrors')} failed, ${total('notMirrored')} writes not sent, ${total('skipped')} skipped; report in ${options.out}`);
+  const total = (
+    what: 'compared' | 'same' | 'different' | 'expected' | 'skipped' | 'notMirrored' | 'candidateErrors',
+  ) => rows.reduce((sum, row) => sum + row[what], 0);
+  io.out(
+    `replay: ${file}: ${total('compared')} compared, ${total('same')} same, ${total('different')} different, ${total('expected')} expected, ${total('candidateErrors')} failed, ${total('notMirrored')} writes not sent, ${total('skipped')} skipped; report in ${options.out}`,
+  );
   return total('different') > 0 || total('candidateErrors') > 0 ? 1 : 0;
 }
 

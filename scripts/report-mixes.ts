@@ -23,14 +23,31 @@ export type Mix = [label: string, query: Record<string, string>];
 export async function prepare(database: string): Promise<Codes> {
   return withBenchData(database, 10, async (engine) => {
     const db = engine.db;
-    const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
-    const manager = await db.selectFrom('users').select('id').where('role', '=', 'ZM').orderBy('id').executeTakeFirstOrThrow();
+    const officer = await db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'SO')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const manager = await db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'ZM')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     const zones = await db.selectFrom('zones').select('code').orderBy('code').limit(2).execute();
     const categories = await db.selectFrom('product_categories').select('code').orderBy('code').execute();
     const customers = await db.selectFrom('customers').select('code').orderBy('code').execute();
     const pc = await db.selectFrom('profit_centers').select('code').orderBy('code').executeTakeFirstOrThrow();
-    const last = await db.selectFrom('invoices').select((eb) => eb.fn.max('invoice_date').as('day')).executeTakeFirstOrThrow();
-    const customer = await db.selectFrom('customers').select(['code', 'sales_officer_id']).orderBy('code').executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.max('invoice_date').as('day'))
+      .executeTakeFirstOrThrow();
+    const customer = await db
+      .selectFrom('customers')
+      .select(['code', 'sales_officer_id'])
+      .orderBy('code')
+      .executeTakeFirstOrThrow();
     const product = await db.selectFrom('products').select('code').orderBy('code').executeTakeFirstOrThrow();
     return {
       warranty: { customer: customer.code, officer: customer.sales_officer_id, product: product.code },
@@ -51,12 +68,21 @@ export function mixes(c: Codes): Record<string, Mix[]> {
   const m = Number(c.lastDay.slice(5, 7));
   const month = (offset: number) => {
     const d = new Date(Date.UTC(y, m - 1 - offset, 1));
-    return { first: d.toISOString().slice(0, 10), last: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
+    return {
+      first: d.toISOString().slice(0, 10),
+      last: new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).toISOString().slice(0, 10),
+    };
   };
   const lastMonth = month(1);
   const quarter = { FromDate: month(3).first, ToDate: lastMonth.last };
-  const odd = { FromDate: `${y - 1}-${String(m).padStart(2, '0')}-17`, ToDate: `${y}-${String(Math.max(1, m - 2)).padStart(2, '0')}-09` };
-  const customerRange = { FromCustomer: c.customers[Math.floor(c.customers.length * 0.2)], ToCustomer: c.customers[Math.floor(c.customers.length * 0.4)] };
+  const odd = {
+    FromDate: `${y - 1}-${String(m).padStart(2, '0')}-17`,
+    ToDate: `${y}-${String(Math.max(1, m - 2)).padStart(2, '0')}-09`,
+  };
+  const customerRange = {
+    FromCustomer: c.customers[Math.floor(c.customers.length * 0.2)],
+    ToCustomer: c.customers[Math.floor(c.customers.length * 0.4)],
+  };
   const cats = { FromPCat: c.categories[1], ToPCat: c.categories[4] };
   const common: Mix[] = [
     ['no filter', {}],
@@ -73,7 +99,10 @@ export function mixes(c: Codes): Record<string, Mix[]> {
   ];
   return {
     getSalesSummaryRecords: [...common, ['sorted by Value desc', { SortBy: 'Value', SortDirection: 'DESC' }]],
-    getOrderVDeliverySummaryRecords: [...common, ['sorted by PendingValue desc', { SortBy: 'PendingValue', SortDirection: 'DESC' }]],
+    getOrderVDeliverySummaryRecords: [
+      ...common,
+      ['sorted by PendingValue desc', { SortBy: 'PendingValue', SortDirection: 'DESC' }],
+    ],
     getOrderVsDeliveryOfficer: [
       ['no filter', {}],
       ['a month', { FromDate: lastMonth.first, ToDate: lastMonth.last }],

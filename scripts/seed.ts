@@ -31,13 +31,18 @@ export function parseArguments(argv: string[], today: string = dateOf(new Date()
       return v;
     };
     switch (flag) {
-      case '--scale': args.scale = parseScale(value()); break;
-      case '--as-of': args.asOf = parseAsOf(value()); break;
+      case '--scale':
+        args.scale = parseScale(value());
+        break;
+      case '--as-of':
+        args.asOf = parseAsOf(value());
+        break;
       case '--reset':
         if (inline !== undefined) throw new UsageError('--reset takes no value');
         args.reset = true;
         break;
-      default: throw new UsageError(`unknown argument '${argv[i]}'`);
+      default:
+        throw new UsageError(`unknown argument '${argv[i]}'`);
     }
   }
   return args;
@@ -64,10 +69,17 @@ function parseAsOf(text: string): string {
 export type { Output } from './output';
 
 /** Runs the command; resolves to the process exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Output = consoleOutput): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Output = consoleOutput,
+): Promise<number> {
   const read = readOrSay('seed', io, () => ({ args: parseArguments(argv), settings: loadSettings(env) }), USAGE);
   if (!read) return 2;
-  const { args, settings: { databaseUrl, fiscalYearStartMonth } } = read;
+  const {
+    args,
+    settings: { databaseUrl, fiscalYearStartMonth },
+  } = read;
   try {
     return await withMigratedEngine(databaseUrl, async (engine) => {
       if (args.reset) await clearDatabase(engine);
@@ -86,13 +98,20 @@ function report(io: Output, summary: SeedSummary, target: string): void {
   for (const [table, count] of Object.entries(summary.rows)) {
     io.out(`${table.padEnd(24)} ${count.toLocaleString('en-US').padStart(10)} rows`);
   }
-  io.out(`seeded ${summary.totalRows.toLocaleString('en-US')} rows (scale ${summary.scale}, ${summary.from} to ${summary.asOf}) ` +
-    `into ${target} in ${(summary.millis / 1000).toFixed(1)} s`);
+  io.out(
+    `seeded ${summary.totalRows.toLocaleString('en-US')} rows (scale ${summary.scale}, ${summary.from} to ${summary.asOf}) ` +
+      `into ${target} in ${(summary.millis / 1000).toFixed(1)} s`,
+  );
 }
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (err: unknown) => { process.stderr.write(`seed: ${(err as Error).stack ?? String(err)}\n`); process.exitCode = 1; },
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`seed: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
   );
 }

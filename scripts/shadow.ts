@@ -10,7 +10,18 @@
 import { loadSettings } from '../src/config';
 import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
 import { ConnectionGuard } from '../src/process/connection-guard';
-import { flag, list, maxFileBytes, number, parseOptions, serverSettings, text, tls, url, usage } from './cutover-options';
+import {
+  flag,
+  list,
+  maxFileBytes,
+  number,
+  parseOptions,
+  serverSettings,
+  text,
+  tls,
+  url,
+  usage,
+} from './cutover-options';
 import { consoleOutput, exitWithMain, type Output } from './output';
 
 const USAGE = usage('shadow');
@@ -53,7 +64,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return 2;
   }
   const shadow = await startShadow(options);
-  io.out(`shadow: listening on ${options.host}:${shadow.port}, primary ${options.primary}, candidate ${options.candidate}, report in ${options.out}`);
+  io.out(
+    `shadow: listening on ${options.host}:${shadow.port}, primary ${options.primary}, candidate ${options.candidate}, report in ${options.out}`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

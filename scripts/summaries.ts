@@ -16,7 +16,11 @@ import { consoleOutput, settingsOrSay, type Output } from './output';
 
 const USAGE = 'usage: npm run summaries -- rebuild | check';
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Output = consoleOutput): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Output = consoleOutput,
+): Promise<number> {
   const command = argv[0];
   if (argv.length !== 1 || (command !== 'rebuild' && command !== 'check')) {
     io.err(USAGE);
@@ -37,11 +41,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       }
       const check = await checkSummaries(engine.db);
       for (const t of check.tables) {
-        const state = t.extra === 0 && t.missing === 0 ? 'in step' : `OUT OF STEP: ${t.extra} stored rows the raw rows do not give, ${t.missing} rows missing`;
+        const state =
+          t.extra === 0 && t.missing === 0
+            ? 'in step'
+            : `OUT OF STEP: ${t.extra} stored rows the raw rows do not give, ${t.missing} rows missing`;
         io.out(`${t.table.padEnd(28)} ${String(t.rows).padStart(10)} rows  ${state}`);
       }
-      for (const f of check.facts) io.out(`${f.name.padEnd(28)} OUT OF STEP: stored ${f.stored ?? '(none)'}, the raw rows give ${f.derived ?? '(none)'}`);
-      io.out(check.inStep ? 'the summary data is in step with the raw rows' : 'the summary data is out of step: run `npm run summaries -- rebuild`');
+      for (const f of check.facts)
+        io.out(
+          `${f.name.padEnd(28)} OUT OF STEP: stored ${f.stored ?? '(none)'}, the raw rows give ${f.derived ?? '(none)'}`,
+        );
+      io.out(
+        check.inStep
+          ? 'the summary data is in step with the raw rows'
+          : 'the summary data is out of step: run `npm run summaries -- rebuild`',
+      );
       return check.inStep ? 0 : 1;
     });
   } catch (err) {
@@ -52,7 +66,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (err: unknown) => { process.stderr.write(`summaries: ${(err as Error).stack ?? String(err)}\n`); process.exitCode = 1; },
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`summaries: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
   );
 }

@@ -48,7 +48,8 @@ export function parseCommand(argv: string[]): Command {
     case 'revoke-key':
       return { name, keyId: only(rest, positional, 'key_id') };
     case 'list-keys':
-      if (rest.length > 1 || positional.length !== rest.length) throw new UsageError('list-keys takes at most a username');
+      if (rest.length > 1 || positional.length !== rest.length)
+        throw new UsageError('list-keys takes at most a username');
       return { name, username: positional[0] };
     default:
       throw new UsageError(name === undefined ? 'no command given' : `unknown command '${name}'`);
@@ -87,10 +88,17 @@ export interface UsersIo {
 }
 
 /** Runs the command; resolves to the process exit code. */
-export async function main(argv: string[], io: UsersIo = processIo(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(
+  argv: string[],
+  io: UsersIo = processIo(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const read = readOrSay('users', io, () => ({ command: parseCommand(argv), settings: loadSettings(env) }), USAGE);
   if (!read) return 2;
-  const { command, settings: { databaseUrl } } = read;
+  const {
+    command,
+    settings: { databaseUrl },
+  } = read;
   try {
     return await withMigratedEngine(databaseUrl, (engine) => run(command, engine.db, io));
   } catch (err) {
@@ -118,9 +126,17 @@ async function run(command: Command, db: Kysely<Database>, io: UsersIo): Promise
       const user = await knownUser(db, command.username, io);
       if (!user) return 1;
       const key = generateApiKey();
-      await insertKey(db, { key_id: key.keyId, user_id: user.id, secret_hash: hashSecret(key.secret), label: command.label, created_at: now });
+      await insertKey(db, {
+        key_id: key.keyId,
+        user_id: user.id,
+        secret_hash: hashSecret(key.secret),
+        label: command.label,
+        created_at: now,
+      });
       io.out(key.key);
-      io.err(`key ${key.keyId} created for ${user.username} (${user.id}, ${user.role})${inactiveNote(user)}; it is shown this once only`);
+      io.err(
+        `key ${key.keyId} created for ${user.username} (${user.id}, ${user.role})${inactiveNote(user)}; it is shown this once only`,
+      );
       return 0;
     }
     case 'revoke-key': {
@@ -134,7 +150,16 @@ async function run(command: Command, db: Kysely<Database>, io: UsersIo): Promise
     case 'list-keys': {
       io.out(['key_id', 'username', 'label', 'created_at', 'last_used_at', 'revoked_at'].join('\t'));
       for (const key of await listKeys(db, command.username)) {
-        io.out([key.key_id, key.username, key.label ?? '', key.created_at, key.last_used_at ?? '', key.revoked_at ?? ''].join('\t'));
+        io.out(
+          [
+            key.key_id,
+            key.username,
+            key.label ?? '',
+            key.created_at,
+            key.last_used_at ?? '',
+            key.revoked_at ?? '',
+          ].join('\t'),
+        );
       }
       return 0;
     }
@@ -180,7 +205,12 @@ function readFirstLine(prompt: boolean): Promise<string> {
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (err: unknown) => { process.stderr.write(`users: ${(err as Error).stack ?? String(err)}\n`); process.exitCode = 1; },
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`users: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
   );
 }

@@ -25,8 +25,21 @@ import { sendPlainError, sendPlainServerError } from './asmx/plain-error';
 import { annotate, annotateUnexpected, setRequestKind } from './request-context/annotation';
 import { asBindingExchange, type BindingRequest, type BindingResponse } from './request-context/exchange';
 import { createLogger, requestLogger, type Logger } from './monitoring/logger';
-import { clusterMetricsText, createAppMetrics, localMetricsText, processMetrics, shareWithPrimary } from './monitoring/metrics';
-import { metricsProbe, probes, type Probe, type ProbeFor, type ProbeOptions, type ServerState } from './monitoring/probes';
+import {
+  clusterMetricsText,
+  createAppMetrics,
+  localMetricsText,
+  processMetrics,
+  shareWithPrimary,
+} from './monitoring/metrics';
+import {
+  metricsProbe,
+  probes,
+  type Probe,
+  type ProbeFor,
+  type ProbeOptions,
+  type ServerState,
+} from './monitoring/probes';
 import { opsPathOf } from './monitoring/request-summary';
 import { bindingCompression, responseCompression } from './response-compression';
 import { HTTP_TEXT } from './protocol-texts';
@@ -60,18 +73,31 @@ export interface AppOptions {
 }
 
 function answerCacheOf(settings: Settings): AnswerCache {
-  return new AnswerCache({ maxBytes: settings.answerCacheBytes, maxEntryBytes: Math.min(MAX_KEPT_ANSWER_BYTES, settings.answerCacheBytes / 4) });
+  return new AnswerCache({
+    maxBytes: settings.answerCacheBytes,
+    maxEntryBytes: Math.min(MAX_KEPT_ANSWER_BYTES, settings.answerCacheBytes / 4),
+  });
 }
 
 /** `answers`: where the main service keeps whole answers of reads (one cache for the legacy and v2 services). */
 export function createServices(options: AppOptions, answers: AnswerCache = answerCacheOf(options.settings)): Service[] {
   const { settings, engine, operations, wsdlRoot } = options;
   const context: OperationContext = { db: engine.db, engine, clock: options.clock ?? systemClock, settings };
-  const legacy = [createMobileAppService({ namespace: settings.apiNamespace, context, answers, operations, wsdlRoot }), createSyncCustomersService({ namespace: settings.syncNamespace, wsdlRoot })];
+  const legacy = [
+    createMobileAppService({ namespace: settings.apiNamespace, context, answers, operations, wsdlRoot }),
+    createSyncCustomersService({ namespace: settings.syncNamespace, wsdlRoot }),
+  ];
   if (!settings.v2Contract) return legacy;
   return [
     ...legacy,
-    createMobileAppService({ namespace: settings.apiV2Namespace, context, contract: 'v2', answers, operations, wsdlRoot }),
+    createMobileAppService({
+      namespace: settings.apiV2Namespace,
+      context,
+      contract: 'v2',
+      answers,
+      operations,
+      wsdlRoot,
+    }),
     createSyncCustomersService({ namespace: settings.syncV2Namespace, contract: 'v2', wsdlRoot }),
   ];
 }
@@ -90,10 +116,21 @@ export interface App extends RequestListener {
 
 /** Throws ContractMismatchError when a WSDL and its service object differ: the server refuses to start. */
 export function createApp(appOptions: AppOptions): App {
-  const options = { ...appOptions, logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination) };
+  const options = {
+    ...appOptions,
+    logger: appOptions.logger ?? createLogger(appOptions.settings, appOptions.logDestination),
+  };
   const { settings, engine, logger } = options;
   const answers = answerCacheOf(settings);
-  const delivery: Delivery = { spool: new SpoolStore(settings.spoolDir, settings.spoolMaxBytes), streams: new StreamLimit({ perAddress: settings.maxStreamsPerAddress, turns: engine.snapshotTurns, waitMs: settings.dbAcquireTimeoutMs, trustProxy: settings.trustProxy }) };
+  const delivery: Delivery = {
+    spool: new SpoolStore(settings.spoolDir, settings.spoolMaxBytes),
+    streams: new StreamLimit({
+      perAddress: settings.maxStreamsPerAddress,
+      turns: engine.snapshotTurns,
+      waitMs: settings.dbAcquireTimeoutMs,
+      trustProxy: settings.trustProxy,
+    }),
+  };
   const connections = new ConnectionGuard(settings);
   const metrics = createAppMetrics(engine, answers.counts, { connections, spool: delivery.spool });
   if (options.clusterMetrics) shareWithPrimary([processMetrics(), metrics.registry]);
@@ -107,14 +144,32 @@ export function createApp(appOptions: AppOptions): App {
   });
   const metricsText = options.clusterMetrics ? clusterMetricsText : () => localMetricsText(metrics.registry);
   const metricsHere = settings.metricsPort === undefined;
-  const probeFor = probes({ engine, logger, state: options.state ?? { stopping: false }, metricsText, metricsHere, metricsGate: metricsHere ? adminsOnly(settings, access) : undefined });
-  const destinations = { table: serviceTable(settings.basePath, services.map(({ service }) => service)), served: new Map(services.map((served) => [served.service, served])), guard: accessGuard(settings, access) };
-  return Object.assign(dispatcher([requestLogger(logger), metrics.middleware], probeFor, destinations, routedApp(settings, services)), {
-    ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
-    metricsListener: settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
-    connections,
-    close: () => counts.close(),
+  const probeFor = probes({
+    engine,
+    logger,
+    state: options.state ?? { stopping: false },
+    metricsText,
+    metricsHere,
+    metricsGate: metricsHere ? adminsOnly(settings, access) : undefined,
   });
+  const destinations = {
+    table: serviceTable(
+      settings.basePath,
+      services.map(({ service }) => service),
+    ),
+    served: new Map(services.map((served) => [served.service, served])),
+    guard: accessGuard(settings, access),
+  };
+  return Object.assign(
+    dispatcher([requestLogger(logger), metrics.middleware], probeFor, destinations, routedApp(settings, services)),
+    {
+      ready: Promise.all(services.map(({ soap }) => soap.ready)).then(() => undefined),
+      metricsListener:
+        settings.metricsPort === undefined ? undefined : metricsListener(metricsProbe({ logger, metricsText })),
+      connections,
+      close: () => counts.close(),
+    },
+  );
 }
 
 /** One service as the app serves it. */
@@ -141,11 +196,20 @@ function routedApp(settings: Settings, services: readonly ServedService[]): Requ
   // The JSON bindings are the legacy contract's; v2 answers XML, described by its WSDL.
   // With PUBLIC_URL the server is named whole; otherwise relative to the document, never from a request header.
   const serverUrl = (settings.publicUrl ?? '') + settings.basePath;
-  const openApi = JSON.stringify(openApiDocument(services.map(({ service }) => service).filter((s) => s.contract === 'legacy'), serverUrl, settings.dateOrder));
-  routed.get(`${settings.basePath}/API/openapi.json`, (_req, res) => sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'));
+  const openApi = JSON.stringify(
+    openApiDocument(
+      services.map(({ service }) => service).filter((s) => s.contract === 'legacy'),
+      serverUrl,
+      settings.dateOrder,
+    ),
+  );
+  routed.get(`${settings.basePath}/API/openapi.json`, (_req, res) =>
+    sendWhole(res, 200, 'application/json; charset=utf-8', openApi, 'private, max-age=0'),
+  );
   routed.use(apiDocs(settings));
   // The dispatcher hands over only GETs of a service's path (the documents) and what is under no service.
-  for (const { service, description } of services) routed.get(settings.basePath + service.path, serviceDocuments(service, description, settings));
+  for (const { service, description } of services)
+    routed.get(settings.basePath + service.path, serviceDocuments(service, description, settings));
   routed.use(notFound);
   routed.use(unexpectedError);
   return routed;
@@ -160,7 +224,12 @@ type Handler = (req: BindingRequest, res: BindingResponse, next: (error?: unknow
  * spans. The probes and the bindings' requests go straight to their handlers as Node's own objects:
  * Express sets its prototypes on every request it routes, which slows every later access to them.
  */
-function dispatcher(root: readonly Handler[], probeFor: ProbeFor, destinations: Destinations, routed: RequestListener): RequestListener {
+function dispatcher(
+  root: readonly Handler[],
+  probeFor: ProbeFor,
+  destinations: Destinations,
+  routed: RequestListener,
+): RequestListener {
   // The bindings' answers are all compressible, the probes' too: compression in its form for them.
   const direct = [bindingCompression(), ...root];
   return (req, res) => {
@@ -173,20 +242,32 @@ function dispatcher(root: readonly Handler[], probeFor: ProbeFor, destinations: 
     if (probe) return throughRoot(direct, req, response, () => probe(req, res));
     const kind = classifyHead(destinations.table, req.method, url, req.headers);
     setRequestKind(response, kind);
-    if (kind.kind === 'document' || kind.kind === 'none') return throughRoot(root, req, response, () => routed(req, res));
+    if (kind.kind === 'document' || kind.kind === 'none')
+      return throughRoot(root, req, response, () => routed(req, res));
     throughRoot(direct, req, response, (fail) => {
       if (kind.kind === 'method') return methodNotAllowed(response);
       const served = destinations.served.get(kind.service)!;
-      const run = kind.kind === 'soap' ? () => served.soap.answer(req, response, kind) : () => served.http(req, response, kind);
+      const run =
+        kind.kind === 'soap' ? () => served.soap.answer(req, response, kind) : () => served.http(req, response, kind);
       // Only a call of an operation is judged; any other method under the .asmx is refused without it.
       if (!destinations.guard || kind.binding === 'other') return run();
-      destinations.guard(req, response, kind.kind === 'soap' ? soapRefusals(response, kind.version) : plainRefusals(response), (error?: unknown) => (isError(error) ? fail(error) : run()));
+      destinations.guard(
+        req,
+        response,
+        kind.kind === 'soap' ? soapRefusals(response, kind.version) : plainRefusals(response),
+        (error?: unknown) => (isError(error) ? fail(error) : run()),
+      );
     });
   };
 }
 
 /** The root handlers one after the other, then `last`; an error (passed on, or thrown at once) is answered as the router answers it. */
-function throughRoot(root: readonly Handler[], req: BindingRequest, res: BindingResponse, last: (fail: (error: unknown) => void) => void): void {
+function throughRoot(
+  root: readonly Handler[],
+  req: BindingRequest,
+  res: BindingResponse,
+  last: (fail: (error: unknown) => void) => void,
+): void {
   const fail = (error: unknown) => unexpectedError(error, req, res, () => undefined);
   let step = 0;
   const proceed = (error?: unknown) => {
@@ -234,7 +315,8 @@ function isError(error: unknown): boolean {
 function metricsListener(metrics: Probe): RequestListener {
   return (req, res) => {
     setAnswerHeaders(res);
-    if ((req.method === 'GET' || req.method === 'HEAD') && opsPathOf(req.url ?? '') === '/metrics') return metrics(req, res);
+    if ((req.method === 'GET' || req.method === 'HEAD') && opsPathOf(req.url ?? '') === '/metrics')
+      return metrics(req, res);
     sendPlainError(res, 404, HTTP_TEXT.notFound());
   };
 }

@@ -19,7 +19,10 @@ const HELP_TEST_FORMS = ['local', 'all', 'off'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class SettingsError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`${variable}: ${detail}`);
     this.name = 'SettingsError';
   }
@@ -33,7 +36,9 @@ type Env = Record<string, string | undefined>;
  * too: from the user info's first ':' to the last '@'.
  */
 export function redactedUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:).*@/is, '$1***@').replace(/([?&][^=&#]*password=)[^&#]*/gi, '$1***');
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:).*@/is, '$1***@')
+    .replace(/([?&][^=&#]*password=)[^&#]*/gi, '$1***');
 }
 
 const MiB = 1024 * 1024;
@@ -51,7 +56,9 @@ function withDefault<T>(schema: z.ZodType<T, string>, fallback: T) {
 
 /** A whole number from min to max. */
 function wholeNumber(min: number, max: number) {
-  const outOfRange = { error: (issue: { input?: unknown }) => `${String(issue.input)} is out of range (${min}..${max})` };
+  const outOfRange = {
+    error: (issue: { input?: unknown }) => `${String(issue.input)} is out of range (${min}..${max})`,
+  };
   return z
     .string()
     .regex(/^\d+$/, { error: (issue) => `'${String(issue.input)}' is not a whole number` })
@@ -101,8 +108,14 @@ const basePath = raw.pipe(
     .transform((value) => (value === undefined ? '' : value.replace(/\/+$/, ''))),
 );
 
-const namespaceUri = checked((value) => URL.canParse(value), (value) => `'${value}' is not an absolute URI`).pipe(
-  checked((value) => !/["'<>&\s]/.test(value), (value) => `'${value}' is not a usable namespace URI`),
+const namespaceUri = checked(
+  (value) => URL.canParse(value),
+  (value) => `'${value}' is not an absolute URI`,
+).pipe(
+  checked(
+    (value) => !/["'<>&\s]/.test(value),
+    (value) => `'${value}' is not a usable namespace URI`,
+  ),
 );
 const namespace = withDefault(namespaceUri, 'http://tempuri.org/');
 /** Defaults to the legacy namespace with v2/ appended (settingsOf). */
@@ -118,14 +131,23 @@ const databaseUrl = withDefault(
 
 /** The realm is written inside a quoted string of WWW-Authenticate: no quotes, backslashes or controls. */
 const realm = withDefault(
-  checked((value) => /^[\x20-\x7E]+$/.test(value) && !/["\\]/.test(value), (value) => `'${value}' must be printable ASCII without quotes or backslashes`),
+  checked(
+    (value) => /^[\x20-\x7E]+$/.test(value) && !/["\\]/.test(value),
+    (value) => `'${value}' must be printable ASCII without quotes or backslashes`,
+  ),
   'MobileApp',
 );
 
 /** An HTTP header name (RFC 9110 token), other than the Basic scheme's own. */
 const headerName = withDefault(
-  checked((value) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value), (value) => `'${value}' is not an HTTP header name`).pipe(
-    checked((value) => value.toLowerCase() !== 'authorization', () => 'Authorization is the Basic header; pick another name'),
+  checked(
+    (value) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value),
+    (value) => `'${value}' is not an HTTP header name`,
+  ).pipe(
+    checked(
+      (value) => value.toLowerCase() !== 'authorization',
+      () => 'Authorization is the Basic header; pick another name',
+    ),
   ),
   'X-API-Key',
 );
@@ -138,7 +160,8 @@ const publicUrl = raw.pipe(
       const plain = url !== undefined && !url.username && !url.password && !/[?#]/.test(value);
       return plain && (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
     },
-    (value) => `'${value}' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)`,
+    (value) =>
+      `'${value}' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)`,
   )
     .transform((value) => {
       const url = new URL(value);
@@ -147,7 +170,12 @@ const publicUrl = raw.pipe(
     .optional(),
 );
 
-const redisUrl = raw.pipe(checked((value) => /^rediss?:\/\/[^\s]+$/.test(value), (value) => `'${value}' is not a redis:// or rediss:// URL`).optional());
+const redisUrl = raw.pipe(
+  checked(
+    (value) => /^rediss?:\/\/[^\s]+$/.test(value),
+    (value) => `'${value}' is not a redis:// or rediss:// URL`,
+  ).optional(),
+);
 
 /** The one statement of the settings; README's table lists them in this order, and a test holds the two together. */
 const ENVIRONMENT = z.object({
@@ -210,7 +238,9 @@ const ENVIRONMENT = z.object({
 type Environment = z.output<typeof ENVIRONMENT>;
 
 /** MAX_REQUEST_BYTES -> maxRequestBytes, API_V2_NAMESPACE -> apiV2Namespace. */
-type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}` : Lowercase<S>;
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}`
+  : Lowercase<S>;
 
 function camelCase(name: string): string {
   return name.toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
@@ -236,7 +266,10 @@ export function loadSettings(env: Env = process.env): Settings {
     const issue = parsed.error.issues[0];
     const variable = String(issue.path[0]);
     const value = env[variable]?.trim();
-    throw new SettingsError(variable, value ? issue.message.replaceAll(value, () => redactedUrl(value)) : issue.message);
+    throw new SettingsError(
+      variable,
+      value ? issue.message.replaceAll(value, () => redactedUrl(value)) : issue.message,
+    );
   }
   return settingsOf(parsed.data);
 }
@@ -251,12 +284,19 @@ function settingsOf(e: Environment) {
   const onPostgres = !e.DATABASE_URL.startsWith('sqlite:');
   const rateLimitStore = e.RATE_LIMIT_STORE ?? (onPostgres ? 'postgres' : 'memory');
   if (rateLimitStore === 'postgres' && !onPostgres) {
-    throw new SettingsError('RATE_LIMIT_STORE', 'postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
+    throw new SettingsError(
+      'RATE_LIMIT_STORE',
+      'postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)',
+    );
   }
-  if (rateLimitStore === 'redis' && e.REDIS_URL === undefined) throw new SettingsError('REDIS_URL', 'RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)');
+  if (rateLimitStore === 'redis' && e.REDIS_URL === undefined)
+    throw new SettingsError('REDIS_URL', 'RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)');
   // node:http refuses a headers timeout longer than the request timeout (it would never apply).
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
-    throw new SettingsError('HEADERS_TIMEOUT_MS', `${e.HEADERS_TIMEOUT_MS} is longer than REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
+    throw new SettingsError(
+      'HEADERS_TIMEOUT_MS',
+      `${e.HEADERS_TIMEOUT_MS} is longer than REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`,
+    );
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     throw new SettingsError('METRICS_PORT', `${e.METRICS_PORT} is PORT's; /metrics needs a port of its own`);

@@ -26,12 +26,19 @@ export class AppError extends Error {
   }
 }
 
-export const invalid = (field: string, message: string) => new AppError('INVALID_PARAMETER', `${field}: ${message}`, field);
+export const invalid = (field: string, message: string) =>
+  new AppError('INVALID_PARAMETER', `${field}: ${message}`, field);
 export const missing = (field: string) => new AppError('MISSING_PARAMETER', `${field} is required`, field);
 export const notFound = (field: string, message: string) => new AppError('NOT_FOUND', message, field);
 
 /** The upload limits of the settings, in one wording for the body reader and the warranty files. */
 export const fileTooLarge = (field: string, fileName: string, limit: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `${field}: file '${fileName}' is larger than the limit of ${limit} bytes per file`, field);
-export const tooManyFiles = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `At most ${limit} files may be sent in one request`, 'files');
-export const filesTooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `The files of one request may hold at most ${limit} bytes`, 'files');
+  new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `${field}: file '${fileName}' is larger than the limit of ${limit} bytes per file`,
+    field,
+  );
+export const tooManyFiles = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `At most ${limit} files may be sent in one request`, 'files');
+export const filesTooLarge = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The files of one request may hold at most ${limit} bytes`, 'files');

@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   if (isSeedChild()) return runSeedChild(settings);
   // SQLite takes one writing process (engine.ts, multiProcess); several would fight over its lock.
   if (settings.workers > 1 && settings.databaseUrl.startsWith('sqlite:')) {
-    fail(`Invalid setting WORKERS: ${settings.workers} processes cannot share SQLite, which is single-writer; set WORKERS=1 or use PostgreSQL (DATABASE_URL=postgres://...)`);
+    fail(
+      `Invalid setting WORKERS: ${settings.workers} processes cannot share SQLite, which is single-writer; set WORKERS=1 or use PostgreSQL (DATABASE_URL=postgres://...)`,
+    );
   }
   const serving = settings.workers === 1 || !cluster.isPrimary;
   const tracing = serving ? await startTracing() : undefined;

@@ -3,16 +3,20 @@
 /** The faultstring / Reason texts of the SOAP 1.1 and SOAP 1.2 bindings (src/asmx/faults.ts writes the documents). */
 export const FAULT_TEXT = {
   unknownSoapAction: (action: string) => `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`,
-  unknownRequestElement: (name: string, ns: string) => `The request element <${name} xmlns='${ns}'> was not recognized.`,
+  unknownRequestElement: (name: string, ns: string) =>
+    `The request element <${name} xmlns='${ns}'> was not recognized.`,
   unknownAction: (action: string) => `Unable to handle request. The action '${action}' was not recognized.`,
   noValidAction: () => 'Unable to handle request without a valid action parameter. Please supply a valid soap action.',
   /** This project's own (ASMX runs the action's operation with every parameter null), worded like the platform's. */
   actionBodyMismatch: (action: string, name: string, ns: string) =>
     `The request element <${name} xmlns='${ns}'> does not match the action '${action}'.`,
   /** `expected`: the SOAP 1.1 envelope namespace, which the legacy server names whatever was sent. */
-  versionMismatch: (ns: string, expected: string) => `Possible SOAP version mismatch: Envelope namespace ${ns} was unexpected. Expecting ${expected}.`,
-  missingEnvelope: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Envelope element.',
-  missingBody: () => 'Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.',
+  versionMismatch: (ns: string, expected: string) =>
+    `Possible SOAP version mismatch: Envelope namespace ${ns} was unexpected. Expecting ${expected}.`,
+  missingEnvelope: () =>
+    'Server was unable to read request. ---> Request format is invalid: Missing required soap:Envelope element.',
+  missingBody: () =>
+    'Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.',
   /** An empty request body, as .NET's XmlReader reports it. */
   rootElementMissing: () => 'Server was unable to process request. ---> Root element is missing.',
   headerNotUnderstood: (name: string) => `SOAP header ${name} was not understood.`,

@@ -39,8 +39,12 @@ const PREFERRED = ['br', 'gzip'];
 const COMPRESSION_THRESHOLD = 1024;
 
 /** The coding (br or gzip) the middleware would give this answer: what a kept answer may be sent in, compressed beforehand. */
-export function negotiatedCoding(req: Pick<IncomingMessage, 'headers' | 'method'>, bytes: number): 'br' | 'gzip' | undefined {
-  if (req.method === 'HEAD' || bytes < COMPRESSION_THRESHOLD || req.headers['accept-encoding'] === undefined) return undefined;
+export function negotiatedCoding(
+  req: Pick<IncomingMessage, 'headers' | 'method'>,
+  bytes: number,
+): 'br' | 'gzip' | undefined {
+  if (req.method === 'HEAD' || bytes < COMPRESSION_THRESHOLD || req.headers['accept-encoding'] === undefined)
+    return undefined;
   const coding = new Negotiator(req).encoding(OFFERED, { preferred: PREFERRED });
   return coding === 'br' || coding === 'gzip' ? coding : undefined;
 }

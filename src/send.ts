@@ -20,19 +20,38 @@ function writeBatch(): void {
   }
 }
 
-export function sendWhole(res: ServerResponse, status: number, contentType: string, body: string, cacheControl?: string): void {
+export function sendWhole(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  cacheControl?: string,
+): void {
   sendCounted(res, status, contentType, body, Buffer.byteLength(body, 'utf8'), cacheControl);
 }
 
 /** sendWhole of a body whose UTF-8 length is known already (a kept answer, its bytes): not counted again. */
-export function sendCounted(res: ServerResponse, status: number, contentType: string, body: string | Buffer, bytes: number, cacheControl?: string): void {
+export function sendCounted(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  bytes: number,
+  cacheControl?: string,
+): void {
   if (!begin(res, status, contentType, bytes)) return;
   if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
   due(res, body);
 }
 
 /** A kept answer's gzip or br form, with the headers compression gives (it leaves an encoded answer as it is). */
-export function sendCompressed(res: ServerResponse, status: number, contentType: string, coding: string, body: Buffer): void {
+export function sendCompressed(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  coding: string,
+  body: Buffer,
+): void {
   if (!begin(res, status, contentType, body.length)) return;
   res.setHeader('Content-Encoding', coding);
   res.setHeader('Vary', 'Accept-Encoding');

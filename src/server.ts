@@ -60,22 +60,52 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const state: ServerState = { stopping: false, starting: true };
     const app = createApp({ settings, engine, logger, state, clusterMetrics: options.clusterWorker });
     await app.ready;
-    server = await listen(traceRequests(startupGate(app, state), isOpsRequest), settings, settings.port, app.connections);
+    server = await listen(
+      traceRequests(startupGate(app, state), isOpsRequest),
+      settings,
+      settings.port,
+      app.connections,
+    );
     const metrics = app.metricsListener;
-    if (metrics && settings.metricsPort !== undefined) metricsServer = await listen(metrics, settings, settings.metricsPort);
+    if (metrics && settings.metricsPort !== undefined)
+      metricsServer = await listen(metrics, settings, settings.metricsPort);
     const address = addressOf(server);
     const metricsAddress = metricsServer && addressOf(metricsServer);
     await waitForDatabase(engine, { timeoutMs: settings.dbStartupTimeoutMs, logger, context: { address } });
-    await prepareDatabase(engine, settings, logger, options.seedEmbedded ?? settings.seedDemoData, options.seedInChild ?? false);
+    await prepareDatabase(
+      engine,
+      settings,
+      logger,
+      options.seedEmbedded ?? settings.seedDemoData,
+      options.seedInChild ?? false,
+    );
     state.starting = false;
     const open = trackOpenResponses(server, state);
-    const access = { auth: settings.authMode, rateLimitPerMinute: settings.rateLimitPerMinute, rateLimitStore: settings.rateLimitStore };
-    logger.info({ address, metricsAddress, basePath: settings.basePath, database: engine.describe, ...access }, `listening on ${address}${settings.basePath}/API/`);
+    const access = {
+      auth: settings.authMode,
+      rateLimitPerMinute: settings.rateLimitPerMinute,
+      rateLimitStore: settings.rateLimitStore,
+    };
+    logger.info(
+      { address, metricsAddress, basePath: settings.basePath, database: engine.describe, ...access },
+      `listening on ${address}${settings.basePath}/API/`,
+    );
     const running = server;
     const timings = { drainMs: settings.shutdownDrainMs, timeoutMs: settings.shutdownTimeoutMs };
     const metricsClosed = metricsServer;
-    const release = () => app.close().then(() => closeNow(metricsClosed)).then(() => engine.close());
-    return { server, engine, logger, address, metricsAddress, stop: once(() => stop(running, release, state, open, timings)) };
+    const release = () =>
+      app
+        .close()
+        .then(() => closeNow(metricsClosed))
+        .then(() => engine.close());
+    return {
+      server,
+      engine,
+      logger,
+      address,
+      metricsAddress,
+      stop: once(() => stop(running, release, state, open, timings)),
+    };
   } catch (err) {
     void closeNow(metricsServer);
     server?.closeAllConnections();
@@ -98,17 +128,33 @@ function startupGate(app: App, gate: ServerState): http.RequestListener {
   return (req, res) => {
     if (!gate.starting || opsPathOf(req.url ?? '') !== undefined) return void app(req, res);
     setAnswerHeaders(res);
-    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(STARTING_RETRY_AFTER_S), Connection: 'close' });
+    res.writeHead(503, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Retry-After': String(STARTING_RETRY_AFTER_S),
+      Connection: 'close',
+    });
     res.end('Service Unavailable: the server is starting and waits for its database.\r\n');
   };
 }
 
 /** Migrations (safe with many processes, see migrate.ts), then demo data for an empty embedded database. */
-async function prepareDatabase(engine: Engine, settings: Settings, logger: Logger, seedEmbedded: boolean, inChild: boolean): Promise<void> {
+async function prepareDatabase(
+  engine: Engine,
+  settings: Settings,
+  logger: Logger,
+  seedEmbedded: boolean,
+  inChild: boolean,
+): Promise<void> {
   await migrate(engine);
   if (!seedEmbedded || engine.kind !== 'sqlite' || !(await isEmpty(engine))) return;
-  const { summary, pid } = inChild ? await seedInChildProcess() : { summary: await seedFirstStart(engine, settings), pid: process.pid };
-  if (summary) logger.info({ rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis, seedPid: pid }, 'seeded the empty database with demo data');
+  const { summary, pid } = inChild
+    ? await seedInChildProcess()
+    : { summary: await seedFirstStart(engine, settings), pid: process.pid };
+  if (summary)
+    logger.info(
+      { rows: summary.totalRows, asOf: summary.asOf, ms: summary.millis, seedPid: pid },
+      'seeded the empty database with demo data',
+    );
 }
 
 /** How often node:http checks headersTimeout and requestTimeout (its 30 s default lets a slow client stay that long). */
@@ -161,7 +207,13 @@ const IDLE_SWEEP_MS = 100;
  * Keeps accepting for SHUTDOWN_DRAIN_MS while /ready says 503, then closes the listener; `release`:
  * what closes after the last connection (the app's rate-limit store, the database).
  */
-async function stop(server: Server, release: () => Promise<void>, state: ServerState, open: InFlight<ServerResponse>, timings: { drainMs: number; timeoutMs: number }): Promise<{ forced: boolean }> {
+async function stop(
+  server: Server,
+  release: () => Promise<void>,
+  state: ServerState,
+  open: InFlight<ServerResponse>,
+  timings: { drainMs: number; timeoutMs: number },
+): Promise<{ forced: boolean }> {
   state.stopping = true;
   for (const res of open.values()) if (!res.headersSent) res.shouldKeepAlive = false;
   await new Promise((resolve) => setTimeout(resolve, timings.drainMs));
@@ -205,8 +257,23 @@ const LONGEST_PAUSE_MS = 5000;
 
 /** Network failures, and PostgreSQL refusing connections while it starts, stops or is full. */
 const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
 ]);
 const TRANSIENT_MESSAGE = /timeout|Connection terminated|ECONNREFUSED/i;
 
@@ -231,10 +298,15 @@ async function waitForDatabase(engine: Engine, wait: DatabaseWait): Promise<void
       if (!isTransient(error)) throw new Error(`database ${engine.describe}: ${cause}`);
       const left = wait.timeoutMs - (Date.now() - started);
       if (left <= 0) {
-        throw new Error(`database ${engine.describe}: not reachable within DB_STARTUP_TIMEOUT_MS (${wait.timeoutMs} ms, ${attempt} attempts): ${cause}`);
+        throw new Error(
+          `database ${engine.describe}: not reachable within DB_STARTUP_TIMEOUT_MS (${wait.timeoutMs} ms, ${attempt} attempts): ${cause}`,
+        );
       }
       const pause = Math.min(left, LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (attempt - 1));
-      wait.logger.warn({ ...wait.context, database: engine.describe, attempt, retryInMs: pause, error: cause }, `the database ${engine.describe} is not reachable; trying again`);
+      wait.logger.warn(
+        { ...wait.context, database: engine.describe, attempt, retryInMs: pause, error: cause },
+        `the database ${engine.describe} is not reachable; trying again`,
+      );
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }

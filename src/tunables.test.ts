@@ -13,10 +13,15 @@ function sources(dir: string): string[] {
 describe('src/tunables.ts', () => {
   it('holds every constant named for the size of a batch, chunk, slice or flush', () => {
     // A time (a name ending in _MS) is no size: SHUTDOWN_FLUSH_MS bounds a wait.
-    const sizing = /^(?:export )?const (\w*(?:BATCH|CHUNK|SLICE|FLUSH|PER_TURN|PER_STATEMENT)\w*(?<!_MS)) = [\d_ *]+;/gm;
+    const sizing =
+      /^(?:export )?const (\w*(?:BATCH|CHUNK|SLICE|FLUSH|PER_TURN|PER_STATEMENT)\w*(?<!_MS)) = [\d_ *]+;/gm;
     const elsewhere = sources(__dirname)
       .filter((file) => file !== path.join(__dirname, 'tunables.ts'))
-      .flatMap((file) => [...fs.readFileSync(file, 'utf8').matchAll(sizing)].map((match) => `${path.relative(__dirname, file)}: ${match[1]}`));
+      .flatMap((file) =>
+        [...fs.readFileSync(file, 'utf8').matchAll(sizing)].map(
+          (match) => `${path.relative(__dirname, file)}: ${match[1]}`,
+        ),
+      );
     // Each belongs in src/tunables.ts, named for what it bounds, with one line saying why it is that size.
     expect(elsewhere).toEqual([]);
   });

@@ -12,24 +12,33 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
   let engine: Engine;
   let sequence = 0;
 
-  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertActivityData(engine.db),
+  );
 
   /** A new PENDING activity of its own for a test that changes one. */
   async function addPending(officer = 'SO01', customer = 'C001'): Promise<Database['activities']> {
     return insertPending(engine.db, `TST${String(++sequence).padStart(4, '0')}`, officer, customer);
   }
 
-  const run = (fields: Record<string, string>, now = NOW) => runOperation(activityApprovalRejection, engine, fields, { clock: fixedClock(now) });
+  const run = (fields: Record<string, string>, now = NOW) =>
+    runOperation(activityApprovalRejection, engine, fields, { clock: fixedClock(now) });
 
   const failure = (fields: Record<string, string>) => businessFailure(run(fields));
 
-  const stored = (no: string) => engine.db.selectFrom('activities').selectAll().where('activity_no', '=', no).executeTakeFirstOrThrow();
+  const stored = (no: string) =>
+    engine.db.selectFrom('activities').selectAll().where('activity_no', '=', no).executeTakeFirstOrThrow();
 
   describe('parameters', () => {
     it('does nothing and succeeds when called with no input at all', async () => {
       const before = await engine.db.selectFrom('activities').selectAll().orderBy('activity_no').execute();
       expect(await run({})).toEqual({ data: null, message: expect.stringContaining('nothing was changed') });
-      expect(await run({ ActivityNo: ' ', Action: '' })).toEqual({ data: null, message: expect.stringContaining('nothing was changed') });
+      expect(await run({ ActivityNo: ' ', Action: '' })).toEqual({
+        data: null,
+        message: expect.stringContaining('nothing was changed'),
+      });
       expect(await engine.db.selectFrom('activities').selectAll().orderBy('activity_no').execute()).toEqual(before);
     });
 
@@ -53,7 +62,8 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       const error = await failure({ ActivityNo: 'ACT001', Action: 'MAYBE', ApprovedBy: 'AM01' });
       expect([error.code, error.field]).toEqual(['INVALID_PARAMETER', 'Action']);
       expect(error.message).toMatch(/^Action: 'MAYBE' is not an action/);
-      for (const accepted of ['APPROVE', 'REJECT', 'A', 'R', 'APPROVED', 'REJECTED']) expect(error.message).toContain(accepted);
+      for (const accepted of ['APPROVE', 'REJECT', 'A', 'R', 'APPROVED', 'REJECTED'])
+        expect(error.message).toContain(accepted);
     });
 
     it.each([
@@ -86,7 +96,12 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
 
     it('accepts Remarks of up to 1000 characters', async () => {
       const row = await addPending();
-      const error = await failure({ ActivityNo: row.activity_no, Action: 'R', ApprovedBy: 'AM01', Remarks: 'x'.repeat(1001) });
+      const error = await failure({
+        ActivityNo: row.activity_no,
+        Action: 'R',
+        ApprovedBy: 'AM01',
+        Remarks: 'x'.repeat(1001),
+      });
       expect([error.code, error.field]).toEqual(['INVALID_PARAMETER', 'Remarks']);
       expect(error.message.startsWith('Remarks')).toBe(true);
 
@@ -117,8 +132,30 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
     });
 
     it('forbids an inactive manager to decide', async () => {
-      await engine.db.insertInto('users').values({ id: 'AM09', username: 'am.gone', name: 'Gone Manager', role: 'AM', manager_id: 'ZM01', zone_code: 'N', active: 0 }).execute();
-      await engine.db.insertInto('users').values({ id: 'SO09', username: 'so.nine', name: 'Officer Nine', role: 'SO', manager_id: 'AM09', zone_code: 'N', active: 1 }).execute();
+      await engine.db
+        .insertInto('users')
+        .values({
+          id: 'AM09',
+          username: 'am.gone',
+          name: 'Gone Manager',
+          role: 'AM',
+          manager_id: 'ZM01',
+          zone_code: 'N',
+          active: 0,
+        })
+        .execute();
+      await engine.db
+        .insertInto('users')
+        .values({
+          id: 'SO09',
+          username: 'so.nine',
+          name: 'Officer Nine',
+          role: 'SO',
+          manager_id: 'AM09',
+          zone_code: 'N',
+          active: 1,
+        })
+        .execute();
       const row = await addPending('SO09');
       const error = await failure({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: 'AM09' });
       expect([error.code, error.field]).toEqual(['FORBIDDEN', 'ApprovedBy']);
@@ -139,7 +176,18 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
     });
 
     it('lets an ADMIN outside the tree decide', async () => {
-      await engine.db.insertInto('users').values({ id: 'ADM002', username: 'admin2', name: 'Second Admin', role: 'ADMIN', manager_id: null, zone_code: null, active: 1 }).execute();
+      await engine.db
+        .insertInto('users')
+        .values({
+          id: 'ADM002',
+          username: 'admin2',
+          name: 'Second Admin',
+          role: 'ADMIN',
+          manager_id: null,
+          zone_code: null,
+          active: 1,
+        })
+        .execute();
       const row = await addPending('SO03', 'C004');
       await run({ ActivityNo: row.activity_no, Action: 'REJECT', ApprovedBy: 'ADM002', Remarks: 'Not needed' });
       expect((await stored(row.activity_no)).status).toBe('REJECTED');
@@ -149,8 +197,19 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
   describe('decisions', () => {
     it('approves a PENDING activity and returns it', async () => {
       const row = await addPending('SO02', 'C003');
-      const result = await run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: 'am.north', Remarks: 'Well done' });
-      const decided = { ...row, status: 'APPROVED' as const, decided_by: 'AM01', decided_at: NOW, remarks: 'Well done' };
+      const result = await run({
+        ActivityNo: row.activity_no,
+        Action: 'APPROVE',
+        ApprovedBy: 'am.north',
+        Remarks: 'Well done',
+      });
+      const decided = {
+        ...row,
+        status: 'APPROVED' as const,
+        decided_by: 'AM01',
+        decided_at: NOW,
+        remarks: 'Well done',
+      };
       expect(result.data).toEqual(activityObject(decided));
       expect(result.message).toBe(`Activity ${row.activity_no} approved.`);
       expect(await stored(row.activity_no)).toEqual(decided);
@@ -158,8 +217,19 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
 
     it('rejects a PENDING activity, matching ActivityNo without regard to case', async () => {
       const row = await addPending('SO03', 'C005');
-      const result = await run({ ActivityNo: row.activity_no.toLowerCase(), Action: 'reject', ApprovedBy: 'AM02', Remarks: 'Customer inactive' });
-      const decided = { ...row, status: 'REJECTED' as const, decided_by: 'AM02', decided_at: NOW, remarks: 'Customer inactive' };
+      const result = await run({
+        ActivityNo: row.activity_no.toLowerCase(),
+        Action: 'reject',
+        ApprovedBy: 'AM02',
+        Remarks: 'Customer inactive',
+      });
+      const decided = {
+        ...row,
+        status: 'REJECTED' as const,
+        decided_by: 'AM02',
+        decided_at: NOW,
+        remarks: 'Customer inactive',
+      };
       expect(result.data).toEqual(activityObject(decided));
       expect(await stored(row.activity_no)).toEqual(decided);
     });
@@ -168,15 +238,25 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       const row = await addPending();
       await run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: 'AM01', Remarks: 'First' });
       const first = await stored(row.activity_no);
-      const again = await run({ ActivityNo: row.activity_no, Action: 'A', ApprovedBy: 'ZM01', Remarks: 'Second' }, '2026-06-16T08:00:00.000Z');
+      const again = await run(
+        { ActivityNo: row.activity_no, Action: 'A', ApprovedBy: 'ZM01', Remarks: 'Second' },
+        '2026-06-16T08:00:00.000Z',
+      );
       expect(again.data).toEqual(activityObject(first));
-      expect(again.message).toBe(`Activity ${row.activity_no} was already approved by AM01 at ${NOW}; nothing was changed.`);
+      expect(again.message).toBe(
+        `Activity ${row.activity_no} was already approved by AM01 at ${NOW}; nothing was changed.`,
+      );
       expect(await stored(row.activity_no)).toEqual(first);
     });
 
     it('refuses to decide the other way once decided', async () => {
       const approved = ACTIVITIES.find((a) => a.activity_no === 'ACT003')!;
-      const error = await failure({ ActivityNo: 'ACT003', Action: 'REJECT', ApprovedBy: 'AM01', Remarks: 'Changed my mind' });
+      const error = await failure({
+        ActivityNo: 'ACT003',
+        Action: 'REJECT',
+        ApprovedBy: 'AM01',
+        Remarks: 'Changed my mind',
+      });
       expect([error.code, error.field]).toEqual(['INVALID_STATE', 'ActivityNo']);
       expect(error.message).toContain('already approved by AM01');
       expect(await stored('ACT003')).toEqual(approved);
@@ -192,16 +272,20 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
         const row = await addPending();
         const outcomes = await Promise.allSettled([
           run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: 'AM01' }, '2026-06-15T10:00:01.000Z'),
-          run({ ActivityNo: row.activity_no, Action: 'REJECT', ApprovedBy: 'ZM01', Remarks: 'No' }, '2026-06-15T10:00:02.000Z'),
+          run(
+            { ActivityNo: row.activity_no, Action: 'REJECT', ApprovedBy: 'ZM01', Remarks: 'No' },
+            '2026-06-15T10:00:02.000Z',
+          ),
         ]);
         const won = outcomes.filter((o) => o.status === 'fulfilled');
         const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
         expect([won.length, lost.length]).toEqual([1, 1]);
         expect(lost[0].reason).toBeInstanceOf(AppError);
         expect((lost[0].reason as AppError).code).toBe('INVALID_STATE');
-        const winner = outcomes[0].status === 'fulfilled'
-          ? { status: 'APPROVED', decided_by: 'AM01', decided_at: '2026-06-15T10:00:01.000Z', remarks: null }
-          : { status: 'REJECTED', decided_by: 'ZM01', decided_at: '2026-06-15T10:00:02.000Z', remarks: 'No' };
+        const winner =
+          outcomes[0].status === 'fulfilled'
+            ? { status: 'APPROVED', decided_by: 'AM01', decided_at: '2026-06-15T10:00:01.000Z', remarks: null }
+            : { status: 'REJECTED', decided_by: 'ZM01', decided_at: '2026-06-15T10:00:02.000Z', remarks: 'No' };
         expect(await stored(row.activity_no)).toEqual({ ...row, ...winner });
       }
     });
@@ -210,7 +294,9 @@ describe.each(ENGINES)('ActivityApprovalRejection: %s', (kind) => {
       const row = await addPending();
       const instants = Array.from({ length: 12 }, (_, i) => `2026-06-15T11:00:${String(i).padStart(2, '0')}.000Z`);
       const results = await Promise.all(
-        instants.map((instant, i) => run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: i % 2 ? 'AM01' : 'ZM01' }, instant)),
+        instants.map((instant, i) =>
+          run({ ActivityNo: row.activity_no, Action: 'APPROVE', ApprovedBy: i % 2 ? 'AM01' : 'ZM01' }, instant),
+        ),
       );
       const final = await stored(row.activity_no);
       expect(final.status).toBe('APPROVED');
@@ -228,9 +314,16 @@ describe.each(ENGINES)('ActivityApprovalRejection on an empty database: %s', (ki
   suiteEngine(kind, (opened) => (empty = opened));
 
   it('answers NOT_FOUND, or nothing for no input', async () => {
-    const error = await runOperation(activityApprovalRejection, empty, { ActivityNo: 'ACT001', Action: 'A', ApprovedBy: 'admin' }).catch((e: AppError) => e);
+    const error = await runOperation(activityApprovalRejection, empty, {
+      ActivityNo: 'ACT001',
+      Action: 'A',
+      ApprovedBy: 'admin',
+    }).catch((e: AppError) => e);
     expect(error).toBeInstanceOf(AppError);
     expect([(error as AppError).code, (error as AppError).field]).toEqual(['NOT_FOUND', 'ActivityNo']);
-    expect(await runOperation(activityApprovalRejection, empty, {})).toEqual({ data: null, message: expect.any(String) });
+    expect(await runOperation(activityApprovalRejection, empty, {})).toEqual({
+      data: null,
+      message: expect.any(String),
+    });
   });
 });

@@ -26,21 +26,37 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
   let engine: Engine;
   let sequence = 0;
 
-  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertActivityData(engine.db),
+  );
 
   /** A new unlinked enquiry of C001 (SO01) for a test that changes one. */
   const addEnquiry = () => insertEnquiry(engine.db, `ENQT${String(++sequence).padStart(3, '0')}`, 'SO01', 'C001');
 
-  const run = (fields: Record<string, string>, now = NOW) => runOperation(operation, engine, fields, { clock: fixedClock(now) });
+  const run = (fields: Record<string, string>, now = NOW) =>
+    runOperation(operation, engine, fields, { clock: fixedClock(now) });
 
   const failure = (fields: Record<string, string>) => businessFailure(run(fields));
 
-  const stored = (no: string) => engine.db.selectFrom('enquiries').selectAll().where('enquiry_no', '=', no).executeTakeFirstOrThrow();
+  const stored = (no: string) =>
+    engine.db.selectFrom('enquiries').selectAll().where('enquiry_no', '=', no).executeTakeFirstOrThrow();
 
   it('does nothing and succeeds when called with no input at all', async () => {
     expect(await run({})).toEqual({ data: null, message: expect.stringContaining('nothing was changed') });
-    expect(await run({ EnquiryNo: '', ActivityNo: ' ' })).toEqual({ data: null, message: expect.stringContaining('nothing was changed') });
-    expect(await engine.db.selectFrom('enquiries').selectAll().where('enquiry_no', 'like', 'ENQ00%').orderBy('enquiry_no').execute()).toEqual(ENQUIRIES);
+    expect(await run({ EnquiryNo: '', ActivityNo: ' ' })).toEqual({
+      data: null,
+      message: expect.stringContaining('nothing was changed'),
+    });
+    expect(
+      await engine.db
+        .selectFrom('enquiries')
+        .selectAll()
+        .where('enquiry_no', 'like', 'ENQ00%')
+        .orderBy('enquiry_no')
+        .execute(),
+    ).toEqual(ENQUIRIES);
   });
 
   it('requires EnquiryNo, then ActivityNo or OrderToCustomer', async () => {
@@ -81,7 +97,11 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
 
   it('links both, saving the stored spellings and the time of the change', async () => {
     const row = await addEnquiry();
-    const result = await run({ EnquiryNo: row.enquiry_no.toLowerCase(), ActivityNo: 'act001', OrderToCustomer: 'c002' });
+    const result = await run({
+      EnquiryNo: row.enquiry_no.toLowerCase(),
+      ActivityNo: 'act001',
+      OrderToCustomer: 'c002',
+    });
     const linked = { ...row, activity_no: 'ACT001', order_to_customer: 'C002', updated_at: NOW };
     expect(result.data).toEqual(enquiryObject(linked));
     expect(result.message).toBe(`Enquiry ${row.enquiry_no} updated.`);
@@ -93,7 +113,12 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
     await run({ EnquiryNo: row.enquiry_no, ActivityNo: 'ACT006' });
     expect(await stored(row.enquiry_no)).toEqual({ ...row, activity_no: 'ACT006', updated_at: NOW });
     await run({ EnquiryNo: row.enquiry_no, OrderToCustomer: 'C003' }, LATER);
-    expect(await stored(row.enquiry_no)).toEqual({ ...row, activity_no: 'ACT006', order_to_customer: 'C003', updated_at: LATER });
+    expect(await stored(row.enquiry_no)).toEqual({
+      ...row,
+      activity_no: 'ACT006',
+      order_to_customer: 'C003',
+      updated_at: LATER,
+    });
   });
 
   it('replaces an earlier link', async () => {
@@ -119,9 +144,14 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst: %s', (kind) 
 
   it('links a newly logged activity and many identical concurrent calls change the row once', async () => {
     const row = await addEnquiry();
-    await engine.db.insertInto('activities').values(pending('ACT100', '2026-06-12', 'DEMO', 'C001', 'SO01', 'Follow-up demo')).execute();
+    await engine.db
+      .insertInto('activities')
+      .values(pending('ACT100', '2026-06-12', 'DEMO', 'C001', 'SO01', 'Follow-up demo'))
+      .execute();
     const instants = Array.from({ length: 8 }, (_, i) => `2026-06-15T12:00:0${i}.000Z`);
-    const results = await Promise.all(instants.map((instant) => run({ EnquiryNo: row.enquiry_no, ActivityNo: 'ACT100' }, instant)));
+    const results = await Promise.all(
+      instants.map((instant) => run({ EnquiryNo: row.enquiry_no, ActivityNo: 'ACT100' }, instant)),
+    );
     const final = await stored(row.enquiry_no);
     expect(final.activity_no).toBe('ACT100');
     expect(instants).toContain(final.updated_at);
@@ -136,7 +166,9 @@ describe.each(ENGINES)('UpdateActivityNoAndOrderToCustInEnquiryMst on an empty d
   suiteEngine(kind, (opened) => (empty = opened));
 
   it('answers NOT_FOUND, or nothing for no input', async () => {
-    const error = await runOperation(operation, empty, { EnquiryNo: 'ENQ001', ActivityNo: 'ACT001' }).catch((e: AppError) => e);
+    const error = await runOperation(operation, empty, { EnquiryNo: 'ENQ001', ActivityNo: 'ACT001' }).catch(
+      (e: AppError) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect([(error as AppError).code, (error as AppError).field]).toEqual(['NOT_FOUND', 'EnquiryNo']);
     expect(await runOperation(operation, empty, {})).toEqual({ data: null, message: expect.any(String) });

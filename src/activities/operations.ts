@@ -63,7 +63,10 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
 function action(value: string): Action {
   const match = ACTIONS[value.toUpperCase()];
   if (match === undefined) {
-    throw invalid('Action', `'${value}' is not an action (use APPROVE or REJECT; also A or R, APPROVED or REJECTED, in any case)`);
+    throw invalid(
+      'Action',
+      `'${value}' is not an action (use APPROVE or REJECT; also A or R, APPROVED or REJECTED, in any case)`,
+    );
   }
   return match;
 }
@@ -79,7 +82,8 @@ type DecisionField = (typeof DECISION_FIELDS)[number];
 function decisionInput(fields: Fields<DecisionField>, principal: UsersTable | undefined): DecisionInput {
   const activityNo = required(fields, 'ActivityNo', MAX_KEY_LENGTH);
   const actionText = required(fields, 'Action');
-  const approvedBy = principal === undefined ? required(fields, 'ApprovedBy', MAX_KEY_LENGTH) : principalAsDecider(fields, principal);
+  const approvedBy =
+    principal === undefined ? required(fields, 'ApprovedBy', MAX_KEY_LENGTH) : principalAsDecider(fields, principal);
   const decided = action(actionText);
   const remarks = boundedText(fields, 'Remarks', MAX_REMARKS_LENGTH);
   if (decided === 'REJECT' && remarks === undefined) throw missing('Remarks');
@@ -88,7 +92,11 @@ function decisionInput(fields: Fields<DecisionField>, principal: UsersTable | un
 
 function principalAsDecider(fields: Fields<'ApprovedBy'>, principal: UsersTable): string {
   const named = key(fields, 'ApprovedBy');
-  if (named !== undefined && named.toLowerCase() !== principal.id.toLowerCase() && named.toLowerCase() !== principal.username) {
+  if (
+    named !== undefined &&
+    named.toLowerCase() !== principal.id.toLowerCase() &&
+    named.toLowerCase() !== principal.username
+  ) {
     throw outsideScope('ApprovedBy', `a decision in the name of '${named}'`);
   }
   return principal.id;
@@ -149,4 +157,8 @@ export const updateActivityNoAndOrderToCustInEnquiryMst = writeOperation({
   },
 });
 
-export const activitiesOperations: readonly Operation[] = [activityApprovalRejection, activityReportAndComplaints, updateActivityNoAndOrderToCustInEnquiryMst];
+export const activitiesOperations: readonly Operation[] = [
+  activityApprovalRejection,
+  activityReportAndComplaints,
+  updateActivityNoAndOrderToCustInEnquiryMst,
+];

@@ -13,16 +13,26 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
   let engine: Engine;
   let sequence = 0;
 
-  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertActivityData(engine.db),
+  );
 
-  const runAs = (operation: Operation, id: string, fields: Record<string, string>) => runOperation(operation, engine, fields, { clock, principal: principal(id) });
+  const runAs = (operation: Operation, id: string, fields: Record<string, string>) =>
+    runOperation(operation, engine, fields, { clock, principal: principal(id) });
 
   describe('ActivityApprovalRejection', () => {
     /** A new PENDING activity of `officer` for a test that decides one. */
     async function addPending(officer: string, customer: string): Promise<Database['activities']> {
       return insertPending(engine.db, `PRN${String(++sequence).padStart(4, '0')}`, officer, customer);
     }
-    const stored = (no: string) => engine.db.selectFrom('activities').select(['status', 'decided_by']).where('activity_no', '=', no).executeTakeFirstOrThrow();
+    const stored = (no: string) =>
+      engine.db
+        .selectFrom('activities')
+        .select(['status', 'decided_by'])
+        .where('activity_no', '=', no)
+        .executeTakeFirstOrThrow();
     const decide = (id: string, fields: Record<string, string>) => runAs(activityApprovalRejection, id, fields);
 
     it('decides as the authenticated user when ApprovedBy is left out', async () => {
@@ -35,31 +45,59 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
     it('accepts ApprovedBy naming the authenticated user by id or username, in any case', async () => {
       const first = await addPending('SO02', 'C003');
       const second = await addPending('SO03', 'C004');
-      expect((await decide('ZM01', { ActivityNo: first.activity_no, Action: 'R', ApprovedBy: 'zm01', Remarks: 'Not needed' })).data).toMatchObject({ Status: 'REJECTED', DecidedBy: 'ZM01' });
-      expect((await decide('ADM001', { ActivityNo: second.activity_no, Action: 'A', ApprovedBy: 'Admin' })).data).toMatchObject({ Status: 'APPROVED', DecidedBy: 'ADM001' });
+      expect(
+        (
+          await decide('ZM01', {
+            ActivityNo: first.activity_no,
+            Action: 'R',
+            ApprovedBy: 'zm01',
+            Remarks: 'Not needed',
+          })
+        ).data,
+      ).toMatchObject({ Status: 'REJECTED', DecidedBy: 'ZM01' });
+      expect(
+        (await decide('ADM001', { ActivityNo: second.activity_no, Action: 'A', ApprovedBy: 'Admin' })).data,
+      ).toMatchObject({ Status: 'APPROVED', DecidedBy: 'ADM001' });
     });
 
     it('refuses ApprovedBy naming anyone else as FORBIDDEN, even a manager who could decide, and changes nothing', async () => {
       const activity = await addPending('SO01', 'C001');
-      const error = await failure(decide('SO01', { ActivityNo: activity.activity_no, Action: 'APPROVE', ApprovedBy: 'AM01' }));
+      const error = await failure(
+        decide('SO01', { ActivityNo: activity.activity_no, Action: 'APPROVE', ApprovedBy: 'AM01' }),
+      );
       expect(error).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
       expect(error.message.startsWith('ApprovedBy: ')).toBe(true);
-      expect(await failure(decide('AM01', { ActivityNo: activity.activity_no, Action: 'APPROVE', ApprovedBy: 'zm.north' }))).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
+      expect(
+        await failure(decide('AM01', { ActivityNo: activity.activity_no, Action: 'APPROVE', ApprovedBy: 'zm.north' })),
+      ).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
       expect(await stored(activity.activity_no)).toEqual({ status: 'PENDING', decided_by: null });
     });
 
     it('applies the manager rule to the authenticated user: an officer, a manager of another tree or of themselves may not decide', async () => {
       const activity = await addPending('SO01', 'C001');
-      expect(await failure(decide('SO01', { ActivityNo: activity.activity_no, Action: 'APPROVE' }))).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
+      expect(await failure(decide('SO01', { ActivityNo: activity.activity_no, Action: 'APPROVE' }))).toMatchObject({
+        code: 'FORBIDDEN',
+        field: 'ApprovedBy',
+      });
       // Another tree's activity is answered as one that does not exist: the refusal names neither its officer nor its state.
       const hidden = await failure(decide('AM02', { ActivityNo: activity.activity_no, Action: 'APPROVE' }));
       expect(hidden).toMatchObject({ code: 'NOT_FOUND', field: 'ActivityNo' });
-      expect(refusalShape(hidden, activity.activity_no)).toEqual(refusalShape(await failure(decide('AM02', { ActivityNo: 'PRN9999', Action: 'APPROVE' })), 'PRN9999'));
+      expect(refusalShape(hidden, activity.activity_no)).toEqual(
+        refusalShape(await failure(decide('AM02', { ActivityNo: 'PRN9999', Action: 'APPROVE' })), 'PRN9999'),
+      );
       const otherOfficers = await failure(decide('SO02', { ActivityNo: activity.activity_no, Action: 'APPROVE' }));
-      expect(refusalShape(otherOfficers, activity.activity_no)).toEqual(refusalShape(await failure(decide('SO02', { ActivityNo: 'PRN9999', Action: 'APPROVE' })), 'PRN9999'));
+      expect(refusalShape(otherOfficers, activity.activity_no)).toEqual(
+        refusalShape(await failure(decide('SO02', { ActivityNo: 'PRN9999', Action: 'APPROVE' })), 'PRN9999'),
+      );
       const own = await addPending('AM01', 'C001');
-      expect(await failure(decide('AM01', { ActivityNo: own.activity_no, Action: 'APPROVE' }))).toMatchObject({ code: 'FORBIDDEN', field: 'ApprovedBy' });
-      expect((await decide('ZM01', { ActivityNo: own.activity_no, Action: 'APPROVE' })).data).toMatchObject({ Status: 'APPROVED', DecidedBy: 'ZM01' });
+      expect(await failure(decide('AM01', { ActivityNo: own.activity_no, Action: 'APPROVE' }))).toMatchObject({
+        code: 'FORBIDDEN',
+        field: 'ApprovedBy',
+      });
+      expect((await decide('ZM01', { ActivityNo: own.activity_no, Action: 'APPROVE' })).data).toMatchObject({
+        Status: 'APPROVED',
+        DecidedBy: 'ZM01',
+      });
       expect(await stored(activity.activity_no)).toEqual({ status: 'PENDING', decided_by: null });
     });
 
@@ -70,9 +108,18 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
 
   describe('UpdateActivityNoAndOrderToCustInEnquiryMst', () => {
     /** A new unlinked enquiry of `customer` (owned by `officer`). */
-    const addEnquiry = (officer: string, customer: string) => insertEnquiry(engine.db, `PENQ${String(++sequence).padStart(3, '0')}`, officer, customer);
-    const linkedTo = async (no: string) => (await engine.db.selectFrom('enquiries').select('order_to_customer').where('enquiry_no', '=', no).executeTakeFirstOrThrow()).order_to_customer;
-    const link = (id: string, enquiryNo: string, customer: string) => runAs(updateActivityNoAndOrderToCustInEnquiryMst, id, { EnquiryNo: enquiryNo, OrderToCustomer: customer });
+    const addEnquiry = (officer: string, customer: string) =>
+      insertEnquiry(engine.db, `PENQ${String(++sequence).padStart(3, '0')}`, officer, customer);
+    const linkedTo = async (no: string) =>
+      (
+        await engine.db
+          .selectFrom('enquiries')
+          .select('order_to_customer')
+          .where('enquiry_no', '=', no)
+          .executeTakeFirstOrThrow()
+      ).order_to_customer;
+    const link = (id: string, enquiryNo: string, customer: string) =>
+      runAs(updateActivityNoAndOrderToCustInEnquiryMst, id, { EnquiryNo: enquiryNo, OrderToCustomer: customer });
 
     it.each([
       ['SO01', 'SO01'],
@@ -82,28 +129,40 @@ describe.each(ENGINES)('activity writes with an authenticated user (principal): 
       ['AM01', 'SO03'],
       ['ZM02', 'SO03'],
       ['ADM001', 'SO02'],
-    ])("%s linking an enquiry of %s: allowed within the scope of the enquiry's officer, else NOT_FOUND as if absent, and unchanged", async (id, officer) => {
-      const customer = officer === 'SO01' ? 'C001' : officer === 'SO02' ? 'C003' : 'C004';
-      const enquiry = await addEnquiry(officer, customer);
-      if (seesOfficer(id, officer)) {
-        expect((await link(id, enquiry.enquiry_no, 'c002')).data).toMatchObject({ EnquiryNo: enquiry.enquiry_no, OrderToCustomer: 'C002' });
-        expect(await linkedTo(enquiry.enquiry_no)).toBe('C002');
-      } else {
-        const error = await failure(link(id, enquiry.enquiry_no, 'C002'));
-        expect(error).toMatchObject({ code: 'NOT_FOUND', field: 'EnquiryNo' });
-        expect(refusalShape(error, enquiry.enquiry_no)).toEqual(refusalShape(await failure(link(id, 'ENQ999', 'C002')), 'ENQ999'));
-        expect(await linkedTo(enquiry.enquiry_no)).toBeNull();
-      }
-    });
+    ])(
+      "%s linking an enquiry of %s: allowed within the scope of the enquiry's officer, else NOT_FOUND as if absent, and unchanged",
+      async (id, officer) => {
+        const customer = officer === 'SO01' ? 'C001' : officer === 'SO02' ? 'C003' : 'C004';
+        const enquiry = await addEnquiry(officer, customer);
+        if (seesOfficer(id, officer)) {
+          expect((await link(id, enquiry.enquiry_no, 'c002')).data).toMatchObject({
+            EnquiryNo: enquiry.enquiry_no,
+            OrderToCustomer: 'C002',
+          });
+          expect(await linkedTo(enquiry.enquiry_no)).toBe('C002');
+        } else {
+          const error = await failure(link(id, enquiry.enquiry_no, 'C002'));
+          expect(error).toMatchObject({ code: 'NOT_FOUND', field: 'EnquiryNo' });
+          expect(refusalShape(error, enquiry.enquiry_no)).toEqual(
+            refusalShape(await failure(link(id, 'ENQ999', 'C002')), 'ENQ999'),
+          );
+          expect(await linkedTo(enquiry.enquiry_no)).toBeNull();
+        }
+      },
+    );
 
     it('records an order to a customer of another officer (the link is a fact, not a view)', async () => {
       const enquiry = await addEnquiry('SO01', 'C001');
       expect((await link('SO01', enquiry.enquiry_no, 'C004')).data).toMatchObject({ OrderToCustomer: 'C004' });
     });
 
-    it("answers an activity of an officer outside the scope as one that does not exist, not naming its customer", async () => {
+    it('answers an activity of an officer outside the scope as one that does not exist, not naming its customer', async () => {
       const enquiry = await addEnquiry('SO01', 'C001');
-      const linkActivity = (activityNo: string) => runAs(updateActivityNoAndOrderToCustInEnquiryMst, 'SO01', { EnquiryNo: enquiry.enquiry_no, ActivityNo: activityNo });
+      const linkActivity = (activityNo: string) =>
+        runAs(updateActivityNoAndOrderToCustInEnquiryMst, 'SO01', {
+          EnquiryNo: enquiry.enquiry_no,
+          ActivityNo: activityNo,
+        });
       const error = await failure(linkActivity('ACT003'));
       expect(error).toMatchObject({ code: 'NOT_FOUND', field: 'ActivityNo' });
       expect(refusalShape(error, 'ACT003')).toEqual(refusalShape(await failure(linkActivity('ACT999')), 'ACT999'));

@@ -24,16 +24,32 @@ function complaintObject(row: Database['complaints']) {
 }
 
 /** Newest first, then the higher number first. */
-const newestFirst = <T>(date: (r: T) => string, no: (r: T) => string) => (a: T, b: T) =>
-  date(b).localeCompare(date(a)) || no(b).localeCompare(no(a));
+const newestFirst =
+  <T>(date: (r: T) => string, no: (r: T) => string) =>
+  (a: T, b: T) =>
+    date(b).localeCompare(date(a)) || no(b).localeCompare(no(a));
 
 /** The report worked out from the fixture rows that pass `keep`. */
 function expectedReport(keepOfficer: (officer: string) => boolean, from = '0000-00-00', to = '9999-99-99') {
-  const activities = ACTIVITIES.filter((a) => keepOfficer(a.sales_officer_id) && a.activity_date >= from && a.activity_date <= to)
-    .sort(newestFirst<Database['activities']>((a) => a.activity_date, (a) => a.activity_no))
+  const activities = ACTIVITIES.filter(
+    (a) => keepOfficer(a.sales_officer_id) && a.activity_date >= from && a.activity_date <= to,
+  )
+    .sort(
+      newestFirst<Database['activities']>(
+        (a) => a.activity_date,
+        (a) => a.activity_no,
+      ),
+    )
     .map(activityObject);
-  const complaints = COMPLAINTS.filter((k) => keepOfficer(k.sales_officer_id) && k.complaint_date >= from && k.complaint_date <= to)
-    .sort(newestFirst<Database['complaints']>((k) => k.complaint_date, (k) => k.complaint_no))
+  const complaints = COMPLAINTS.filter(
+    (k) => keepOfficer(k.sales_officer_id) && k.complaint_date >= from && k.complaint_date <= to,
+  )
+    .sort(
+      newestFirst<Database['complaints']>(
+        (k) => k.complaint_date,
+        (k) => k.complaint_no,
+      ),
+    )
     .map(complaintObject);
   // The rows of the fixture tallied by status, independently of the report's own counting.
   const tally = (rows: { Status: string }[]) => {
@@ -58,23 +74,38 @@ function expectedReport(keepOfficer: (officer: string) => boolean, from = '0000-
 }
 
 const everyone = () => true;
-const only = (...ids: string[]) => (officer: string) => ids.includes(officer);
+const only =
+  (...ids: string[]) =>
+  (officer: string) =>
+    ids.includes(officer);
 
 describe.each(ENGINES)('ActivityReportAndComplaints: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertActivityData(engine.db),
+  );
 
-  const report = async (fields: Record<string, string>) => (await runOperation(activityReportAndComplaints, engine, fields)).data;
+  const report = async (fields: Record<string, string>) =>
+    (await runOperation(activityReportAndComplaints, engine, fields)).data;
 
-  const failure = (fields: Record<string, string>) => businessFailure(runOperation(activityReportAndComplaints, engine, fields));
+  const failure = (fields: Record<string, string>) =>
+    businessFailure(runOperation(activityReportAndComplaints, engine, fields));
 
   it('lists everything, newest first, when called with no fields', async () => {
     const data = await report({});
     expect(data).toEqual(expectedReport(everyone));
     // Same-day rows (ACT002/ACT006 on 2026-06-03, CMP002/CMP004 on 2026-06-05) come higher number first.
-    expect((data as { Activities: { ActivityNo: string }[] }).Activities.map((a) => a.ActivityNo)).toEqual(
-      ['ACT005', 'ACT006', 'ACT003', 'ACT002', 'ACT001', 'ACT007', 'ACT004'],
-    );
+    expect((data as { Activities: { ActivityNo: string }[] }).Activities.map((a) => a.ActivityNo)).toEqual([
+      'ACT005',
+      'ACT006',
+      'ACT003',
+      'ACT002',
+      'ACT001',
+      'ACT007',
+      'ACT004',
+    ]);
   });
 
   it('narrows to one officer, matching the id without regard to case', async () => {
@@ -159,23 +190,42 @@ describe.each(ENGINES)('ActivityReportAndComplaints on an empty database: %s', (
     expect(result.data).toEqual({
       Activities: [],
       Complaints: [],
-      Summary: { ActivityCount: 0, PendingActivities: 0, ApprovedActivities: 0, RejectedActivities: 0, ComplaintCount: 0, OpenComplaints: 0, ResolvedComplaints: 0 },
+      Summary: {
+        ActivityCount: 0,
+        PendingActivities: 0,
+        ApprovedActivities: 0,
+        RejectedActivities: 0,
+        ComplaintCount: 0,
+        OpenComplaints: 0,
+        ResolvedComplaints: 0,
+      },
     });
-    const withOfficer = await runOperation(activityReportAndComplaints, empty, { SalesOfficer: 'SO01', FromDate: '2026-06-01' });
+    const withOfficer = await runOperation(activityReportAndComplaints, empty, {
+      SalesOfficer: 'SO01',
+      FromDate: '2026-06-01',
+    });
     expect((withOfficer.data as { Activities: unknown[] }).Activities).toEqual([]);
   });
 });
 
 describe.each(ENGINES)('ActivityReportAndComplaints with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertActivityData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertActivityData(engine.db),
+  );
 
-  const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(activityReportAndComplaints, engine, fields, { principal: principal(id) })).data;
+  const runAs = async (id: string, fields: Record<string, string> = {}) =>
+    (await runOperation(activityReportAndComplaints, engine, fields, { principal: principal(id) })).data;
   const seenBy = (id: string) => (officer: string) => seesOfficer(id, officer);
 
-  it.each(['SO01', 'SO03', 'AM01', 'ZM02', 'ADM001'])('shows %s the activities and complaints of the officers within their scope', async (id) => {
-    expect(await runAs(id)).toEqual(expectedReport(seenBy(id)));
-  });
+  it.each(['SO01', 'SO03', 'AM01', 'ZM02', 'ADM001'])(
+    'shows %s the activities and complaints of the officers within their scope',
+    async (id) => {
+      expect(await runAs(id)).toEqual(expectedReport(seenBy(id)));
+    },
+  );
 
   it('keeps the examples meaningful: an officer sees neither a colleague nor their manager', async () => {
     const report = (await runAs('SO01')) as { Activities: { SalesOfficer: string }[] };
@@ -186,17 +236,30 @@ describe.each(ENGINES)('ActivityReportAndComplaints with an authenticated user (
 
   it('narrows with a SalesOfficer, a Username and dates within the scope', async () => {
     expect(await runAs('AM01', { SalesOfficer: 'so02' })).toEqual(expectedReport(only('SO02')));
-    expect(await runAs('ZM01', { Username: 'am.north', FromDate: '2026-06-01', ToDate: '2026-06-05' })).toEqual(expectedReport(seenBy('AM01'), '2026-06-01', '2026-06-05'));
+    expect(await runAs('ZM01', { Username: 'am.north', FromDate: '2026-06-01', ToDate: '2026-06-05' })).toEqual(
+      expectedReport(seenBy('AM01'), '2026-06-01', '2026-06-05'),
+    );
     expect(await runAs('SO01', { Username: 'so.one' })).toEqual(expectedReport(only('SO01')));
   });
 
   it('refuses a SalesOfficer outside the scope as FORBIDDEN naming it, and answers a Username outside it as an unknown one', async () => {
-    await expect(runAs('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
-    await expect(runAs('AM02', { SalesOfficer: 'AM01' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+    await expect(runAs('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'SalesOfficer',
+    });
+    await expect(runAs('AM02', { SalesOfficer: 'AM01' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'SalesOfficer',
+    });
     const unknown = refusalShape(await runAs('SO01', { Username: 'nobody' }).catch((err: unknown) => err), 'nobody');
     expect(unknown).toMatchObject({ code: 'NOT_FOUND', field: 'Username' });
-    for (const [id, username] of [['SO01', 'am.north'], ['AM01', 'admin']]) {
-      expect(refusalShape(await runAs(id, { Username: username }).catch((err: unknown) => err), username)).toEqual(unknown);
+    for (const [id, username] of [
+      ['SO01', 'am.north'],
+      ['AM01', 'admin'],
+    ]) {
+      expect(refusalShape(await runAs(id, { Username: username }).catch((err: unknown) => err), username)).toEqual(
+        unknown,
+      );
     }
   });
 });

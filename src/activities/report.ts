@@ -8,7 +8,15 @@ import { AppError, notFound } from '../errors';
 import { findUser, officerScope } from '../users/hierarchy';
 import { storedUserId } from '../operations/master-codes';
 import { activitiesQuery, complaintsQuery, selectsNothing, type DatedKey, type ReportFilter } from './repository';
-import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
+import {
+  cutPage,
+  encodePageToken,
+  keyDate,
+  keyText,
+  keyTuple,
+  type KeyPart,
+  type PageRequest,
+} from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult, type StreamedJson, type Streams } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
@@ -25,7 +33,12 @@ export type ReportPosition = null | DatedKey | 'end';
 export type ReportPageKey = [activities: ReportPosition, complaints: ReportPosition];
 
 /** The report of the officers reportOfficers() gave: one page (PageSize/PageToken), or the whole report, streamed when the caller takes streams. */
-export async function activityReport(db: Kysely<Database>, filter: ReportFilter, page?: PageRequest<ReportPageKey>, streams?: Streams): Promise<OperationResult> {
+export async function activityReport(
+  db: Kysely<Database>,
+  filter: ReportFilter,
+  page?: PageRequest<ReportPageKey>,
+  streams?: Streams,
+): Promise<OperationResult> {
   if (page) return reportPage(db, filter, page);
   return streamedResult(db, streams, (trx, end) => {
     const summary = new SummaryCounter();
@@ -46,14 +59,40 @@ export async function activityReport(db: Kysely<Database>, filter: ReportFilter,
 }
 
 /** Up to PageSize rows of each list after the token's positions; NextPageToken null once both lists are done. */
-async function reportPage(db: Kysely<Database>, filter: ReportFilter, request: PageRequest<ReportPageKey>): Promise<OperationResult> {
+async function reportPage(
+  db: Kysely<Database>,
+  filter: ReportFilter,
+  request: PageRequest<ReportPageKey>,
+): Promise<OperationResult> {
   const [activitiesAfter, complaintsAfter] = request.after ?? [null, null];
-  const activities = await pageOf(activitiesAfter, filter, request.size, (key) => activitiesQuery(db, filter, key).limit(request.size + 1).execute(), (a) => ({ date: a.ActivityDate, no: a.ActivityNo }));
-  const complaints = await pageOf(complaintsAfter, filter, request.size, (key) => complaintsQuery(db, filter, key).limit(request.size + 1).execute(), (c) => ({ date: c.ComplaintDate, no: c.ComplaintNo }));
+  const activities = await pageOf(
+    activitiesAfter,
+    filter,
+    request.size,
+    (key) =>
+      activitiesQuery(db, filter, key)
+        .limit(request.size + 1)
+        .execute(),
+    (a) => ({ date: a.ActivityDate, no: a.ActivityNo }),
+  );
+  const complaints = await pageOf(
+    complaintsAfter,
+    filter,
+    request.size,
+    (key) =>
+      complaintsQuery(db, filter, key)
+        .limit(request.size + 1)
+        .execute(),
+    (c) => ({ date: c.ComplaintDate, no: c.ComplaintNo }),
+  );
   const next: ReportPageKey = [activities.next, complaints.next];
   const done = next[0] === 'end' && next[1] === 'end';
   const summary = new SummaryCounter();
-  const data = { Activities: activities.rows.map(summary.count), Complaints: complaints.rows.map(summary.count), Summary: summary.result() };
+  const data = {
+    Activities: activities.rows.map(summary.count),
+    Complaints: complaints.rows.map(summary.count),
+    Summary: summary.result(),
+  };
   return { data, nextPageToken: done ? null : encodePageToken(next) };
 }
 
@@ -72,7 +111,8 @@ async function pageOf<R>(
 /** Where a list stopped: not begun (null), at its end, or after a row's date and number ({ date, no }). */
 const position: KeyPart<ReportPosition> = (value) => {
   if (value === null || value === 'end') return value;
-  if (typeof value !== 'object' || Array.isArray(value) || Object.keys(value).sort().join() !== 'date,no') return undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || Object.keys(value).sort().join() !== 'date,no')
+    return undefined;
   const { date, no } = value as Record<string, unknown>;
   const key = { date: keyDate(date), no: keyText(no) };
   return key.date !== undefined && key.no !== undefined ? (key as DatedKey) : undefined;
@@ -86,14 +126,22 @@ export const readReportKey = keyTuple<ReportPageKey>(position, position);
  * unknown Username or one outside the bound (the user, not a filter value, decides what may be seen),
  * FORBIDDEN for a SalesOfficer outside the bound; an unknown SalesOfficer lists nothing.
  */
-export async function reportOfficers(db: Kysely<Database>, input: ReportInput, allowed?: OfficerBound): Promise<OfficerBound> {
+export async function reportOfficers(
+  db: Kysely<Database>,
+  input: ReportInput,
+  allowed?: OfficerBound,
+): Promise<OfficerBound> {
   const scope = input.username === undefined ? undefined : await scopeOf(db, input.username, allowed);
   if (input.salesOfficer === undefined) return intersectOfficers(scope, allowed);
   const officer = await storedUserId(db, input.salesOfficer);
   if (officer === undefined) return [];
   assertOfficerInScope(allowed, officer, 'SalesOfficer');
   if (scope !== undefined && !scope.includes(officer)) {
-    throw new AppError('FORBIDDEN', `SalesOfficer ${officer} is not within the view of user '${input.username}'`, 'SalesOfficer');
+    throw new AppError(
+      'FORBIDDEN',
+      `SalesOfficer ${officer} is not within the view of user '${input.username}'`,
+      'SalesOfficer',
+    );
   }
   return [officer];
 }

@@ -50,7 +50,12 @@ export interface DecisionRow {
 export async function decidePending(db: Db, activityNo: string, decision: DecisionRow): Promise<boolean> {
   const result = await db
     .updateTable('activities')
-    .set({ status: decision.status, decided_by: decision.decidedBy, decided_at: decision.decidedAt, remarks: decision.remarks })
+    .set({
+      status: decision.status,
+      decided_by: decision.decidedBy,
+      decided_at: decision.decidedAt,
+      remarks: decision.remarks,
+    })
     .where('activity_no', '=', activityNo)
     .where('status', '=', 'PENDING')
     .executeTakeFirst();
@@ -82,7 +87,12 @@ export function activitiesQuery(db: Db, filter: ReportFilter, after?: DatedKey) 
   if (filter.from !== undefined) query = query.where('a.activity_date', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('a.activity_date', '<=', filter.to);
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('a.activity_date', '<', after.date), eb.and([eb('a.activity_date', '=', after.date), eb('a.activity_no', '<', after.no)])]));
+    query = query.where((eb) =>
+      eb.or([
+        eb('a.activity_date', '<', after.date),
+        eb.and([eb('a.activity_date', '=', after.date), eb('a.activity_no', '<', after.no)]),
+      ]),
+    );
   }
   return query.orderBy('a.activity_date', 'desc').orderBy('a.activity_no', 'desc');
 }
@@ -110,7 +120,12 @@ export function complaintsQuery(db: Db, filter: ReportFilter, after?: DatedKey) 
   if (filter.from !== undefined) query = query.where('k.complaint_date', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('k.complaint_date', '<=', filter.to);
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('k.complaint_date', '<', after.date), eb.and([eb('k.complaint_date', '=', after.date), eb('k.complaint_no', '<', after.no)])]));
+    query = query.where((eb) =>
+      eb.or([
+        eb('k.complaint_date', '<', after.date),
+        eb.and([eb('k.complaint_date', '=', after.date), eb('k.complaint_no', '<', after.no)]),
+      ]),
+    );
   }
   return query.orderBy('k.complaint_date', 'desc').orderBy('k.complaint_no', 'desc');
 }

@@ -54,7 +54,14 @@ export async function insertActivityData(db: Kysely<Database>): Promise<void> {
   await db.insertInto('enquiries').values(ENQUIRIES).execute();
 }
 
-export function pending(no: string, date: string, type: string, customer: string, officer: string, description: string): Database['activities'] {
+export function pending(
+  no: string,
+  date: string,
+  type: string,
+  customer: string,
+  officer: string,
+  description: string,
+): Database['activities'] {
   return {
     activity_no: no,
     activity_date: date,
@@ -70,14 +77,24 @@ export function pending(no: string, date: string, type: string, customer: string
 }
 
 /** A new PENDING activity `no` of `officer` at `customer`, stored, for a test that decides one. */
-export async function insertPending(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<Database['activities']> {
+export async function insertPending(
+  db: Kysely<Database>,
+  no: string,
+  officer: string,
+  customer: string,
+): Promise<Database['activities']> {
   const row = pending(no, '2026-06-12', 'VISIT', customer, officer, 'Visit to decide');
   await db.insertInto('activities').values(row).execute();
   return row;
 }
 
 /** A new unlinked enquiry `no` of `officer` at `customer`, stored, for a test that links one. */
-export async function insertEnquiry(db: Kysely<Database>, no: string, officer: string, customer: string): Promise<Database['enquiries']> {
+export async function insertEnquiry(
+  db: Kysely<Database>,
+  no: string,
+  officer: string,
+  customer: string,
+): Promise<Database['enquiries']> {
   const row = enquiry(no, '2026-06-11', customer, officer, 'Enquiry to link', null, null);
   await db.insertInto('enquiries').values(row).execute();
   return row;
@@ -100,11 +117,35 @@ export function activityObject(row: Database['activities']) {
   };
 }
 
-function complaint(no: string, date: string, customer: string, officer: string, product: string, description: string, status: 'OPEN' | 'RESOLVED'): Database['complaints'] {
-  return { complaint_no: no, complaint_date: date, customer_code: customer, sales_officer_id: officer, product_code: product, description, status };
+function complaint(
+  no: string,
+  date: string,
+  customer: string,
+  officer: string,
+  product: string,
+  description: string,
+  status: 'OPEN' | 'RESOLVED',
+): Database['complaints'] {
+  return {
+    complaint_no: no,
+    complaint_date: date,
+    customer_code: customer,
+    sales_officer_id: officer,
+    product_code: product,
+    description,
+    status,
+  };
 }
 
-function enquiry(no: string, date: string, customer: string, officer: string, description: string, activity: string | null, orderTo: string | null): Database['enquiries'] {
+function enquiry(
+  no: string,
+  date: string,
+  customer: string,
+  officer: string,
+  description: string,
+  activity: string | null,
+  orderTo: string | null,
+): Database['enquiries'] {
   return {
     enquiry_no: no,
     enquiry_date: date,

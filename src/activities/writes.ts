@@ -9,7 +9,15 @@ import { AppError, invalid, notFound } from '../errors';
 import { storedCustomerCode } from '../operations/master-codes';
 import type { Clock } from '../operations/types';
 import { findUser, isAbove, type User } from '../users/hierarchy';
-import { decidePending, findActivity, findEnquiry, linkEnquiry, type Activity, type EnquiryLinks, type Enquiry } from './repository';
+import {
+  decidePending,
+  findActivity,
+  findEnquiry,
+  linkEnquiry,
+  type Activity,
+  type EnquiryLinks,
+  type Enquiry,
+} from './repository';
 import { assertVisible, type OfficerBound } from '../users/principal-scope';
 
 export type Action = 'APPROVE' | 'REJECT';
@@ -33,7 +41,12 @@ export async function decideActivity(db: Kysely<Database>, clock: Clock, input: 
     await assertMayDecide(trx, user, activity);
 
     const status = OUTCOME[input.action];
-    const decision = { status, decidedBy: user.id, decidedAt: clock.now().toISOString(), remarks: input.remarks ?? null };
+    const decision = {
+      status,
+      decidedBy: user.id,
+      decidedAt: clock.now().toISOString(),
+      remarks: input.remarks ?? null,
+    };
     const changed = await decidePending(trx, activity.ActivityNo, decision);
     // Re-read in both cases: after a lost race the row holds the winner's decision.
     const stored = (await findActivity(trx, activity.ActivityNo))!;
@@ -75,16 +88,27 @@ export interface EnquiryLinkInput extends EnquiryLinks {
 }
 
 /** UpdateActivityNoAndOrderToCustInEnquiryMst: the linked enquiry and the call's Message; the same links again change nothing. */
-export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: EnquiryLinkInput, allowed?: OfficerBound) {
+export async function linkEnquiryTo(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: EnquiryLinkInput,
+  allowed?: OfficerBound,
+) {
   return db.transaction().execute(async (trx) => {
-    const enquiry = visible(await findEnquiry(trx, input.enquiryNo), allowed, () => notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`));
+    const enquiry = visible(await findEnquiry(trx, input.enquiryNo), allowed, () =>
+      notFound('EnquiryNo', `Enquiry '${input.enquiryNo}' does not exist`),
+    );
     const links: EnquiryLinks = {
-      activityNo: input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo, allowed),
-      orderToCustomer: input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),
+      activityNo:
+        input.activityNo === undefined ? undefined : await activityOf(trx, enquiry, input.activityNo, allowed),
+      orderToCustomer:
+        input.orderToCustomer === undefined ? undefined : await existingCustomer(trx, input.orderToCustomer),
     };
     const changed = await linkEnquiry(trx, enquiry.EnquiryNo, links, clock.now().toISOString());
     const linked = (await findEnquiry(trx, enquiry.EnquiryNo))!;
-    const message = changed ? `Enquiry ${linked.EnquiryNo} updated.` : `Enquiry ${linked.EnquiryNo} already carried these links; nothing was changed.`;
+    const message = changed
+      ? `Enquiry ${linked.EnquiryNo} updated.`
+      : `Enquiry ${linked.EnquiryNo} already carried these links; nothing was changed.`;
     return { data: linked, message };
   });
 }
@@ -93,7 +117,12 @@ export async function linkEnquiryTo(db: Kysely<Database>, clock: Clock, input: E
  * The stored number of the activity. An enquiry arises from a visit or demo at its own customer, so
  * an activity of another customer is refused rather than linked by mistake.
  */
-async function activityOf(db: Kysely<Database>, enquiry: Enquiry, activityNo: string, allowed: OfficerBound): Promise<string> {
+async function activityOf(
+  db: Kysely<Database>,
+  enquiry: Enquiry,
+  activityNo: string,
+  allowed: OfficerBound,
+): Promise<string> {
   const activity = await visibleActivity(db, activityNo, allowed);
   if (activity.CustomerCode !== enquiry.CustomerCode) {
     throw invalid(
@@ -112,11 +141,17 @@ async function existingCustomer(db: Kysely<Database>, code: string): Promise<str
 
 /** The stored activity, unless it is absent or outside the bound: NOT_FOUND naming ActivityNo either way. */
 async function visibleActivity(db: Kysely<Database>, activityNo: string, allowed: OfficerBound): Promise<Activity> {
-  return visible(await findActivity(db, activityNo), allowed, () => notFound('ActivityNo', `Activity '${activityNo}' does not exist`));
+  return visible(await findActivity(db, activityNo), allowed, () =>
+    notFound('ActivityNo', `Activity '${activityNo}' does not exist`),
+  );
 }
 
 /** The row, unless it is absent or its officer is outside the bound: `unknown` either way. */
-function visible<T extends { SalesOfficer: string }>(row: T | undefined, allowed: OfficerBound, unknown: () => AppError): T {
+function visible<T extends { SalesOfficer: string }>(
+  row: T | undefined,
+  allowed: OfficerBound,
+  unknown: () => AppError,
+): T {
   if (!row) throw unknown();
   assertVisible(allowed, row.SalesOfficer, unknown);
   return row;

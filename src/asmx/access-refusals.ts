@@ -25,7 +25,8 @@ export function plainRefusals(response: BindingResponse): GuardedRequest {
 /** Refusals as SOAP faults: the client's fault, except a 503 (the server could not check the credentials just then). */
 export function soapRefusals(response: BindingResponse, version: SoapVersion): GuardedRequest {
   return {
-    refuse: (status, message) => sendFault(response, version, { kind: status === 503 ? 'server' : 'client', message }, status),
+    refuse: (status, message) =>
+      sendFault(response, version, { kind: status === 503 ? 'server' : 'client', message }, status),
     fail(error) {
       annotateUnexpected(response, error);
       sendFault(response, version, UNEXPECTED_FAULT);

@@ -34,7 +34,10 @@ export function isBodyError(error: unknown): error is BodyError {
 
 /** The whole body, inflated; after a rejection the rest is read and dropped, so the connection can carry the answer. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() || 'identity';
+  const encoding =
+    String(req.headers['content-encoding'] ?? 'identity')
+      .trim()
+      .toLowerCase() || 'identity';
   const declared = Number(req.headers['content-length']);
   try {
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);

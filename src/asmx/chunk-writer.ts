@@ -50,7 +50,11 @@ export class ChunkWriter {
   async end(): Promise<StreamEnd> {
     if (this.aborted) return 'aborted';
     const last = this.take();
-    if (!this.started && !this.res.headersSent) this.res.setHeader('Content-Length', String(last === undefined ? 0 : typeof last === 'string' ? Buffer.byteLength(last, 'utf8') : last.length));
+    if (!this.started && !this.res.headersSent)
+      this.res.setHeader(
+        'Content-Length',
+        String(last === undefined ? 0 : typeof last === 'string' ? Buffer.byteLength(last, 'utf8') : last.length),
+      );
     this.started = true;
     return this.outlet.end(last);
   }

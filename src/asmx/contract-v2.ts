@@ -65,12 +65,17 @@ class ExpectedTypes {
   private recordType(type: RecordType): void {
     if (this.types.has(type.name)) return;
     this.types.set(type.name, []);
-    this.types.set(type.name, Object.entries(type.fields).map(([name, field]) => this.particle(name, field)));
+    this.types.set(
+      type.name,
+      Object.entries(type.fields).map(([name, field]) => this.particle(name, field)),
+    );
   }
 
   private arrayType(type: RecordType): string {
     this.recordType(type);
-    this.types.set(`ArrayOf${type.name}`, [{ name: type.name, type: { uri: this.tns, local: type.name }, nillable: false, repeated: true, optional: true }]);
+    this.types.set(`ArrayOf${type.name}`, [
+      { name: type.name, type: { uri: this.tns, local: type.name }, nillable: false, repeated: true, optional: true },
+    ]);
     return `ArrayOf${type.name}`;
   }
 
@@ -83,7 +88,10 @@ class ExpectedTypes {
 }
 
 /** Every difference between the v2 WSDL's types and the operations' declarations; empty when they agree. */
-export function typedContractDifferences(description: ServiceDescription, service: Pick<Service, 'operations' | 'wsdlFile'>): string[] {
+export function typedContractDifferences(
+  description: ServiceDescription,
+  service: Pick<Service, 'operations' | 'wsdlFile'>,
+): string[] {
   const root = description.document;
   const tns = description.targetNamespace;
   const schema = new SchemaIndex(root);
@@ -97,11 +105,15 @@ export function typedContractDifferences(description: ServiceDescription, servic
     const resultType = v2ResultTypeName(op.name);
     const global = schema.element(resultType);
     if (!global) differences.push(`the schema has no element ${resultType} (the HTTP GET/POST answer of ${op.name})`);
-    else if (!sameName(schema.typeOf(global), { uri: tns, local: resultType })) differences.push(`element ${resultType} is not of type ${resultType}`);
+    else if (!sameName(schema.typeOf(global), { uri: tns, local: resultType }))
+      differences.push(`element ${resultType} is not of type ${resultType}`);
   }
   for (const [name, particles] of expected.types) {
     const actual = schema.complexTypeSequence(name);
-    if (actual === undefined) differences.push(`the schema has no complexType ${name}${toAdd(service.wsdlFile, [{ ...IN_SCHEMA, xml: complexType(name, particles) }])}`);
+    if (actual === undefined)
+      differences.push(
+        `the schema has no complexType ${name}${toAdd(service.wsdlFile, [{ ...IN_SCHEMA, xml: complexType(name, particles) }])}`,
+      );
     else differences.push(...compare(`complexType ${name}`, actual, particles));
   }
   if (service.operations.size > 0 && [...service.operations.values()].some((op) => op.returns.kind !== 'text')) {
@@ -120,7 +132,11 @@ interface Insertion {
 const IN_SCHEMA = { after: '<s:schema', before: '</s:schema>' };
 
 /** Everything the v2 WSDL needs for an operation it does not list yet, in the file's own shape. */
-export function v2Entry(description: ServiceDescription, service: Pick<Service, 'name'>, op: ServiceOperation): Insertion[] {
+export function v2Entry(
+  description: ServiceDescription,
+  service: Pick<Service, 'name'>,
+  op: ServiceOperation,
+): Insertion[] {
   const schema = new SchemaIndex(description.document);
   const tns = description.targetNamespace;
   const expected = new ExpectedTypes(tns);
@@ -130,7 +146,8 @@ export function v2Entry(description: ServiceDescription, service: Pick<Service, 
   const typed = op.returns.kind !== 'text';
   const body = typed ? v2ResultTypeName(op.name) : 'string';
   const schemaXml = [element(op.name, inputs.map(input)), element(`${op.name}Response`, [response])];
-  for (const [name, particles] of expected.types) if (schema.complexTypeSequence(name) === undefined) schemaXml.push(complexType(name, particles));
+  for (const [name, particles] of expected.types)
+    if (schema.complexTypeSequence(name) === undefined) schemaXml.push(complexType(name, particles));
   if (typed) schemaXml.push(`      <s:element name="${body}" nillable="true" type="tns:${body}" />`);
   return [{ ...IN_SCHEMA, xml: schemaXml.join('\n') }, ...outsideSchema(service, op)];
 }
@@ -141,17 +158,29 @@ function outsideSchema(service: Pick<Service, 'name'>, op: ServiceOperation): In
   const typed = op.returns.kind !== 'text';
   const body = typed ? v2ResultTypeName(op.name) : 'string';
   const httpIn = (binding: string) =>
-    inputs.length === 0 ? `  <wsdl:message name="${op.name}${binding}In" />` : message(`${op.name}${binding}In`, inputs.map((name) => `<wsdl:part name="${name}" type="s:string" />`));
+    inputs.length === 0
+      ? `  <wsdl:message name="${op.name}${binding}In" />`
+      : message(
+          `${op.name}${binding}In`,
+          inputs.map((name) => `<wsdl:part name="${name}" type="s:string" />`),
+        );
   const messages = [
     message(`${op.name}SoapIn`, [`<wsdl:part name="parameters" element="tns:${op.name}" />`]),
     message(`${op.name}SoapOut`, [`<wsdl:part name="parameters" element="tns:${op.name}Response" />`]),
-    ...['HttpGet', 'HttpPost'].flatMap((binding) => [httpIn(binding), message(`${op.name}${binding}Out`, [`<wsdl:part name="Body" element="tns:${body}" />`])]),
+    ...['HttpGet', 'HttpPost'].flatMap((binding) => [
+      httpIn(binding),
+      message(`${op.name}${binding}Out`, [`<wsdl:part name="Body" element="tns:${body}" />`]),
+    ]),
   ];
   const fault = typed ? ['<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />'] : [];
   const portType = (binding: string, lines: string[]) => ({
     after: `<wsdl:portType name="${service.name}${binding}">`,
     before: '</wsdl:portType>',
-    xml: operation(op.name, [`<wsdl:input message="tns:${op.name}${binding}In" />`, `<wsdl:output message="tns:${op.name}${binding}Out" />`, ...lines]),
+    xml: operation(op.name, [
+      `<wsdl:input message="tns:${op.name}${binding}In" />`,
+      `<wsdl:output message="tns:${op.name}${binding}Out" />`,
+      ...lines,
+    ]),
   });
   const soapBinding = (binding: string, prefix: string) => ({
     after: `<wsdl:binding name="${service.name}${binding}"`,
@@ -160,13 +189,19 @@ function outsideSchema(service: Pick<Service, 'name'>, op: ServiceOperation): In
       `<${prefix}:operation soapAction="{{namespace}}${op.name}" style="document" />`,
       ...wrapped('wsdl:input', [`<${prefix}:body use="literal" />`]),
       ...wrapped('wsdl:output', [`<${prefix}:body use="literal" />`]),
-      ...(typed ? wrapped('wsdl:fault name="ServiceError"', [`<${prefix}:fault name="ServiceError" use="literal" />`]) : []),
+      ...(typed
+        ? wrapped('wsdl:fault name="ServiceError"', [`<${prefix}:fault name="ServiceError" use="literal" />`])
+        : []),
     ]),
   });
   const httpBinding = (binding: string, input: string) => ({
     after: `<wsdl:binding name="${service.name}${binding}"`,
     before: '</wsdl:binding>',
-    xml: operation(op.name, [`<http:operation location="/${op.name}" />`, ...wrapped('wsdl:input', [input]), ...wrapped('wsdl:output', ['<mime:mimeXml part="Body" />'])]),
+    xml: operation(op.name, [
+      `<http:operation location="/${op.name}" />`,
+      ...wrapped('wsdl:input', [input]),
+      ...wrapped('wsdl:output', ['<mime:mimeXml part="Body" />']),
+    ]),
   });
   return [
     { after: '</wsdl:types>', before: '<wsdl:portType', xml: messages.join('\n') },
@@ -195,12 +230,27 @@ function sequence(particles: Particle[], indent: string): string[] {
 }
 
 function element(name: string, particles: Particle[]): string {
-  const type = particles.length === 0 ? ['        <s:complexType />'] : ['        <s:complexType>', '          <s:sequence>', ...sequence(particles, '            '), '          </s:sequence>', '        </s:complexType>'];
+  const type =
+    particles.length === 0
+      ? ['        <s:complexType />']
+      : [
+          '        <s:complexType>',
+          '          <s:sequence>',
+          ...sequence(particles, '            '),
+          '          </s:sequence>',
+          '        </s:complexType>',
+        ];
   return [`      <s:element name="${name}">`, ...type, '      </s:element>'].join('\n');
 }
 
 function complexType(name: string, particles: Particle[]): string {
-  return [`      <s:complexType name="${name}">`, '        <s:sequence>', ...sequence(particles, '          '), '        </s:sequence>', '      </s:complexType>'].join('\n');
+  return [
+    `      <s:complexType name="${name}">`,
+    '        <s:sequence>',
+    ...sequence(particles, '          '),
+    '        </s:sequence>',
+    '      </s:complexType>',
+  ].join('\n');
 }
 
 function message(name: string, parts: string[]): string {
@@ -212,7 +262,9 @@ function wrapped(tag: string, lines: string[]): string[] {
 }
 
 function operation(name: string, lines: string[]): string {
-  return [`    <wsdl:operation name="${name}">`, ...lines.map((line) => `      ${line}`), '    </wsdl:operation>'].join('\n');
+  return [`    <wsdl:operation name="${name}">`, ...lines.map((line) => `      ${line}`), '    </wsdl:operation>'].join(
+    '\n',
+  );
 }
 
 /** The ServiceError fault type and element, and a ServiceError fault on every operation of the SOAP port type. */
@@ -223,24 +275,29 @@ function faultDifferences(root: XmlElement, schema: SchemaIndex, tns: string, op
   });
   const differences = compare('complexType ServiceError', schema.complexTypeSequence('ServiceError'), expected);
   const element = schema.element('ServiceError');
-  if (!element || !sameName(schema.typeOf(element), { uri: tns, local: 'ServiceError' })) differences.push('the schema has no element ServiceError of type ServiceError');
+  if (!element || !sameName(schema.typeOf(element), { uri: tns, local: 'ServiceError' }))
+    differences.push('the schema has no element ServiceError of type ServiceError');
   const portType = childrenNamed(root, WSDL_NS, 'portType').find((p) => p.attributes.name?.endsWith('Soap'));
   for (const name of operations) {
     const op = portType && childrenNamed(portType, WSDL_NS, 'operation').find((o) => o.attributes.name === name);
-    if (!op || !childrenNamed(op, WSDL_NS, 'fault').some((f) => f.attributes.name === 'ServiceError')) differences.push(`operation ${name} declares no ServiceError fault`);
+    if (!op || !childrenNamed(op, WSDL_NS, 'fault').some((f) => f.attributes.name === 'ServiceError'))
+      differences.push(`operation ${name} declares no ServiceError fault`);
   }
   return differences;
 }
 
 function compare(what: string, actual: Particle[] | undefined, expected: Particle[]): string[] {
   if (actual === undefined) return [`the schema has no ${what}`];
-  const describe = (p: Particle) => `${p.name}: ${p.type.local}${p.nillable ? ' (nillable)' : ''}${p.repeated ? ' (repeated)' : ''}${p.type.uri === XSD_NS ? '' : ` in ${p.type.uri}`}`;
+  const describe = (p: Particle) =>
+    `${p.name}: ${p.type.local}${p.nillable ? ' (nillable)' : ''}${p.repeated ? ' (repeated)' : ''}${p.type.uri === XSD_NS ? '' : ` in ${p.type.uri}`}`;
   const want = expected.map(describe);
   const have = actual.map(describe);
   const differences: string[] = [];
   for (let i = 0; i < Math.max(want.length, have.length); i++) {
     if (want[i] === have[i]) continue;
-    differences.push(`${what}, element ${i + 1}: the WSDL declares ${have[i] ?? 'nothing'}, the operations answer ${want[i] ?? 'nothing'}`);
+    differences.push(
+      `${what}, element ${i + 1}: the WSDL declares ${have[i] ?? 'nothing'}, the operations answer ${want[i] ?? 'nothing'}`,
+    );
   }
   return differences;
 }
@@ -257,8 +314,10 @@ class SchemaIndex {
   constructor(root: XmlElement) {
     const types = firstChildNamed(root, WSDL_NS, 'types');
     for (const schema of types ? childrenNamed(types, XSD_NS, 'schema') : []) {
-      for (const element of childrenNamed(schema, XSD_NS, 'element')) this.elements.set(element.attributes.name ?? '', element);
-      for (const type of childrenNamed(schema, XSD_NS, 'complexType')) this.complexTypes.set(type.attributes.name ?? '', type);
+      for (const element of childrenNamed(schema, XSD_NS, 'element'))
+        this.elements.set(element.attributes.name ?? '', element);
+      for (const type of childrenNamed(schema, XSD_NS, 'complexType'))
+        this.complexTypes.set(type.attributes.name ?? '', type);
     }
   }
 
@@ -307,37 +366,60 @@ export function v2Wsdl(legacy: string, service: Pick<Service, 'name' | 'operatio
   };
   const head = lines.slice(0, at('<s:schema') + 1);
   const tail = lines.slice(at('<wsdl:service'));
-  const bindingHead = (binding: string) => lines.slice(at(`<wsdl:binding name="${service.name}${binding}"`), at(`<wsdl:binding name="${service.name}${binding}"`) + 2);
+  const bindingHead = (binding: string) =>
+    lines.slice(
+      at(`<wsdl:binding name="${service.name}${binding}"`),
+      at(`<wsdl:binding name="${service.name}${binding}"`) + 2,
+    );
   const operations = [...service.operations.values()];
   const typed = operations.filter((op) => op.returns.kind !== 'text');
   const expected = new ExpectedTypes('{{namespace}}');
-  const schema = operations.flatMap((op) => [element(op.name, contractInputs(op, 'v2').map((name) => expected.scalar(name, 'string', false, true))), element(`${op.name}Response`, [expected.response(op)])]);
+  const schema = operations.flatMap((op) => [
+    element(
+      op.name,
+      contractInputs(op, 'v2').map((name) => expected.scalar(name, 'string', false, true)),
+    ),
+    element(`${op.name}Response`, [expected.response(op)]),
+  ]);
   // The result types first, then the types they use in the order of first use.
   const results = new Set(typed.map((op) => v2ResultTypeName(op.name)));
   const types = [...expected.types].sort(([a], [b]) => Number(results.has(b)) - Number(results.has(a)));
   schema.push(...types.map(([name, particles]) => complexType(name, particles)));
   if (typed.length > 0) {
-    const error = Object.entries(SERVICE_ERROR_TYPE.fields).map(([name, field]) => expected.scalar(name, isScalar(field) ? field.kind : 'string', isScalar(field) && field.nullable));
+    const error = Object.entries(SERVICE_ERROR_TYPE.fields).map(([name, field]) =>
+      expected.scalar(name, isScalar(field) ? field.kind : 'string', isScalar(field) && field.nullable),
+    );
     schema.push(complexType('ServiceError', error), '      <s:element name="ServiceError" type="tns:ServiceError" />');
-    schema.push(...typed.map((op) => `      <s:element name="${v2ResultTypeName(op.name)}" nillable="true" type="tns:${v2ResultTypeName(op.name)}" />`));
+    schema.push(
+      ...typed.map(
+        (op) =>
+          `      <s:element name="${v2ResultTypeName(op.name)}" nillable="true" type="tns:${v2ResultTypeName(op.name)}" />`,
+      ),
+    );
   }
   // The HTTP GET/POST answer of a text result, as ASMX declares it.
-  if (typed.length < operations.length) schema.push('      <s:element name="string" nillable="true" type="s:string" />');
+  if (typed.length < operations.length)
+    schema.push('      <s:element name="string" nillable="true" type="s:string" />');
   const entries = operations.map((op) => outsideSchema(service, op));
   const piece = (index: number) => entries.map((entry) => entry[index].xml);
   const messages = entries.map((entry) => entry[0].xml.split('\n'));
   // A message is 3 lines, or 1 when it has no part: the SOAP pair first, then HTTP GET's, then HTTP POST's.
   const pair = (list: string[], first: number) => {
     const blocks: string[][] = [];
-    for (let i = 0; i < list.length; ) {
+    for (let i = 0; i < list.length;) {
       const end = list[i].endsWith('/>') ? i + 1 : list.indexOf('  </wsdl:message>', i) + 1;
       blocks.push(list.slice(i, end));
       i = end;
     }
     return blocks.slice(first, first + 2).flat();
   };
-  const fault = typed.length > 0 ? [message('ServiceErrorFault', ['<wsdl:part name="detail" element="tns:ServiceError" />'])] : [];
-  const portType = (binding: string, index: number) => [`  <wsdl:portType name="${service.name}${binding}">`, ...piece(index), '  </wsdl:portType>'];
+  const fault =
+    typed.length > 0 ? [message('ServiceErrorFault', ['<wsdl:part name="detail" element="tns:ServiceError" />'])] : [];
+  const portType = (binding: string, index: number) => [
+    `  <wsdl:portType name="${service.name}${binding}">`,
+    ...piece(index),
+    '  </wsdl:portType>',
+  ];
   const binding = (name: string, index: number) => [...bindingHead(name), ...piece(index), '  </wsdl:binding>'];
   return [
     ...head,
@@ -360,7 +442,10 @@ export function v2Wsdl(legacy: string, service: Pick<Service, 'name' | 'operatio
 }
 
 /** Each v2 WSDL file under `root` and its text, from the legacy WSDL of the same service and its declarations. */
-export function v2WsdlFiles(root: string, services: ReadonlyArray<Pick<Service, 'name' | 'operations' | 'contract'>>): { file: string; text: string }[] {
+export function v2WsdlFiles(
+  root: string,
+  services: ReadonlyArray<Pick<Service, 'name' | 'operations' | 'contract'>>,
+): { file: string; text: string }[] {
   return services
     .filter((service) => service.contract === 'v2')
     .map((service) => ({

@@ -27,7 +27,10 @@ export interface ServiceDescription {
 }
 
 export class ContractMismatchError extends Error {
-  constructor(readonly serviceName: string, readonly differences: string[]) {
+  constructor(
+    readonly serviceName: string,
+    readonly differences: string[],
+  ) {
     super(`The WSDL of ${serviceName} and its implementation differ:\n  - ${differences.join('\n  - ')}`);
     this.name = 'ContractMismatchError';
   }
@@ -36,7 +39,9 @@ export class ContractMismatchError extends Error {
 export const ADDRESS_PLACEHOLDER = '{{address}}';
 
 /** Reads the WSDL file of a service from the project's wsdl/ folder, or the one under its wsdlRoot. */
-export function loadServiceDescription(service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>): ServiceDescription {
+export function loadServiceDescription(
+  service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>,
+): ServiceDescription {
   const text = fs.readFileSync(path.join(service.wsdlRoot ?? projectRoot(), service.wsdlFile), 'utf8');
   return describeWsdl(text, service.namespace);
 }
@@ -45,7 +50,8 @@ export function loadServiceDescription(service: Pick<Service, 'wsdlFile' | 'wsdl
 export function describeWsdl(template: string, namespace: string): ServiceDescription {
   const wsdlTemplate = template.split('{{namespace}}').join(escapeXml(namespace));
   const root = parseXml(wsdlTemplate.split(ADDRESS_PLACEHOLDER).join('urn:address'));
-  if (root.uri !== WSDL_NS || root.local !== 'definitions') throw new Error('not a WSDL document: the root is not wsdl:definitions');
+  if (root.uri !== WSDL_NS || root.local !== 'definitions')
+    throw new Error('not a WSDL document: the root is not wsdl:definitions');
   const service = firstChildNamed(root, WSDL_NS, 'service');
   if (!service?.attributes.name) throw new Error('the WSDL has no named wsdl:service');
   const serviceName = service.attributes.name;
@@ -54,12 +60,19 @@ export function describeWsdl(template: string, namespace: string): ServiceDescri
     targetNamespace: root.attributes.targetNamespace ?? '',
     document: root,
     wsdlTemplate,
-    operations: soapOperations(root, serviceName).map((name) => ({ name, params: schemaSequence(root, name), result: schemaSequence(root, `${name}Response`)[0] })),
+    operations: soapOperations(root, serviceName).map((name) => ({
+      name,
+      params: schemaSequence(root, name),
+      result: schemaSequence(root, `${name}Response`)[0],
+    })),
   };
 }
 
 /** Every difference between the WSDL and the service object; a v2 WSDL also lists the extension fields and typed results. */
-export function contractDifferences(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>): string[] {
+export function contractDifferences(
+  description: ServiceDescription,
+  service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>,
+): string[] {
   const differences: string[] = [];
   if (description.serviceName !== service.name) {
     differences.push(`the WSDL describes service ${description.serviceName}, the implementation is ${service.name}`);
@@ -81,12 +94,16 @@ export function contractDifferences(description: ServiceDescription, service: Pi
     const entry = service.contract === 'v2' ? toAdd(service.wsdlFile, v2Entry(description, service, op)) : '';
     differences.push(`operation ${op.name} is implemented but not in the WSDL${entry}`);
   }
-  if (service.contract === 'v2' && differences.length === 0) differences.push(...typedContractDifferences(description, service));
+  if (service.contract === 'v2' && differences.length === 0)
+    differences.push(...typedContractDifferences(description, service));
   return differences;
 }
 
 /** The start-up check: throws ContractMismatchError naming every difference. */
-export function assertContract(description: ServiceDescription, service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>): void {
+export function assertContract(
+  description: ServiceDescription,
+  service: Pick<Service, 'name' | 'operations' | 'contract' | 'wsdlFile'>,
+): void {
   const differences = contractDifferences(description, service);
   if (differences.length > 0) throw new ContractMismatchError(service.name, differences);
 }
@@ -101,7 +118,9 @@ function soapOperations(root: XmlElement, serviceName: string): string[] {
 function schemaSequence(root: XmlElement, elementName: string): string[] {
   const types = firstChildNamed(root, WSDL_NS, 'types');
   const schemas = types ? childrenNamed(types, XSD_NS, 'schema') : [];
-  const element = schemas.flatMap((s) => childrenNamed(s, XSD_NS, 'element')).find((e) => e.attributes.name === elementName);
+  const element = schemas
+    .flatMap((s) => childrenNamed(s, XSD_NS, 'element'))
+    .find((e) => e.attributes.name === elementName);
   if (!element) throw new Error(`the WSDL schema has no element ${elementName}`);
   const sequence = firstChildNamed(firstChildNamed(element, XSD_NS, 'complexType') ?? element, XSD_NS, 'sequence');
   return sequence ? childrenNamed(sequence, XSD_NS, 'element').map((e) => e.attributes.name ?? '') : [];

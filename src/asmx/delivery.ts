@@ -18,9 +18,16 @@ export function isStreamRefusal(error: unknown): error is TooManyStreams | TurnT
 }
 
 /** 429 past the address's share, 503 when no turn came in time, with Retry-After; `send` writes it in the binding's form. */
-export function refuseStream(res: BindingResponse, error: TooManyStreams | TurnTimeoutError, send: (status: 429 | 503, message: string) => void): void {
+export function refuseStream(
+  res: BindingResponse,
+  error: TooManyStreams | TurnTimeoutError,
+  send: (status: 429 | 503, message: string) => void,
+): void {
   const busy = error instanceof TurnTimeoutError;
   annotate(res, { outcome: busy ? 'busy' : 'rate_limited' });
   res.setHeader('Retry-After', String(STREAMS_RETRY_AFTER_SECONDS));
-  send(busy ? 503 : 429, busy ? FAULT_TEXT.serverBusy(STREAMS_RETRY_AFTER_SECONDS) : FAULT_TEXT.tooManyRequests(STREAMS_RETRY_AFTER_SECONDS));
+  send(
+    busy ? 503 : 429,
+    busy ? FAULT_TEXT.serverBusy(STREAMS_RETRY_AFTER_SECONDS) : FAULT_TEXT.tooManyRequests(STREAMS_RETRY_AFTER_SECONDS),
+  );
 }

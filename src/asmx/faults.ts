@@ -34,7 +34,8 @@ export const UNEXPECTED_FAULT: Fault = { kind: 'server', message: FAULT_TEXT.une
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 /** The two namespace declarations ASMX puts on every envelope, after xmlns:soap. */
-export const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+export const XSI_XSD =
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
 /** The envelope start both versions share, byte for byte as ASMX writes it. */
 export function envelopeStart(version: SoapVersion): string {
@@ -53,7 +54,8 @@ export function faultDocument(version: SoapVersion, fault: Fault): string {
 }
 
 function soap11Fault(fault: Fault): string {
-  const detail = fault.kind === 'mustUnderstand' ? '' : fault.detail ? `<detail>${fault.detail}</detail>` : '<detail />';
+  const detail =
+    fault.kind === 'mustUnderstand' ? '' : fault.detail ? `<detail>${fault.detail}</detail>` : '<detail />';
   return (
     `<soap:Fault><faultcode>soap:${FAULT_CODE['1.1'][fault.kind]}</faultcode>` +
     `<faultstring>${escapeXmlText(fault.message)}</faultstring>${detail}</soap:Fault>`
@@ -61,7 +63,12 @@ function soap11Fault(fault: Fault): string {
 }
 
 function soap12Fault(fault: Fault): string {
-  const detail = fault.kind === 'mustUnderstand' ? '' : fault.detail ? `<soap:Detail>${fault.detail}</soap:Detail>` : '<soap:Detail />';
+  const detail =
+    fault.kind === 'mustUnderstand'
+      ? ''
+      : fault.detail
+        ? `<soap:Detail>${fault.detail}</soap:Detail>`
+        : '<soap:Detail />';
   return (
     `<soap:Fault><soap:Code><soap:Value>soap:${FAULT_CODE['1.2'][fault.kind]}</soap:Value></soap:Code>` +
     `<soap:Reason><soap:Text xml:lang="en">${escapeXmlText(fault.message)}</soap:Text></soap:Reason>${detail}</soap:Fault>`

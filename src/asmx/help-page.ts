@@ -38,13 +38,16 @@ export function helpPage(service: Service): string {
     .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : 1))
     .map((name) => `      <li><a href="?op=${encodeURIComponent(name)}">${esc(name)}</a></li>`)
     .join('\n');
-  return page(service, `
+  return page(
+    service,
+    `
     <span>
       <p class="intro">The following operations are supported. For a formal definition, please review the <a href="?WSDL">Service Description</a>.</p>
       <ul>
 ${items}
       </ul>
-    </span>`);
+    </span>`,
+  );
 }
 
 /** What an operation's page shows beyond its samples. */
@@ -54,29 +57,42 @@ export interface OperationPageOptions {
   dateOrder: DateOrder;
 }
 
-export function operationHelpPage(service: Service, op: ServiceOperation, ctx: SampleContext, options: OperationPageOptions): string {
+export function operationHelpPage(
+  service: Service,
+  op: ServiceOperation,
+  ctx: SampleContext,
+  options: OperationPageOptions,
+): string {
   const samples = operationSamples(service, op, ctx)
-    .map((s) => `
+    .map(
+      (s) => `
       <span>
         <h3>${esc(s.title)}</h3>
         <p>${esc(s.intro)}</p>
         <pre>${esc(s.request)}</pre>
         <pre>${esc(s.response)}</pre>
-      </span>`)
+      </span>`,
+    )
     .join('\n');
-  return page(service, `
+  return page(
+    service,
+    `
     <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>
     <h2>${esc(op.name)}</h2>
 ${parameterTable(service, op, options.dateOrder)}
 ${testSection(op, ctx, options.testForm)}
-${samples}`);
+${samples}`,
+  );
 }
 
 export function operationNotFoundPage(service: Service, name: string): string {
-  return page(service, `
+  return page(
+    service,
+    `
     <h2>Error</h2>
     <p class="intro">${esc(`Method '${name}' was not found in service ${service.name}.`)}</p>
-    <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>`);
+    <p class="intro">Click <a href="?">here</a> for a complete list of operations.</p>`,
+  );
 }
 
 /** Every name the operation reads, the contract's parameters first: what it accepts, and whether the contract lists it. */
@@ -85,16 +101,30 @@ function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateO
   if (names.length === 0) return '    <p class="intro">This operation takes no parameters.</p>';
   const rows = names.map((name) => {
     const parameter = PARAMETERS[name] ?? { kind: 'text', description: '' };
-    const extension = service.contract === 'legacy' && op.params.length > 0 && op.fields.includes(name) ? ' <em>Not in the legacy contract: an extension this server reads.</em>' : '';
-    const cells = [esc(name), 'string', esc(acceptedValues(parameter, op.sorting, dateOrder)), esc(parameter.description) + extension];
+    const extension =
+      service.contract === 'legacy' && op.params.length > 0 && op.fields.includes(name)
+        ? ' <em>Not in the legacy contract: an extension this server reads.</em>'
+        : '';
+    const cells = [
+      esc(name),
+      'string',
+      esc(acceptedValues(parameter, op.sorting, dateOrder)),
+      esc(parameter.description) + extension,
+    ];
     return `        <tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
   });
   const notes = [
-    ...(service.contract === 'legacy' && op.params.length === 0 ? ['The WSDL lists none of these: they are sent as named fields (query, form, JSON or multipart).'] : []),
-    ...(op.acceptsFiles ? ['Files are sent as multipart/form-data parts, under any name, or base64 in FileContent.'] : []),
+    ...(service.contract === 'legacy' && op.params.length === 0
+      ? ['The WSDL lists none of these: they are sent as named fields (query, form, JSON or multipart).']
+      : []),
+    ...(op.acceptsFiles
+      ? ['Files are sent as multipart/form-data parts, under any name, or base64 in FileContent.']
+      : []),
   ];
   const noted = notes.map((note) => `\n    <p class="intro">${note}</p>`).join('');
-  const optional = op.write ? 'called with none, it changes nothing' : 'every parameter is optional: empty or missing means no filter, or the default named';
+  const optional = op.write
+    ? 'called with none, it changes nothing'
+    : 'every parameter is optional: empty or missing means no filter, or the default named';
   return [
     `    <h3>Parameters (${optional})</h3>`,
     '    <table>',
@@ -107,11 +137,16 @@ function parameterTable(service: Service, op: ServiceOperation, dateOrder: DateO
 /** The legacy page's Test section: a form that posts to the HTTP POST binding, with file inputs for files. */
 function testSection(op: ServiceOperation, ctx: SampleContext, testForm: OperationPageOptions['testForm']): string {
   if (testForm === 'none') return '';
-  if (testForm === 'local-only') return '    <h3>Test</h3>\n    <p>The test form is only available for requests from the local machine.</p>';
+  if (testForm === 'local-only')
+    return '    <h3>Test</h3>\n    <p>The test form is only available for requests from the local machine.</p>';
   const inputs = [...op.params, ...op.fields].map(
-    (name) => `        <tr><td class="frmText">${esc(name)}:</td><td><input class="frmInput" type="text" size="50" name="${esc(name)}"></td></tr>`,
+    (name) =>
+      `        <tr><td class="frmText">${esc(name)}:</td><td><input class="frmInput" type="text" size="50" name="${esc(name)}"></td></tr>`,
   );
-  if (op.acceptsFiles) inputs.push('        <tr><td class="frmText">Files:</td><td><input class="frmInput" type="file" name="File" multiple></td></tr>');
+  if (op.acceptsFiles)
+    inputs.push(
+      '        <tr><td class="frmText">Files:</td><td><input class="frmInput" type="file" name="File" multiple></td></tr>',
+    );
   const enctype = op.acceptsFiles ? ' enctype="multipart/form-data"' : '';
   return `    <h3>Test</h3>
     <p>To test the operation using the HTTP POST protocol, click the 'Invoke' button.</p>
@@ -159,7 +194,12 @@ interface Sample {
  * types and a list shown with two items, as .NET's pages show them.
  */
 function operationSamples(service: Service, op: ServiceOperation, ctx: SampleContext): Sample[] {
-  return [soapSample(service, op, ctx, '1.1'), soapSample(service, op, ctx, '1.2'), httpSample(service, op, ctx, 'GET'), httpSample(service, op, ctx, 'POST')];
+  return [
+    soapSample(service, op, ctx, '1.1'),
+    soapSample(service, op, ctx, '1.2'),
+    httpSample(service, op, ctx, 'GET'),
+    httpSample(service, op, ctx, 'POST'),
+  ];
 }
 
 function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, version: '1.1' | '1.2'): Sample {
@@ -186,24 +226,43 @@ function soapSample(service: Service, op: ServiceOperation, ctx: SampleContext, 
   };
 }
 
-const intro = (what: string) => `The following is a sample ${what} request and response. The placeholders shown need to be replaced with actual values.`;
+const intro = (what: string) =>
+  `The following is a sample ${what} request and response. The placeholders shown need to be replaced with actual values.`;
 
-const responseHead = (type: string) => ['HTTP/1.1 200 OK', `Content-Type: ${type}; charset=utf-8`, 'Content-Length: length', ''];
+const responseHead = (type: string) => [
+  'HTTP/1.1 200 OK',
+  `Content-Type: ${type}; charset=utf-8`,
+  'Content-Length: length',
+  '',
+];
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
 function soapResponseBody(service: Service, op: ServiceOperation): string[] {
   if (op.returns.kind === 'text') {
-    return [`    <${op.name}Response xmlns="${service.namespace}">`, `      <${op.name}Result>string</${op.name}Result>`, `    </${op.name}Response>`];
+    return [
+      `    <${op.name}Response xmlns="${service.namespace}">`,
+      `      <${op.name}Result>string</${op.name}Result>`,
+      `    </${op.name}Response>`,
+    ];
   }
   if (service.contract === 'v2') {
-    return [`    <${op.name}Response xmlns="${service.namespace}">`, ...typedSample(`${op.name}Result`, op.returns, '      '), `    </${op.name}Response>`];
+    return [
+      `    <${op.name}Response xmlns="${service.namespace}">`,
+      ...typedSample(`${op.name}Result`, op.returns, '      '),
+      `    </${op.name}Response>`,
+    ];
   }
   return [`    <${op.name}Response xmlns="${service.namespace}" />`];
 }
 
 /** The typed result element of the v2 contract with placeholders (typed-xml.ts writes the real one). */
-function typedSample(name: string, returns: Exclude<ResultType, { kind: 'text' }>, indent: string, attributes = ''): string[] {
+function typedSample(
+  name: string,
+  returns: Exclude<ResultType, { kind: 'text' }>,
+  indent: string,
+  attributes = '',
+): string[] {
   const lines = [`${indent}<${name}${attributes}>`, `${indent}  <Message>string</Message>`];
   if (returns.kind === 'rows') {
     lines.push(`${indent}  <Count>int</Count>`, ...fieldSample('Data', { list: returns.row }, `${indent}  `));
@@ -223,7 +282,9 @@ function fieldSample(name: string, type: FieldType, indent: string): string[] {
 }
 
 function recordSample(name: string, type: RecordType, indent: string): string[] {
-  const fields = Object.entries(type.fields).flatMap(([field, fieldType]) => fieldSample(field, fieldType, `${indent}  `));
+  const fields = Object.entries(type.fields).flatMap(([field, fieldType]) =>
+    fieldSample(field, fieldType, `${indent}  `),
+  );
   return [`${indent}<${name}>`, ...fields, `${indent}</${name}>`];
 }
 
@@ -246,15 +307,34 @@ function httpSample(service: Service, op: ServiceOperation, ctx: SampleContext, 
   const request =
     method === 'GET'
       ? [`GET ${url}${form ? `?${form}` : ''} HTTP/1.1`, `Host: ${ctx.host}`]
-      : [`POST ${url} HTTP/1.1`, `Host: ${ctx.host}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: length', '', form];
-  return { title: `HTTP ${method}`, intro: intro(`HTTP ${method}`), request: request.join('\n'), response: httpResponse(service, op) };
+      : [
+          `POST ${url} HTTP/1.1`,
+          `Host: ${ctx.host}`,
+          'Content-Type: application/x-www-form-urlencoded',
+          'Content-Length: length',
+          '',
+          form,
+        ];
+  return {
+    title: `HTTP ${method}`,
+    intro: intro(`HTTP ${method}`),
+    request: request.join('\n'),
+    response: httpResponse(service, op),
+  };
 }
 
 function httpResponse(service: Service, op: ServiceOperation): string {
-  if (op.returns.kind === 'text') return [...responseHead('text/xml'), XML_DECLARATION, `<string xmlns="${service.namespace}">string</string>`].join('\n');
+  if (op.returns.kind === 'text')
+    return [...responseHead('text/xml'), XML_DECLARATION, `<string xmlns="${service.namespace}">string</string>`].join(
+      '\n',
+    );
   if (service.contract === 'v2') {
     const ns = ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="${service.namespace}"`;
-    return [...responseHead('text/xml'), XML_DECLARATION, ...typedSample(v2ResultTypeName(op.name), op.returns, '', ns)].join('\n');
+    return [
+      ...responseHead('text/xml'),
+      XML_DECLARATION,
+      ...typedSample(v2ResultTypeName(op.name), op.returns, '', ns),
+    ].join('\n');
   }
   return [...responseHead('application/json'), '{"Success":true,"Message":"","Data":...}'].join('\n');
 }

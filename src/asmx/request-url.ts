@@ -8,21 +8,33 @@ import type { TLSSocket } from 'node:tls';
 import type { Settings } from '../config';
 import { lastForwarded } from '../request-context/forwarded';
 
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 type AddressSettings = Pick<Settings, 'trustProxy' | 'publicUrl'>;
 
 /** Where the server's root is reached from outside; `prefix`: PUBLIC_URL's own path, ahead of BASE_PATH. */
-export function publicAddress(req: IncomingMessage, settings: AddressSettings): { scheme: 'http' | 'https'; host: string; prefix: string } {
+export function publicAddress(
+  req: IncomingMessage,
+  settings: AddressSettings,
+): { scheme: 'http' | 'https'; host: string; prefix: string } {
   if (settings.publicUrl !== undefined) {
     const url = new URL(settings.publicUrl);
-    return { scheme: url.protocol === 'https:' ? 'https' : 'http', host: url.host, prefix: url.pathname.replace(/\/+$/, '') };
+    return {
+      scheme: url.protocol === 'https:' ? 'https' : 'http',
+      host: url.host,
+      prefix: url.pathname.replace(/\/+$/, ''),
+    };
   }
   return { scheme: scheme(req, settings), host: requestHost(req, settings), prefix: '' };
 }
 
 /** The service's own URL: scheme://host + PUBLIC_URL's path + base path + service path. */
-export function serviceUrl(req: IncomingMessage, settings: AddressSettings & Pick<Settings, 'basePath'>, servicePath: string): string {
+export function serviceUrl(
+  req: IncomingMessage,
+  settings: AddressSettings & Pick<Settings, 'basePath'>,
+  servicePath: string,
+): string {
   const { scheme, host, prefix } = publicAddress(req, settings);
   return `${scheme}://${host}${prefix}${settings.basePath}${servicePath}`;
 }
@@ -54,4 +66,3 @@ function localAddress(req: IncomingMessage): string {
   const shown = bare.includes(':') ? `[${bare}]` : bare;
   return `${shown}:${req.socket.localPort ?? 80}`;
 }
-

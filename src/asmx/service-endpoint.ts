@@ -8,13 +8,23 @@ import type { Delivery } from './delivery';
 import type { Service } from '../services/types';
 import { fromLocalMachine } from '../auth/client-address';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
-import { HELP_PAGE_POLICY, helpPage, operationHelpPage, operationNotFoundPage, type OperationPageOptions } from './help-page';
+import {
+  HELP_PAGE_POLICY,
+  helpPage,
+  operationHelpPage,
+  operationNotFoundPage,
+  type OperationPageOptions,
+} from './help-page';
 import { handleHttpBinding, type HttpKind } from './http';
 import { publicAddress, serviceUrl } from './request-url';
 import { escapeXml } from './xml-escape';
 
 /** The HTTP GET and POST bindings: a request to a path under the .asmx, on Node's own objects. */
-export function httpBindings(service: Service, settings: Settings, delivery: Delivery): (req: BindingRequest, res: BindingResponse, kind: HttpKind) => void {
+export function httpBindings(
+  service: Service,
+  settings: Settings,
+  delivery: Delivery,
+): (req: BindingRequest, res: BindingResponse, kind: HttpKind) => void {
   return (req, res, kind) => {
     handleHttpBinding(service, settings, delivery, req, res, kind).catch((error: unknown) => {
       // Its failures are answered inside; one that escapes (the answer itself failing) cuts the connection.
@@ -29,7 +39,11 @@ export function httpBindings(service: Service, settings: Settings, delivery: Del
  * door classified it, with addresses from each request; `private`, as the legacy ones, since the
  * addresses depend on the request.
  */
-export function serviceDocuments(service: Service, description: ServiceDescription, settings: Settings): (req: Request, res: Response) => void {
+export function serviceDocuments(
+  service: Service,
+  description: ServiceDescription,
+  settings: Settings,
+): (req: Request, res: Response) => void {
   return (req, res) => {
     const kind = requestKindOf(res);
     annotate(res, { outcome: 'success' });
@@ -66,7 +80,11 @@ function sendOperationPage(req: Request, res: Response, service: Service, name: 
   }
   const { host, prefix } = publicAddress(req, settings);
   const options = { testForm: testFormOf(req, settings), dateOrder: settings.dateOrder };
-  sendHtml(res, 200, operationHelpPage(service, operation, { host, servicePath: prefix + settings.basePath + service.path }, options));
+  sendHtml(
+    res,
+    200,
+    operationHelpPage(service, operation, { host, servicePath: prefix + settings.basePath + service.path }, options),
+  );
 }
 
 /** HELP_TEST_FORMS: the form for everyone, no one, or (local) the legacy rule: the machine itself sees it, others a sentence. */
@@ -80,11 +98,21 @@ function testFormOf(req: Request, settings: Settings): OperationPageOptions['tes
 const CACHE_CONTROL = (status: number) => (status === 200 ? 'private, max-age=0' : 'private');
 
 function sendXml(res: Response, xml: string): void {
-  res.status(200).set({ 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': CACHE_CONTROL(200) }).send(xml);
+  res
+    .status(200)
+    .set({ 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': CACHE_CONTROL(200) })
+    .send(xml);
 }
 
 function sendHtml(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL(status), 'Content-Security-Policy': HELP_PAGE_POLICY }).send(html);
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': CACHE_CONTROL(status),
+      'Content-Security-Policy': HELP_PAGE_POLICY,
+    })
+    .send(html);
 }
 
 const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
@@ -97,8 +125,16 @@ function discoveryDocument(url: string, service: Pick<Service, 'name' | 'namespa
     xmlns: DISCO_NS,
   });
   discovery.ele('contractRef', { ref: `${url}?wsdl`, docRef: url, xmlns: `${DISCO_NS}scl/` });
-  for (const [n, binding] of [[1, 'Soap'], [2, 'Soap12']] as const) {
-    discovery.ele('soap', { address: url, [`xmlns:q${n}`]: service.namespace, binding: `q${n}:${service.name}${binding}`, xmlns: `${DISCO_NS}soap/` });
+  for (const [n, binding] of [
+    [1, 'Soap'],
+    [2, 'Soap12'],
+  ] as const) {
+    discovery.ele('soap', {
+      address: url,
+      [`xmlns:q${n}`]: service.namespace,
+      binding: `q${n}:${service.name}${binding}`,
+      xmlns: `${DISCO_NS}soap/`,
+    });
   }
   return discovery.end({ prettyPrint: true, indent: '  ', newline: '\r\n', spaceBeforeSlash: true });
 }

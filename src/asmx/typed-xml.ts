@@ -5,7 +5,16 @@
 import { createCB } from 'xmlbuilder2';
 import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces';
 import type { ServerResponse } from 'node:http';
-import { field, isScalar, nullable, recordType, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
+import {
+  field,
+  isScalar,
+  nullable,
+  recordType,
+  type FieldType,
+  type RecordType,
+  type ResultType,
+  type ScalarKind,
+} from '../operations/results';
 import { StreamedData, type StreamedJson } from '../operations/streamed';
 import type { OperationResult } from '../operations/types';
 import { ChunkWriter, type StreamEnd } from './chunk-writer';
@@ -73,7 +82,14 @@ class XmlStream {
 }
 
 /** Writes `result` as the element `name` inside the builder's current element, and closes any StreamedData it holds. */
-export async function writeTypedResult(stream: XmlStream, ns: string, name: string, returns: ResultType, result: OperationResult, root = false): Promise<void> {
+export async function writeTypedResult(
+  stream: XmlStream,
+  ns: string,
+  name: string,
+  returns: ResultType,
+  result: OperationResult,
+  root = false,
+): Promise<void> {
   const { xml } = stream;
   xml.ele(ns, name);
   if (root) declareSchemaPrefixes(xml);
@@ -87,14 +103,16 @@ export async function writeTypedResult(stream: XmlStream, ns: string, name: stri
     try {
       if (data.count !== undefined) scalar(xml, ns, 'Count', 'integer', await data.count());
       await writeStreamed(stream, ns, 'Data', dataType(returns), data, data.body);
-      if (data.totals && returns.kind === 'rows' && returns.totals) record(stream, ns, 'Totals', returns.totals, data.totals());
+      if (data.totals && returns.kind === 'rows' && returns.totals)
+        record(stream, ns, 'Totals', returns.totals, data.totals());
     } finally {
       await data.close();
     }
   } else if (data !== null && data !== undefined) {
     if (Array.isArray(data)) scalar(xml, ns, 'Count', 'integer', data.length);
     await writeValue(stream, ns, 'Data', dataType(returns), data);
-    if (result.totals && returns.kind === 'rows' && returns.totals) record(stream, ns, 'Totals', returns.totals, result.totals);
+    if (result.totals && returns.kind === 'rows' && returns.totals)
+      record(stream, ns, 'Totals', returns.totals, result.totals);
   }
   if (result.nextPageToken !== undefined) nullableText(xml, ns, 'NextPageToken', result.nextPageToken);
   xml.up();
@@ -122,7 +140,14 @@ async function writeRows(stream: XmlStream, type: RecordType, rows: readonly Rec
 }
 
 /** A streamed Data: its parts in the order the declaration has them, rows as the cursor gives them. */
-async function writeStreamed(stream: XmlStream, ns: string, name: string, type: FieldType, data: StreamedData, part: StreamedJson): Promise<void> {
+async function writeStreamed(
+  stream: XmlStream,
+  ns: string,
+  name: string,
+  type: FieldType,
+  data: StreamedData,
+  part: StreamedJson,
+): Promise<void> {
   if (part.kind === 'value') return writeValue(stream, ns, name, type, part.value());
   if (part.kind === 'rows') {
     if (!('list' in type)) throw new Error(`${name}: rows where the declaration has no list`);
@@ -145,9 +170,16 @@ async function writeStreamed(stream: XmlStream, ns: string, name: string, type: 
   stream.xml.up();
 }
 
-function record(stream: XmlStream, ns: string, name: string, type: RecordType, value: Readonly<Record<string, unknown>>): void {
+function record(
+  stream: XmlStream,
+  ns: string,
+  name: string,
+  type: RecordType,
+  value: Readonly<Record<string, unknown>>,
+): void {
   stream.xml.ele(ns, name);
-  for (const [fieldName, fieldType] of Object.entries(type.fields)) member(stream, ns, fieldName, fieldType, value[fieldName]);
+  for (const [fieldName, fieldType] of Object.entries(type.fields))
+    member(stream, ns, fieldName, fieldType, value[fieldName]);
   stream.xml.up();
 }
 
@@ -157,7 +189,15 @@ function lexicalRow(type: RecordType, row: Readonly<Record<string, unknown>>): R
   for (const [name, fieldType] of Object.entries(type.fields)) {
     const value = row[name];
     if (value === null || value === undefined) lexical[name] = null;
-    else if (!isScalar(fieldType)) lexical[name] = 'list' in fieldType ? { [fieldType.list.name]: (value as Record<string, unknown>[]).map((item) => lexicalRow(fieldType.list, item)) } : lexicalRow(fieldType.record, value as Record<string, unknown>);
+    else if (!isScalar(fieldType))
+      lexical[name] =
+        'list' in fieldType
+          ? {
+              [fieldType.list.name]: (value as Record<string, unknown>[]).map((item) =>
+                lexicalRow(fieldType.list, item),
+              ),
+            }
+          : lexicalRow(fieldType.record, value as Record<string, unknown>);
     else lexical[name] = fieldType.kind === 'string' ? cdataProof(value as string) : scalarText(fieldType.kind, value);
   }
   return lexical;
@@ -214,13 +254,21 @@ function decimalText(value: number): string {
 }
 
 /** The type of the v2 contract's business failure: the SOAP fault's detail, the HTTP failure's root. */
-export const SERVICE_ERROR_TYPE = recordType('ServiceError', { Code: field.string, Field: nullable(field.string), Message: field.string });
+export const SERVICE_ERROR_TYPE = recordType('ServiceError', {
+  Code: field.string,
+  Field: nullable(field.string),
+  Message: field.string,
+});
 
 /** `<ServiceError xmlns="ns">` with the failure's Code, Field and Message, as one XML fragment. */
 export function serviceErrorXml(ns: string, failure: { code: string; field?: string; message: string }): string {
   const parts: string[] = [];
   const xml = createCB({ data: (text: string) => void parts.push(text), prettyPrint: false });
-  const value: Record<string, string | null> = { Code: failure.code, Field: failure.field ?? null, Message: failure.message };
+  const value: Record<string, string | null> = {
+    Code: failure.code,
+    Field: failure.field ?? null,
+    Message: failure.message,
+  };
   xml.ele(ns, SERVICE_ERROR_TYPE.name);
   declareSchemaPrefixes(xml);
   for (const name of Object.keys(SERVICE_ERROR_TYPE.fields)) nullableText(xml, ns, name, value[name]);
@@ -264,11 +312,15 @@ export type RowsXml = (type: RecordType, rows: readonly Readonly<Record<string, 
 const loaded = new WeakMap<Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>, Promise<LibraryWsdl>>();
 
 /** The rows writer of a service, its WSDL read by the library once per service object. */
-export async function rowsWriter(service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>, lexical: (type: RecordType, row: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<RowsXml> {
+export async function rowsWriter(
+  service: Pick<Service, 'wsdlFile' | 'wsdlRoot' | 'namespace'>,
+  lexical: (type: RecordType, row: Readonly<Record<string, unknown>>) => Record<string, unknown>,
+): Promise<RowsXml> {
   let wsdl = loaded.get(service);
   if (!wsdl) loaded.set(service, (wsdl = readWsdl(loadServiceDescription(service).wsdlTemplate)));
   const library = await wsdl;
-  return (type, rows) => childrenXml(library, { [type.name]: rows.map((row) => lexical(type, row)) }, service.namespace);
+  return (type, rows) =>
+    childrenXml(library, { [type.name]: rows.map((row) => lexical(type, row)) }, service.namespace);
 }
 
 /**

@@ -18,7 +18,11 @@ export interface WriteRefusal {
 type RefusalSettings = Pick<Settings, 'authMode' | 'trustProxy' | 'publicUrl'>;
 
 /** Why this request may not run the operation, or undefined when it may. */
-export function writeRefusal(operation: { name: string; write: boolean }, req: IncomingMessage, settings: RefusalSettings): WriteRefusal | undefined {
+export function writeRefusal(
+  operation: { name: string; write: boolean },
+  req: IncomingMessage,
+  settings: RefusalSettings,
+): WriteRefusal | undefined {
   if (!operation.write || settings.authMode === 'off') return undefined;
   if (req.method === 'GET') return { status: 405, message: HTTP_TEXT.writeNeedsPost(operation.name), allow: 'POST' };
   if (fromAnotherSite(req, settings)) return { status: 403, message: FAULT_TEXT.crossSiteWrite() };

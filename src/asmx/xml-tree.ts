@@ -26,7 +26,8 @@ export function parseXml(text: string): XmlElement {
     const scope = Object.keys(tag.ns).length > 0 ? { ...parentScope, ...tag.ns } : parentScope;
     const element: XmlElement = { uri: tag.uri, local: tag.local, attributes: {}, children: [], scope, text: '' };
     for (const attribute of Object.values(tag.attributes)) {
-      if (attribute.prefix !== 'xmlns' && attribute.name !== 'xmlns') element.attributes[attribute.name] = attribute.value;
+      if (attribute.prefix !== 'xmlns' && attribute.name !== 'xmlns')
+        element.attributes[attribute.name] = attribute.value;
     }
     if (stack.length > 0) stack[stack.length - 1].children.push(element);
     else root = element;

@@ -28,7 +28,12 @@ export interface GuardedRequest {
 }
 
 /** Judges a request that runs an operation (the caller decides which do), answering a refusal in `guarded`'s form. */
-export type AccessGuard = (req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, next: () => void) => void;
+export type AccessGuard = (
+  req: BindingRequest,
+  res: BindingResponse,
+  guarded: GuardedRequest,
+  next: () => void,
+) => void;
 
 /** Undefined when there is nothing to check (authentication off, no rate limit). */
 export function accessGuard(settings: Settings, control: AccessControl): AccessGuard | undefined {
@@ -50,7 +55,13 @@ export function accessGuard(settings: Settings, control: AccessControl): AccessG
  * failed-login counts come before any password check, and the credentials before the rate limit, so
  * that a user is one client wherever it connects from; nothing of the body is read before.
  */
-async function judge(req: BindingRequest, res: BindingResponse, guarded: GuardedRequest, settings: Settings, control: AccessControl): Promise<UsersTable | undefined | false> {
+async function judge(
+  req: BindingRequest,
+  res: BindingResponse,
+  guarded: GuardedRequest,
+  settings: Settings,
+  control: AccessControl,
+): Promise<UsersTable | undefined | false> {
   const { authenticate, limiter, admits } = control;
   let principal: UsersTable | undefined;
   const credentials = authenticate && presentedCredentials(req.headers, settings.authMode, settings.authApiKeyHeader);
@@ -65,7 +76,9 @@ async function judge(req: BindingRequest, res: BindingResponse, guarded: Guarded
     }
   }
   if (limiter) {
-    const decision = await limiter.take(principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`);
+    const decision = await limiter.take(
+      principal ? `user:${principal.id}` : `address:${clientAddress(req, settings.trustProxy)}`,
+    );
     if (!decision.allowed) return tooManyRequests(res, guarded, decision.retryAfterSeconds);
   }
   // Another user's credentials get the answer of wrong ones: the refusal tells nothing about them.
@@ -83,7 +96,13 @@ function tooManyRequests(res: BindingResponse, guarded: GuardedRequest, retryAft
   return refuse(res, guarded, 'rate_limited', 429, FAULT_TEXT.tooManyRequests(retryAfterSeconds));
 }
 
-function refuse(res: BindingResponse, guarded: GuardedRequest, outcome: RequestOutcome, status: 401 | 429 | 503, message: string): false {
+function refuse(
+  res: BindingResponse,
+  guarded: GuardedRequest,
+  outcome: RequestOutcome,
+  status: 401 | 429 | 503,
+  message: string,
+): false {
   annotate(res, { outcome });
   guarded.refuse(status, message);
   return false;

@@ -47,7 +47,13 @@ export function createAuthenticator(db: Kysely<Database>, clock: Clock, throttle
   };
 }
 
-async function byPassword(db: Kysely<Database>, verified: VerifiedPasswords, username: string, password: string, placed: Placed): Promise<UsersTable | undefined> {
+async function byPassword(
+  db: Kysely<Database>,
+  verified: VerifiedPasswords,
+  username: string,
+  password: string,
+  placed: Placed,
+): Promise<UsersTable | undefined> {
   const found = await userWithPassword(db, username);
   const active = (user: UsersTable) => (user.active === 1 ? user : undefined);
   // Remembered, it needs no check and takes no place: a client's calls at once are not refused.

@@ -30,10 +30,21 @@ export function authDb(db: Kysely<Database>): Kysely<Database & AuthTables> {
 
 type ApiKeysTable = AuthTables['api_keys'];
 
-const USER_COLUMNS = ['users.id', 'users.username', 'users.name', 'users.role', 'users.manager_id', 'users.zone_code', 'users.active'] as const;
+const USER_COLUMNS = [
+  'users.id',
+  'users.username',
+  'users.name',
+  'users.role',
+  'users.manager_id',
+  'users.zone_code',
+  'users.active',
+] as const;
 
 /** Usernames are stored lower-case (schema.ts), so the match ignores case. */
-export async function userWithPassword(db: Kysely<Database>, username: string): Promise<{ user: UsersTable; passwordHash: string | null } | undefined> {
+export async function userWithPassword(
+  db: Kysely<Database>,
+  username: string,
+): Promise<{ user: UsersTable; passwordHash: string | null } | undefined> {
   const row = await authDb(db)
     .selectFrom('users')
     .leftJoin('user_passwords', 'user_passwords.user_id', 'users.id')
@@ -45,11 +56,22 @@ export async function userWithPassword(db: Kysely<Database>, username: string): 
   return { user, passwordHash };
 }
 
-export async function keyWithUser(db: Kysely<Database>, keyId: string): Promise<{ user: UsersTable; key: Pick<ApiKeysTable, 'key_id' | 'secret_hash' | 'revoked_at' | 'last_used_at'> } | undefined> {
+export async function keyWithUser(
+  db: Kysely<Database>,
+  keyId: string,
+): Promise<
+  { user: UsersTable; key: Pick<ApiKeysTable, 'key_id' | 'secret_hash' | 'revoked_at' | 'last_used_at'> } | undefined
+> {
   const row = await authDb(db)
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select([...USER_COLUMNS, 'api_keys.key_id', 'api_keys.secret_hash', 'api_keys.revoked_at', 'api_keys.last_used_at'])
+    .select([
+      ...USER_COLUMNS,
+      'api_keys.key_id',
+      'api_keys.secret_hash',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+    ])
     .where('api_keys.key_id', '=', keyId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -61,7 +83,12 @@ export async function touchKey(db: Kysely<Database>, keyId: string, now: string)
   await authDb(db).updateTable('api_keys').set({ last_used_at: now }).where('key_id', '=', keyId).execute();
 }
 
-export async function storePassword(db: Kysely<Database>, userId: string, passwordHash: string, now: string): Promise<void> {
+export async function storePassword(
+  db: Kysely<Database>,
+  userId: string,
+  passwordHash: string,
+  now: string,
+): Promise<void> {
   await authDb(db)
     .insertInto('user_passwords')
     .values({ user_id: userId, password_hash: passwordHash, updated_at: now })
@@ -69,7 +96,10 @@ export async function storePassword(db: Kysely<Database>, userId: string, passwo
     .execute();
 }
 
-export async function insertKey(db: Kysely<Database>, key: Pick<ApiKeysTable, 'key_id' | 'user_id' | 'secret_hash' | 'label' | 'created_at'>): Promise<void> {
+export async function insertKey(
+  db: Kysely<Database>,
+  key: Pick<ApiKeysTable, 'key_id' | 'user_id' | 'secret_hash' | 'label' | 'created_at'>,
+): Promise<void> {
   await authDb(db).insertInto('api_keys').values(key).execute();
 }
 
@@ -90,7 +120,14 @@ export async function listKeys(db: Kysely<Database>, username?: string): Promise
   let query = authDb(db)
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.key_id', 'users.username', 'api_keys.label', 'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at'])
+    .select([
+      'api_keys.key_id',
+      'users.username',
+      'api_keys.label',
+      'api_keys.created_at',
+      'api_keys.last_used_at',
+      'api_keys.revoked_at',
+    ])
     .orderBy('users.username')
     .orderBy('api_keys.created_at')
     .orderBy('api_keys.key_id');

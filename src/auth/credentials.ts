@@ -11,7 +11,11 @@ export type Credentials =
   /** Something was sent but it cannot be credentials (bad Base64, no colon, two keys, ...). */
   | { kind: 'malformed' };
 
-export function presentedCredentials(headers: IncomingHttpHeaders, mode: AuthMode, apiKeyHeader: string): Credentials | undefined {
+export function presentedCredentials(
+  headers: IncomingHttpHeaders,
+  mode: AuthMode,
+  apiKeyHeader: string,
+): Credentials | undefined {
   if (mode === 'apikey' || mode === 'any') {
     const key = headers[apiKeyHeader.toLowerCase()];
     if (key !== undefined) return typeof key === 'string' ? { kind: 'apikey', key } : { kind: 'malformed' };

@@ -5,7 +5,13 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Settings } from '../config';
 import type { Engine } from '../db/engine';
 import type { Logger } from '../monitoring/logger';
@@ -35,7 +41,10 @@ const STORE_TIMEOUT_MS = 1000;
 const WARN_EVERY_MS = 30_000;
 
 /** RATE_LIMIT_BURST requests per window of BURST / PER_MINUTE minutes (at least a second); none when PER_MINUTE is 0. */
-export function createRateLimiter(settings: Pick<Settings, 'rateLimitPerMinute' | 'rateLimitBurst'>, store: CountStore): Counter | undefined {
+export function createRateLimiter(
+  settings: Pick<Settings, 'rateLimitPerMinute' | 'rateLimitBurst'>,
+  store: CountStore,
+): Counter | undefined {
   if (settings.rateLimitPerMinute <= 0) return undefined;
   return store.counter('asmx', {
     points: settings.rateLimitBurst,
@@ -47,7 +56,11 @@ type CounterOptions = { points: number; duration: number; keyPrefix: string };
 type Opener = (options: CounterOptions) => Promise<RateLimiterAbstract>;
 
 /** The store of RATE_LIMIT_STORE; it connects when a counter is first used. */
-export function openCountStore(settings: Pick<Settings, 'rateLimitStore' | 'redisUrl'>, engine: Engine, logger: Logger): CountStore {
+export function openCountStore(
+  settings: Pick<Settings, 'rateLimitStore' | 'redisUrl'>,
+  engine: Engine,
+  logger: Logger,
+): CountStore {
   const health = new StoreHealth(settings.rateLimitStore, logger);
   let redis: Redis | undefined;
   const open: Opener =
@@ -146,7 +159,10 @@ class StoreHealth {
     const now = Date.now();
     if (now - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = now;
-    this.logger.warn({ err: error, store: this.kind, failures: this.failuresSinceWarning }, `the rate-limit store (${this.kind}) failed; counting in this process until it answers`);
+    this.logger.warn(
+      { err: error, store: this.kind, failures: this.failuresSinceWarning },
+      `the rate-limit store (${this.kind}) failed; counting in this process until it answers`,
+    );
   }
 }
 
@@ -158,16 +174,25 @@ function refused(res: RateLimiterRes): RateDecision {
 function postgresOpener(engine: Engine): Opener {
   let previous: Promise<unknown> = Promise.resolve();
   return (options) => {
-    const opening = previous.catch(() => undefined).then(
-      () =>
-        new Promise<RateLimiterAbstract>((resolve, reject) => {
-          if (!engine.pool) return reject(new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database'));
-          const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-            { ...options, storeClient: engine.pool, storeType: 'pool', tableName: 'rate_limits', schemaName: engine.schema, clearExpiredByTimeout: true },
-            (error?: Error) => (error ? reject(error) : resolve(limiter)),
-          );
-        }),
-    );
+    const opening = previous
+      .catch(() => undefined)
+      .then(
+        () =>
+          new Promise<RateLimiterAbstract>((resolve, reject) => {
+            if (!engine.pool) return reject(new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database'));
+            const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+              {
+                ...options,
+                storeClient: engine.pool,
+                storeType: 'pool',
+                tableName: 'rate_limits',
+                schemaName: engine.schema,
+                clearExpiredByTimeout: true,
+              },
+              (error?: Error) => (error ? reject(error) : resolve(limiter)),
+            );
+          }),
+      );
     previous = opening;
     return opening;
   };
@@ -199,13 +224,24 @@ export class Throttled extends Error {
 
 const WINDOW_SECONDS = 60;
 
-export function createLoginThrottle(settings: Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>, store: CountStore): LoginThrottle {
+export function createLoginThrottle(
+  settings: Pick<Settings, 'loginFailuresPerMinute' | 'loginFailuresPerAddressPerMinute'>,
+  store: CountStore,
+): LoginThrottle {
   const pairs = store.counter('asmx-login-user', { points: settings.loginFailuresPerMinute, duration: WINDOW_SECONDS });
-  const addresses = store.counter('asmx-login-address', { points: settings.loginFailuresPerAddressPerMinute, duration: WINDOW_SECONDS });
+  const addresses = store.counter('asmx-login-address', {
+    points: settings.loginFailuresPerAddressPerMinute,
+    duration: WINDOW_SECONDS,
+  });
   /** The counts of an attempt and its key in each, the narrower first. */
   const counts = (address: string, credentials: Credentials): Array<[Counter, string]> => {
     const pair = pairKey(address, credentials);
-    return pair ? [[pairs, pair], [addresses, address]] : [[addresses, address]];
+    return pair
+      ? [
+          [pairs, pair],
+          [addresses, address],
+        ]
+      : [[addresses, address]];
   };
   return {
     async admit(address, credentials) {
@@ -235,5 +271,9 @@ export function createLoginThrottle(settings: Pick<Settings, 'loginFailuresPerMi
 /** The (address, username) key of Basic credentials: a digest, so a long username cannot bloat the store. */
 function pairKey(address: string, credentials: Credentials): string | undefined {
   if (credentials.kind !== 'basic') return undefined;
-  return createHash('sha256').update(address).update('\0').update(credentials.username.toLowerCase()).digest('base64url');
+  return createHash('sha256')
+    .update(address)
+    .update('\0')
+    .update(credentials.username.toLowerCase())
+    .digest('base64url');
 }

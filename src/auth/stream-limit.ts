@@ -39,9 +39,7 @@ export class StreamLimit {
   private turnsTaken = 0;
   private readonly waiting: Waiting[] = [];
 
-  constructor(
-    private readonly limits: { perAddress: number; turns: number; waitMs: number; trustProxy: boolean },
-  ) {}
+  constructor(private readonly limits: { perAddress: number; turns: number; waitMs: number; trustProxy: boolean }) {}
 
   /**
    * Admits a streamed answer to `req` and waits for its turn; resolves with what ends the turn (its

@@ -2,7 +2,10 @@
 import { availableParallelism } from 'node:os';
 
 /** Half of libuv's threads, and a core left for the event loop; at least one. */
-export const RUNNING = Math.max(1, Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), availableParallelism() - 1));
+export const RUNNING = Math.max(
+  1,
+  Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), availableParallelism() - 1),
+);
 /** Enough for a burst of logins, few enough that the last one waits a few seconds at most. */
 export const WAITING = 16;
 /** What a refused attempt is told to wait: by then a few verifications of the queue have finished. */

@@ -97,7 +97,8 @@ class ReusableParser {
     });
     // XML 1.1 would admit C0 controls as character references (&#1;); .NET's reader refuses 1.1 too.
     parser.on('xmldecl', (declaration) => {
-      if (declaration.version !== undefined && declaration.version !== '1.0') throw new MalformedXmlError(`XML version ${declaration.version}`);
+      if (declaration.version !== undefined && declaration.version !== '1.0')
+        throw new MalformedXmlError(`XML version ${declaration.version}`);
     });
     // saxes keeps one handler per event: each event below is registered once.
     parser.on('opentagstart', () => this.current().openStart());
@@ -152,13 +153,15 @@ class Collector {
 
   /** Counts an element as soon as its name is read, before saxes resolves its namespace: over a bound costs no more than it. */
   openStart(): void {
-    if (this.depth + 1 > this.limits.maxDepth) throw new MalformedXmlError(`elements nested deeper than ${this.limits.maxDepth} levels`);
+    if (this.depth + 1 > this.limits.maxDepth)
+      throw new MalformedXmlError(`elements nested deeper than ${this.limits.maxDepth} levels`);
     this.count();
   }
 
   count(): void {
     this.nodes += 1;
-    if (this.nodes > this.limits.maxNodes) throw new MalformedXmlError(`more than ${this.limits.maxNodes} elements and attributes`);
+    if (this.nodes > this.limits.maxNodes)
+      throw new MalformedXmlError(`more than ${this.limits.maxNodes} elements and attributes`);
   }
 
   open(tag: SaxesTagNS): void {
@@ -167,7 +170,9 @@ class Collector {
     else if (this.depth === 2) this.openEnvelopeChild(tag);
     else if (this.depth === 3) this.openSectionChild(tag);
     else if (this.depth === 4 && this.inOperation) {
-      const nil = Object.values(tag.attributes).some((a) => a.uri === XSI_NS && a.local === 'nil' && ['true', '1'].includes(a.value.trim()));
+      const nil = Object.values(tag.attributes).some(
+        (a) => a.uri === XSI_NS && a.local === 'nil' && ['true', '1'].includes(a.value.trim()),
+      );
       this.value = { name: tag.local, text: '', nil };
     }
   }
@@ -190,7 +195,12 @@ class Collector {
 
   result(): ReadDocument {
     if (!this.root) throw new MalformedXmlError('no root element');
-    return { root: this.root, rootChildren: this.rootChildren, headerBlocks: this.headerBlocks, operation: this.operation };
+    return {
+      root: this.root,
+      rootChildren: this.rootChildren,
+      headerBlocks: this.headerBlocks,
+      operation: this.operation,
+    };
   }
 
   private openRoot(tag: SaxesTagNS): void {
@@ -202,7 +212,8 @@ class Collector {
     const child = qname(tag);
     this.rootChildren.push(child);
     const inEnvelopeNs = this.envelopeNamespaces.includes(child.ns);
-    this.section = inEnvelopeNs && child.local === 'Header' ? 'header' : inEnvelopeNs && child.local === 'Body' ? 'body' : 'other';
+    this.section =
+      inEnvelopeNs && child.local === 'Header' ? 'header' : inEnvelopeNs && child.local === 'Body' ? 'body' : 'other';
   }
 
   private openSectionChild(tag: SaxesTagNS): void {

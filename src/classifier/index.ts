@@ -31,7 +31,15 @@ export type DocumentKind = 'wsdl' | 'disco' | 'op' | 'help';
  * bounded): over SOAP the one its action names until the envelope is read, then the one it calls.
  */
 export type RequestKind<S extends ServiceShape = ServiceShape> =
-  | { kind: 'soap'; service: S; binding: 'soap11' | 'soap12'; version: SoapVersion; contentType?: SoapContentType; action?: string; operation?: string }
+  | {
+      kind: 'soap';
+      service: S;
+      binding: 'soap11' | 'soap12';
+      version: SoapVersion;
+      contentType?: SoapContentType;
+      action?: string;
+      operation?: string;
+    }
   | { kind: 'http'; service: S; binding: 'httpget' | 'httppost' | 'other'; rest: string; operation?: string }
   | { kind: 'document'; service: S; binding: 'document'; operation: DocumentKind }
   /** Any method but GET and POST on the .asmx itself: 405. */
@@ -51,14 +59,25 @@ export function serviceTable<S extends ServiceShape>(basePath: string, services:
 const NONE = { kind: 'none' } as const;
 
 /** What the head says: method, path and the headers that name a SOAP version and action. Reads no body. */
-export function classifyHead<S extends ServiceShape>(table: ServiceTable<S>, method: string, url: string, headers: Readonly<Record<string, string | string[] | undefined>>): RequestKind<S> {
+export function classifyHead<S extends ServiceShape>(
+  table: ServiceTable<S>,
+  method: string,
+  url: string,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): RequestKind<S> {
   const at = url.indexOf('?');
   const pathname = at === -1 ? url : url.slice(0, at);
   const lower = pathname.toLowerCase();
   for (const { service, path } of table.entries) {
     if (lower === path) {
       if (method === 'POST') return soapHead(service, headers);
-      if (method === 'GET') return { kind: 'document', service, binding: 'document', operation: documentRequested(at === -1 ? '' : url.slice(at + 1)) };
+      if (method === 'GET')
+        return {
+          kind: 'document',
+          service,
+          binding: 'document',
+          operation: documentRequested(at === -1 ? '' : url.slice(at + 1)),
+        };
       return { kind: 'method', service, binding: 'other' };
     }
     if (lower.length > path.length && lower.startsWith(path) && lower.charCodeAt(path.length) === SLASH) {
@@ -84,14 +103,25 @@ function decoded(raw: string): string {
   }
 }
 
-function soapHead<S extends ServiceShape>(service: S, headers: Readonly<Record<string, string | string[] | undefined>>): RequestKind<S> {
+function soapHead<S extends ServiceShape>(
+  service: S,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): RequestKind<S> {
   const contentType = parseSoapContentType(headerOf(headers['content-type']));
   const version = contentType?.version ?? '1.1';
   // SOAP 1.2 carries its action in the Content-Type; a SOAPAction header is SOAP 1.1's alone.
   const soapAction = headerOf(headers.soapaction);
   const action = version === '1.2' ? contentType?.action : soapAction === undefined ? undefined : unquote(soapAction);
   const operation = action === undefined ? undefined : operationOfAction(service, action);
-  return { kind: 'soap', service, binding: version === '1.2' ? 'soap12' : 'soap11', version, contentType, action, operation };
+  return {
+    kind: 'soap',
+    service,
+    binding: version === '1.2' ? 'soap12' : 'soap11',
+    version,
+    contentType,
+    action,
+    operation,
+  };
 }
 
 /** Node joins a repeated header into one string (all but Set-Cookie); a header list from elsewhere gives its first. */
@@ -120,7 +150,12 @@ export interface SoapCall {
  * binding answers (SoapFaultError, SoapHttpError). `head`: `body` is only the start of the request;
  * reading stops at the operation element (the cut-over proxy's use, bounded by what it hands in).
  */
-export async function readSoapCall(kind: Extract<RequestKind, { kind: 'soap' }>, body: Buffer, limits: XmlLimits, head = false): Promise<SoapCall> {
+export async function readSoapCall(
+  kind: Extract<RequestKind, { kind: 'soap' }>,
+  body: Buffer,
+  limits: XmlLimits,
+  head = false,
+): Promise<SoapCall> {
   if (!kind.contentType) throw new SoapHttpError(415, '1.1');
   const request = await checkRequest({ contentType: kind.contentType, action: kind.action, body }, limits, head);
   const operation = resolveOperation(kind.service, request);
@@ -153,7 +188,8 @@ export async function classifyRequest<S extends ServiceShape>(
   if (kind.kind !== 'soap') return { kind };
   const named = kind.operation;
   const encoding = headerOf(request.headers['content-encoding'])?.trim().toLowerCase();
-  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') return { kind: { ...kind, operation: undefined }, named };
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
+    return { kind: { ...kind, operation: undefined }, named };
   try {
     // A body within the bound is read whole, as the server reads it; a longer one up to its operation element.
     const head = body.length > ENVELOPE_HEAD_BYTES;

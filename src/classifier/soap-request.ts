@@ -5,7 +5,15 @@
  */
 import { FAULT_TEXT } from '../protocol-texts';
 import type { SoapContentType } from './content-type';
-import { MalformedXmlError, readDocument, type HeaderBlock, type OperationElement, type QName, type ReadDocument, type XmlLimits } from './envelope-reader';
+import {
+  MalformedXmlError,
+  readDocument,
+  type HeaderBlock,
+  type OperationElement,
+  type QName,
+  type ReadDocument,
+  type XmlLimits,
+} from './envelope-reader';
 import { ENVELOPE_NS, SoapFaultError, SoapHttpError, type SoapVersion } from './soap-version';
 
 export interface SoapRequest {
@@ -67,7 +75,9 @@ function decode(body: Buffer, charset: string | undefined, version: SoapVersion,
 function sniffCharset(body: Buffer): string {
   if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
   if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
-  const declaration = /^(?:\xEF\xBB\xBF)?<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(body.subarray(0, 200).toString('latin1'));
+  const declaration = /^(?:\xEF\xBB\xBF)?<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(
+    body.subarray(0, 200).toString('latin1'),
+  );
   return declaration?.[1] ?? 'utf-8';
 }
 
@@ -93,7 +103,8 @@ async function parse(text: string, version: SoapVersion, limits: XmlLimits, head
  */
 function checkEnvelope(root: QName, children: readonly QName[], version: SoapVersion): void {
   const envelopeNs = ENVELOPE_NS[version];
-  if (root.ns !== envelopeNs) throw new SoapFaultError('1.1', 'versionMismatch', FAULT_TEXT.versionMismatch(root.ns, ENVELOPE_NS['1.1']));
+  if (root.ns !== envelopeNs)
+    throw new SoapFaultError('1.1', 'versionMismatch', FAULT_TEXT.versionMismatch(root.ns, ENVELOPE_NS['1.1']));
   if (root.local !== 'Envelope') throw new SoapFaultError(version, 'client', FAULT_TEXT.missingEnvelope());
   const hasBody = children.some((child) => child.local === 'Body' && child.ns === envelopeNs);
   if (!hasBody) throw new SoapFaultError(version, 'client', FAULT_TEXT.missingBody());
@@ -121,7 +132,11 @@ function byAction(table: OperationTable, request: SoapRequest, action: string): 
   }
   const element = request.operation;
   if (element && (element.local !== operation || element.ns !== table.namespace)) {
-    throw new ActionMismatchError(request.version, 'client', FAULT_TEXT.actionBodyMismatch(action, element.local, element.ns));
+    throw new ActionMismatchError(
+      request.version,
+      'client',
+      FAULT_TEXT.actionBodyMismatch(action, element.local, element.ns),
+    );
   }
   return operation;
 }
@@ -153,12 +168,16 @@ const ROLE_ATTRIBUTE: Record<SoapVersion, string> = { '1.1': 'actor', '1.2': 'ro
 
 const ROLES_OF_THIS_NODE: Record<SoapVersion, readonly string[]> = {
   '1.1': ['http://schemas.xmlsoap.org/soap/actor/next'],
-  '1.2': ['http://www.w3.org/2003/05/soap-envelope/role/next', 'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver'],
+  '1.2': [
+    'http://www.w3.org/2003/05/soap-envelope/role/next',
+    'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver',
+  ],
 };
 
 export function checkMustUnderstand(version: SoapVersion, blocks: readonly HeaderBlock[]): void {
   const notUnderstood = blocks.find((block) => mustUnderstand(version, block) && addressedHere(version, block));
-  if (notUnderstood) throw new SoapFaultError(version, 'mustUnderstand', FAULT_TEXT.headerNotUnderstood(notUnderstood.name));
+  if (notUnderstood)
+    throw new SoapFaultError(version, 'mustUnderstand', FAULT_TEXT.headerNotUnderstood(notUnderstood.name));
 }
 
 function envelopeAttribute(version: SoapVersion, block: HeaderBlock, local: string): string | undefined {

@@ -19,14 +19,21 @@ import { ledgerHorizon } from '../summaries/upkeep';
  * owed by the customer) as a query by code and an expression; undefined when `upperCodes` or `customerOfficers`
  * leave no customer. src/summaries/summaries.test.ts holds it to the raw ledger.
  */
-export async function balancesSelect(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
+export async function balancesSelect(
+  db: Kysely<Database>,
+  upperCodes: readonly string[] | undefined,
+  firstOfMonth: string,
+  customerOfficers?: readonly string[],
+) {
   if (upperCodes?.length === 0 || customerOfficers?.length === 0) return undefined;
   const month = await closingMonthBefore(db, firstOfMonth);
   const s = summarySql(db);
   let query = db
     .selectFrom('customers as c')
     .leftJoin('ledger_month_balances as b', (join) =>
-      join.onRef('b.customer_code', '=', 'c.code').on(sql`b.month_start`, '=', month === undefined ? sql`null` : s.date(month)),
+      join
+        .onRef('b.customer_code', '=', 'c.code')
+        .on(sql`b.month_start`, '=', month === undefined ? sql`null` : s.date(month)),
     )
     .select(['c.code', 'c.name'])
     .orderBy('c.code');
@@ -56,16 +63,38 @@ export interface OpeningBalanceQuery {
 }
 
 /** Company-wide, it streams as the lists do; up to SMALL_LIST_ROWS customers named are read whole. */
-export async function openingBalances(db: Kysely<Database>, q: OpeningBalanceQuery, streams?: Streams): Promise<OperationResult> {
+export async function openingBalances(
+  db: Kysely<Database>,
+  q: OpeningBalanceQuery,
+  streams?: Streams,
+): Promise<OperationResult> {
   const firstDay = isoDate(q.year, q.month, 1);
-  const toRow = (r: BalanceRecord) => ({ CustomerCode: r.code, CustomerName: r.name, Month: q.month, Year: q.year, OpeningBalance: amount(r.amount), BalanceType: r.side === 'Cr' ? 'Cr' : 'Dr' });
+  const toRow = (r: BalanceRecord) => ({
+    CustomerCode: r.code,
+    CustomerName: r.name,
+    Month: q.month,
+    Year: q.year,
+    OpeningBalance: amount(r.amount),
+    BalanceType: r.side === 'Cr' ? 'Cr' : 'Dr',
+  });
   if (q.customerCodes !== undefined && q.customerCodes.length <= SMALL_LIST_ROWS) {
     const query = await balancesQuery(db, q, firstDay);
     return { data: query === undefined ? [] : (await query.execute()).map(toRow) };
   }
   return streamedResult(db, streams, async (trx, end) => {
     const query = await balancesQuery(trx, q, firstDay);
-    const count = async () => (query === undefined ? 0 : Number((await query.clearSelect().clearOrderBy().select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n));
+    const count = async () =>
+      query === undefined
+        ? 0
+        : Number(
+            (
+              await query
+                .clearSelect()
+                .clearOrderBy()
+                .select(sql<number | string>`count(*)`.as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
     return new StreamedData({ kind: 'rows', rows: () => rowBatches(trx, query, toRow) }, count, undefined, end);
   });
 }
@@ -75,11 +104,18 @@ type BalanceRecord = InferResult<NonNullable<Awaited<ReturnType<typeof balancesQ
 
 async function balancesQuery(db: Kysely<Database>, q: OpeningBalanceQuery, firstDay: string) {
   const read = await balancesSelect(db, q.customerCodes, firstDay, q.allowed);
-  return read?.query.select([sql<number | string>`abs(${read.balance})`.as('amount'), sql<string>`case when ${read.balance} >= 0 then 'Dr' else 'Cr' end`.as('side')]);
+  return read?.query.select([
+    sql<number | string>`abs(${read.balance})`.as('amount'),
+    sql<string>`case when ${read.balance} >= 0 then 'Dr' else 'Cr' end`.as('side'),
+  ]);
 }
 
 /** The first of the customers named (upper-cased codes) that is owned by none of the officers. */
-export async function firstCustomerOutside(db: Kysely<Database>, upperCodes: readonly string[], officers: readonly string[]): Promise<string | undefined> {
+export async function firstCustomerOutside(
+  db: Kysely<Database>,
+  upperCodes: readonly string[],
+  officers: readonly string[],
+): Promise<string | undefined> {
   if (upperCodes.length === 0) return undefined;
   const row = await db
     .selectFrom('customers')

@@ -8,21 +8,47 @@ import { amount } from '../operations/values';
 import type { Direction, Range } from '../operations/parse';
 import { storedCustomerCodeOf, storedUserIdOf } from '../operations/master-codes';
 import type { OperationResult } from '../operations/types';
-import { cutPage, encodePageToken, keyConstant, keyDate, keyInteger, keyText, keyTuple, type KeyPart, type PageRequest } from '../operations/paging';
+import {
+  cutPage,
+  encodePageToken,
+  keyConstant,
+  keyDate,
+  keyInteger,
+  keyText,
+  keyTuple,
+  type KeyPart,
+  type PageRequest,
+} from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult, type Streams } from '../operations/streamed';
 
-export async function collectionStatements(db: Kysely<Database>, filter: ReceiptFilter, page: PageRequest<ReceiptKey> | undefined, streams: Streams | undefined): Promise<OperationResult> {
+export async function collectionStatements(
+  db: Kysely<Database>,
+  filter: ReceiptFilter,
+  page: PageRequest<ReceiptKey> | undefined,
+  streams: Streams | undefined,
+): Promise<OperationResult> {
   if (page) return statementPage(db, filter, page);
   return streamedResult(db, streams, (trx, end) => {
     const totals = new Totals();
     const rows = () => rowBatches(trx, receiptsQuery(trx, filter), (r) => totals.add(toRow(r), r));
-    return new StreamedData({ kind: 'rows', rows }, () => countReceipts(trx, filter), () => totals.result(), end);
+    return new StreamedData(
+      { kind: 'rows', rows },
+      () => countReceipts(trx, filter),
+      () => totals.result(),
+      end,
+    );
   });
 }
 
 /** One page: PageSize rows after the token's key (one more is read to know whether another follows). */
-async function statementPage(db: Kysely<Database>, filter: ReceiptFilter, request: PageRequest<ReceiptKey>): Promise<OperationResult> {
-  const records = await receiptsQuery(db, filter, request.after).limit(request.size + 1).execute();
+async function statementPage(
+  db: Kysely<Database>,
+  filter: ReceiptFilter,
+  request: PageRequest<ReceiptKey>,
+): Promise<OperationResult> {
+  const records = await receiptsQuery(db, filter, request.after)
+    .limit(request.size + 1)
+    .execute();
   const { rows, next } = cutPage(records, request.size, (r) => receiptKey(r, filter));
   const totals = new Totals();
   const data = rows.map((r) => totals.add(toRow(r), r));
@@ -31,7 +57,8 @@ async function statementPage(db: Kysely<Database>, filter: ReceiptFilter, reques
 
 /** Reads a token's key back for this sort order; undefined when it is not one. */
 export function readReceiptKey(sortBy: ReceiptField, direction: Direction): (key: unknown) => ReceiptKey | undefined {
-  const value: KeyPart<string | number> = sortBy === 'Amount' ? keyInteger : sortBy === 'ReceiptDate' ? keyDate : keyText;
+  const value: KeyPart<string | number> =
+    sortBy === 'Amount' ? keyInteger : sortBy === 'ReceiptDate' ? keyDate : keyText;
   return keyTuple<ReceiptKey>(keyConstant(sortBy), keyConstant(direction), value, keyText);
 }
 
@@ -69,7 +96,15 @@ export interface ReceiptFilter {
   direction: Direction;
 }
 
-export const RECEIPT_FIELDS = ['ReceiptNo', 'ReceiptDate', 'CustomerCode', 'CustomerName', 'PaymentMethod', 'Reference', 'Amount'] as const;
+export const RECEIPT_FIELDS = [
+  'ReceiptNo',
+  'ReceiptDate',
+  'CustomerCode',
+  'CustomerName',
+  'PaymentMethod',
+  'Reference',
+  'Amount',
+] as const;
 export type ReceiptField = (typeof RECEIPT_FIELDS)[number];
 
 /** SortBy whitelist: result field -> column. Input never reaches ORDER BY except through this map. */
@@ -95,7 +130,11 @@ export type ReceiptKey = [sortBy: ReceiptField, direction: Direction, value: str
  */
 function filteredReceipts(db: Kysely<Database>, filter: ReceiptFilter) {
   if (filter.customerOfficers === undefined) {
-    return db.selectFrom('receipts').crossJoin('customers').whereRef('customers.code', '=', 'receipts.customer_code').where((eb) => receiptConditions(eb, filter));
+    return db
+      .selectFrom('receipts')
+      .crossJoin('customers')
+      .whereRef('customers.code', '=', 'receipts.customer_code')
+      .where((eb) => receiptConditions(eb, filter));
   }
   return db
     .selectFrom('receipts')
@@ -106,8 +145,10 @@ function filteredReceipts(db: Kysely<Database>, filter: ReceiptFilter) {
 
 function receiptConditions(eb: ExpressionBuilder<Database, 'receipts'>, filter: ReceiptFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
-  if (filter.officer !== undefined) conditions.push(eb('receipts.sales_officer_id', '=', storedUserIdOf(filter.officer)));
-  if (filter.customer !== undefined) conditions.push(eb('receipts.customer_code', '=', storedCustomerCodeOf(filter.customer)));
+  if (filter.officer !== undefined)
+    conditions.push(eb('receipts.sales_officer_id', '=', storedUserIdOf(filter.officer)));
+  if (filter.customer !== undefined)
+    conditions.push(eb('receipts.customer_code', '=', storedCustomerCodeOf(filter.customer)));
   if (filter.dates.from !== undefined) conditions.push(eb('receipts.receipt_date', '>=', filter.dates.from));
   if (filter.dates.to !== undefined) conditions.push(eb('receipts.receipt_date', '<=', filter.dates.to));
   return eb.and(conditions);

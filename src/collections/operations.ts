@@ -1,10 +1,22 @@
 /** Operations of this business area (docs/behaviour.md): receipts and ledger balances. */
 import { readOperation, type Operation } from '../operations/types';
 import { code, dateRange, list, month, sort, year, type Sorting } from '../operations/parse';
-import { collectionStatements, readReceiptKey, RECEIPT_FIELDS, type ReceiptField, type ReceiptFilter, type ReceiptRecord } from './collection-statements';
+import {
+  collectionStatements,
+  readReceiptKey,
+  RECEIPT_FIELDS,
+  type ReceiptField,
+  type ReceiptFilter,
+  type ReceiptRecord,
+} from './collection-statements';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { firstCustomerOutside, openingBalances, type OpeningBalanceQuery } from './balance-reads';
-import { allowedOfficers, assertNamedCustomerInScope, assertNamedOfficerInScope, outsideScope } from '../users/principal-scope';
+import {
+  allowedOfficers,
+  assertNamedCustomerInScope,
+  assertNamedOfficerInScope,
+  outsideScope,
+} from '../users/principal-scope';
 import { field, recordType, rows, type FieldType } from '../operations/results';
 
 const COLLECTION_STATEMENTS_RESULT = rows(

@@ -25,7 +25,14 @@ export interface CliArguments {
 }
 
 export function parseArguments(argv: readonly string[]): CliArguments {
-  const options: CheckOptions = { baseUrl: '', apiNamespace: '', syncNamespace: '', basePath: '', includeExtensions: true, contract: 'legacy' };
+  const options: CheckOptions = {
+    baseUrl: '',
+    apiNamespace: '',
+    syncNamespace: '',
+    basePath: '',
+    includeExtensions: true,
+    contract: 'legacy',
+  };
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = splitFlag(argv[i]);
@@ -38,12 +45,27 @@ export function parseArguments(argv: readonly string[]): CliArguments {
       if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
     };
     switch (flag) {
-      case '--api-namespace': options.apiNamespace = value(); break;
-      case '--sync-namespace': options.syncNamespace = value(); break;
-      case '--base-path': options.basePath = basePath(value()); break;
-      case '--no-extensions': noValue(); options.includeExtensions = false; break;
-      case '--json': noValue(); json = true; break;
-      case '--v2': noValue(); options.contract = 'v2'; break;
+      case '--api-namespace':
+        options.apiNamespace = value();
+        break;
+      case '--sync-namespace':
+        options.syncNamespace = value();
+        break;
+      case '--base-path':
+        options.basePath = basePath(value());
+        break;
+      case '--no-extensions':
+        noValue();
+        options.includeExtensions = false;
+        break;
+      case '--json':
+        noValue();
+        json = true;
+        break;
+      case '--v2':
+        noValue();
+        options.contract = 'v2';
+        break;
       default:
         if (flag.startsWith('--') || options.baseUrl !== '') throw new UsageError(`unknown argument '${argv[i]}'`);
         options.baseUrl = baseUrl(argv[i]);
@@ -69,14 +91,17 @@ function baseUrl(text: string): string {
   } catch {
     throw new UsageError(`'${text}' is not a URL (e.g. http://127.0.0.1:8080)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${text}' is not an http or https URL`);
-  if (url.search || url.hash) throw new UsageError(`'${text}': give the server's address without a query (the base path is --base-path)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`'${text}' is not an http or https URL`);
+  if (url.search || url.hash)
+    throw new UsageError(`'${text}': give the server's address without a query (the base path is --base-path)`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** '', or '/Prefix' without a trailing slash (a trailing slash is dropped). */
 function basePath(text: string): string {
   const trimmed = text.replace(/\/+$/, '');
-  if (trimmed !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new UsageError(`--base-path: '${text}' is not a path like /MobileApp`);
+  if (trimmed !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed))
+    throw new UsageError(`--base-path: '${text}' is not a path like /MobileApp`);
   return trimmed;
 }

@@ -28,7 +28,9 @@ export async function runCli(argv: readonly string[], output: CliOutput): Promis
     output.err(`no server answers at ${options.baseUrl}: ${unreachable}\n`);
     return 2;
   }
-  const report = await runContractChecks(options, { onResult: json ? undefined : (result) => output.out(`${resultLine(result)}\n`) });
+  const report = await runContractChecks(options, {
+    onResult: json ? undefined : (result) => output.out(`${resultLine(result)}\n`),
+  });
   output.out(json ? jsonReport(report) : `${summaryLine(report)}\n`);
   return report.failed === 0 ? 0 : 1;
 }

@@ -36,7 +36,8 @@ export function expectContentType(exchange: HttpExchange, expected: string): voi
 /** Only the media type, for answers whose parameters the contract leaves open (the help page). */
 export function expectMediaType(exchange: HttpExchange, expected: string): void {
   const actual = (exchange.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (actual !== expected) fail(`media type: expected ${show(expected)}, got ${show(exchange.headers['content-type'])}`);
+  if (actual !== expected)
+    fail(`media type: expected ${show(expected)}, got ${show(exchange.headers['content-type'])}`);
 }
 
 export function expectBody(exchange: HttpExchange, expected: string): void {
@@ -48,7 +49,10 @@ export function expectIncludes(text: string, part: string, what: string): void {
 }
 
 function normalise(contentType: string | undefined): string {
-  return (contentType ?? '').replace(/\s*;\s*/g, '; ').trim().toLowerCase();
+  return (contentType ?? '')
+    .replace(/\s*;\s*/g, '; ')
+    .trim()
+    .toLowerCase();
 }
 
 function bodyHint(exchange: HttpExchange): string {

@@ -21,8 +21,18 @@ export interface ContractService {
 }
 
 function contractService(name: ServiceTarget['name'], folder = ''): ContractService {
-  const description = loadServiceDescription({ wsdlFile: `wsdl/${folder}${name}.wsdl`, namespace: 'http://tempuri.org/' });
-  return { name, operations: description.operations.map((op) => ({ name: op.name, params: op.params, returnsString: op.result !== undefined })) };
+  const description = loadServiceDescription({
+    wsdlFile: `wsdl/${folder}${name}.wsdl`,
+    namespace: 'http://tempuri.org/',
+  });
+  return {
+    name,
+    operations: description.operations.map((op) => ({
+      name: op.name,
+      params: op.params,
+      returnsString: op.result !== undefined,
+    })),
+  };
 }
 
 export const MAIN_SERVICE: ContractService = contractService('MobileAppWebService');
@@ -35,4 +45,7 @@ export const CONTRACT_SERVICES: readonly ContractService[] = [MAIN_SERVICE, SYNC
 export const HELLO_WORLD = 'Hello World';
 
 /** The typed v2 contract's services (wsdl/v2/, docs/v2.md), for `contract-check --v2`. */
-export const V2_SERVICES: readonly ContractService[] = [contractService('MobileAppWebService', 'v2/'), contractService('SyncCustomers', 'v2/')];
+export const V2_SERVICES: readonly ContractService[] = [
+  contractService('MobileAppWebService', 'v2/'),
+  contractService('SyncCustomers', 'v2/'),
+];

@@ -42,7 +42,12 @@ async function runOne(check: Check, ctx: CheckContext): Promise<CheckResult> {
     await check.run(ctx);
     return { ...base, status: 'pass', millis: Date.now() - started };
   } catch (error) {
-    return { ...base, status: 'fail', detail: error instanceof Error ? error.message : String(error), millis: Date.now() - started };
+    return {
+      ...base,
+      status: 'fail',
+      detail: error instanceof Error ? error.message : String(error),
+      millis: Date.now() - started,
+    };
   }
 }
 
@@ -55,7 +60,8 @@ export function createContext(options: CheckOptions): CheckContext {
     const namespace = name === 'SyncCustomers' ? options.syncNamespace : options.apiNamespace;
     return { name, namespace, path, url: baseUrl + path };
   };
-  const send = (request: Parameters<CheckContext['send']>[0]): Promise<HttpExchange> => sendRequest(baseUrl, request, timeout);
+  const send = (request: Parameters<CheckContext['send']>[0]): Promise<HttpExchange> =>
+    sendRequest(baseUrl, request, timeout);
   const wsdl = (name: ServiceTarget['name']): Promise<XmlNode> => {
     let cached = wsdlCache.get(name);
     if (!cached) {

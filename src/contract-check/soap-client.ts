@@ -15,7 +15,13 @@ export interface SoapSendOptions {
   contentType?: string;
 }
 
-export function postSoap(ctx: CheckContext, service: ServiceTarget, version: SoapVersion, body: string, options: SoapSendOptions = {}): Promise<HttpExchange> {
+export function postSoap(
+  ctx: CheckContext,
+  service: ServiceTarget,
+  version: SoapVersion,
+  body: string,
+  options: SoapSendOptions = {},
+): Promise<HttpExchange> {
   const headers: Record<string, string> = {};
   if (version === '1.1') {
     headers['Content-Type'] = options.contentType ?? SOAP_CONTENT_TYPE['1.1'];

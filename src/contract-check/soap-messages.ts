@@ -24,7 +24,6 @@ const FAULT_CODE = {
 
 export type FaultKind = keyof (typeof FAULT_CODE)['1.1'];
 
-
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
@@ -38,7 +37,9 @@ export function operationElement(name: string, ns: string, values: Record<string
   const inner = Object.entries(values)
     .map(([key, value]) => `<${key}>${escapeText(value)}</${key}>`)
     .join('');
-  return inner ? `<${name} xmlns="${escapeAttribute(ns)}">${inner}</${name}>` : `<${name} xmlns="${escapeAttribute(ns)}" />`;
+  return inner
+    ? `<${name} xmlns="${escapeAttribute(ns)}">${inner}</${name}>`
+    : `<${name} xmlns="${escapeAttribute(ns)}" />`;
 }
 
 /** Byte for byte what ASMX answers to a successful call (one line, no trailing newline). */

@@ -40,8 +40,10 @@ export class WsdlTypes {
     this.targetNamespace = wsdl.attributes.targetNamespace ?? '';
     const types = child(wsdl, WSDL_NS, 'types');
     for (const schema of types ? children(types, XSD_NS, 'schema') : []) {
-      for (const element of children(schema, XSD_NS, 'element')) this.elements.set(element.attributes.name ?? '', element);
-      for (const type of children(schema, XSD_NS, 'complexType')) this.complexTypes.set(type.attributes.name ?? '', type);
+      for (const element of children(schema, XSD_NS, 'element'))
+        this.elements.set(element.attributes.name ?? '', element);
+      for (const type of children(schema, XSD_NS, 'complexType'))
+        this.complexTypes.set(type.attributes.name ?? '', type);
     }
   }
 
@@ -49,7 +51,8 @@ export class WsdlTypes {
   elementProblems(node: XmlNode, name: string): string[] {
     const declaration = this.elements.get(name);
     if (!declaration) return [`the WSDL declares no element ${name}`];
-    if (node.local !== name || node.uri !== this.targetNamespace) return [`expected the element {${this.targetNamespace}}${name}, got {${node.uri}}${node.local}`];
+    if (node.local !== name || node.uri !== this.targetNamespace)
+      return [`expected the element {${this.targetNamespace}}${name}, got {${node.uri}}${node.local}`];
     return this.valueProblems(node, declaration, name, declaration.attributes.nillable === 'true');
   }
 
@@ -76,21 +79,34 @@ export class WsdlTypes {
       name: declaration.attributes.name ?? '',
       declaration,
       min: Number(declaration.attributes.minOccurs ?? '1'),
-      max: declaration.attributes.maxOccurs === 'unbounded' ? Infinity : Number(declaration.attributes.maxOccurs ?? '1'),
+      max:
+        declaration.attributes.maxOccurs === 'unbounded' ? Infinity : Number(declaration.attributes.maxOccurs ?? '1'),
       nillable: declaration.attributes.nillable === 'true',
     }));
     const problems: string[] = [];
     let at = 0;
     for (const particle of particles) {
       let count = 0;
-      while (at < node.children.length && node.children[at].local === particle.name && node.children[at].uri === this.targetNamespace) {
+      while (
+        at < node.children.length &&
+        node.children[at].local === particle.name &&
+        node.children[at].uri === this.targetNamespace
+      ) {
         const item = node.children[at];
-        problems.push(...this.valueProblems(item, particle.declaration, `${path}/${particle.name}${particle.max > 1 ? `[${count}]` : ''}`, particle.nillable));
+        problems.push(
+          ...this.valueProblems(
+            item,
+            particle.declaration,
+            `${path}/${particle.name}${particle.max > 1 ? `[${count}]` : ''}`,
+            particle.nillable,
+          ),
+        );
         count++;
         at++;
       }
       if (count < particle.min) problems.push(`${path}: ${particle.name} is missing`);
-      if (count > particle.max) problems.push(`${path}: ${particle.name} occurs ${count} times, at most ${particle.max}`);
+      if (count > particle.max)
+        problems.push(`${path}: ${particle.name} occurs ${count} times, at most ${particle.max}`);
     }
     if (at < node.children.length) problems.push(`${path}: unexpected element ${node.children[at].local}`);
     // A few are enough to say what is wrong; a list of thousands of rows would repeat them.

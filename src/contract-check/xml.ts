@@ -30,5 +30,10 @@ const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 /** Whether an element carries xsi:nil="true" (or "1"), whatever prefix the document gives xsi. */
 export function isNil(node: XmlNode): boolean {
-  return Object.entries(node.attributes).some(([name, value]) => (value === 'true' || value === '1') && name.endsWith(':nil') && node.scope[name.slice(0, -':nil'.length)] === XSI_NS);
+  return Object.entries(node.attributes).some(
+    ([name, value]) =>
+      (value === 'true' || value === '1') &&
+      name.endsWith(':nil') &&
+      node.scope[name.slice(0, -':nil'.length)] === XSI_NS,
+  );
 }

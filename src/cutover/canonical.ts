@@ -53,7 +53,8 @@ function parseXml(text: string): Element {
     for (const attribute of Object.values(tag.attributes)) {
       if (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') continue;
       const name = attribute.uri === '' ? attribute.local : `{${attribute.uri}}${attribute.local}`;
-      const value = attribute.uri === XSI && attribute.local === 'type' ? qualified(attribute.value, scope) : attribute.value;
+      const value =
+        attribute.uri === XSI && attribute.local === 'type' ? qualified(attribute.value, scope) : attribute.value;
       element.attributes.push([name, value]);
     }
     element.attributes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -70,7 +71,8 @@ function parseXml(text: string): Element {
   parser.on('closetag', () => {
     const element = stack.pop()!;
     // A fault code is a QName: the same code under another prefix is the same code.
-    if ((element.name === 'faultcode' || element.name === 'Value') && element.children.length === 0) element.text = qualified(element.text.trim(), element.scope);
+    if ((element.name === 'faultcode' || element.name === 'Value') && element.children.length === 0)
+      element.text = qualified(element.text.trim(), element.scope);
   });
   parser.write(text).close();
   if (root === undefined) throw new Error('the document has no root element');
@@ -108,7 +110,12 @@ function addChildren(leaves: Leaves, element: Element, prefix: string): void {
   for (const child of element.children) {
     const index = seen.get(child.name)! + 1;
     seen.set(child.name, index);
-    addElement(leaves, child, repeated.has(child.name) ? `${prefix}${child.name}[${index}]` : `${prefix}${child.name}`, element.uri);
+    addElement(
+      leaves,
+      child,
+      repeated.has(child.name) ? `${prefix}${child.name}[${index}]` : `${prefix}${child.name}`,
+      element.uri,
+    );
   }
 }
 

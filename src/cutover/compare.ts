@@ -42,12 +42,23 @@ export interface CompareOptions {
   noisy(path: string): boolean;
 }
 
-export function compareAnswers(call: Call, request: RequestHead & { body: Buffer }, primary: Answer, candidate: Answer, options: CompareOptions): Verdict {
+export function compareAnswers(
+  call: Call,
+  request: RequestHead & { body: Buffer },
+  primary: Answer,
+  candidate: Answer,
+  options: CompareOptions,
+): Verdict {
   const { differences, byDigest } = differencesOf(primary, candidate);
   const kept = differences.filter((difference) => !options.ignored(difference.path));
   const noisy = kept.filter((difference) => options.noisy(difference.path));
   const real = kept.filter((difference) => !options.noisy(difference.path));
-  const verdict: Verdict = { outcome: real.length === 0 ? 'same' : 'different', differences: real, noisy: [...new Set(noisy.map((d) => pattern(d.path)))], byDigest };
+  const verdict: Verdict = {
+    outcome: real.length === 0 ? 'same' : 'different',
+    differences: real,
+    noisy: [...new Set(noisy.map((d) => pattern(d.path)))],
+    byDigest,
+  };
   if (verdict.outcome === 'different') {
     const rule = deliberateDifference(call, request, primary, candidate, real);
     if (rule !== undefined) return { ...verdict, outcome: 'expected', rule };
@@ -58,22 +69,33 @@ export function compareAnswers(call: Call, request: RequestHead & { body: Buffer
 /** Every difference of the two answers, before any is ignored. */
 export function differencesOf(primary: Answer, candidate: Answer): { differences: Difference[]; byDigest: boolean } {
   const differences: Difference[] = [];
-  if (primary.status !== candidate.status) differences.push({ path: '(status)', primary: String(primary.status), candidate: String(candidate.status) });
+  if (primary.status !== candidate.status)
+    differences.push({ path: '(status)', primary: String(primary.status), candidate: String(candidate.status) });
   const [typeA, typeB] = [mediaType(primary), mediaType(candidate)];
   if (typeA !== typeB) differences.push({ path: '(content-type)', primary: typeA, candidate: typeB });
   if (primary.truncated || candidate.truncated) {
-    if (primary.digest !== candidate.digest) differences.push({ path: '(body)', primary: digestOf(primary), candidate: digestOf(candidate) });
+    if (primary.digest !== candidate.digest)
+      differences.push({ path: '(body)', primary: digestOf(primary), candidate: digestOf(candidate) });
     return { differences, byDigest: true };
   }
   if (primary.digest === candidate.digest) return { differences, byDigest: false };
   const [leavesA, leavesB] = [leavesOf(primary), leavesOf(candidate)];
   if (leavesA === undefined || leavesB === undefined) {
-    differences.push({ path: '(body)', primary: excerpt(primary.body.toString('utf8')), candidate: excerpt(candidate.body.toString('utf8')) });
+    differences.push({
+      path: '(body)',
+      primary: excerpt(primary.body.toString('utf8')),
+      candidate: excerpt(candidate.body.toString('utf8')),
+    });
     return { differences, byDigest: false };
   }
   for (const path of new Set([...leavesA.keys(), ...leavesB.keys()])) {
     const [a, b] = [leavesA.get(path), leavesB.get(path)];
-    if (a !== b) differences.push({ path, primary: a === undefined ? '(absent)' : excerpt(a), candidate: b === undefined ? '(absent)' : excerpt(b) });
+    if (a !== b)
+      differences.push({
+        path,
+        primary: a === undefined ? '(absent)' : excerpt(a),
+        candidate: b === undefined ? '(absent)' : excerpt(b),
+      });
   }
   return { differences, byDigest: false };
 }

@@ -10,7 +10,13 @@ import { header, mediaType, type Call, type RequestHead } from './traffic';
 interface Rule {
   name: string;
   /** `differences`: what differs between the two answers, paths the comparison leaves out left out. */
-  matches(call: Call, request: RequestHead & { body: Buffer }, ours: Answer, theirs: Answer, differences: readonly Difference[]): boolean;
+  matches(
+    call: Call,
+    request: RequestHead & { body: Buffer },
+    ours: Answer,
+    theirs: Answer,
+    differences: readonly Difference[],
+  ): boolean;
 }
 
 const RULES: readonly Rule[] = [
@@ -18,18 +24,27 @@ const RULES: readonly Rule[] = [
     // Main-service operations over HTTP GET/POST: JSON here, an empty 200 without a type there.
     name: 'json-result-for-empty-200',
     matches: (call, _request, ours, theirs) =>
-      isHttpCall(call) && theirs.status === 200 && theirs.length === 0 && mediaType(ours).startsWith('application/json'),
+      isHttpCall(call) &&
+      theirs.status === 200 &&
+      theirs.length === 0 &&
+      mediaType(ours).startsWith('application/json'),
   },
   {
     // Every parameter is optional here; the legacy HTTP bindings refuse a missing one.
     name: 'missing-parameter-accepted',
-    matches: (call, _request, ours, theirs) => isHttpCall(call) && ours.status === 200 && theirs.status === 500 && text(theirs).startsWith('Missing parameter: '),
+    matches: (call, _request, ours, theirs) =>
+      isHttpCall(call) &&
+      ours.status === 200 &&
+      theirs.status === 500 &&
+      text(theirs).startsWith('Missing parameter: '),
   },
   {
     // A JSON body is read as fields here; ASP.NET AJAX answers {"d": ...} there.
     name: 'json-body-as-fields',
     matches: (call, request, _ours, theirs) =>
-      call.binding === 'post' && header(request.headers, 'content-type').toLowerCase().startsWith('application/json') && /^\s*\{\s*"d"\s*:/.test(text(theirs)),
+      call.binding === 'post' &&
+      header(request.headers, 'content-type').toLowerCase().startsWith('application/json') &&
+      /^\s*\{\s*"d"\s*:/.test(text(theirs)),
   },
   {
     // An action naming another operation than the Body is a Client fault here; there the action wins.
@@ -39,13 +54,17 @@ const RULES: readonly Rule[] = [
   {
     // A SOAP 1.2 envelope sent as text/xml: a VersionMismatch fault here, a SOAP 1.2 answer there.
     name: 'soap12-envelope-as-text-xml',
-    matches: (call, request, ours) => call.binding === 'soap11' && request.body.includes('http://www.w3.org/2003/05/soap-envelope') && isFault(ours, 'VersionMismatch'),
+    matches: (call, request, ours) =>
+      call.binding === 'soap11' &&
+      request.body.includes('http://www.w3.org/2003/05/soap-envelope') &&
+      isFault(ours, 'VersionMismatch'),
   },
   {
     // WSDL and disco addresses follow the Host header (port included) here, the socket's port there.
     name: 'document-addresses',
     matches: (call, _request, _ours, _theirs, differences) =>
-      (call.operation === 'wsdl' || call.operation === 'disco') && differences.every((d) => /\/@(location|ref|docRef|address)$/.test(d.path)),
+      (call.operation === 'wsdl' || call.operation === 'disco') &&
+      differences.every((d) => /\/@(location|ref|docRef|address)$/.test(d.path)),
   },
   {
     // The help pages are this server's own HTML in the .NET page's shape.
@@ -56,18 +75,32 @@ const RULES: readonly Rule[] = [
     // A failure of the server itself: a fixed text here, the exception's message there.
     name: 'server-fault-text',
     matches: (_call, _request, ours, theirs) =>
-      ours.status === 500 && theirs.status === 500 && ((isFault(ours, 'Server', 'Receiver') && isFault(theirs, 'Server', 'Receiver')) || (text(ours).startsWith('Server was unable') && theirs.length > 0)),
+      ours.status === 500 &&
+      theirs.status === 500 &&
+      ((isFault(ours, 'Server', 'Receiver') && isFault(theirs, 'Server', 'Receiver')) ||
+        (text(ours).startsWith('Server was unable') && theirs.length > 0)),
   },
   {
     // Bodies, documents and fields are bounded here (413, 415, 400); IIS has its own limits.
     name: 'request-limits',
-    matches: (_call, _request, ours, theirs) => (ours.status === 413 || ours.status === 415) && theirs.status !== ours.status,
+    matches: (_call, _request, ours, theirs) =>
+      (ours.status === 413 || ours.status === 415) && theirs.status !== ours.status,
   },
 ];
 
 /** The name of the deliberate difference the two answers show, if they show one. */
-export function deliberateDifference(call: Call, request: RequestHead & { body: Buffer }, primary: Answer, candidate: Answer, differences: readonly Difference[]): string | undefined {
-  return RULES.find((rule) => rule.matches(call, request, primary, candidate, differences) || rule.matches(call, request, candidate, primary, differences))?.name;
+export function deliberateDifference(
+  call: Call,
+  request: RequestHead & { body: Buffer },
+  primary: Answer,
+  candidate: Answer,
+  differences: readonly Difference[],
+): string | undefined {
+  return RULES.find(
+    (rule) =>
+      rule.matches(call, request, primary, candidate, differences) ||
+      rule.matches(call, request, candidate, primary, differences),
+  )?.name;
 }
 
 function isHttpCall(call: Call): boolean {

@@ -34,7 +34,17 @@ export function target(base: string, tls: TlsOptions = {}): Target {
 }
 
 /** Headers of one hop only (RFC 9110, section 7.6.1): a proxy does not pass them on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 export function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const named = String(headers.connection ?? '')
@@ -68,7 +78,12 @@ export function open(to: Target, request: OutgoingRequest, timeoutMs: number): h
 }
 
 /** Sends a whole request and captures its whole answer; rejects on a network failure or the timeout. */
-export function exchange(to: Target, request: OutgoingRequest & { body: Buffer }, cap: number, timeoutMs: number): Promise<Answer> {
+export function exchange(
+  to: Target,
+  request: OutgoingRequest & { body: Buffer },
+  cap: number,
+  timeoutMs: number,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const outgoing = open(to, request, timeoutMs);
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
@@ -112,7 +127,14 @@ export class Capture {
   /** The answer as compared: a compressed body decoded (within the cap), its digest that of what was decoded. */
   answer(response: Pick<IncomingMessage, 'statusCode' | 'headers'>): Answer {
     const status = response.statusCode ?? 0;
-    const raw = { status, headers: response.headers, body: this.bytes, length: this.length, digest: this.hash.digest('hex'), truncated: this.truncated };
+    const raw = {
+      status,
+      headers: response.headers,
+      body: this.bytes,
+      length: this.length,
+      digest: this.hash.digest('hex'),
+      truncated: this.truncated,
+    };
     const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
     if (raw.truncated || encoding === '' || encoding === 'identity') return raw;
     try {

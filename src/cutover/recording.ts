@@ -78,7 +78,11 @@ function entry({ request, answer, started, finished }: Exchange): object {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(withoutSecretHeaders(answer.headers)),
-      content: { size: answer.body.length, mimeType: String(answer.headers['content-type'] ?? ''), ...content(answer.body) },
+      content: {
+        size: answer.body.length,
+        mimeType: String(answer.headers['content-type'] ?? ''),
+        ...content(answer.body),
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: answer.length,
@@ -91,9 +95,13 @@ function entry({ request, answer, started, finished }: Exchange): object {
 /** Text as it is when it is UTF-8, else base64 (HAR 1.2's `encoding`). */
 function content(bytes: Buffer): { text: string; encoding?: 'base64' } {
   const text = bytes.toString('utf8');
-  return Buffer.byteLength(text) === bytes.length && !text.includes('\uFFFD') ? { text } : { text: bytes.toString('base64'), encoding: 'base64' };
+  return Buffer.byteLength(text) === bytes.length && !text.includes('\uFFFD')
+    ? { text }
+    : { text: bytes.toString('base64'), encoding: 'base64' };
 }
 
 function harHeaders(headers: IncomingHttpHeaders): { name: string; value: string }[] {
-  return Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one) => ({ name, value: one }))));
+  return Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one) => ({ name, value: one })),
+  );
 }

@@ -38,8 +38,12 @@ export function readHar(text: string): Recorded[] {
 }
 
 function recorded(entry: unknown, where: string): Recorded {
-  const { request, response } = (entry ?? {}) as { request?: Record<string, unknown>; response?: Record<string, unknown> };
-  if (request === undefined || typeof request.method !== 'string' || typeof request.url !== 'string') throw new HarError(`${where}: no request with a method and a URL`);
+  const { request, response } = (entry ?? {}) as {
+    request?: Record<string, unknown>;
+    response?: Record<string, unknown>;
+  };
+  if (request === undefined || typeof request.method !== 'string' || typeof request.url !== 'string')
+    throw new HarError(`${where}: no request with a method and a URL`);
   let url: URL;
   try {
     url = new URL(request.url);
@@ -57,9 +61,20 @@ function recorded(entry: unknown, where: string): Recorded {
     // A HAR holds the body decoded, whatever Content-Encoding the server sent it in.
     const answerHeaders = headersOf(response!.headers, `${where}.response.headers`);
     delete answerHeaders['content-encoding'];
-    answer = { status, headers: answerHeaders, body: answerBody, length: answerBody.length, digest: createHash('sha256').update(answerBody).digest('hex'), truncated: false };
+    answer = {
+      status,
+      headers: answerHeaders,
+      body: answerBody,
+      length: answerBody.length,
+      digest: createHash('sha256').update(answerBody).digest('hex'),
+      truncated: false,
+    };
   }
-  return { host: url.host, request: { method: request.method, url: `${url.pathname}${url.search}`, headers, body }, answer };
+  return {
+    host: url.host,
+    request: { method: request.method, url: `${url.pathname}${url.search}`, headers, body },
+    answer,
+  };
 }
 
 function bytes(text: string | undefined, encoding: string | undefined): Buffer {
@@ -73,7 +88,8 @@ function headersOf(list: unknown, where: string): IncomingHttpHeaders {
   if (!Array.isArray(list)) throw new HarError(`${where}: not a list`);
   const headers: IncomingHttpHeaders = {};
   for (const header of list as HarHeader[]) {
-    if (typeof header?.name !== 'string' || typeof header.value !== 'string') throw new HarError(`${where}: a header without a name and a value`);
+    if (typeof header?.name !== 'string' || typeof header.value !== 'string')
+      throw new HarError(`${where}: a header without a name and a value`);
     const name = header.name.toLowerCase();
     if (name.startsWith(':') || name === 'content-length') continue;
     headers[name] = headers[name] === undefined ? header.value : `${String(headers[name])}, ${header.value}`;
@@ -117,7 +133,13 @@ export async function replay(recording: readonly Recorded[], options: ReplayOpti
         await paced();
         const answer = await exchange(to, next.request, options.captureBytes, options.timeoutMs).catch(() => undefined);
         if (answer === undefined) report.count(call, 'candidateErrors');
-        else report.record(call, next.request, [next.answer.status, answer.status], compareAnswers(call, next.request, next.answer, answer, { ignored, noisy: () => false }));
+        else
+          report.record(
+            call,
+            next.request,
+            [next.answer.status, answer.status],
+            compareAnswers(call, next.request, next.answer, answer, { ignored, noisy: () => false }),
+          );
       }
     }
   }

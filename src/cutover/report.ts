@@ -8,7 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { withoutPasswords, withoutSecretHeaders } from './credentials';
 import { CappedFile, writeWhole } from './files';
-import { createSyncCustomersService, MOBILE_APP_SERVICE_NAME, SYNC_CUSTOMERS_SERVICE_NAME } from '../services/mobile-app';
+import {
+  createSyncCustomersService,
+  MOBILE_APP_SERVICE_NAME,
+  SYNC_CUSTOMERS_SERVICE_NAME,
+} from '../services/mobile-app';
 import { mainServiceOperations } from '../services/registry';
 import type { Verdict } from './compare';
 import type { Call, RequestHead } from './traffic';
@@ -20,9 +24,34 @@ import type { Call, RequestHead } from './traffic';
  * one server has no such thing (the v2 contract, the OpenAPI document); skipped: a replay's entry for
  * another host or without a recorded answer.
  */
-export type Count = 'compared' | 'same' | 'different' | 'expected' | 'noisy' | 'byDigest' | 'candidateErrors' | 'notMirrored' | 'notSampled' | 'dropped' | 'notInContract' | 'skipped';
+export type Count =
+  | 'compared'
+  | 'same'
+  | 'different'
+  | 'expected'
+  | 'noisy'
+  | 'byDigest'
+  | 'candidateErrors'
+  | 'notMirrored'
+  | 'notSampled'
+  | 'dropped'
+  | 'notInContract'
+  | 'skipped';
 
-const COUNTS: readonly Count[] = ['compared', 'same', 'different', 'expected', 'noisy', 'byDigest', 'candidateErrors', 'notMirrored', 'notSampled', 'dropped', 'notInContract', 'skipped'];
+const COUNTS: readonly Count[] = [
+  'compared',
+  'same',
+  'different',
+  'expected',
+  'noisy',
+  'byDigest',
+  'candidateErrors',
+  'notMirrored',
+  'notSampled',
+  'dropped',
+  'notInContract',
+  'skipped',
+];
 
 export interface OperationSummary extends Record<Count, number> {
   service: string;
@@ -47,7 +76,12 @@ const SERVICES: readonly (readonly [string, readonly string[]])[] = [
 ];
 
 /** By lower-case name: ASMX names are case-insensitive. */
-const DECLARED = new Map(SERVICES.map(([service, operations]) => [service.toLowerCase(), { service, operations: new Map(operations.map((name) => [name.toLowerCase(), name])) }]));
+const DECLARED = new Map(
+  SERVICES.map(([service, operations]) => [
+    service.toLowerCase(),
+    { service, operations: new Map(operations.map((name) => [name.toLowerCase(), name])) },
+  ]),
+);
 
 /**
  * The call as a report row names it: declared services and operations in their declared spelling,
@@ -127,7 +161,9 @@ export class Report {
 
   summary(): { operations: OperationSummary[]; overBudget: OverBudget } {
     const operations = [...this.rows.entries()].map(([key, row]) => ({ ...row, noisyFields: this.noisyFields(key) }));
-    operations.sort((a, b) => `${a.service}/${a.operation}/${a.binding}`.localeCompare(`${b.service}/${b.operation}/${b.binding}`));
+    operations.sort((a, b) =>
+      `${a.service}/${a.operation}/${a.binding}`.localeCompare(`${b.service}/${b.operation}/${b.binding}`),
+    );
     const overBudget: OverBudget = { differences: this.differences.dropped };
     if (this.recording !== undefined) overBudget.recording = this.recording.dropped;
     return { operations, overBudget };
@@ -135,7 +171,10 @@ export class Report {
 
   /** Prometheus text: the counts by operation, binding and outcome. */
   metrics(): string {
-    const lines = ['# HELP shadow_exchanges_total Exchanges by operation, binding and outcome.', '# TYPE shadow_exchanges_total counter'];
+    const lines = [
+      '# HELP shadow_exchanges_total Exchanges by operation, binding and outcome.',
+      '# TYPE shadow_exchanges_total counter',
+    ];
     for (const row of this.summary().operations) {
       for (const what of COUNTS) {
         const labels = `service="${row.service}",contract="${row.contract}",operation="${escapeLabel(row.operation)}",binding="${row.binding}",outcome="${what}"`;
@@ -161,7 +200,15 @@ export class Report {
     const key = keyOf(call);
     let row = this.rows.get(key);
     if (row === undefined) {
-      row = { service: call.service, contract: call.contract, operation: call.operation, binding: call.binding, noisyFields: [], expectedRules: {}, ...zeroCounts() };
+      row = {
+        service: call.service,
+        contract: call.contract,
+        operation: call.operation,
+        binding: call.binding,
+        noisyFields: [],
+        expectedRules: {},
+        ...zeroCounts(),
+      };
       this.rows.set(key, row);
     }
     return row;
@@ -179,22 +226,39 @@ function zeroCounts(): Record<Count, number> {
 
 /** The request as a report shows it: credentials.ts leaves out what could authenticate. */
 function safeRequest(request: RequestHead & { body: Buffer }): object {
-  const body = request.body.length > 4096 ? `${request.body.subarray(0, 4096).toString('utf8')}...` : request.body.toString('utf8');
-  return { method: request.method, url: withoutPasswords(request.url), headers: withoutSecretHeaders(request.headers), body: withoutPasswords(body) };
+  const body =
+    request.body.length > 4096
+      ? `${request.body.subarray(0, 4096).toString('utf8')}...`
+      : request.body.toString('utf8');
+  return {
+    method: request.method,
+    url: withoutPasswords(request.url),
+    headers: withoutSecretHeaders(request.headers),
+    body: withoutPasswords(body),
+  };
 }
 
 function escapeLabel(value: string): string {
   return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
-function summaryHtml({ operations: rows, overBudget }: ReturnType<Report['summary']>, examples: ReadonlyMap<string, object[]>): string {
+function summaryHtml(
+  { operations: rows, overBudget }: ReturnType<Report['summary']>,
+  examples: ReadonlyMap<string, object[]>,
+): string {
   const cells = (row: OperationSummary) => COUNTS.map((what) => `<td>${row[what]}</td>`).join('');
   const body = rows
     .map((row) => {
       const shown = examples.get(keyOf(row)) ?? [];
       const details = [
         row.noisyFields.length > 0 ? `<p>Noisy fields: ${escapeHtml(row.noisyFields.join(', '))}</p>` : '',
-        Object.keys(row.expectedRules).length > 0 ? `<p>Deliberate differences: ${escapeHtml(Object.entries(row.expectedRules).map(([rule, n]) => `${rule} (${n})`).join(', '))}</p>` : '',
+        Object.keys(row.expectedRules).length > 0
+          ? `<p>Deliberate differences: ${escapeHtml(
+              Object.entries(row.expectedRules)
+                .map(([rule, n]) => `${rule} (${n})`)
+                .join(', '),
+            )}</p>`
+          : '',
         ...shown.map((example) => `<pre>${escapeHtml(JSON.stringify(example, null, 2))}</pre>`),
       ].join('');
       return `<tr><th>${escapeHtml(`${row.service} ${row.contract}`)}</th><th>${escapeHtml(row.operation)}</th><th>${row.binding}</th>${cells(row)}</tr>${details === '' ? '' : `<tr><td colspan="${COUNTS.length + 3}">${details}</td></tr>`}`;
@@ -212,10 +276,17 @@ ${body}
 
 function overBudgetHtml(overBudget: OverBudget): string {
   const lines = [
-    overBudget.differences > 0 ? `${overBudget.differences} differing exchanges were left out of differences.jsonl: it reached its size budget.` : '',
-    (overBudget.recording ?? 0) > 0 ? `${overBudget.recording} exchanges were left out of the recording: it reached its size budget.` : '',
+    overBudget.differences > 0
+      ? `${overBudget.differences} differing exchanges were left out of differences.jsonl: it reached its size budget.`
+      : '',
+    (overBudget.recording ?? 0) > 0
+      ? `${overBudget.recording} exchanges were left out of the recording: it reached its size budget.`
+      : '',
   ];
-  return lines.filter((line) => line !== '').map((line) => `<p><strong>${line}</strong></p>`).join('');
+  return lines
+    .filter((line) => line !== '')
+    .map((line) => `<p><strong>${line}</strong></p>`)
+    .join('');
 }
 
 function escapeHtml(text: string): string {

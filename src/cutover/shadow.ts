@@ -16,9 +16,18 @@ import { declaredCall, keyOf, Report } from './report';
 import { classify, trafficOf, trafficSettings, type Call, type TrafficSettings } from './traffic';
 
 /** What the proxy takes from the server's settings (src/config.ts) for its own clients' connections. */
-export type ConnectionSettings = Pick<Settings, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'>;
+export type ConnectionSettings = Pick<
+  Settings,
+  'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'
+>;
 
-export function connectionSettings({ requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections }: Settings): ConnectionSettings {
+export function connectionSettings({
+  requestTimeoutMs,
+  headersTimeoutMs,
+  keepAliveTimeoutMs,
+  sendTimeoutMs,
+  maxConnections,
+}: Settings): ConnectionSettings {
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections };
 }
 
@@ -125,7 +134,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const candidate = target(options.candidate, options);
   const secondary = options.secondary === undefined ? undefined : target(options.secondary, options);
   const noise = new NoiseLearner(options.noiseEvery);
-  const report = new Report(options.out, { noisyFields: (key) => noise.noisyFields(key), maxFileBytes: options.maxFileBytes });
+  const report = new Report(options.out, {
+    noisyFields: (key) => noise.noisyFields(key),
+    maxFileBytes: options.maxFileBytes,
+  });
   const ignored = pathMatcher(options.ignore);
   const sampled = sampler(options.sample);
   const recorder = options.record === undefined ? undefined : new HarRecorder(options.record, options.maxFileBytes);
@@ -187,11 +199,17 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     }
     if (!job.call.write && noise.sampleNext()) await learnNoise(key, job, answer);
     // The v2 contract and the OpenAPI document are this server's own: the legacy one answers 404.
-    if ((job.call.contract === 'v2' || job.call.operation === 'openapi') && (answer.status === 404) !== (job.primary.status === 404)) {
+    if (
+      (job.call.contract === 'v2' || job.call.operation === 'openapi') &&
+      (answer.status === 404) !== (job.primary.status === 404)
+    ) {
       report.count(job.call, 'notInContract');
       return;
     }
-    const verdict = compareAnswers(job.call, job.request, job.primary, answer, { ignored, noisy: (path) => noise.isNoisy(key, path) });
+    const verdict = compareAnswers(job.call, job.request, job.primary, answer, {
+      ignored,
+      noisy: (path) => noise.isNoisy(key, path),
+    });
     report.record(job.call, job.request, [job.primary.status, answer.status], verdict);
   }
 
@@ -216,18 +234,32 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
           wakeIfIdle();
         });
     };
-    proxy(req, res, primary, options, budget, classified, (job) => {
-      recorder?.add({ request: job.request, answer: job.primary, started: job.started, finished: Date.now() });
-      if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
-      else if (!job.call.write && !sampled()) report.count(job.call, 'notSampled');
-      else enqueue(job);
-    }, (call) => {
-      recorder?.leaveOut();
-      report.count(call, 'notMirrored');
-    });
+    proxy(
+      req,
+      res,
+      primary,
+      options,
+      budget,
+      classified,
+      (job) => {
+        recorder?.add({ request: job.request, answer: job.primary, started: job.started, finished: Date.now() });
+        if (job.call.write && !options.mirrorWrites) report.count(job.call, 'notMirrored');
+        else if (!job.call.write && !sampled()) report.count(job.call, 'notSampled');
+        else enqueue(job);
+      },
+      (call) => {
+        recorder?.leaveOut();
+        report.count(call, 'notMirrored');
+      },
+    );
   };
   const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = options.connections;
-  const timeouts = { requestTimeout: requestTimeoutMs, headersTimeout: headersTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs, connectionsCheckingInterval: CONNECTIONS_CHECK_MS };
+  const timeouts = {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: headersTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+  };
   const server = http.createServer(timeouts, options.guard?.admit(listener) ?? listener);
   options.guard?.watch(server);
   await new Promise<void>((resolve, reject) => {
@@ -238,7 +270,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   timer.unref();
   report.write();
 
-  const settled = () => (running === 0 && queue.length === 0 && classifying === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+  const settled = () =>
+    running === 0 && queue.length === 0 && classifying === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => idle.push(resolve));
   return {
     port: (server.address() as AddressInfo).port,
     report,
@@ -264,9 +299,22 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
  * has its whole answer, `mirror` gets the exchange, unless the request was over the body limit
  * (`tooLarge`: it cannot be sent again). The answer is captured within what the budget grants.
  */
-type Classifier = (head: { method: string; url: string; headers: http.IncomingHttpHeaders }, body: Buffer, then: (call: Call) => void) => void;
+type Classifier = (
+  head: { method: string; url: string; headers: http.IncomingHttpHeaders },
+  body: Buffer,
+  then: (call: Call) => void,
+) => void;
 
-function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, options: ShadowOptions, budget: Budget, classified: Classifier, mirror: (job: Mirrored) => void, tooLarge: (call: Call) => void): void {
+function proxy(
+  req: IncomingMessage,
+  res: ServerResponse,
+  primary: Target,
+  options: ShadowOptions,
+  budget: Budget,
+  classified: Classifier,
+  mirror: (job: Mirrored) => void,
+  tooLarge: (call: Call) => void,
+): void {
   const started = Date.now();
   const headers = forwarded(req);
   const upstream = open(primary, { method: req.method ?? 'GET', url: req.url ?? '/', headers }, 0);
@@ -297,7 +345,13 @@ function proxy(req: IncomingMessage, res: ServerResponse, primary: Target, optio
       const primaryAnswer = received.answer(answer);
       classified(request, request.body, (call) => {
         if (sent.truncated) return tooLarge(call);
-        mirror({ call, request, primary: primaryAnswer, bytes: request.body.length + primaryAnswer.body.length, started });
+        mirror({
+          call,
+          request,
+          primary: primaryAnswer,
+          bytes: request.body.length + primaryAnswer.body.length,
+          started,
+        });
       });
     });
   });
@@ -329,9 +383,14 @@ function forwarded(req: IncomingMessage): http.IncomingHttpHeaders {
 /** The proxy's own endpoints: never forwarded, and by default for the local machine only (they show what clients sent). */
 function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, toAnyone: boolean): void {
   const path = (req.url ?? '').split('?')[0];
-  if (!toAnyone && !isLoopback(req.socket.remoteAddress ?? '')) res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('The proxy answers /__shadow/ for the local machine only (see --shadow-paths-public).');
-  else if (path === '/__shadow/metrics') res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
-  else if (path === '/__shadow/summary') res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
+  if (!toAnyone && !isLoopback(req.socket.remoteAddress ?? ''))
+    res
+      .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('The proxy answers /__shadow/ for the local machine only (see --shadow-paths-public).');
+  else if (path === '/__shadow/metrics')
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(report.metrics());
+  else if (path === '/__shadow/summary')
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
   else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
 }
 

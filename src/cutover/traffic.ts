@@ -37,7 +37,10 @@ export interface RequestHead {
 }
 
 /** The server settings that decide how a request is read; the proxy and replay take them as options. */
-export type TrafficSettings = Pick<Settings, 'basePath' | 'apiNamespace' | 'syncNamespace' | 'apiV2Namespace' | 'syncV2Namespace' | 'maxXmlDepth' | 'maxXmlNodes'>;
+export type TrafficSettings = Pick<
+  Settings,
+  'basePath' | 'apiNamespace' | 'syncNamespace' | 'apiV2Namespace' | 'syncV2Namespace' | 'maxXmlDepth' | 'maxXmlNodes'
+>;
 
 /**
  * The settings from the server's variables (BASE_PATH, API_NAMESPACE, SYNC_NAMESPACE, API_V2_NAMESPACE,
@@ -45,7 +48,8 @@ export type TrafficSettings = Pick<Settings, 'basePath' | 'apiNamespace' | 'sync
  * value throws a SettingsError naming it.
  */
 export function trafficSettings(variables: Record<string, string | undefined> = {}): TrafficSettings {
-  const { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes } = loadSettings(variables);
+  const { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes } =
+    loadSettings(variables);
   return { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes };
 }
 
@@ -58,9 +62,12 @@ export const SERVER_SETTING_OPTIONS = {
   'sync-v2-namespace': { type: 'string' },
 } as const;
 
-export const SERVER_SETTING_USAGE = '[--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] [--api-v2-namespace <uri>] [--sync-v2-namespace <uri>]';
+export const SERVER_SETTING_USAGE =
+  '[--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] [--api-v2-namespace <uri>] [--sync-v2-namespace <uri>]';
 
-export function serverSettingsOf(values: Partial<Record<keyof typeof SERVER_SETTING_OPTIONS, string>>): TrafficSettings {
+export function serverSettingsOf(
+  values: Partial<Record<keyof typeof SERVER_SETTING_OPTIONS, string>>,
+): TrafficSettings {
   return trafficSettings({
     BASE_PATH: values['base-path'],
     API_NAMESPACE: values['api-namespace'],
@@ -90,15 +97,37 @@ export function trafficOf(settings: TrafficSettings = trafficSettings()): Traffi
 export async function classify(traffic: Traffic, request: RequestHead, body: Buffer): Promise<Call> {
   const { kind, named, refusal } = await classifyRequest(traffic.table, request, body, traffic.limits);
   const write = mayWrite(request, kind);
-  if (kind.kind === 'none') return { service: '', contract: 'legacy', operation: request.url.split('?')[0].toLowerCase() === traffic.openApiPath ? 'openapi' : 'other', binding: 'document', write };
+  if (kind.kind === 'none')
+    return {
+      service: '',
+      contract: 'legacy',
+      operation: request.url.split('?')[0].toLowerCase() === traffic.openApiPath ? 'openapi' : 'other',
+      binding: 'document',
+      write,
+    };
   const { name: service, contract } = kind.service;
-  if (kind.kind === 'document') return { service, contract, operation: kind.operation === 'op' ? 'help' : kind.operation, binding: 'document', write };
-  if (kind.kind === 'method' || kind.binding === 'other') return { service, contract, operation: 'other', binding: 'document', write };
+  if (kind.kind === 'document')
+    return {
+      service,
+      contract,
+      operation: kind.operation === 'op' ? 'help' : kind.operation,
+      binding: 'document',
+      write,
+    };
+  if (kind.kind === 'method' || kind.binding === 'other')
+    return { service, contract, operation: 'other', binding: 'document', write };
   const operation = kind.operation ?? named ?? 'unknown';
-  if (kind.kind === 'soap') return { service, contract, operation, binding: kind.binding, write, actionMismatch: refusal instanceof ActionMismatchError };
+  if (kind.kind === 'soap')
+    return {
+      service,
+      contract,
+      operation,
+      binding: kind.binding,
+      write,
+      actionMismatch: refusal instanceof ActionMismatchError,
+    };
   return { service, contract, operation, binding: kind.binding === 'httpget' ? 'get' : 'post', write };
 }
-
 
 export function header(headers: RequestHead['headers'], name: string): string {
   const value = headers[name];

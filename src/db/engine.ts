@@ -102,12 +102,28 @@ function openSqliteInProcess(file: string, busyTimeoutMs: number): Engine {
   return sqliteEngine(file, new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 1);
 }
 
-function sqliteEngine(file: string, db: Kysely<Database>, snapshotTurns: number, sqliteWorkers?: WorkerPool, dataVersion?: DataVersion): Engine {
+function sqliteEngine(
+  file: string,
+  db: Kysely<Database>,
+  snapshotTurns: number,
+  sqliteWorkers?: WorkerPool,
+  dataVersion?: DataVersion,
+): Engine {
   const close = async () => {
     dataVersion?.close();
     await db.destroy();
   };
-  return { kind: 'sqlite', db, columnTypes: SQLITE_COLUMN_TYPES, multiProcess: false, describe: `sqlite:${file}`, snapshotTurns, sqliteWorkers, dataVersion, close };
+  return {
+    kind: 'sqlite',
+    db,
+    columnTypes: SQLITE_COLUMN_TYPES,
+    multiProcess: false,
+    describe: `sqlite:${file}`,
+    snapshotTurns,
+    sqliteWorkers,
+    dataVersion,
+    close,
+  };
 }
 
 type PgTypeId = (typeof pgTypes.builtins)[keyof typeof pgTypes.builtins];
@@ -136,11 +152,21 @@ function openPostgres(databaseUrl: string, options: EngineOptions): Engine {
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`DATABASE_URL: schema '${schema}' must be a lower-case SQL identifier`);
   }
-  const config = { connectionString: url.toString(), types: pgTypeParsers as never, options: schema ? `-c search_path=${schema}` : undefined };
-  const timeouts = { connectTimeoutMs: options.connectTimeoutMs ?? 5000, acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000, statementTimeoutMs: options.statementTimeoutMs ?? 0 };
+  const config = {
+    connectionString: url.toString(),
+    types: pgTypeParsers as never,
+    options: schema ? `-c search_path=${schema}` : undefined,
+  };
+  const timeouts = {
+    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
+    statementTimeoutMs: options.statementTimeoutMs ?? 0,
+  };
   // A connection that fails must not take the process down: pg-pool.ts drops it and reports it.
   const pool = createPool(config, timeouts, options.onPoolError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool, cursor: Cursor }, schema ?? undefined) });
+  const db = new Kysely<Database>({
+    dialect: new SchemaPostgresDialect({ pool, cursor: Cursor }, schema ?? undefined),
+  });
   return {
     kind: 'postgres',
     db,

@@ -29,9 +29,9 @@ class StaticMigrations implements MigrationProvider {
 
   getMigrations(): Promise<Record<string, Migration>> {
     const types = this.engine.columnTypes;
-    return Promise.resolve(Object.fromEntries(
-      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, types) }]),
-    ));
+    return Promise.resolve(
+      Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, types) }])),
+    );
   }
 }
 
@@ -57,7 +57,9 @@ export async function migrate(engine: Engine, upTo?: MigrationName): Promise<voi
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  const { error, results } = await (upTo === undefined ? migrator(engine).migrateToLatest() : migrator(engine).migrateTo(upTo));
+  const { error, results } = await (upTo === undefined
+    ? migrator(engine).migrateToLatest()
+    : migrator(engine).migrateTo(upTo));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : inspect(error)}`);

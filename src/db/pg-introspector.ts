@@ -3,13 +3,32 @@
  * Kysely's own introspector reads every column of every schema, several times per start, so the more
  * schemas a database holds, the longer every migration run took.
  */
-import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql, type ColumnMetadata, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type PostgresDialectConfig, type SchemaMetadata, type TableMetadata } from 'kysely';
+import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
+  PostgresDialect,
+  PostgresIntrospector,
+  sql,
+  type ColumnMetadata,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  type Kysely,
+  type PostgresDialectConfig,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 
 /** The migrator's own tables, which Kysely's introspector leaves out unless asked. */
 const KYSELY_TABLES = [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
 
 /** A column as Kysely describes it (its comment null when it has none), with its table's name, schema and kind. */
-type ColumnRow = Omit<ColumnMetadata, 'comment'> & { comment: string | null; table: string; schema: string; table_type: string };
+type ColumnRow = Omit<ColumnMetadata, 'comment'> & {
+  comment: string | null;
+  table: string;
+  schema: string;
+  table_type: string;
+};
 
 export class SchemaIntrospector implements DatabaseIntrospector {
   private readonly everything: PostgresIntrospector;

@@ -58,7 +58,10 @@ interface CursorLike {
 }
 
 function isCursor(value: object): value is CursorLike {
-  return typeof (value as Partial<CursorLike>).read === 'function' && typeof (value as Partial<CursorLike>).close === 'function';
+  return (
+    typeof (value as Partial<CursorLike>).read === 'function' &&
+    typeof (value as Partial<CursorLike>).close === 'function'
+  );
 }
 
 /**
@@ -85,7 +88,10 @@ function discardOnReadTimeout(client: PoolClient, readTimeoutMs: number | undefi
       if (isCursor(first)) boundCursor(first, readTimeoutMs, state, discard);
       return query(first, ...rest);
     }
-    const config = typeof first === 'string' ? { text: first, query_timeout: readTimeoutMs } : { ...(first as object), query_timeout: readTimeoutMs };
+    const config =
+      typeof first === 'string'
+        ? { text: first, query_timeout: readTimeoutMs }
+        : { ...(first as object), query_timeout: readTimeoutMs };
     const last = rest.at(-1);
     if (typeof last === 'function') {
       const callback = last as QueryCallback;
@@ -106,7 +112,12 @@ function discardOnReadTimeout(client: PoolClient, readTimeoutMs: number | undefi
  * A cursor read without an answer within readTimeoutMs discards the connection; a close then, or
  * after readTimeoutMs, is done without waiting for an answer that never comes.
  */
-function boundCursor(cursor: CursorLike, readTimeoutMs: number, state: { discarded: boolean }, discard: (error: Error) => void): void {
+function boundCursor(
+  cursor: CursorLike,
+  readTimeoutMs: number,
+  state: { discarded: boolean },
+  discard: (error: Error) => void,
+): void {
   const read = cursor.read.bind(cursor);
   const close = cursor.close.bind(cursor);
   cursor.close = (callback) => {
@@ -127,7 +138,11 @@ function boundCursor(cursor: CursorLike, readTimeoutMs: number, state: { discard
   };
 }
 
-function boundedClose(close: CursorLike['close'], readTimeoutMs: number, discard: (error: Error) => void): Promise<void> {
+function boundedClose(
+  close: CursorLike['close'],
+  readTimeoutMs: number,
+  discard: (error: Error) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       discard(new Error('Query read timeout'));

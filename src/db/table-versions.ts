@@ -55,7 +55,13 @@ function versionMap(rows: readonly VersionRow[]): TableVersions {
 
 export function sqliteDataVersion(file: string): DataVersion | undefined {
   if (file === ':memory:' || file === '') return undefined;
-  let reader: { connection: SqliteDatabase.Database; dataVersion: SqliteDatabase.Statement<[], number>; tables: SqliteDatabase.Statement<[], VersionRow> } | undefined;
+  let reader:
+    | {
+        connection: SqliteDatabase.Database;
+        dataVersion: SqliteDatabase.Statement<[], number>;
+        tables: SqliteDatabase.Statement<[], VersionRow>;
+      }
+    | undefined;
   let seen: { dataVersion: number; versions: TableVersions } | undefined;
   const open = () => {
     const connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
@@ -64,10 +70,14 @@ export function sqliteDataVersion(file: string): DataVersion | undefined {
       return {
         connection,
         dataVersion: connection.prepare<[], number>('pragma data_version').pluck(),
-        tables: connection.prepare<[], VersionRow>(`
+        tables: connection
+          .prepare<[], VersionRow>(
+            `
           select m.name as table_name, v.version
           from sqlite_master m left join table_versions v on v.table_name = m.name
-          where m.type = 'table'`).safeIntegers(),
+          where m.type = 'table'`,
+          )
+          .safeIntegers(),
       };
     } catch (error) {
       connection.close();

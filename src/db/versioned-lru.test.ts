@@ -2,7 +2,8 @@ import { VersionedLru } from './versioned-lru';
 
 const VERSIONS = new Map([['t', 'v']]);
 const entry = (bytes: number) => ({ depends: [['t', 'v']] as const, bytes });
-const kept = (lru: VersionedLru<ReturnType<typeof entry>>, keys: string) => [...keys].filter((key) => lru.get(key, VERSIONS) !== undefined).join('');
+const kept = (lru: VersionedLru<ReturnType<typeof entry>>, keys: string) =>
+  [...keys].filter((key) => lru.get(key, VERSIONS) !== undefined).join('');
 
 describe('VersionedLru', () => {
   it('drops the least recently used entries when room is needed', () => {

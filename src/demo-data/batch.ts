@@ -2,7 +2,19 @@
  * The documents of one month, and their numbering: each kind in date order (ties in the order they
  * were made), so numbers read chronologically like a real back office's.
  */
-import type { Activity, Complaint, CreditNote, Customer, DebitNote, Enquiry, Invoice, Numbered, Order, Pcn, Receipt } from './model';
+import type {
+  Activity,
+  Complaint,
+  CreditNote,
+  Customer,
+  DebitNote,
+  Enquiry,
+  Invoice,
+  Numbered,
+  Order,
+  Pcn,
+  Receipt,
+} from './model';
 import { pad } from './masters';
 
 export class MonthBatch {

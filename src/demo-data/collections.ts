@@ -13,7 +13,13 @@ const LAKH = 100_000 * RUPEE;
 /** Invoices below this are paid in one go. */
 const PART_PAYMENT_FROM = 20_000 * RUPEE;
 const ADVANCES_PER_MONTH = 0.02;
-const BOUNCE_REASONS = ['funds insufficient', 'signature differs', 'payment stopped by drawer', 'exceeds arrangement', 'account closed'];
+const BOUNCE_REASONS = [
+  'funds insufficient',
+  'signature differs',
+  'payment stopped by drawer',
+  'exceeds arrangement',
+  'account closed',
+];
 
 /** Decides how an invoice will be paid and schedules it. */
 export function collectPayment(sim: Simulation, invoice: Invoice): void {
@@ -49,34 +55,57 @@ function payLater(sim: Simulation, customer: Customer, amount: number, due: Day)
   if (amount >= PART_PAYMENT_FROM && random.chance(0.15)) {
     const first = Math.round((amount * (0.5 + random.next() * 0.4)) / 100) * 100;
     schedule(sim, customer, { kind: 'receipt', date: due, amount: first });
-    schedule(sim, customer, { kind: 'receipt', date: workingDayFrom(due + random.int(10, 30)), amount: amount - first });
+    schedule(sim, customer, {
+      kind: 'receipt',
+      date: workingDayFrom(due + random.int(10, 30)),
+      amount: amount - first,
+    });
     return;
   }
   schedule(sim, customer, { kind: 'receipt', date: due, amount });
 }
 
-export function receive(sim: Simulation, customer: Customer, date: Day, amount: number, method?: PaymentMethod, reference?: string): void {
+export function receive(
+  sim: Simulation,
+  customer: Customer,
+  date: Day,
+  amount: number,
+  method?: PaymentMethod,
+  reference?: string,
+): void {
   const chosen = method ?? receiptMethod(sim.random, amount);
   sim.batch.receipts.push({
-    no: '', date, customer, amount, method: chosen, reference: reference ?? paymentReference(sim.random, chosen, customer),
+    no: '',
+    date,
+    customer,
+    amount,
+    method: chosen,
+    reference: reference ?? paymentReference(sim.random, chosen, customer),
   });
 }
 
 /** Large amounts go by RTGS, small ones by UPI; cash stays under the legal limit of two lakh. */
 function receiptMethod(random: Random, amount: number): PaymentMethod {
   if (amount >= 2 * LAKH) return random.weighted<PaymentMethod>(['RTGS', 'NEFT', 'CHEQUE', 'DD'], [45, 35, 15, 5]);
-  if (amount <= LAKH) return random.weighted<PaymentMethod>(['NEFT', 'UPI', 'CHEQUE', 'DD', 'CASH'], [35, 20, 25, 5, 15]);
+  if (amount <= LAKH)
+    return random.weighted<PaymentMethod>(['NEFT', 'UPI', 'CHEQUE', 'DD', 'CASH'], [35, 20, 25, 5, 15]);
   return random.weighted<PaymentMethod>(['NEFT', 'CHEQUE', 'DD', 'CASH'], [50, 35, 5, 10]);
 }
 
 function paymentReference(random: Random, method: PaymentMethod, customer: Customer): string {
   switch (method) {
-    case 'NEFT': return `NEFT UTR N${random.digits(15)}`;
-    case 'RTGS': return `RTGS UTR R${random.digits(15)}`;
-    case 'UPI': return `UPI ${random.digits(12)}`;
-    case 'CHEQUE': return `CHQ ${random.digits(6, true)} ${customer.bank}`;
-    case 'DD': return `DD ${random.digits(6, true)} ${customer.bank}`;
-    case 'CASH': return `Cash deposit ${random.digits(6, true)}`;
+    case 'NEFT':
+      return `NEFT UTR N${random.digits(15)}`;
+    case 'RTGS':
+      return `RTGS UTR R${random.digits(15)}`;
+    case 'UPI':
+      return `UPI ${random.digits(12)}`;
+    case 'CHEQUE':
+      return `CHQ ${random.digits(6, true)} ${customer.bank}`;
+    case 'DD':
+      return `DD ${random.digits(6, true)} ${customer.bank}`;
+    case 'CASH':
+      return `Cash deposit ${random.digits(6, true)}`;
   }
 }
 
@@ -102,7 +131,15 @@ export function collectPcn(sim: Simulation, customer: Customer, date: Day): void
     const type: PaymentType = random.chance(0.6) ? 'PDC' : 'CURRENT';
     if (type === 'PDC') chequeDate = workingDayFrom(chequeDate + (i === 0 ? random.int(7, 30) : random.int(15, 30)));
     const method: PaymentMethod = random.chance(0.85) ? 'CHEQUE' : 'DD';
-    pcn.cheques.push(newCheque(sim, pcn, { type, method, amount, chequeNo: random.digits(6, true), chequeDate: type === 'PDC' ? chequeDate : date }));
+    pcn.cheques.push(
+      newCheque(sim, pcn, {
+        type,
+        method,
+        amount,
+        chequeNo: random.digits(6, true),
+        chequeDate: type === 'PDC' ? chequeDate : date,
+      }),
+    );
   });
   sim.batch.pcns.push(pcn);
 }
@@ -116,7 +153,11 @@ export function collectAdvance(sim: Simulation, customer: Customer, date: Day): 
   const amount = random.int(5, 40) * 5000 * RUPEE;
   const paper = method === 'CHEQUE';
   const cheque = newCheque(sim, pcn, {
-    type: 'ADVANCE', method, amount, chequeNo: paper ? random.digits(6, true) : null, chequeDate: method === 'CASH' ? null : date,
+    type: 'ADVANCE',
+    method,
+    amount,
+    chequeNo: paper ? random.digits(6, true) : null,
+    chequeDate: method === 'CASH' ? null : date,
   });
   pcn.cheques.push(cheque);
   if (cheque.status === 'CLEARED') stateOf(sim, customer).onAccount += amount;
@@ -127,7 +168,11 @@ export function collectAdvance(sim: Simulation, customer: Customer, date: Day): 
  * The cheque's status on the as-of date, and what it leads to: a receipt when it clears, a debit
  * note and a replacement payment when it bounces, a payment by transfer when it is cancelled.
  */
-function newCheque(sim: Simulation, pcn: Pcn, spec: Pick<Cheque, 'type' | 'method' | 'amount' | 'chequeNo' | 'chequeDate'>): Cheque {
+function newCheque(
+  sim: Simulation,
+  pcn: Pcn,
+  spec: Pick<Cheque, 'type' | 'method' | 'amount' | 'chequeNo' | 'chequeDate'>,
+): Cheque {
   const { random } = sim;
   const customer = pcn.customer;
   const onDay = spec.chequeDate ?? pcn.date;
@@ -137,7 +182,13 @@ function newCheque(sim: Simulation, pcn: Pcn, spec: Pick<Cheque, 'type' | 'metho
   let status: ChequeStatus;
   if (spec.chequeNo && fate < 0.03) {
     status = 'CANCELLED';
-    schedule(sim, customer, { kind: 'receipt', date: onDay, amount: spec.amount, method: 'NEFT', reference: `NEFT UTR N${random.digits(15)} in lieu of ${label}` });
+    schedule(sim, customer, {
+      kind: 'receipt',
+      date: onDay,
+      amount: spec.amount,
+      method: 'NEFT',
+      reference: `NEFT UTR N${random.digits(15)} in lieu of ${label}`,
+    });
   } else if (onDay > sim.asOf) {
     status = 'RECEIVED';
   } else if (cleared > sim.asOf) {
@@ -148,14 +199,34 @@ function newCheque(sim: Simulation, pcn: Pcn, spec: Pick<Cheque, 'type' | 'metho
     // Bank charges plus 18% GST, in whole rupees.
     const charges = Math.round(random.int(300, 1000) * 1.18) * RUPEE;
     schedule(sim, customer, { kind: 'debitNote', date: cleared, pcn, amount: charges, reason });
-    schedule(sim, customer, { kind: 'receipt', date: workingDayFrom(cleared + random.int(5, 20)), amount: spec.amount + charges, method: 'RTGS', reference: `RTGS UTR R${random.digits(15)} against returned ${label}` });
+    schedule(sim, customer, {
+      kind: 'receipt',
+      date: workingDayFrom(cleared + random.int(5, 20)),
+      amount: spec.amount + charges,
+      method: 'RTGS',
+      reference: `RTGS UTR R${random.digits(15)} against returned ${label}`,
+    });
   } else {
     status = 'CLEARED';
-    schedule(sim, customer, { kind: 'receipt', date: cleared, amount: spec.amount, method: spec.method, reference: label || paymentReference(random, spec.method, customer) });
+    schedule(sim, customer, {
+      kind: 'receipt',
+      date: cleared,
+      amount: spec.amount,
+      method: spec.method,
+      reference: label || paymentReference(random, spec.method, customer),
+    });
   }
   return {
-    no: '', date: pcn.date, pcn, type: spec.type, method: spec.method, chequeNo: spec.chequeNo,
-    chequeDate: spec.chequeDate, bank: spec.method === 'CASH' ? null : customer.bank, amount: spec.amount, status,
+    no: '',
+    date: pcn.date,
+    pcn,
+    type: spec.type,
+    method: spec.method,
+    chequeNo: spec.chequeNo,
+    chequeDate: spec.chequeDate,
+    bank: spec.method === 'CASH' ? null : customer.bank,
+    amount: spec.amount,
+    status,
   };
 }
 

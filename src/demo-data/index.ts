@@ -23,9 +23,28 @@ export type SeededTable = Exclude<TableName, 'counters'>;
 
 /** Parents before children: the order inserts need (deletes go backwards). */
 export const SEEDED_TABLES: SeededTable[] = [
-  'zones', 'states', 'profit_centers', 'product_categories', 'products', 'users', 'customers', 'customer_profit_centers',
-  'orders', 'order_lines', 'invoices', 'invoice_lines', 'receipts', 'pcn', 'pcn_invoices', 'pcn_debit_notes',
-  'ledger_entries', 'activities', 'enquiries', 'complaints', 'warranty_requests', 'warranty_files',
+  'zones',
+  'states',
+  'profit_centers',
+  'product_categories',
+  'products',
+  'users',
+  'customers',
+  'customer_profit_centers',
+  'orders',
+  'order_lines',
+  'invoices',
+  'invoice_lines',
+  'receipts',
+  'pcn',
+  'pcn_invoices',
+  'pcn_debit_notes',
+  'ledger_entries',
+  'activities',
+  'enquiries',
+  'complaints',
+  'warranty_requests',
+  'warranty_files',
 ];
 
 export interface SeedOptions {
@@ -58,7 +77,11 @@ export async function seed(engine: Engine, options: SeedOptions) {
   const start = periodStart(asOfDay, fiscalYearStartMonth);
   const counts = await engine.db.transaction().execute(async (trx) => {
     // Two processes seeding one PostgreSQL at once wait on this row lock, so the second finds the data.
-    await trx.updateTable('counters').set((eb) => ({ value: eb.ref('value') })).where('name', '=', 'warranty_request_no').execute();
+    await trx
+      .updateTable('counters')
+      .set((eb) => ({ value: eb.ref('value') }))
+      .where('name', '=', 'warranty_request_no')
+      .execute();
     const filled = await firstFilledTable(trx);
     if (filled) throw new DatabaseNotEmptyError(`table ${filled} has rows`);
     const writer = new RowWriter(trx);
@@ -66,7 +89,13 @@ export async function seed(engine: Engine, options: SeedOptions) {
     const company = buildCompany(new Random(`mobileapp-demo:${scale}:masters`), scale);
     const masters = masterRows(company);
     for (const table of Object.keys(masters) as (keyof typeof masters)[]) await writer.insert(table, masters[table]);
-    const numbers = await generateTransactions(writer, company, new Random(`mobileapp-demo:${scale}:${asOf}:${fiscalYearStartMonth}:transactions`), start, asOfDay);
+    const numbers = await generateTransactions(
+      writer,
+      company,
+      new Random(`mobileapp-demo:${scale}:${asOf}:${fiscalYearStartMonth}:transactions`),
+      start,
+      asOfDay,
+    );
     // New requests and files continue the sequences (schema.ts, Database['counters']).
     await setCounter(trx, 'warranty_request_no', numbers.count('warrantyRequest'));
     await setCounter(trx, 'warranty_change_seq', numbers.count('warrantyRequest'));
@@ -87,7 +116,11 @@ export async function seed(engine: Engine, options: SeedOptions) {
 export async function seedIfEmpty(engine: Engine, options: Partial<SeedOptions> = {}): Promise<SeedSummary | null> {
   if (!(await isEmpty(engine))) return null;
   try {
-    return await seed(engine, { scale: options.scale ?? 1, asOf: options.asOf, fiscalYearStartMonth: options.fiscalYearStartMonth });
+    return await seed(engine, {
+      scale: options.scale ?? 1,
+      asOf: options.asOf,
+      fiscalYearStartMonth: options.fiscalYearStartMonth,
+    });
   } catch (err) {
     // Another process seeded it first (several servers starting on one PostgreSQL).
     if (err instanceof DatabaseNotEmptyError) return null;
@@ -101,7 +134,11 @@ export async function isEmpty(engine: Engine): Promise<boolean> {
 
 async function firstFilledTable(db: Kysely<Database>): Promise<string | undefined> {
   for (const table of SEEDED_TABLES) {
-    const row = await db.selectFrom(table).select((eb) => eb.lit(1).as('one')).limit(1).executeTakeFirst();
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.lit(1).as('one'))
+      .limit(1)
+      .executeTakeFirst();
     if (row) return table;
   }
   return undefined;
@@ -129,7 +166,13 @@ function checkOptions(options: SeedOptions): Required<SeedOptions> {
  * The business of the period, month by month. Each month is numbered and written before the next is
  * generated, so memory stays bounded whatever the scale; warranty requests are written at the end.
  */
-async function generateTransactions(writer: RowWriter, company: Company, random: Random, start: Day, asOf: Day): Promise<DocumentNumbers> {
+async function generateTransactions(
+  writer: RowWriter,
+  company: Company,
+  random: Random,
+  start: Day,
+  asOf: Day,
+): Promise<DocumentNumbers> {
   const numbers = new DocumentNumbers();
   const sim: Simulation = { random, company, start, asOf, batch: new MonthBatch(), states: new Map(), warranty: [] };
   for (const customer of company.customers) sim.states.set(customer.code, newCustomerState());
@@ -168,7 +211,14 @@ function handle(sim: Simulation, customer: Customer, event: SimEvent): void {
       collectPcn(sim, customer, event.date);
       break;
     case 'debitNote':
-      sim.batch.debitNotes.push({ no: '', date: event.date, customer, pcn: event.pcn, amount: event.amount, reason: event.reason });
+      sim.batch.debitNotes.push({
+        no: '',
+        date: event.date,
+        customer,
+        pcn: event.pcn,
+        amount: event.amount,
+        reason: event.reason,
+      });
       break;
     case 'creditNote':
       sim.batch.creditNotes.push({ no: '', date: event.date, customer, amount: event.amount });

@@ -3,8 +3,19 @@
  * customers; customers and officers below the zonal managers grow with the scale.
  */
 import {
-  AREA_ZONE_CYCLE, BANKS, CATEGORIES, DEALER_PREFIXES, DEALER_SUFFIXES, DEALER_TRADES, FIRST_NAMES, LAST_NAMES,
-  PROFIT_CENTERS, STATES, ZONAL_REGIONS, ZONES, type StateSpec,
+  AREA_ZONE_CYCLE,
+  BANKS,
+  CATEGORIES,
+  DEALER_PREFIXES,
+  DEALER_SUFFIXES,
+  DEALER_TRADES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  PROFIT_CENTERS,
+  STATES,
+  ZONAL_REGIONS,
+  ZONES,
+  type StateSpec,
 } from './catalog';
 import type { Officer } from './model';
 import type { Random } from './random';
@@ -63,10 +74,24 @@ function buildOfficers(random: Random, count: ReturnType<typeof headcount>): Off
   const person = (id: string, role: Officer['role'], manager: Officer | null, zoneCode: string | null): Officer => {
     const first = random.pick(FIRST_NAMES);
     const last = random.pick(LAST_NAMES);
-    return { id, username: uniqueUsername(usernames, `${first}.${last}`.toLowerCase()), name: `${first} ${last}`, role, manager, zoneCode };
+    return {
+      id,
+      username: uniqueUsername(usernames, `${first}.${last}`.toLowerCase()),
+      name: `${first} ${last}`,
+      role,
+      manager,
+      zoneCode,
+    };
   };
   usernames.add('admin');
-  const admin: Officer = { id: 'ADM001', username: 'admin', name: 'Head Office Administrator', role: 'ADMIN', manager: null, zoneCode: null };
+  const admin: Officer = {
+    id: 'ADM001',
+    username: 'admin',
+    name: 'Head Office Administrator',
+    role: 'ADMIN',
+    manager: null,
+    zoneCode: null,
+  };
   const zonal = ZONAL_REGIONS.map((zones, i) => person(`ZM${pad(i + 1, 4)}`, 'ZM', admin, zones[0]));
   const zonalOf = (zone: string) => zonal[ZONAL_REGIONS.findIndex((zones) => zones.includes(zone))];
   const areas: Officer[] = [];
@@ -98,7 +123,10 @@ function buildCustomers(random: Random, salesOfficers: Officer[], count: number)
   for (let i = 0; i < count; i++) {
     const officer = i < salesOfficers.length ? salesOfficers[i] : random.weighted(salesOfficers, loads);
     const zoneStates = statesByZone.get(officer.zoneCode!)!;
-    const state = random.weighted(zoneStates, zoneStates.map((s) => s.weight));
+    const state = random.weighted(
+      zoneStates,
+      zoneStates.map((s) => s.weight),
+    );
     customers.push(buildCustomer(random, `C${pad(i + 1, 6)}`, officer, state));
   }
   return customers;
@@ -111,13 +139,20 @@ function buildCustomer(random: Random, code: string, officer: Officer, state: St
   // Credit limits in lakhs of rupees, rounded to half a lakh.
   const creditLimit = (Math.round((limitFrom + random.next() * (limitTo - limitFrom)) * 2) / 2) * 100_000 * 100;
   const pcCount = random.weighted([1, 2, 3], [4, 4, 2]);
-  const profitCenters = random.sample(PROFIT_CENTERS.map((p) => p.code), pcCount).sort();
+  const profitCenters = random
+    .sample(
+      PROFIT_CENTERS.map((p) => p.code),
+      pcCount,
+    )
+    .sort();
   const trade = `${random.pick(DEALER_PREFIXES)} ${random.pick(DEALER_TRADES)}${random.pick(DEALER_SUFFIXES)}`;
   const name = random.chance(0.4) ? `${trade}, ${random.pick(state.cities)}` : trade;
   const opening = random.next();
   const openingBalance =
-    opening < 0.85 ? Math.round(creditLimit * (0.1 + random.next() * 0.5) / 100) * 100
-      : opening < 0.9 ? -Math.round(creditLimit * (0.01 + random.next() * 0.04) / 100) * 100
+    opening < 0.85
+      ? Math.round((creditLimit * (0.1 + random.next() * 0.5)) / 100) * 100
+      : opening < 0.9
+        ? -Math.round((creditLimit * (0.01 + random.next() * 0.04)) / 100) * 100
         : 0;
   return {
     code,
@@ -142,17 +177,33 @@ export function masterRows(company: Company) {
     states: STATES.map((s) => ({ code: s.code, name: s.name, zone_code: s.zone })),
     profit_centers: PROFIT_CENTERS.map((p) => ({ code: p.code, name: p.name })),
     product_categories: CATEGORIES.map((c) => ({ code: c.code, name: c.name })),
-    products: company.products.map((p) => ({ code: p.code, name: p.name, category_code: p.categoryCode, unit_price: p.unitPrice })),
+    products: company.products.map((p) => ({
+      code: p.code,
+      name: p.name,
+      category_code: p.categoryCode,
+      unit_price: p.unitPrice,
+    })),
     users: company.officers.map((o) => ({
-      id: o.id, username: o.username, name: o.name, role: o.role, manager_id: o.manager?.id ?? null, zone_code: o.zoneCode, active: 1,
+      id: o.id,
+      username: o.username,
+      name: o.name,
+      role: o.role,
+      manager_id: o.manager?.id ?? null,
+      zone_code: o.zoneCode,
+      active: 1,
     })),
     customers: company.customers.map((c, i) => ({
-      code: c.code, name: c.name, state_code: c.stateCode, sales_officer_id: c.officer.id, credit_limit: c.creditLimit,
+      code: c.code,
+      name: c.name,
+      state_code: c.stateCode,
+      sales_officer_id: c.officer.id,
+      credit_limit: c.creditLimit,
       // A few dealers have stopped trading; their history stays.
       active: i % 37 === 36 ? 0 : 1,
     })),
     customer_profit_centers: company.customers.flatMap((c) =>
-      c.profitCenters.map((pc) => ({ customer_code: c.code, profit_center_code: pc }))),
+      c.profitCenters.map((pc) => ({ customer_code: c.code, profit_center_code: pc })),
+    ),
   };
 }
 

@@ -14,23 +14,73 @@ export type Fields = Record<string, string>;
 
 export async function demoDataCalls(db: Kysely<Database>): Promise<Record<string, Fields[]>> {
   const cheque = await db.selectFrom('pcn').select(['pdc_id', 'pcn_no']).orderBy('pdc_id').executeTakeFirstOrThrow();
-  const withDebitNote = await db.selectFrom('pcn_debit_notes').select('pcn_no').orderBy('pcn_no').executeTakeFirstOrThrow();
-  const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
-  const manager = await db.selectFrom('users').select('id').where('role', '=', 'ZM').orderBy('id').executeTakeFirstOrThrow();
-  const customer = await db.selectFrom('customers').select(['code', 'sales_officer_id']).where('sales_officer_id', '=', officer.id).orderBy('code').executeTakeFirstOrThrow();
-  const withFiles = await db.selectFrom('warranty_files').select('request_no').orderBy('request_no').executeTakeFirstOrThrow();
-  const submitted = await db.selectFrom('warranty_requests').select('request_no').where('status', '=', 'SUBMITTED').orderBy('request_no').executeTakeFirstOrThrow();
-  const pending = await db.selectFrom('activities').select('activity_no').where('status', '=', 'PENDING').orderBy('activity_no').executeTakeFirstOrThrow();
-  const enquiry = await db.selectFrom('enquiries').select(['enquiry_no', 'customer_code']).orderBy('enquiry_no').executeTakeFirstOrThrow();
+  const withDebitNote = await db
+    .selectFrom('pcn_debit_notes')
+    .select('pcn_no')
+    .orderBy('pcn_no')
+    .executeTakeFirstOrThrow();
+  const officer = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'SO')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const manager = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'ZM')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const customer = await db
+    .selectFrom('customers')
+    .select(['code', 'sales_officer_id'])
+    .where('sales_officer_id', '=', officer.id)
+    .orderBy('code')
+    .executeTakeFirstOrThrow();
+  const withFiles = await db
+    .selectFrom('warranty_files')
+    .select('request_no')
+    .orderBy('request_no')
+    .executeTakeFirstOrThrow();
+  const submitted = await db
+    .selectFrom('warranty_requests')
+    .select('request_no')
+    .where('status', '=', 'SUBMITTED')
+    .orderBy('request_no')
+    .executeTakeFirstOrThrow();
+  const pending = await db
+    .selectFrom('activities')
+    .select('activity_no')
+    .where('status', '=', 'PENDING')
+    .orderBy('activity_no')
+    .executeTakeFirstOrThrow();
+  const enquiry = await db
+    .selectFrom('enquiries')
+    .select(['enquiry_no', 'customer_code'])
+    .orderBy('enquiry_no')
+    .executeTakeFirstOrThrow();
   const product = await db.selectFrom('products').select('code').orderBy('code').executeTakeFirstOrThrow();
   const bad: Fields = { FromDate: '31/02/2026' };
-  const reports: Fields[] = [{}, { FromDate: '2026-04-01', ToDate: '2026-04-30' }, { SalesOfficer: officer.id }, { FromCustomer: 'ZZZZ' }, bad];
+  const reports: Fields[] = [
+    {},
+    { FromDate: '2026-04-01', ToDate: '2026-04-30' },
+    { SalesOfficer: officer.id },
+    { FromCustomer: 'ZZZZ' },
+    bad,
+  ];
   return {
     getSalesSummaryRecords: reports,
     getOrderVDeliverySummaryRecords: [...reports, { SortBy: 'DeliveryPercent', SortDirection: 'DESC' }],
     getOrderVsDeliveryOfficer: [{}, { ManagerId: manager.id }, { SalesOfficer: 'NOBODY' }, bad],
     getSalesReportStats: [{}, { Username: officer.id }, { Username: 'nobody' }],
-    getCollectionStatements: [{}, { SalesOfficer: officer.id }, { FromCustomer: customer.code }, { PageSize: '3' }, { FromCustomer: 'ZZZZ' }, bad],
+    getCollectionStatements: [
+      {},
+      { SalesOfficer: officer.id },
+      { FromCustomer: customer.code },
+      { PageSize: '3' },
+      { FromCustomer: 'ZZZZ' },
+      bad,
+    ],
     getOpeningBalance: [{}, { CustomerIds: customer.code }, { CustomerIds: 'NONE' }, { Month: '13' }],
     getPCNList: [{}, { SalesOfficer: officer.id }, { PageSize: '2' }, { Customer: 'NONE' }, { PaymentType: 'X' }],
     getPCNDetails: [{ PDCID: cheque.pdc_id }, { PDCID: 'NONE' }, {}],
@@ -42,12 +92,36 @@ export async function demoDataCalls(db: Kysely<Database>): Promise<Record<string
     SyncWarrantyReqList: [{}, { SalesOfficer: officer.id, PageSize: '3' }],
     CreateWarrantyRequest: [
       {},
-      { CustomerCode: customer.code, SalesOfficer: customer.sales_officer_id, ProductCode: product.code, SerialNo: 'SN-TYPED-1', Complaint: 'Hums', ClientRequestId: 'typed-contract-1' },
+      {
+        CustomerCode: customer.code,
+        SalesOfficer: customer.sales_officer_id,
+        ProductCode: product.code,
+        SerialNo: 'SN-TYPED-1',
+        Complaint: 'Hums',
+        ClientRequestId: 'typed-contract-1',
+      },
       { CustomerCode: customer.code },
     ],
-    UpdateWarrantyTransportDetails: [{}, { RequestNo: submitted.request_no, Transporter: 'Blue Dart', LRNo: 'LR-1', LRDate: '2026-05-01', VehicleNo: 'MH12AB1234' }, { RequestNo: 'NONE', Transporter: 'X', LRNo: '1', LRDate: '2026-05-01' }],
+    UpdateWarrantyTransportDetails: [
+      {},
+      {
+        RequestNo: submitted.request_no,
+        Transporter: 'Blue Dart',
+        LRNo: 'LR-1',
+        LRDate: '2026-05-01',
+        VehicleNo: 'MH12AB1234',
+      },
+      { RequestNo: 'NONE', Transporter: 'X', LRNo: '1', LRDate: '2026-05-01' },
+    ],
     WarrantyRequestFiles: [{}, { RequestNo: withFiles.request_no }],
-    ActivityApprovalRejection: [{}, { ActivityNo: pending.activity_no, Action: 'APPROVE', ApprovedBy: 'ADM001' }, { ActivityNo: pending.activity_no, Action: 'MAYBE' }],
-    UpdateActivityNoAndOrderToCustInEnquiryMst: [{}, { EnquiryNo: enquiry.enquiry_no, OrderToCustomer: enquiry.customer_code }],
+    ActivityApprovalRejection: [
+      {},
+      { ActivityNo: pending.activity_no, Action: 'APPROVE', ApprovedBy: 'ADM001' },
+      { ActivityNo: pending.activity_no, Action: 'MAYBE' },
+    ],
+    UpdateActivityNoAndOrderToCustInEnquiryMst: [
+      {},
+      { EnquiryNo: enquiry.enquiry_no, OrderToCustomer: enquiry.customer_code },
+    ],
   };
 }

@@ -24,7 +24,10 @@ export function placeOrders(sim: Simulation, customer: Customer, month: Month): 
 function placeOrder(sim: Simulation, customer: Customer, date: Day): void {
   const { random } = sim;
   const profitCenter = random.pick(customer.profitCenters);
-  const products = random.sample(sim.company.productsByProfitCenter.get(profitCenter)!, random.weighted([1, 2, 3, 4, 5], [2, 3, 3, 2, 2]));
+  const products = random.sample(
+    sim.company.productsByProfitCenter.get(profitCenter)!,
+    random.weighted([1, 2, 3, 4, 5], [2, 3, 3, 2, 2]),
+  );
   const lines: OrderLine[] = products.map((product, i) => {
     const quantity = orderQuantity(sim, product, customer);
     return { lineNo: i + 1, product, quantity, value: lineValue(product, quantity, customer) };
@@ -38,13 +41,16 @@ function placeOrder(sim: Simulation, customer: Customer, date: Day): void {
   }
   const first = workingDayFrom(date + random.int(0, 6));
   if (plan < 0.75) {
-    planDeliveries(sim, order, [{ date: first, deliveries: lines.map((l) => ({ orderLine: l, quantity: l.quantity, value: l.value })) }]);
+    planDeliveries(sim, order, [
+      { date: first, deliveries: lines.map((l) => ({ orderLine: l, quantity: l.quantity, value: l.value })) },
+    ]);
     return;
   }
   const [part, rest] = splitDeliveries(sim, lines);
   const shipments = [{ date: first, deliveries: part }];
   // Two shipments deliver everything; the rest of the orders keep a back-order that never ships.
-  if (plan < 0.93 && rest.length > 0) shipments.push({ date: workingDayFrom(first + random.int(5, 25)), deliveries: rest });
+  if (plan < 0.93 && rest.length > 0)
+    shipments.push({ date: workingDayFrom(first + random.int(5, 25)), deliveries: rest });
   planDeliveries(sim, order, shipments);
 }
 
@@ -66,10 +72,15 @@ function splitDeliveries(sim: Simulation, lines: OrderLine[]): [Delivery[], Deli
   const rest: Delivery[] = [];
   lines.forEach((line, i) => {
     const skip = i > 0 && random.chance(0.3);
-    const quantity = skip ? 0 : line.quantity < 2 ? line.quantity : Math.max(1, Math.min(line.quantity - 1, Math.round(line.quantity * (0.4 + random.next() * 0.4))));
+    const quantity = skip
+      ? 0
+      : line.quantity < 2
+        ? line.quantity
+        : Math.max(1, Math.min(line.quantity - 1, Math.round(line.quantity * (0.4 + random.next() * 0.4))));
     const value = quantity === line.quantity ? line.value : Math.round((line.value * quantity) / line.quantity);
     if (quantity > 0) part.push({ orderLine: line, quantity, value });
-    if (quantity < line.quantity) rest.push({ orderLine: line, quantity: line.quantity - quantity, value: line.value - value });
+    if (quantity < line.quantity)
+      rest.push({ orderLine: line, quantity: line.quantity - quantity, value: line.value - value });
   });
   return [part, rest];
 }
@@ -77,9 +88,21 @@ function splitDeliveries(sim: Simulation, lines: OrderLine[]): [Delivery[], Deli
 /** An order delivery falls due: the invoice, its collection and its occasional credit note. */
 export function deliver(sim: Simulation, date: Day, order: Order, deliveries: Delivery[]): void {
   const lines: InvoiceLine[] = deliveries.map((d, i) => ({
-    lineNo: i + 1, product: d.orderLine.product, quantity: d.quantity, value: d.value, orderLine: d.orderLine,
+    lineNo: i + 1,
+    product: d.orderLine.product,
+    quantity: d.quantity,
+    value: d.value,
+    orderLine: d.orderLine,
   }));
-  issueInvoice(sim, { no: '', date, customer: order.customer, profitCenter: order.profitCenter, order, lines, amount: 0 });
+  issueInvoice(sim, {
+    no: '',
+    date,
+    customer: order.customer,
+    profitCenter: order.profitCenter,
+    order,
+    lines,
+    amount: 0,
+  });
 }
 
 function invoiceDirect(sim: Simulation, customer: Customer, date: Day): void {
@@ -103,7 +126,11 @@ function issueInvoice(sim: Simulation, invoice: Invoice): void {
   // Scheme discounts, rate differences and transit damage come back as credit notes.
   if (random.chance(0.04)) {
     const amount = Math.max(100, Math.round((invoice.amount * (0.02 + random.next() * 0.06)) / 100) * 100);
-    schedule(sim, invoice.customer, { kind: 'creditNote', date: workingDayFrom(invoice.date + random.int(5, 30)), amount });
+    schedule(sim, invoice.customer, {
+      kind: 'creditNote',
+      date: workingDayFrom(invoice.date + random.int(5, 30)),
+      amount,
+    });
   }
 }
 

@@ -29,7 +29,9 @@ describe('sample attachment files', () => {
       at += 12 + length;
     }
     expect(Object.keys(chunks)).toEqual(['IHDR', 'IDAT', 'IEND']);
-    expect([chunks.IHDR.readUInt32BE(0), chunks.IHDR.readUInt32BE(4), chunks.IHDR[8], chunks.IHDR[9]]).toEqual([16, 16, 8, 2]);
+    expect([chunks.IHDR.readUInt32BE(0), chunks.IHDR.readUInt32BE(4), chunks.IHDR[8], chunks.IHDR[9]]).toEqual([
+      16, 16, 8, 2,
+    ]);
     const pixels = inflateSync(chunks.IDAT);
     expect(pixels.length).toBe(16 * (1 + 16 * 3));
     expect(pixels[1]).toBe(99);

@@ -52,7 +52,10 @@ export function sampleJpeg(grey: number): Buffer {
   if (category > 0) bits += (dc > 0 ? dc : (dc - 1) & ((1 << category) - 1)).toString(2).padStart(category, '0');
   bits += '0'; // AC: end of block
   // Padded with 1-bits to whole bytes, a zero stuffed after every 0xFF, as the entropy-coded segment requires.
-  const scan = bits.padEnd(Math.ceil(bits.length / 8) * 8, '1').match(/.{8}/g)!.map((byte) => parseInt(byte, 2));
+  const scan = bits
+    .padEnd(Math.ceil(bits.length / 8) * 8, '1')
+    .match(/.{8}/g)!
+    .map((byte) => parseInt(byte, 2));
   return Buffer.concat([
     Buffer.from([0xff, 0xd8]),
     segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),

@@ -22,7 +22,10 @@ describe('npm run seed (scripts/seed.ts)', () => {
   async function orderCount(): Promise<number> {
     const engine = openEngine(env.DATABASE_URL!);
     try {
-      const row = await engine.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await engine.db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     } finally {
       await engine.close();
@@ -35,7 +38,9 @@ describe('npm run seed (scripts/seed.ts)', () => {
     expect(io.errors).toEqual([]);
     const orders = io.lines.find((l) => l.startsWith('orders '));
     expect(orders).toMatch(/^orders\s+[\d,]+ rows$/);
-    expect(io.lines.at(-1)).toMatch(/^seeded [\d,]+ rows \(scale 0\.02, 2025-04-01 to 2026-05-15\) into sqlite:.*demo\.db in \d+\.\d s$/);
+    expect(io.lines.at(-1)).toMatch(
+      /^seeded [\d,]+ rows \(scale 0\.02, 2025-04-01 to 2026-05-15\) into sqlite:.*demo\.db in \d+\.\d s$/,
+    );
     expect(await orderCount()).toBe(Number(orders!.replace(/\D/g, '')));
   });
 
@@ -82,6 +87,10 @@ describe('npm run seed (scripts/seed.ts)', () => {
 
   it('defaults to scale 1 as of today', () => {
     expect(parseArguments([], '2026-11-21')).toEqual({ scale: 1, asOf: '2026-11-21', reset: false });
-    expect(parseArguments(['--scale', '.5', '--reset'], '2026-11-21')).toEqual({ scale: 0.5, asOf: '2026-11-21', reset: true });
+    expect(parseArguments(['--scale', '.5', '--reset'], '2026-11-21')).toEqual({
+      scale: 0.5,
+      asOf: '2026-11-21',
+      reset: true,
+    });
   });
 });

@@ -15,9 +15,17 @@ import { samplePdf, samplePng, sampleJpeg } from './sample-files';
 
 const REQUESTS_PER_MONTH = 0.035;
 const COMPLAINTS = [
-  'Motor not starting, humming sound', 'Water output reduced after two months', 'Winding burnt after voltage fluctuation',
-  'Fan regulator not working, speed stuck', 'Excess noise and vibration', 'Heating element failed', 'Body leakage from tank',
-  'Jar coupler broken within warranty', 'LED flickering and dimming', 'Insulation damaged on new coil', 'Overheating under normal load',
+  'Motor not starting, humming sound',
+  'Water output reduced after two months',
+  'Winding burnt after voltage fluctuation',
+  'Fan regulator not working, speed stuck',
+  'Excess noise and vibration',
+  'Heating element failed',
+  'Body leakage from tank',
+  'Jar coupler broken within warranty',
+  'LED flickering and dimming',
+  'Insulation damaged on new coil',
+  'Overheating under normal load',
 ];
 /** How far requests got by the as-of date, before the calendar cuts them short. */
 const TARGETS: WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED', 'RECEIVED', 'APPROVED', 'REJECTED', 'CLOSED'];
@@ -37,11 +45,21 @@ function raiseRequest(sim: Simulation, customer: Customer, day: Day): void {
   const product = purchase?.product ?? random.pick(sim.company.products);
   const purchaseDate = purchase ? purchase.invoice.date : random.chance(0.5) ? day - random.int(30, 300) : null;
   const request: WarrantyRequest = {
-    no: '', date: day, customer, product, invoice: purchase?.invoice ?? null, purchaseDate,
+    no: '',
+    date: day,
+    customer,
+    product,
+    invoice: purchase?.invoice ?? null,
+    purchaseDate,
     clientRequestId: random.chance(0.7) ? uuid(random) : null,
     serialNo: `${product.categoryCode.slice(0, 2)}${formatDay(purchaseDate ?? day).slice(2, 4)}${random.digits(7)}`,
     complaint: random.pick(COMPLAINTS),
-    status: 'SUBMITTED', transport: null, createdAt: timestamp(day, officeSeconds(random)), updatedAt: '', version: 1, changeSeq: 0,
+    status: 'SUBMITTED',
+    transport: null,
+    createdAt: timestamp(day, officeSeconds(random)),
+    updatedAt: '',
+    version: 1,
+    changeSeq: 0,
   };
   request.updatedAt = request.createdAt;
   advance(sim, request, random.weighted(TARGETS, TARGET_WEIGHTS));
@@ -52,14 +70,21 @@ function raiseRequest(sim: Simulation, customer: Customer, day: Day): void {
 function advance(sim: Simulation, request: WarrantyRequest, target: WarrantyStatus): void {
   const { random } = sim;
   const decision: WarrantyStatus = target === 'REJECTED' ? 'REJECTED' : 'APPROVED';
-  const steps: [WarrantyStatus, number][] = [['DISPATCHED', random.int(1, 5)], ['RECEIVED', random.int(2, 8)], [decision, random.int(1, 7)], ['CLOSED', random.int(3, 15)]];
+  const steps: [WarrantyStatus, number][] = [
+    ['DISPATCHED', random.int(1, 5)],
+    ['RECEIVED', random.int(2, 8)],
+    [decision, random.int(1, 7)],
+    ['CLOSED', random.int(3, 15)],
+  ];
   let day = request.date;
   for (const [status, wait] of steps) {
     if (request.status === target || day + wait > sim.asOf) return;
     day += wait;
     if (status === 'DISPATCHED') {
       request.transport = {
-        transporter: random.pick(TRANSPORTERS), lrNo: `LR${random.digits(8, true)}`, lrDate: day,
+        transporter: random.pick(TRANSPORTERS),
+        lrNo: `LR${random.digits(8, true)}`,
+        lrDate: day,
         vehicleNo: `${request.customer.stateCode}${String(random.int(1, 60)).padStart(2, '0')}${letters(random, 2)}${random.digits(4, true)}`,
       };
     }
@@ -74,7 +99,9 @@ export function numberWarrantyRequests(requests: WarrantyRequest[], numbers: Doc
   requests.sort((a, b) => compare(a.createdAt, b.createdAt));
   for (const r of requests) r.no = numbers.next('warrantyRequest');
   const byChange = requests.slice().sort((a, b) => compare(a.updatedAt, b.updatedAt));
-  byChange.forEach((r, i) => { r.changeSeq = i + 1; });
+  byChange.forEach((r, i) => {
+    r.changeSeq = i + 1;
+  });
 }
 
 function compare(a: string, b: string): number {
@@ -98,7 +125,10 @@ function uuid(random: Random): string {
 
 const REQUESTS_WITH_FILES = 8;
 
-export function sampleWarrantyFiles(requests: WarrantyRequest[], numbers: DocumentNumbers): Database['warranty_files'][] {
+export function sampleWarrantyFiles(
+  requests: WarrantyRequest[],
+  numbers: DocumentNumbers,
+): Database['warranty_files'][] {
   const step = Math.max(1, Math.floor(requests.length / REQUESTS_WITH_FILES));
   const rows: Database['warranty_files'][] = [];
   for (let i = 0, picked = 0; i < requests.length && picked < REQUESTS_WITH_FILES; i += step, picked++) {
@@ -108,7 +138,11 @@ export function sampleWarrantyFiles(requests: WarrantyRequest[], numbers: Docume
       ['rating_plate.jpg', 'image/jpeg', sampleJpeg(40 + picked * 20)],
     ];
     if (picked % 2 === 0) {
-      files.push(['invoice_copy.pdf', 'application/pdf', samplePdf(`Invoice copy ${request.invoice?.no ?? 'not available'} for ${request.no}`)]);
+      files.push([
+        'invoice_copy.pdf',
+        'application/pdf',
+        samplePdf(`Invoice copy ${request.invoice?.no ?? 'not available'} for ${request.no}`),
+      ]);
     }
     files.forEach(([fileName, contentType, content], k) => {
       rows.push({

@@ -68,7 +68,11 @@ export class BatchWriter {
     // database's foreign keys still hold them: a batch all unchanged (a re-import) is done.
     const trusted = this.spec.references.every((r) => !r.unenforced);
     const allNew = this.keysAfterEarlierBatches(keys);
-    let found = allNew ? { stored: 0, unchanged: 0 } : trusted ? await storedRows(this.trx, this.spec, compared) : undefined;
+    let found = allNew
+      ? { stored: 0, unchanged: 0 }
+      : trusted
+        ? await storedRows(this.trx, this.spec, compared)
+        : undefined;
     if (found?.unchanged === rows.length) {
       this.counts.updated += rows.length;
       return rows;
@@ -83,11 +87,19 @@ export class BatchWriter {
     const byLine = new Map(rows.map((row) => [row.line, row]));
     const problems = await missingReferences(this.trx, this.spec.references, byLine);
     for (const unique of this.spec.unique ?? []) {
-      const taken = await uniqueConflicts(this.trx, this.spec, unique, rows.filter((r) => !problems.has(r)));
+      const taken = await uniqueConflicts(
+        this.trx,
+        this.spec,
+        unique,
+        rows.filter((r) => !problems.has(r)),
+      );
       for (const [row, problem] of taken) problems.set(row, [problem]);
     }
     for (const [row, list] of problems) this.rejectRow(row, list);
-    await unstage(this.trx, [...problems.keys()].map((row) => row.line));
+    await unstage(
+      this.trx,
+      [...problems.keys()].map((row) => row.line),
+    );
     const accepted = problems.size === 0 ? rows : rows.filter((row) => !problems.has(row));
     if (accepted.length === 0) return [];
     // A stored row that the file leaves as it is need not be written, nor its summaries refreshed.
@@ -104,7 +116,8 @@ export class BatchWriter {
     }
     if (this.setAside === null && accepted.length - updated > 0) {
       this.setAside = await setAsideForInserts(this.trx, this.spec.table, accepted.length - updated);
-      this.ownTable = this.setAside !== undefined && (await storedCount(this.trx, this.spec.table)) === this.counts.inserted;
+      this.ownTable =
+        this.setAside !== undefined && (await storedCount(this.trx, this.spec.table)) === this.counts.inserted;
     }
     await this.upsert(updated === 0 && Boolean(this.setAside));
     this.counts.updated += updated;
@@ -164,12 +177,18 @@ export class BatchWriter {
       return;
     }
     const target = sql.join(this.spec.key.map((c) => sql.ref(c)));
-    const update = this.updateColumns.length === 0
-      ? sql`do nothing`
-      : sql`do update set ${sql.join(this.updateColumns.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}
-          where ${sql.join(this.updateColumns.map((c) => sql`${table}.${sql.ref(c)} is distinct from excluded.${sql.ref(c)}`), sql` or `)}`;
+    const update =
+      this.updateColumns.length === 0
+        ? sql`do nothing`
+        : sql`do update set ${sql.join(this.updateColumns.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}
+          where ${sql.join(
+            this.updateColumns.map((c) => sql`${table}.${sql.ref(c)} is distinct from excluded.${sql.ref(c)}`),
+            sql` or `,
+          )}`;
     // "where true" tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-    await sql`insert into ${table} (${columns}) select ${columns} from ${sql.table(STAGING)} where true on conflict (${target}) ${update}`.execute(this.trx);
+    await sql`insert into ${table} (${columns}) select ${columns} from ${sql.table(STAGING)} where true on conflict (${target}) ${update}`.execute(
+      this.trx,
+    );
   }
 }
 
@@ -181,47 +200,74 @@ async function storedCount(trx: Transaction<Database>, table: string): Promise<n
 /** Takes the rejected lines out of the staging table. */
 async function unstage(trx: Transaction<Database>, lines: number[]): Promise<void> {
   for (let i = 0; i < lines.length; i += IMPORT_DELETE_CHUNK_LINES) {
-    await sql`delete from ${sql.table(STAGING)} where line in (${sql.join(lines.slice(i, i + IMPORT_DELETE_CHUNK_LINES))})`.execute(trx);
+    await sql`delete from ${sql.table(STAGING)} where line in (${sql.join(lines.slice(i, i + IMPORT_DELETE_CHUNK_LINES))})`.execute(
+      trx,
+    );
   }
 }
 
 /** Takes out of the staging table the rows whose stored row holds their values already. */
-async function unstageUnchanged(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[]): Promise<void> {
+async function unstageUnchanged(
+  trx: Transaction<Database>,
+  spec: TableSpec,
+  compared: readonly string[],
+): Promise<void> {
   // Scalar subqueries look each staged row up in the table's key: as a join, PostgreSQL hashed the
   // whole table for every batch.
-  await sql`delete from ${sql.table(STAGING)} as s where (select 1 from ${sql.table(spec.table)} t where ${sql.join([keyMatch(spec), ...sameValues(compared)], sql` and `)}) is not null`.execute(trx);
+  await sql`delete from ${sql.table(STAGING)} as s where (select 1 from ${sql.table(spec.table)} t where ${sql.join([keyMatch(spec), ...sameValues(compared)], sql` and `)}) is not null`.execute(
+    trx,
+  );
 }
 
 /**
  * How many staged rows have a key that is stored already (their write is an update), and of those
  * how many hold the stored values of `compared` already (none counted without `compared`).
  */
-async function storedRows(trx: Transaction<Database>, spec: TableSpec, compared: readonly string[] | undefined): Promise<{ stored: number; unchanged: number }> {
+async function storedRows(
+  trx: Transaction<Database>,
+  spec: TableSpec,
+  compared: readonly string[] | undefined,
+): Promise<{ stored: number; unchanged: number }> {
   const same = compared === undefined ? sql`false` : sql.join([sql`true`, ...sameValues(compared)], sql` and `);
   // Grouped on k, which PostgreSQL then looks up once per row: two aggregates of k looked it up twice.
   const found = await sql<{ k: number | null; n: number | string }>`
-    select k, count(*) as n from (select (select case when ${same} then 2 else 1 end from ${sql.table(spec.table)} t where ${keyMatch(spec)}) as k from ${sql.table(STAGING)} s) x group by k`.execute(trx);
+    select k, count(*) as n from (select (select case when ${same} then 2 else 1 end from ${sql.table(spec.table)} t where ${keyMatch(spec)}) as k from ${sql.table(STAGING)} s) x group by k`.execute(
+    trx,
+  );
   const rows = (k: number) => Number(found.rows.find((r) => r.k === k)?.n ?? 0);
   return { stored: rows(1) + rows(2), unchanged: rows(2) };
 }
 
-const keyMatch = (spec: TableSpec) => sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
-const sameValues = (compared: readonly string[]) => compared.map((c) => sql`t.${sql.ref(c)} is not distinct from s.${sql.ref(c)}`);
+const keyMatch = (spec: TableSpec) =>
+  sql.join(
+    spec.key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`),
+    sql` and `,
+  );
+const sameValues = (compared: readonly string[]) =>
+  compared.map((c) => sql`t.${sql.ref(c)} is not distinct from s.${sql.ref(c)}`);
 
 /**
  * Rows whose value of a unique column (users.username; warranty_requests.client_request_id within
  * the officer) belongs to another row: stored under another key, or given to another key earlier in
  * the batch.
  */
-async function uniqueConflicts(trx: Transaction<Database>, spec: TableSpec, unique: UniqueSpec, rows: PendingRow[]): Promise<Map<PendingRow, Problem>> {
+async function uniqueConflicts(
+  trx: Transaction<Database>,
+  spec: TableSpec,
+  unique: UniqueSpec,
+  rows: PendingRow[],
+): Promise<Map<PendingRow, Problem>> {
   const { column, within } = unique;
   const conflicts = new Map<PendingRow, Problem>();
   const candidates = rows.filter((r) => r.values[column] !== null);
   if (candidates.length === 0) return conflicts;
   const db = trx as unknown as Dynamic;
   const scoped = within === undefined ? [] : [within];
-  const stored = await db.selectFrom(spec.table).select([...spec.key, ...scoped, column])
-    .where(sql<SqlBool>`${sql.ref(column)} in (select ${sql.ref(column)} from ${sql.table(STAGING)})`).execute();
+  const stored = await db
+    .selectFrom(spec.table)
+    .select([...spec.key, ...scoped, column])
+    .where(sql<SqlBool>`${sql.ref(column)} in (select ${sql.ref(column)} from ${sql.table(STAGING)})`)
+    .execute();
   const valueOf = (r: Record<string, string | number | null>) => keyOf([...scoped.map((c) => r[c]), r[column]]);
   const owners = new Map(stored.map((r) => [valueOf(r), keyOf(spec.key.map((c) => r[c]))]));
   const inBatch = new Map<string, { key: string; line: number }>();
@@ -231,7 +277,10 @@ async function uniqueConflicts(trx: Transaction<Database>, spec: TableSpec, uniq
     const owner = owners.get(valueOf(row.values));
     const earlier = inBatch.get(valueOf(row.values));
     if (owner !== undefined && owner !== key) {
-      conflicts.set(row, { column, reason: `'${value}' already belongs to ${spec.table} ${owner.split('\u0000').join(', ')}` });
+      conflicts.set(row, {
+        column,
+        reason: `'${value}' already belongs to ${spec.table} ${owner.split('\u0000').join(', ')}`,
+      });
     } else if (earlier !== undefined && earlier.key !== key) {
       conflicts.set(row, { column, reason: `'${value}' is also given on line ${earlier.line}` });
     } else {

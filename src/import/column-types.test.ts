@@ -19,8 +19,9 @@ describe('import column values', () => {
   const unsigned: ColumnType = { kind: 'money', signed: false };
 
   it('reads money as integer minor units without rounding', () => {
-    expect(['0', '7', '7.5', '7.50', '1234.05', '-120.75', '+3', '0.29', '99999999999.99'].map((t) => value(signed, t)))
-      .toEqual([0, 700, 750, 750, 123405, -12075, 300, 29, 9999999999999]);
+    expect(
+      ['0', '7', '7.5', '7.50', '1234.05', '-120.75', '+3', '0.29', '99999999999.99'].map((t) => value(signed, t)),
+    ).toEqual([0, 700, 750, 750, 123405, -12075, 300, 29, 9999999999999]);
     expect(value(unsigned, '-0.00')).toBe(0);
     for (const bad of ['1.234', '1,234.00', '₹5', '.5', '5.', '1e3', 'abc', '100000000000000']) {
       expect(reason(signed, bad)).toMatch(/is not an amount/);
@@ -30,8 +31,9 @@ describe('import column values', () => {
 
   it('reads dates in the accepted forms and the DATE_ORDER setting', () => {
     const date: ColumnType = { kind: 'date' };
-    expect(['2026-03-04', '04/03/2026', '04-03-2026', '4.3.2026', '04-Mar-2026', '4 March 2026'].map((t) => value(date, t)))
-      .toEqual(Array(6).fill('2026-03-04'));
+    expect(
+      ['2026-03-04', '04/03/2026', '04-03-2026', '4.3.2026', '04-Mar-2026', '4 March 2026'].map((t) => value(date, t)),
+    ).toEqual(Array(6).fill('2026-03-04'));
     expect(value(date, '03/04/2026', 'MDY')).toBe('2026-03-04');
     expect(reason(date, '31/02/2026')).toMatch(/^'31\/02\/2026' is not a date \(use yyyy-MM-dd, dd\/MM\/yyyy/);
     expect(reason(date, '2026-13-01')).toMatch(/is not a date/);
@@ -53,7 +55,9 @@ describe('import column values', () => {
     expect(reason({ kind: 'integer', min: 1, max: 10 }, '1.5')).toBe("'1.5' is not a whole number");
     expect(value({ kind: 'enum', values: ['OPEN', 'CLOSED'] }, 'closed')).toBe('CLOSED');
     expect(reason({ kind: 'enum', values: ['OPEN', 'CLOSED'] }, 'SHUT')).toBe("'SHUT' is not one of OPEN, CLOSED");
-    expect(['1', 'true', 'Y', 'yes', '0', 'FALSE', 'n', 'No'].map((t) => value({ kind: 'flag' }, t))).toEqual([1, 1, 1, 1, 0, 0, 0, 0]);
+    expect(['1', 'true', 'Y', 'yes', '0', 'FALSE', 'n', 'No'].map((t) => value({ kind: 'flag' }, t))).toEqual([
+      1, 1, 1, 1, 0, 0, 0, 0,
+    ]);
     expect(reason({ kind: 'flag' }, '2')).toMatch(/is not a flag/);
     expect(value({ kind: 'text', max: 5, lowerCase: true }, 'AbC')).toBe('abc');
     expect(reason({ kind: 'text', max: 5 }, 'abcdef')).toBe('is 6 characters long; at most 5 are accepted');
@@ -61,10 +65,12 @@ describe('import column values', () => {
 
   it('writes a text a spreadsheet would run as a formula after an apostrophe, and reads it back as it was', () => {
     const text: ColumnType = { kind: 'text', max: 100 };
-    expect(['=1+1', '+1', '-1', '@A1', '\t=1', "'x", "''x", "'", 'plain', "it's", 'a=b'].map((t) => field(text, t)))
-      .toEqual(["'=1+1", "'+1", "'-1", "'@A1", "'\t=1", "''x", "'''x", "''", 'plain', "it's", 'a=b']);
+    expect(
+      ['=1+1', '+1', '-1', '@A1', '\t=1', "'x", "''x", "'", 'plain', "it's", 'a=b'].map((t) => field(text, t)),
+    ).toEqual(["'=1+1", "'+1", "'-1", "'@A1", "'\t=1", "''x", "'''x", "''", 'plain', "it's", 'a=b']);
     expect(field(text, '\r=1')).toBe(`"'\r=1"`);
-    for (const t of ['=1+1', '-1', '\t=1', '\r=1', "'x", "''x", "'", 'plain', "it's"]) expect(unescapeText(escapeText(t))).toBe(t);
+    for (const t of ['=1+1', '-1', '\t=1', '\r=1', "'x", "''x", "'", 'plain', "it's"])
+      expect(unescapeText(escapeText(t))).toBe(t);
     // Numbers are not text: a negative one is written as it is.
     expect(field({ kind: 'money', signed: true }, -500)).toBe('-5.00');
     expect(field({ kind: 'integer', min: -10, max: 10 }, -5)).toBe('-5');

@@ -26,13 +26,20 @@ const MAX_DIGITS = 15;
 
 export function parseValue(type: ColumnType, text: string, dateOrder: DateOrder): string | number {
   switch (type.kind) {
-    case 'text': return textValue(text, type.max, type.lowerCase === true);
-    case 'integer': return integerValue(text, type.min, type.max);
-    case 'money': return moneyValue(text, type.signed);
-    case 'date': return dateValue(text, dateOrder);
-    case 'timestamp': return timestampValue(text);
-    case 'enum': return enumValue(text, type.values);
-    case 'flag': return flagValue(text);
+    case 'text':
+      return textValue(text, type.max, type.lowerCase === true);
+    case 'integer':
+      return integerValue(text, type.min, type.max);
+    case 'money':
+      return moneyValue(text, type.signed);
+    case 'date':
+      return dateValue(text, dateOrder);
+    case 'timestamp':
+      return timestampValue(text);
+    case 'enum':
+      return enumValue(text, type.values);
+    case 'flag':
+      return flagValue(text);
   }
 }
 
@@ -97,11 +104,16 @@ function timestampValue(text: string): string {
   const [, y, mo, d, h, mi, s = '00'] = m;
   const calendar = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
   // Date.UTC rolls 31 Feb over into March; an impossible date or time is an error instead.
-  const rolled = calendar.getUTCFullYear() !== Number(y) || calendar.getUTCMonth() !== Number(mo) - 1 ||
-    calendar.getUTCDate() !== Number(d) || calendar.getUTCHours() !== Number(h) ||
-    calendar.getUTCMinutes() !== Number(mi) || calendar.getUTCSeconds() !== Number(s);
+  const rolled =
+    calendar.getUTCFullYear() !== Number(y) ||
+    calendar.getUTCMonth() !== Number(mo) - 1 ||
+    calendar.getUTCDate() !== Number(d) ||
+    calendar.getUTCHours() !== Number(h) ||
+    calendar.getUTCMinutes() !== Number(mi) ||
+    calendar.getUTCSeconds() !== Number(s);
   if (rolled || Number(y) < 1900) throw bad();
-  const zone = m[8] === undefined ? 'Z' : m[8].toUpperCase() === 'Z' ? 'Z' : m[8].replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
+  const zone =
+    m[8] === undefined ? 'Z' : m[8].toUpperCase() === 'Z' ? 'Z' : m[8].replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
   const instant = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${m[7] ?? ''}${zone}`);
   if (Number.isNaN(instant.getTime())) throw bad();
   return instant.toISOString();

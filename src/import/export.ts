@@ -21,13 +21,20 @@ export interface ExportedFile {
 }
 
 /** Exports every table of the import into `dir`; `progress` hears of each file once written. */
-export async function exportData(db: Kysely<Database>, dir: string, progress: (file: ExportedFile) => void = () => undefined): Promise<ExportedFile[]> {
+export async function exportData(
+  db: Kysely<Database>,
+  dir: string,
+  progress: (file: ExportedFile) => void = () => undefined,
+): Promise<ExportedFile[]> {
   fs.mkdirSync(dir, { recursive: true });
   const trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
   const written: ExportedFile[] = [];
   try {
     for (const spec of TABLES_IN_LOAD_ORDER) {
-      const file = { file: `${spec.table}.csv`, rows: await exportTable(trx as unknown as Dynamic, spec, path.join(dir, `${spec.table}.csv.partial`)) };
+      const file = {
+        file: `${spec.table}.csv`,
+        rows: await exportTable(trx as unknown as Dynamic, spec, path.join(dir, `${spec.table}.csv.partial`)),
+      };
       written.push(file);
       progress(file);
     }
@@ -46,7 +53,9 @@ async function exportTable(db: Dynamic, spec: TableSpec, file: string): Promise<
   try {
     await write(out, `${columns.join(',')}\r\n`);
     const query = spec.key.reduce((ordered, key) => ordered.orderBy(key), db.selectFrom(spec.table).select(columns));
-    for await (const part of db.getExecutor().stream<Record<string, string | number | null>>(query.compile(), EXPORT_BATCH_ROWS)) {
+    for await (const part of db
+      .getExecutor()
+      .stream<Record<string, string | number | null>>(query.compile(), EXPORT_BATCH_ROWS)) {
       let text = '';
       for (const row of part.rows) text += `${columns.map((name, i) => field(types[i], row[name])).join(',')}\r\n`;
       rows += part.rows.length;
@@ -69,7 +78,8 @@ async function write(out: fs.WriteStream, text: string): Promise<void> {
  */
 export function field(type: ColumnType, value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const text = type.kind === 'money' ? units(Number(value)) : type.kind === 'text' ? escapeText(String(value)) : String(value);
+  const text =
+    type.kind === 'money' ? units(Number(value)) : type.kind === 'text' ? escapeText(String(value)) : String(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

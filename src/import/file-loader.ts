@@ -32,7 +32,13 @@ export interface FileLoad extends WriteCounts {
   refused: boolean;
 }
 
-export async function loadFile(trx: Transaction<Database>, stage: StageRows, spec: TableSpec, file: string, options: LoadOptions): Promise<FileLoad> {
+export async function loadFile(
+  trx: Transaction<Database>,
+  stage: StageRows,
+  spec: TableSpec,
+  file: string,
+  options: LoadOptions,
+): Promise<FileLoad> {
   const chunks = readCsvRecords(file);
   const first = await chunks.next();
   const records = first.done ? [] : first.value;
@@ -55,15 +61,25 @@ export async function loadFile(trx: Transaction<Database>, stage: StageRows, spe
   return { read, ...writer.counts, refused: false };
 }
 
-function headerOf(spec: TableSpec, first: CsvRecord | undefined): { header: Header } | { line: number; problems: Problem[] } {
-  if (first === undefined) return { line: 1, problems: [{ column: '', reason: 'the file is empty; its first line must be the header' }] };
+function headerOf(
+  spec: TableSpec,
+  first: CsvRecord | undefined,
+): { header: Header } | { line: number; problems: Problem[] } {
+  if (first === undefined)
+    return { line: 1, problems: [{ column: '', reason: 'the file is empty; its first line must be the header' }] };
   if ('error' in first) return { line: first.line, problems: [{ column: '', reason: first.error }] };
   const header = readHeader(spec, first.fields);
   return 'problems' in header ? { line: first.line, problems: header.problems } : header;
 }
 
 /** Reads, checks and writes the rows after the header; returns how many were read. */
-async function loadRows(chunks: AsyncIterable<CsvRecord[]>, spec: TableSpec, header: Header, writer: BatchWriter, options: LoadOptions): Promise<number> {
+async function loadRows(
+  chunks: AsyncIterable<CsvRecord[]>,
+  spec: TableSpec,
+  header: Header,
+  writer: BatchWriter,
+  options: LoadOptions,
+): Promise<number> {
   const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
   const batch = new PendingBatch(writer, spec.key, batchRows);
   const selfReference = spec.references.find((r) => r.table === spec.table);
@@ -78,9 +94,10 @@ async function loadRows(chunks: AsyncIterable<CsvRecord[]>, spec: TableSpec, hea
         // A line of empty fields (",,,", as spreadsheets leave at the end) is not a row.
         if ('fields' in record && record.fields.every((f) => f.trim() === '')) continue;
         read++;
-        const result = 'error' in record
-          ? { problems: [{ column: '', reason: record.error }] }
-          : rowValues(spec, header, record.fields, options.dateOrder);
+        const result =
+          'error' in record
+            ? { problems: [{ column: '', reason: record.error }] }
+            : rowValues(spec, header, record.fields, options.dateOrder);
         if ('problems' in result) {
           writer.rejectRow(record, result.problems);
           continue;
@@ -154,7 +171,13 @@ class PendingBatch {
  * the file. Its rows are held in memory meanwhile, which a users file allows; rows that never become
  * ready are in a cycle of the file's own rows.
  */
-async function writeParentsFirst(writer: BatchWriter, spec: TableSpec, self: ReferenceSpec, held: PendingRow[], size: number): Promise<void> {
+async function writeParentsFirst(
+  writer: BatchWriter,
+  spec: TableSpec,
+  self: ReferenceSpec,
+  held: PendingRow[],
+  size: number,
+): Promise<void> {
   const column = self.columns[0];
   const keyOfRow = (row: PendingRow) => keyOf(spec.key.map((c) => row.values[c]));
   const written = new Set<string>();
@@ -173,6 +196,11 @@ async function writeParentsFirst(writer: BatchWriter, spec: TableSpec, self: Ref
     pending = pending.filter((row) => !done.has(row));
   }
   for (const row of pending) {
-    writer.rejectRow(row, [{ column, reason: `'${row.values[column]}' cannot be loaded before this row: the ${column} values in this file form a cycle` }]);
+    writer.rejectRow(row, [
+      {
+        column,
+        reason: `'${row.values[column]}' cannot be loaded before this row: the ${column} values in this file form a cycle`,
+      },
+    ]);
   }
 }

@@ -21,17 +21,29 @@ async function importProducts(engine: Engine, from: number, count: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-keys-'));
   fs.writeFileSync(path.join(dir, 'product_categories.csv'), 'code,name\nCAT01,Pumps\n');
   fs.writeFileSync(path.join(dir, 'products.csv'), productsFile(from, count));
-  const results = await runImport(engine, findImportFiles(dir).files, { dryRun: false, dateOrder: 'DMY' }, { reject: () => undefined, fileDone: () => undefined });
+  const results = await runImport(
+    engine,
+    findImportFiles(dir).files,
+    { dryRun: false, dateOrder: 'DMY' },
+    { reject: () => undefined, fileDone: () => undefined },
+  );
   return results.find((r) => r.file === 'products.csv')!;
 }
 
 /** The database still refuses a product of a category that does not exist. */
 async function expectKeysHold(engine: Engine): Promise<void> {
-  await expect(sql`insert into products (code, name, category_code, unit_price) values ('X1', 'X', 'NO-SUCH', 0)`.execute(engine.db)).rejects.toThrow(/foreign key/i);
+  await expect(
+    sql`insert into products (code, name, category_code, unit_price) values ('X1', 'X', 'NO-SUCH', 0)`.execute(
+      engine.db,
+    ),
+  ).rejects.toThrow(/foreign key/i);
 }
 
 async function storedProducts(engine: Engine): Promise<number> {
-  const stored = await engine.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const stored = await engine.db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(stored.n);
 }
 

@@ -38,10 +38,16 @@ type Scope = 'foreign keys and plain indexes' | 'every key and index';
  * undefined when it does not: not PostgreSQL, too few rows, the locks are not to be had at once, or
  * the user does not own the table. The unique ones stay: the upsert and the unique values need them.
  */
-export async function setAsideForInserts(trx: Transaction<Database>, table: string, inserts: number): Promise<SetAside | undefined> {
+export async function setAsideForInserts(
+  trx: Transaction<Database>,
+  table: string,
+  inserts: number,
+): Promise<SetAside | undefined> {
   if (inserts < IMPORT_SET_ASIDE_KEYS_ROWS || !isPostgres(trx)) return undefined;
   // The planner's estimate (-1 before the table was first analyzed, as a new one).
-  const size = await sql<{ rows: number }>`select reltuples as rows from pg_class where oid = cast(${table} as regclass)`.execute(trx);
+  const size = await sql<{
+    rows: number;
+  }>`select reltuples as rows from pg_class where oid = cast(${table} as regclass)`.execute(trx);
   if (Number(size.rows[0].rows) > 10 * inserts) return undefined;
   return setAside(trx, [table], 'foreign keys and plain indexes');
 }
@@ -50,7 +56,9 @@ export async function setAsideForInserts(trx: Transaction<Database>, table: stri
 export async function restoreSetAside(trx: Kysely<Database>, dropped: SetAside): Promise<void> {
   const tables = [...new Set(dropped.constraints.map((c) => c.table))];
   for (const table of tables) {
-    const adds = dropped.constraints.filter((c) => c.table === table).map((c) => sql`add constraint ${sql.ref(c.name)} ${sql.raw(c.definition)}`);
+    const adds = dropped.constraints
+      .filter((c) => c.table === table)
+      .map((c) => sql`add constraint ${sql.ref(c.name)} ${sql.raw(c.definition)}`);
     await sql`alter table ${sql.table(table)} ${sql.join(adds)}`.execute(trx);
   }
   for (const index of dropped.indexes) await sql.raw(index.definition).execute(trx);
@@ -61,7 +69,11 @@ export async function restoreSetAside(trx: Kysely<Database>, dropped: SetAside):
  * indexes set aside, built again at the end; on SQLite, or when the locks are not to be had at once,
  * with them in place.
  */
-export async function withoutIndexes(trx: Kysely<Database>, tables: readonly string[], write: () => Promise<void>): Promise<void> {
+export async function withoutIndexes(
+  trx: Kysely<Database>,
+  tables: readonly string[],
+  write: () => Promise<void>,
+): Promise<void> {
   if (!isPostgres(trx)) return write();
   const dropped = tables.length > 0 ? await setAside(trx, tables, 'every key and index') : undefined;
   // Whole tables are joined: the planner, misjudging how many rows a join of two keys gives, looked
@@ -96,10 +108,13 @@ async function setAside(trx: Kysely<Database>, tables: readonly string[], scope:
   try {
     await sql`set local lock_timeout = ${sql.lit(LOCK_WAIT)}`.execute(trx);
     for (const table of tables) {
-      const drops = constraints.rows.filter((c) => c.table === table).map((c) => sql`drop constraint ${sql.ref(c.name)}`);
+      const drops = constraints.rows
+        .filter((c) => c.table === table)
+        .map((c) => sql`drop constraint ${sql.ref(c.name)}`);
       if (drops.length > 0) await sql`alter table ${sql.table(table)} ${sql.join(drops)}`.execute(trx);
     }
-    if (indexes.rows.length > 0) await sql`drop index ${sql.join(indexes.rows.map((i) => sql.ref(i.name)))}`.execute(trx);
+    if (indexes.rows.length > 0)
+      await sql`drop index ${sql.join(indexes.rows.map((i) => sql.ref(i.name)))}`.execute(trx);
     await sql`set local lock_timeout = default`.execute(trx);
     await sql`release savepoint import_set_aside`.execute(trx);
     return { constraints: constraints.rows, indexes: indexes.rows };

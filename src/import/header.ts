@@ -24,12 +24,18 @@ export function readHeader(spec: TableSpec, fields: string[]): { header: Header 
     const name = field.trim().toLowerCase();
     if (name === '') problems.push({ column: `#${index + 1}`, reason: 'the header has an empty column name' });
     else if (positions.has(name)) problems.push({ column: name, reason: 'appears twice in the header' });
-    else if (spec.assigned?.includes(name)) problems.push({ column: name, reason: 'is assigned by the import and cannot be given' });
-    else if (!byName.has(name)) problems.push({ column: name, reason: `is not a column of ${spec.table} (use ${[...byName.keys()].join(', ')})` });
+    else if (spec.assigned?.includes(name))
+      problems.push({ column: name, reason: 'is assigned by the import and cannot be given' });
+    else if (!byName.has(name))
+      problems.push({
+        column: name,
+        reason: `is not a column of ${spec.table} (use ${[...byName.keys()].join(', ')})`,
+      });
     else positions.set(name, index);
   });
   for (const column of spec.columns) {
-    if (column.required && !positions.has(column.name)) problems.push({ column: column.name, reason: 'is a required column and is missing from the header' });
+    if (column.required && !positions.has(column.name))
+      problems.push({ column: column.name, reason: 'is a required column and is missing from the header' });
   }
   return problems.length > 0 ? { problems } : { header: { width: fields.length, positions } };
 }

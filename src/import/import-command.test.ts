@@ -37,8 +37,18 @@ async function target(kind: EngineKind): Promise<{ url: string; engine: Engine }
 }
 
 function capture() {
-  const out = { text: '', write(s: string) { this.text += s; } };
-  const err = { text: '', write(s: string) { this.text += s; } };
+  const out = {
+    text: '',
+    write(s: string) {
+      this.text += s;
+    },
+  };
+  const err = {
+    text: '',
+    write(s: string) {
+      this.text += s;
+    },
+  };
   return { out, err };
 }
 
@@ -53,7 +63,8 @@ describe.each(ENGINES)('npm run import: %s', (kind) => {
     await db.engine.close();
   });
 
-  const run = (argv: string[], io = capture()) => main(argv, { DATABASE_URL: db.url }, io).then((code) => ({ code, ...io }));
+  const run = (argv: string[], io = capture()) =>
+    main(argv, { DATABASE_URL: db.url }, io).then((code) => ({ code, ...io }));
 
   it('exits 0 when everything loads, prints a line per file and leaves a rejects file with just its header', async () => {
     const dir = writeExport({ ...GOOD, 'notes.csv': 'x\n' });
@@ -63,7 +74,9 @@ describe.each(ENGINES)('npm run import: %s', (kind) => {
     expect(out.text).toContain('zones.csv: read 2, inserted 2, updated 0, rejected 0\n');
     expect(out.text).toContain('states.csv: read 1, inserted 1, updated 0, rejected 0\n');
     expect(rejectsOf(dir)).toBe('file,line,column,reason\r\n');
-    expect(await db.engine.db.selectFrom('states').selectAll().execute()).toEqual([{ code: 'DL', name: 'Delhi', zone_code: 'N' }]);
+    expect(await db.engine.db.selectFrom('states').selectAll().execute()).toEqual([
+      { code: 'DL', name: 'Delhi', zone_code: 'N' },
+    ]);
 
     const again = await run([dir]);
     expect(again.code).toBe(0);
@@ -71,7 +84,10 @@ describe.each(ENGINES)('npm run import: %s', (kind) => {
   });
 
   it('exits 1 when a row is rejected, prints it and writes it to <dir>/import-rejects.csv, and loads the rest', async () => {
-    const dir = writeExport({ ...GOOD, 'states.csv': 'code,name,zone_code\nDL,Delhi,N\n"KA","Karnataka, ""South""",Q\n' });
+    const dir = writeExport({
+      ...GOOD,
+      'states.csv': 'code,name,zone_code\nDL,Delhi,N\n"KA","Karnataka, ""South""",Q\n',
+    });
     const { code, out } = await run([dir]);
     expect(code).toBe(1);
     const reason = "'Q' is not a zones.code in the database or earlier in this import";
@@ -96,10 +112,20 @@ describe.each(ENGINES)('npm run import: %s', (kind) => {
 
   it('exits 1 when the database refuses a file: that file is rolled back whole, the others load', async () => {
     if (kind === 'sqlite') {
-      await sql.raw(`create trigger states_refuse before insert on states when new.code = 'XX' begin select raise(abort, 'state XX refused'); end`).execute(db.engine.db);
+      await sql
+        .raw(
+          `create trigger states_refuse before insert on states when new.code = 'XX' begin select raise(abort, 'state XX refused'); end`,
+        )
+        .execute(db.engine.db);
     } else {
-      await sql.raw(`create function states_refuse() returns trigger language plpgsql as $$ begin if new.code = 'XX' then raise exception 'state XX refused'; end if; return new; end $$`).execute(db.engine.db);
-      await sql.raw('create trigger states_refuse before insert on states for each row execute function states_refuse()').execute(db.engine.db);
+      await sql
+        .raw(
+          `create function states_refuse() returns trigger language plpgsql as $$ begin if new.code = 'XX' then raise exception 'state XX refused'; end if; return new; end $$`,
+        )
+        .execute(db.engine.db);
+      await sql
+        .raw('create trigger states_refuse before insert on states for each row execute function states_refuse()')
+        .execute(db.engine.db);
     }
     const dir = writeExport({ ...GOOD, 'states.csv': 'code,name,zone_code\nDL,Delhi,N\nXX,Refused,S\n' });
     const { code, out } = await run([dir]);
@@ -112,7 +138,13 @@ describe.each(ENGINES)('npm run import: %s', (kind) => {
 
   it('exits 2 for bad arguments, touching nothing', async () => {
     const dir = writeExport(GOOD);
-    const cases: string[][] = [[], [dir, dir], [dir, '--force'], [path.join(dir, 'missing')], [writeExport({ 'notes.csv': 'x\n' })]];
+    const cases: string[][] = [
+      [],
+      [dir, dir],
+      [dir, '--force'],
+      [path.join(dir, 'missing')],
+      [writeExport({ 'notes.csv': 'x\n' })],
+    ];
     for (const argv of cases) {
       const { code, err } = await run(argv);
       expect([argv, code]).toEqual([argv, 2]);

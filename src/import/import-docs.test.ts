@@ -15,9 +15,12 @@ function documentedColumns(file: string): string[] {
 }
 
 describe('docs/import.md', () => {
-  it.each(TABLES_IN_LOAD_ORDER.map((spec) => [spec.table, spec] as const))('documents %s.csv with exactly its columns', (table, spec) => {
-    expect(documentedColumns(`${table}.csv`)).toEqual(spec.columns.map((c) => c.name));
-  });
+  it.each(TABLES_IN_LOAD_ORDER.map((spec) => [spec.table, spec] as const))(
+    'documents %s.csv with exactly its columns',
+    (table, spec) => {
+      expect(documentedColumns(`${table}.csv`)).toEqual(spec.columns.map((c) => c.name));
+    },
+  );
 
   it('lists the files in load order', () => {
     const listed = [...docs.matchAll(/^\s*\d+\. ([a-z_]+)\.csv$/gm)].map((m) => m[1]);

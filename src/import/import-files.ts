@@ -17,7 +17,11 @@ export interface ImportFile {
 }
 
 export function findImportFiles(dir: string): { files: ImportFile[]; ignored: string[] } {
-  const names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  const names = fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort();
   const byLowerName = new Map<string, string>();
   for (const name of names) if (!byLowerName.has(name.toLowerCase())) byLowerName.set(name.toLowerCase(), name);
   const files: ImportFile[] = [];
@@ -26,6 +30,8 @@ export function findImportFiles(dir: string): { files: ImportFile[]; ignored: st
     if (name !== undefined) files.push({ spec, name, path: path.join(dir, name) });
   }
   const used = new Set(files.map((f) => f.name));
-  const ignored = names.filter((n) => n.toLowerCase().endsWith('.csv') && !used.has(n) && n.toLowerCase() !== REJECTS_FILE);
+  const ignored = names.filter(
+    (n) => n.toLowerCase().endsWith('.csv') && !used.has(n) && n.toLowerCase() !== REJECTS_FILE,
+  );
   return { files, ignored };
 }

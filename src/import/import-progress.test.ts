@@ -27,10 +27,20 @@ afterAll(() => engine?.close());
 
 async function printed(style: ProgressStyle): Promise<string> {
   let clock = 0;
-  const out = { text: '', write(s: string) { this.text += s; } };
+  const out = {
+    text: '',
+    write(s: string) {
+      this.text += s;
+    },
+  };
   const rejects = new RejectsFile(path.join(dir, `rejects-${style}.csv`));
   try {
-    await runImport(engine, findImportFiles(dir).files, { dryRun: true, dateOrder: 'DMY' }, reportingListener(out, rejects, style, () => (clock += 6000)));
+    await runImport(
+      engine,
+      findImportFiles(dir).files,
+      { dryRun: true, dateOrder: 'DMY' },
+      reportingListener(out, rejects, style, () => (clock += 6000)),
+    );
   } finally {
     rejects.close();
   }
@@ -47,7 +57,9 @@ it('rewrites one line in place on a terminal, then gives the file line', async (
 
 it('prints plain lines at most every 10 seconds when the output is not a terminal, and none when quiet', async () => {
   const lines = (await printed('lines')).trim().split('\n');
-  expect(lines.slice(0, -1).every((line) => /^zones\.csv: [\d,]+ rows, [\d,]+ rows\/s, \d+ s left$/.test(line))).toBe(true);
+  expect(lines.slice(0, -1).every((line) => /^zones\.csv: [\d,]+ rows, [\d,]+ rows\/s, \d+ s left$/.test(line))).toBe(
+    true,
+  );
   // Six seconds per batch: every other batch's progress is shown.
   expect(lines.length - 1).toBeGreaterThanOrEqual(2);
   expect(lines.length - 1).toBeLessThanOrEqual(3);
@@ -55,6 +67,8 @@ it('prints plain lines at most every 10 seconds when the output is not a termina
 });
 
 it('works out the rate and the time left from the share of the file read', () => {
-  expect(progressLine('orders.csv', 120_000, 25_000_000, 100_000_000, 10)).toBe('orders.csv: 120,000 rows, 12,000 rows/s, 30 s left');
+  expect(progressLine('orders.csv', 120_000, 25_000_000, 100_000_000, 10)).toBe(
+    'orders.csv: 120,000 rows, 12,000 rows/s, 30 s left',
+  );
   expect(progressLine('orders.csv', 10, 0, 0, 0)).toBe('orders.csv: 10 rows, 0 rows/s');
 });

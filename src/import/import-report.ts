@@ -19,7 +19,12 @@ export type ProgressStyle = 'terminal' | 'lines' | 'quiet';
 /** How often progress is shown, in milliseconds. */
 const SHOWN_EVERY = { terminal: 250, lines: 10_000 } as const;
 
-export function reportingListener(out: Output, rejects: RejectsFile, style: ProgressStyle = 'quiet', now: () => number = Date.now): ImportListener {
+export function reportingListener(
+  out: Output,
+  rejects: RejectsFile,
+  style: ProgressStyle = 'quiet',
+  now: () => number = Date.now,
+): ImportListener {
   let started = { file: '', at: 0 };
   let shown = 0;
   // On a terminal the progress line is rewritten in place, and cleared before any other line.
@@ -40,7 +45,8 @@ export function reportingListener(out: Output, rejects: RejectsFile, style: Prog
     },
     fileDone(result: FileResult) {
       out.write(`${clear}${fileLine(result)}`);
-      if (result.status === 'failed') rejects.add(result.file, '', '', `the file was not loaded (rolled back): ${result.error}`);
+      if (result.status === 'failed')
+        rejects.add(result.file, '', '', `the file was not loaded (rolled back): ${result.error}`);
     },
   };
 }
@@ -61,10 +67,14 @@ function fileLine(r: FileResult): string {
 export function summary(results: FileResult[], rejects: RejectsFile, dryRun: boolean): string {
   const total = (k: 'read' | 'inserted' | 'updated' | 'rejected') => results.reduce((n, r) => n + r[k], 0);
   const notLoaded = results.filter((r) => r.status !== 'loaded').map((r) => r.file);
-  return [
-    `${results.length} file(s): read ${total('read')}, inserted ${total('inserted')}, updated ${total('updated')}, rejected ${total('rejected')}` +
-      (dryRun ? ' (dry run: nothing was written to the database)' : ''),
-    notLoaded.length > 0 ? `not loaded: ${notLoaded.join(', ')}` : '',
-    `rejects: ${rejects.count} line(s) in ${rejects.path}`,
-  ].filter(Boolean).join('\n') + '\n';
+  return (
+    [
+      `${results.length} file(s): read ${total('read')}, inserted ${total('inserted')}, updated ${total('updated')}, rejected ${total('rejected')}` +
+        (dryRun ? ' (dry run: nothing was written to the database)' : ''),
+      notLoaded.length > 0 ? `not loaded: ${notLoaded.join(', ')}` : '',
+      `rejects: ${rejects.count} line(s) in ${rejects.path}`,
+    ]
+      .filter(Boolean)
+      .join('\n') + '\n'
+  );
 }

@@ -19,7 +19,12 @@ import { catchUpFamiliesBehind } from '../summaries/upkeep';
  * The import's PostgreSQL session: memory per sort or hash and for building an index; no parallel
  * workers and no JIT (importConnection says why).
  */
-const SESSION_SETTINGS: Record<string, string> = { work_mem: '128MB', maintenance_work_mem: '256MB', max_parallel_workers_per_gather: '0', jit: 'off' };
+const SESSION_SETTINGS: Record<string, string> = {
+  work_mem: '128MB',
+  maintenance_work_mem: '256MB',
+  max_parallel_workers_per_gather: '0',
+  jit: 'off',
+};
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -53,11 +58,18 @@ export interface ImportListener {
   progress?(file: string, rows: number, bytes: number, size: number): void;
 }
 
-export async function runImport(engine: Engine, files: ImportFile[], options: ImportOptions, listener: ImportListener): Promise<FileResult[]> {
+export async function runImport(
+  engine: Engine,
+  files: ImportFile[],
+  options: ImportOptions,
+  listener: ImportListener,
+): Promise<FileResult[]> {
   const connection = await importConnection(engine);
   const results: FileResult[] = [];
   try {
-    const scope = options.dryRun ? await dryRunScope(connection.db, connection.stage) : fileTransactions(connection.db, connection.stage);
+    const scope = options.dryRun
+      ? await dryRunScope(connection.db, connection.stage)
+      : fileTransactions(connection.db, connection.stage);
     const refreshes = await Refreshes.of(engine, scope, options.dryRun);
     const summaries = new SummaryUpkeep(files.map((f) => f.spec.table));
     let refreshFailure: Error | undefined;
@@ -93,7 +105,10 @@ class Refreshes {
   private queue = Promise.resolve();
   private failure: Error | undefined;
 
-  private constructor(private readonly scope: Scope, private readonly beside?: { release(): Promise<void> }) {}
+  private constructor(
+    private readonly scope: Scope,
+    private readonly beside?: { release(): Promise<void> },
+  ) {}
 
   static async of(engine: Engine, scope: Scope, dryRun: boolean): Promise<Refreshes> {
     if (dryRun || engine.pool === undefined) return new Refreshes(scope);
@@ -102,9 +117,11 @@ class Refreshes {
   }
 
   readonly add = (fn: (trx: Transaction<Database>) => Promise<void>): Promise<void> => {
-    this.queue = this.queue.then(() => this.scope.run(fn)).catch((err: Error) => {
-      this.failure ??= err;
-    });
+    this.queue = this.queue
+      .then(() => this.scope.run(fn))
+      .catch((err: Error) => {
+        this.failure ??= err;
+      });
     return this.beside ? Promise.resolve() : this.queue;
   };
 
@@ -121,37 +138,84 @@ class Refreshes {
  * COPY (which Kysely does not speak) runs on the connection of the file's transaction; on SQLite the
  * engine itself, whose transactions run on the writer thread.
  */
-async function importConnection(engine: Engine): Promise<{ db: Kysely<Database>; stage: StageRows; release(): Promise<void> }> {
+async function importConnection(
+  engine: Engine,
+): Promise<{ db: Kysely<Database>; stage: StageRows; release(): Promise<void> }> {
   if (engine.pool === undefined) return { db: engine.db, stage: stageAsJson, release: () => Promise.resolve() };
   const client = await engine.pool.connect();
   // Deriving the summary data groups and sorts every raw row, and setting indexes aside builds them
   // anew: with the defaults' few MB these spill to disk. Parallel workers each hashed the whole inner
   // side of a join again, and compiling with JIT cost more than it saved. This connection's work only.
-  await client.query(Object.entries(SESSION_SETTINGS).map(([name, value]) => `set ${name} = '${value}'`).join('; '));
-  const single = { connect: () => Promise.resolve({ query: client.query.bind(client), release: () => undefined }), end: () => Promise.resolve() };
+  await client.query(
+    Object.entries(SESSION_SETTINGS)
+      .map(([name, value]) => `set ${name} = '${value}'`)
+      .join('; '),
+  );
+  const single = {
+    connect: () => Promise.resolve({ query: client.query.bind(client), release: () => undefined }),
+    end: () => Promise.resolve(),
+  };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single }) });
   return {
     db,
     stage: stageByCopy(client),
     async release() {
       await db.destroy();
-      await client.query(Object.keys(SESSION_SETTINGS).map((name) => `reset ${name}`).join('; ')).catch(() => undefined);
+      await client
+        .query(
+          Object.keys(SESSION_SETTINGS)
+            .map((name) => `reset ${name}`)
+            .join('; '),
+        )
+        .catch(() => undefined);
       client.release();
     },
   };
 }
 
-async function importFile(scope: Scope, file: ImportFile, summaries: SummaryUpkeep, options: ImportOptions, listener: ImportListener): Promise<FileResult> {
-  const reject = (line: number, column: string, reason: string) => listener.reject({ file: file.name, line, column, reason });
+async function importFile(
+  scope: Scope,
+  file: ImportFile,
+  summaries: SummaryUpkeep,
+  options: ImportOptions,
+  listener: ImportListener,
+): Promise<FileResult> {
+  const reject = (line: number, column: string, reason: string) =>
+    listener.reject({ file: file.name, line, column, reason });
   const size = fs.statSync(file.path).size;
   const progress = (rows: number, bytes: number) => listener.progress?.(file.name, rows, bytes, size);
   try {
-    const load = await scope.run((trx) => loadFile(trx, scope.stage, file.spec, file.path, { dateOrder: options.dateOrder, batchRows: options.batchRows, summaries, reject, progress }));
+    const load = await scope.run((trx) =>
+      loadFile(trx, scope.stage, file.spec, file.path, {
+        dateOrder: options.dateOrder,
+        batchRows: options.batchRows,
+        summaries,
+        reject,
+        progress,
+      }),
+    );
     const { read, inserted, updated, rejected } = load;
-    return { file: file.name, table: file.spec.table, status: load.refused ? 'refused' : 'loaded', read, inserted, updated, rejected };
+    return {
+      file: file.name,
+      table: file.spec.table,
+      status: load.refused ? 'refused' : 'loaded',
+      read,
+      inserted,
+      updated,
+      rejected,
+    };
   } catch (err) {
     // Rolled back: nothing of the file is stored, whatever had been counted before the failure.
-    return { file: file.name, table: file.spec.table, status: 'failed', read: 0, inserted: 0, updated: 0, rejected: 0, error: describe(err) };
+    return {
+      file: file.name,
+      table: file.spec.table,
+      status: 'failed',
+      read: 0,
+      inserted: 0,
+      updated: 0,
+      rejected: 0,
+      error: describe(err),
+    };
   }
 }
 
@@ -177,7 +241,10 @@ function fileTransactions(db: Kysely<Database>, stage: StageRows): Scope {
         await trx.commit().execute();
         return result;
       } catch (err) {
-        await trx.rollback().execute().catch(() => undefined);
+        await trx
+          .rollback()
+          .execute()
+          .catch(() => undefined);
         throw err;
       }
     },
@@ -196,7 +263,10 @@ async function dryRunScope(db: Kysely<Database>, stage: StageRows): Promise<Scop
         await trx.releaseSavepoint('import_file').execute();
         return result;
       } catch (err) {
-        await trx.rollbackToSavepoint('import_file').execute().catch(() => undefined);
+        await trx
+          .rollbackToSavepoint('import_file')
+          .execute()
+          .catch(() => undefined);
         throw err;
       }
     },

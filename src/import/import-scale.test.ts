@@ -43,7 +43,12 @@ afterAll(async () => {
 
 async function importAll(engine: Engine): Promise<{ results: FileResult[]; rejects: RejectLine[] }> {
   const rejects: RejectLine[] = [];
-  const results = await runImport(engine, findImportFiles(dir).files, { dryRun: false, dateOrder: 'DMY' }, { reject: (r) => rejects.push(r), fileDone: () => undefined });
+  const results = await runImport(
+    engine,
+    findImportFiles(dir).files,
+    { dryRun: false, dateOrder: 'DMY' },
+    { reject: (r) => rejects.push(r), fileDone: () => undefined },
+  );
   return { results, rejects };
 }
 
@@ -51,7 +56,10 @@ async function expectSameAnswers(engine: Engine): Promise<void> {
   expect((await checkSummaries(engine.db)).inStep).toBe(true);
   for (const [name, fields] of REPORTS) {
     const operation = mainServiceOperations.find((op) => op.name === name)!;
-    const [seeded, imported] = await Promise.all([runOperation(operation, source, fields), runOperation(operation, engine, fields)]);
+    const [seeded, imported] = await Promise.all([
+      runOperation(operation, source, fields),
+      runOperation(operation, engine, fields),
+    ]);
     expect({ name, answer: imported }).toEqual({ name, answer: seeded });
   }
 }

@@ -12,14 +12,24 @@ import { STAGING } from './staging';
 import type { PendingRow, ReferenceSpec } from './table-spec';
 
 /** The rows of the batch (by line) with a reference that does not exist, and why, reference by reference. */
-export async function missingReferences(trx: Transaction<Database>, references: readonly ReferenceSpec[], byLine: Map<number, PendingRow>): Promise<Map<PendingRow, Problem[]>> {
+export async function missingReferences(
+  trx: Transaction<Database>,
+  references: readonly ReferenceSpec[],
+  byLine: Map<number, PendingRow>,
+): Promise<Map<PendingRow, Problem[]>> {
   const problems = new Map<PendingRow, Problem[]>();
   const small = await smallTables(trx, references);
   for (const reference of references) {
     for (const { line } of await missingRows(trx, reference, small.has(reference.table))) {
       const row = byLine.get(Number(line))!;
       const list = problems.get(row) ?? [];
-      list.push({ column: reference.columns.at(-1)!, reason: missingReason(reference, reference.columns.map((c) => row.values[c]!)) });
+      list.push({
+        column: reference.columns.at(-1)!,
+        reason: missingReason(
+          reference,
+          reference.columns.map((c) => row.values[c]!),
+        ),
+      });
       problems.set(row, list);
     }
   }
@@ -43,15 +53,26 @@ async function smallTables(trx: Transaction<Database>, references: readonly Refe
 }
 
 /** The staged lines whose (non-null) reference names no row of the referenced table. Names come from the specs only. */
-async function missingRows(trx: Transaction<Database>, reference: ReferenceSpec, small: boolean): Promise<{ line: number }[]> {
-  const given = sql.join(reference.columns.map((c) => sql`s.${sql.ref(c)} is not null`), sql` and `);
-  const match = sql.join(reference.columns.map((c, i) => sql`t.${sql.ref(reference.targets[i])} = s.${sql.ref(c)}`), sql` and `);
+async function missingRows(
+  trx: Transaction<Database>,
+  reference: ReferenceSpec,
+  small: boolean,
+): Promise<{ line: number }[]> {
+  const given = sql.join(
+    reference.columns.map((c) => sql`s.${sql.ref(c)} is not null`),
+    sql` and `,
+  );
+  const match = sql.join(
+    reference.columns.map((c, i) => sql`t.${sql.ref(reference.targets[i])} = s.${sql.ref(c)}`),
+    sql` and `,
+  );
   const target = sql.ref(`t.${reference.targets[0]}`);
   // A small table is hashed once (NOT IN over a subquery); a large one looked up in its index row by
   // row (a scalar subquery): as NOT EXISTS, PostgreSQL hashed the whole table for every batch.
-  const absent = small && reference.columns.length === 1
-    ? sql`s.${sql.ref(reference.columns[0])} not in (select ${target} from ${sql.table(reference.table)} t where ${target} is not null)`
-    : sql`(select 1 from ${sql.table(reference.table)} t where ${match} limit 1) is null`;
+  const absent =
+    small && reference.columns.length === 1
+      ? sql`s.${sql.ref(reference.columns[0])} not in (select ${target} from ${sql.table(reference.table)} t where ${target} is not null)`
+      : sql`(select 1 from ${sql.table(reference.table)} t where ${match} limit 1) is null`;
   const found = await sql<{ line: number }>`
     select s.line from ${sql.table(STAGING)} s where ${given} and ${absent} order by s.line`.execute(trx);
   return found.rows;
@@ -62,8 +83,9 @@ export function keyOf(tuple: readonly unknown[]): string {
 }
 
 function missingReason(reference: ReferenceSpec, tuple: readonly (string | number)[]): string {
-  const what = reference.targets.length === 1
-    ? `'${tuple[0]}' is not a ${reference.table}.${reference.targets[0]}`
-    : `(${tuple.join(', ')}) is not a ${reference.table} (${reference.targets.join(', ')})`;
+  const what =
+    reference.targets.length === 1
+      ? `'${tuple[0]}' is not a ${reference.table}.${reference.targets[0]}`
+      : `(${tuple.join(', ')}) is not a ${reference.table} (${reference.targets.join(', ')})`;
   return `${what} in the database or earlier in this import`;
 }

@@ -8,7 +8,12 @@ import { ValueError, parseValue, unescapeText, type Value } from './column-types
 import type { Header, Problem } from './header';
 import type { Row, TableSpec } from './table-spec';
 
-export function rowValues(spec: TableSpec, header: Header, fields: string[], dateOrder: DateOrder): { values: Row } | { problems: Problem[] } {
+export function rowValues(
+  spec: TableSpec,
+  header: Header,
+  fields: string[],
+  dateOrder: DateOrder,
+): { values: Row } | { problems: Problem[] } {
   if (fields.length !== header.width) {
     return { problems: [{ column: '', reason: `has ${fields.length} fields; the header has ${header.width}` }] };
   }

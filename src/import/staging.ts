@@ -19,12 +19,22 @@ import { IMPORT_COPY_CHUNK_ROWS } from '../tunables';
 export const STAGING = 'import_rows';
 
 /** Puts rows (their `line` and the values of `columns`) into the staging table. */
-export type StageRows = (trx: Transaction<Database>, columns: readonly string[], rows: readonly PendingRow[]) => Promise<void>;
+export type StageRows = (
+  trx: Transaction<Database>,
+  columns: readonly string[],
+  rows: readonly PendingRow[],
+) => Promise<void>;
 
 /** The staging table with the types of `table`'s `columns` and a `line` column; no constraint, no index. */
-export async function createStaging(trx: Transaction<Database>, table: string, columns: readonly string[]): Promise<void> {
+export async function createStaging(
+  trx: Transaction<Database>,
+  table: string,
+  columns: readonly string[],
+): Promise<void> {
   await dropStaging(trx);
-  await sql`create temporary table ${sql.table(STAGING)} as select 0 as line, ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)} where 1 = 0`.execute(trx);
+  await sql`create temporary table ${sql.table(STAGING)} as select 0 as line, ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)} where 1 = 0`.execute(
+    trx,
+  );
 }
 
 /**
@@ -46,7 +56,9 @@ export const stageAsJson: StageRows = async (trx, columns, rows) => {
   const names = ['line', ...columns];
   const json = JSON.stringify(rows.map((row) => [row.line, ...columns.map((c) => row.values[c] ?? null)]));
   const picks = names.map((_, i) => sql`json_extract(value, ${sql.lit(`$[${i}]`)})`);
-  await sql`insert into ${sql.table(STAGING)} (${sql.join(names.map((c) => sql.ref(c)))}) select ${sql.join(picks)} from json_each(${json})`.execute(trx);
+  await sql`insert into ${sql.table(STAGING)} (${sql.join(names.map((c) => sql.ref(c)))}) select ${sql.join(picks)} from json_each(${json})`.execute(
+    trx,
+  );
 };
 
 /** PostgreSQL: COPY in text format on the transaction's own connection. */

@@ -54,7 +54,10 @@ export class SummaryUpkeep {
     return {
       assignedColumns: [],
       async start(trx) {
-        const stored = await trx.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const stored = await trx
+          .selectFrom('customers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         customers = Number(stored.n);
       },
       beforeWrite: async (trx) => {
@@ -88,7 +91,10 @@ export class SummaryUpkeep {
           await refreshSummaries(trx, customers, [family], withoutIndexes);
           await caughtUp(trx, family);
         } catch (err) {
-          throw new Error(`the ${family} summary data was not refreshed: ${(err as Error).message}; the files loaded are stored, and the next import (or npm run summaries -- rebuild) derives it anew`, { cause: err });
+          throw new Error(
+            `the ${family} summary data was not refreshed: ${(err as Error).message}; the files loaded are stored, and the next import (or npm run summaries -- rebuild) derives it anew`,
+            { cause: err },
+          );
         }
       });
     }
@@ -109,25 +115,63 @@ export class SummaryUpkeep {
  * (staging.ts: the rows new or changed) can change: the customers the rows name, the ones the stored
  * rows named before the update, and the customers of the orders and documents they hang from.
  */
-function affectedCustomers(table: SummarisedTable, key: readonly string[]): [SummaryFamily, RawBuilder<{ customer_code: string }>][] {
+function affectedCustomers(
+  table: SummarisedTable,
+  key: readonly string[],
+): [SummaryFamily, RawBuilder<{ customer_code: string }>][] {
   const staged = sql.table(STAGING);
-  const byKey = sql.join(key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
+  const byKey = sql.join(
+    key.map((c) => sql`t.${sql.ref(c)} = s.${sql.ref(c)}`),
+    sql` and `,
+  );
   // Each staged row looked up by key (a scalar subquery): as a join, PostgreSQL hashed the whole
   // table for every batch.
-  const lookUp = (select: RawBuilder<unknown>) => sql<{ customer_code: string }>`select distinct customer_code from (select (${select}) as customer_code from ${staged} s) x where customer_code is not null`;
+  const lookUp = (select: RawBuilder<unknown>) =>
+    sql<{
+      customer_code: string;
+    }>`select distinct customer_code from (select (${select}) as customer_code from ${staged} s) x where customer_code is not null`;
   const named = sql<{ customer_code: string }>`select distinct customer_code from ${staged}`;
   const namedBefore = lookUp(sql`select t.customer_code from ${sql.table(table)} t where ${byKey}`);
   const ofOrders = lookUp(sql`select t.customer_code from orders t where t.order_no = s.order_no`);
   switch (table) {
-    case 'orders': return [['orders', named], ['orders', namedBefore]];
-    case 'order_lines': return [['orders', ofOrders]];
+    case 'orders':
+      return [
+        ['orders', named],
+        ['orders', namedBefore],
+      ];
+    case 'order_lines':
+      return [['orders', ofOrders]];
     // An invoice's date counts for the deliveries its lines make against orders.
-    case 'invoices': return [['sales', named], ['sales', namedBefore],
-      ['orders', sql`select distinct o.customer_code from orders o join invoice_lines il on il.order_no = o.order_no where il.invoice_no in (select invoice_no from ${staged})`]];
+    case 'invoices':
+      return [
+        ['sales', named],
+        ['sales', namedBefore],
+        [
+          'orders',
+          sql`select distinct o.customer_code from orders o join invoice_lines il on il.order_no = o.order_no where il.invoice_no in (select invoice_no from ${staged})`,
+        ],
+      ];
     // The orders the lines deliver against, now and before this update.
-    case 'invoice_lines': return [['sales', lookUp(sql`select t.customer_code from invoices t where t.invoice_no = s.invoice_no`)],
-      ['orders', ofOrders], ['orders', lookUp(sql`select o.customer_code from invoice_lines t join orders o on o.order_no = t.order_no where ${byKey}`)]];
-    case 'receipts': return [['receipts', named], ['receipts', namedBefore]];
-    case 'ledger_entries': return [['ledger', named], ['ledger', namedBefore]];
+    case 'invoice_lines':
+      return [
+        ['sales', lookUp(sql`select t.customer_code from invoices t where t.invoice_no = s.invoice_no`)],
+        ['orders', ofOrders],
+        [
+          'orders',
+          lookUp(
+            sql`select o.customer_code from invoice_lines t join orders o on o.order_no = t.order_no where ${byKey}`,
+          ),
+        ],
+      ];
+    case 'receipts':
+      return [
+        ['receipts', named],
+        ['receipts', namedBefore],
+      ];
+    case 'ledger_entries':
+      return [
+        ['ledger', named],
+        ['ledger', namedBefore],
+      ];
   }
 }

@@ -1,7 +1,13 @@
 import type { Engine } from '../db/engine';
 import type { UsersTable } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
-import { CUSTOMERS, CUSTOMER_PROFIT_CENTERS, PROFIT_CENTERS, USERS, insertMasterData } from '../../test/support/fixture';
+import {
+  CUSTOMERS,
+  CUSTOMER_PROFIT_CENTERS,
+  PROFIT_CENTERS,
+  USERS,
+  insertMasterData,
+} from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
 import { fillAreaManagers, fillProfitCenterForCustomer } from './operations';
 import { storedCustomerCode, storedUserId } from '../operations/master-codes';
@@ -11,7 +17,15 @@ import { principal, refusalShape, seesOfficer } from '../users/test-fixture';
 // AM03 has left (inactive) with SO05 still reporting to them; AM04 and AM05 share a name, so the id
 // breaks the tie; SO06 reports straight to a zonal manager.
 const EXTRA_USERS: UsersTable[] = [
-  { id: 'AM03', username: 'am.retired', name: 'Ajay Retired', role: 'AM', manager_id: 'ZM01', zone_code: 'N', active: 0 },
+  {
+    id: 'AM03',
+    username: 'am.retired',
+    name: 'Ajay Retired',
+    role: 'AM',
+    manager_id: 'ZM01',
+    zone_code: 'N',
+    active: 0,
+  },
   { id: 'AM05', username: 'am.bela.s', name: 'Bela Rao', role: 'AM', manager_id: 'ZM02', zone_code: 'S', active: 1 },
   { id: 'AM04', username: 'am.bela.n', name: 'Bela Rao', role: 'AM', manager_id: 'ZM01', zone_code: 'N', active: 1 },
   { id: 'SO05', username: 'so.five', name: 'Suresh Five', role: 'SO', manager_id: 'AM03', zone_code: 'N', active: 1 },
@@ -34,7 +48,11 @@ function managers(ids?: string[]) {
 
 describe.each(ENGINES)('lookups: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertLookupData(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertLookupData(engine),
+  );
 
   describe('FillAreaManagers', () => {
     const run = (fields: Record<string, string> = {}) => runOperation(fillAreaManagers, engine, fields);
@@ -58,7 +76,7 @@ describe.each(ENGINES)('lookups: %s', (kind) => {
       expect((await run({ username: 'am.retired' })).data).toEqual([]);
     });
 
-    it("offers a sales officer their own area manager", async () => {
+    it('offers a sales officer their own area manager', async () => {
       expect((await run({ username: 'so.one' })).data).toEqual(managers(['AM01']));
       expect((await run({ username: 'so.three' })).data).toEqual(managers(['AM02']));
       // Reporting to a manager who has left, or to a zonal manager: no area manager to offer.
@@ -72,7 +90,11 @@ describe.each(ENGINES)('lookups: %s', (kind) => {
     });
 
     it('answers NOT_FOUND for an unknown user, naming the parameter', async () => {
-      await expect(run({ username: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'username', message: expect.stringMatching(/^username: 'nobody'/) });
+      await expect(run({ username: 'nobody' })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        field: 'username',
+        message: expect.stringMatching(/^username: 'nobody'/),
+      });
     });
   });
 
@@ -102,7 +124,9 @@ describe.each(ENGINES)('lookups: %s', (kind) => {
     });
 
     it('lists every profit center when no customer is given', async () => {
-      const all = PROFIT_CENTERS.map((p) => ({ Code: p.code, Name: p.name })).sort((a, b) => (a.Code < b.Code ? -1 : 1));
+      const all = PROFIT_CENTERS.map((p) => ({ Code: p.code, Name: p.name })).sort((a, b) =>
+        a.Code < b.Code ? -1 : 1,
+      );
       expect((await run()).data).toEqual(all);
       expect((await run({ CustomerCode: ' ' })).data).toEqual(all);
     });
@@ -129,16 +153,24 @@ describe.each(ENGINES)('lookups on an empty database: %s', (kind) => {
   });
 
   it('still knows no user', async () => {
-    await expect(runOperation(fillAreaManagers, engine, { username: 'admin' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'username' });
+    await expect(runOperation(fillAreaManagers, engine, { username: 'admin' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      field: 'username',
+    });
   });
 });
 
 describe.each(ENGINES)('lookups with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertLookupData(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertLookupData(engine),
+  );
 
   describe('FillAreaManagers', () => {
-    const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(fillAreaManagers, engine, fields, { principal: principal(id, ALL_USERS) })).data;
+    const runAs = async (id: string, fields: Record<string, string> = {}) =>
+      (await runOperation(fillAreaManagers, engine, fields, { principal: principal(id, ALL_USERS) })).data;
 
     it("answers an empty username with the user's own list: an officer their manager, not every area manager", async () => {
       expect(await runAs('SO01')).toEqual(managers(['AM01']));
@@ -157,15 +189,23 @@ describe.each(ENGINES)('lookups with an authenticated user (principal): %s', (ki
 
     it('answers a user outside the scope as an unknown one (NOT_FOUND naming username)', async () => {
       expect(seesOfficer('SO01', 'SO02', ALL_USERS)).toBe(false);
-      const refused = async (id: string, username: string) => refusalShape(await runAs(id, { username }).catch((err: unknown) => err), username);
+      const refused = async (id: string, username: string) =>
+        refusalShape(await runAs(id, { username }).catch((err: unknown) => err), username);
       const unknown = await refused('SO01', 'nobody');
       expect(unknown).toMatchObject({ code: 'NOT_FOUND', field: 'username' });
-      for (const [id, username] of [['SO01', 'so.two'], ['SO01', 'admin'], ['AM01', 'zm.north'], ['ZM02', 'am.north']]) expect(await refused(id, username)).toEqual(unknown);
+      for (const [id, username] of [
+        ['SO01', 'so.two'],
+        ['SO01', 'admin'],
+        ['AM01', 'zm.north'],
+        ['ZM02', 'am.north'],
+      ])
+        expect(await refused(id, username)).toEqual(unknown);
     });
   });
 
   describe('FillProfitCenterForCustomer', () => {
-    const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(fillProfitCenterForCustomer, engine, fields, { principal: principal(id, ALL_USERS) })).data;
+    const runAs = async (id: string, fields: Record<string, string> = {}) =>
+      (await runOperation(fillProfitCenterForCustomer, engine, fields, { principal: principal(id, ALL_USERS) })).data;
     const centersOf = (code: string) =>
       CUSTOMER_PROFIT_CENTERS.filter((l) => l.customer_code === code)
         .map((l) => PROFIT_CENTERS.find((p) => p.code === l.profit_center_code)!)
@@ -187,7 +227,9 @@ describe.each(ENGINES)('lookups with an authenticated user (principal): %s', (ki
     });
 
     it('keeps the full list of profit centers (master data) for every user', async () => {
-      const all = PROFIT_CENTERS.map((p) => ({ Code: p.code, Name: p.name })).sort((a, b) => (a.Code < b.Code ? -1 : 1));
+      const all = PROFIT_CENTERS.map((p) => ({ Code: p.code, Name: p.name })).sort((a, b) =>
+        a.Code < b.Code ? -1 : 1,
+      );
       expect(await runAs('SO02')).toEqual(all);
       expect(await runAs('SO01', { CustomerCode: 'C003' })).toEqual([]);
       expect(await runAs('SO01', { CustomerCode: 'C001' })).toEqual(centersOf('C001'));

@@ -9,7 +9,14 @@ import { findUser, idsBelow, type User } from '../users/hierarchy';
 import { allowedOfficers, assertVisible, type OfficerBound } from '../users/principal-scope';
 import { field, nullable, recordType, rows } from '../operations/results';
 
-const AREA_MANAGERS_RESULT = rows(recordType('AreaManager', { Id: field.string, Username: field.string, Name: field.string, ZoneCode: nullable(field.string) }));
+const AREA_MANAGERS_RESULT = rows(
+  recordType('AreaManager', {
+    Id: field.string,
+    Username: field.string,
+    Name: field.string,
+    ZoneCode: nullable(field.string),
+  }),
+);
 const PROFIT_CENTERS_RESULT = rows(recordType('ProfitCenter', { Code: field.string, Name: field.string }));
 
 export const fillAreaManagers = readOperation({
@@ -30,14 +37,21 @@ export const fillProfitCenterForCustomer = readOperation({
   params: [],
   fields: ['CustomerCode'],
   returns: PROFIT_CENTERS_RESULT,
-  prepare: async ({ fields }, ctx) => ({ customerCode: code(fields, 'CustomerCode'), allowed: await allowedOfficers(ctx) }),
+  prepare: async ({ fields }, ctx) => ({
+    customerCode: code(fields, 'CustomerCode'),
+    allowed: await allowedOfficers(ctx),
+  }),
   read: async ({ customerCode, allowed }, ctx) => ({ data: await profitCentersFor(ctx.db, customerCode, allowed) }),
 });
 
 export const lookupsOperations: readonly Operation[] = [fillAreaManagers, fillProfitCenterForCustomer];
 
 /** FillAreaManagers: whose list is asked for; undefined for no username; NOT_FOUND for an unknown one, or one outside the bound. */
-async function areaManagerViewer(db: Kysely<Database>, username: string | undefined, allowed?: OfficerBound): Promise<User | undefined> {
+async function areaManagerViewer(
+  db: Kysely<Database>,
+  username: string | undefined,
+  allowed?: OfficerBound,
+): Promise<User | undefined> {
   if (username === undefined) return undefined;
   const user = await findUser(db, username);
   const unknown = () => notFound('username', `username: '${username}' is not a known user`);
@@ -79,7 +93,8 @@ async function activeAreaManagers(db: Kysely<Database>, ids?: readonly string[])
  * the caller's scope), or every one, master data visible to all.
  */
 async function profitCentersFor(db: Kysely<Database>, customerCode: string | undefined, allowed?: OfficerBound) {
-  if (customerCode === undefined) return db.selectFrom('profit_centers').select(['code as Code', 'name as Name']).orderBy('code').execute();
+  if (customerCode === undefined)
+    return db.selectFrom('profit_centers').select(['code as Code', 'name as Name']).orderBy('code').execute();
   const code = await storedCustomerCode(db, customerCode);
   if (code === undefined) return [];
   return db
@@ -88,7 +103,9 @@ async function profitCentersFor(db: Kysely<Database>, customerCode: string | und
     .select(['profit_centers.code as Code', 'profit_centers.name as Name'])
     .where('customer_profit_centers.customer_code', '=', code)
     .$if(allowed !== undefined, (qb) =>
-      qb.where('customer_profit_centers.customer_code', 'in', (eb) => eb.selectFrom('customers').select('code').where('sales_officer_id', 'in', allowed!)),
+      qb.where('customer_profit_centers.customer_code', 'in', (eb) =>
+        eb.selectFrom('customers').select('code').where('sales_officer_id', 'in', allowed!),
+      ),
     )
     .orderBy('profit_centers.code')
     .execute();

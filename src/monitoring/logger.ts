@@ -69,7 +69,11 @@ export class TurnBatch implements DestinationStream {
 }
 
 /** Flat values only (undefined left out): an error line goes through the logger, for its err. */
-export type LineWriter = (level: 'debug' | 'info', fields: Readonly<Record<string, string | number | undefined>>, msg: string) => void;
+export type LineWriter = (
+  level: 'debug' | 'info',
+  fields: Readonly<Record<string, string | number | undefined>>,
+  msg: string,
+) => void;
 
 /**
  * The logger's own lines written by hand, for the request line, and the one place that reads pino's
@@ -91,7 +95,8 @@ export function lineWriter(logger: Logger): LineWriter {
     let line = `{"level":"${level}"${time()}${bindings}`;
     for (const key in fields) {
       const value = fields[key];
-      if (value !== undefined) line += keyText(key) + (typeof value === 'number' ? String(value) : JSON.stringify(value));
+      if (value !== undefined)
+        line += keyText(key) + (typeof value === 'number' ? String(value) : JSON.stringify(value));
     }
     stream.write(`${line},"msg":${JSON.stringify(msg)}}\n`);
   };
@@ -124,7 +129,14 @@ export function requestLogger(logger: Logger): (req: IncomingMessage, res: Serve
       const done = () => {
         res.off('finish', done);
         res.off('close', done);
-        writeLine(logger, write, probe, req, res, { reqId, trace_id: trace?.trace_id, span_id: trace?.span_id, method: req.method, path, durationMs: Date.now() - start });
+        writeLine(logger, write, probe, req, res, {
+          reqId,
+          trace_id: trace?.trace_id,
+          span_id: trace?.span_id,
+          method: req.method,
+          path,
+          durationMs: Date.now() - start,
+        });
       };
       res.on('finish', done);
       res.on('close', done);
@@ -134,17 +146,39 @@ export function requestLogger(logger: Logger): (req: IncomingMessage, res: Serve
 }
 
 /** `facts`: what the line says beyond the annotation, in the line's order. */
-function writeLine(logger: Logger, write: LineWriter, probe: boolean, req: IncomingMessage, res: ServerResponse, facts: { reqId: string; trace_id?: string; span_id?: string; method?: string; path: string; durationMs: number }): void {
+function writeLine(
+  logger: Logger,
+  write: LineWriter,
+  probe: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  facts: { reqId: string; trace_id?: string; span_id?: string; method?: string; path: string; durationMs: number },
+): void {
   const summary = summarize(res);
   const level = probe ? 'debug' : summary.outcome === 'server_fault' ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const { reqId, trace_id, span_id, method, path, durationMs } = facts;
   const { binding, service, operation, outcome, status, faultCode, errorCode } = summary;
-  const line = { reqId, trace_id, span_id, method, path, binding, service, operation, outcome, status, durationMs, faultCode, errorCode };
+  const line = {
+    reqId,
+    trace_id,
+    span_id,
+    method,
+    path,
+    binding,
+    service,
+    operation,
+    outcome,
+    status,
+    durationMs,
+    faultCode,
+    errorCode,
+  };
   const msg = res.writableEnded ? 'request completed' : 'request aborted';
   if (summary.error === undefined && level !== 'error') return write(level, line, msg);
   // pino leaves out the fields that are undefined, as the line writer does.
-  const err = summary.error === undefined || summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
+  const err =
+    summary.error === undefined || summary.error instanceof Error ? summary.error : new Error(inspect(summary.error));
   logger[level]({ ...line, err }, msg);
 }
 

@@ -24,9 +24,18 @@ export function processMetrics(): Registry {
 }
 
 /** The app's own series, and the middleware that counts a request once its answer is finished or aborted. */
-export function createAppMetrics(engine: Engine, answers?: CacheCounts, delivery?: DeliveryCounts): { registry: Registry; middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void } {
+export function createAppMetrics(
+  engine: Engine,
+  answers?: CacheCounts,
+  delivery?: DeliveryCounts,
+): { registry: Registry; middleware: (req: IncomingMessage, res: ServerResponse, next: () => void) => void } {
   const registry = new Registry();
-  const requests = new Counter({ name: 'asmx_requests_total', help: 'Requests answered, by service, operation, binding and outcome.', labelNames: LABELS, registers: [registry] });
+  const requests = new Counter({
+    name: 'asmx_requests_total',
+    help: 'Requests answered, by service, operation, binding and outcome.',
+    labelNames: LABELS,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'asmx_request_duration_seconds',
     help: 'Time from the request to the end of its answer, by service, operation, binding and outcome.',

@@ -1,17 +1,48 @@
 import type { Engine } from '../db/engine';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { insertMasterData } from '../../test/support/fixture';
-import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedProfitCenter, storedUserId } from './master-codes';
+import {
+  documentNumberSpellings,
+  preferredSpelling,
+  storedCustomerCode,
+  storedProfitCenter,
+  storedUserId,
+} from './master-codes';
 
 describe.each(ENGINES)('stored spellings of master codes: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), async () => {
-    await insertMasterData(engine.db);
-    // Codes that differ from the fixture's only by case: the exact spelling typed must win.
-    await engine.db.insertInto('customers').values({ code: 'c001', name: 'Lower Agarwal', state_code: 'DL', sales_officer_id: 'SO02', credit_limit: 0, active: 1 }).execute();
-    await engine.db.insertInto('users').values({ id: 'so01', username: 'so.one.lower', name: 'Lower One', role: 'SO', manager_id: 'AM01', zone_code: 'N', active: 1 }).execute();
-    await engine.db.insertInto('profit_centers').values({ code: 'pc1', name: 'Lower Pumps' }).execute();
-  });
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    async () => {
+      await insertMasterData(engine.db);
+      // Codes that differ from the fixture's only by case: the exact spelling typed must win.
+      await engine.db
+        .insertInto('customers')
+        .values({
+          code: 'c001',
+          name: 'Lower Agarwal',
+          state_code: 'DL',
+          sales_officer_id: 'SO02',
+          credit_limit: 0,
+          active: 1,
+        })
+        .execute();
+      await engine.db
+        .insertInto('users')
+        .values({
+          id: 'so01',
+          username: 'so.one.lower',
+          name: 'Lower One',
+          role: 'SO',
+          manager_id: 'AM01',
+          zone_code: 'N',
+          active: 1,
+        })
+        .execute();
+      await engine.db.insertInto('profit_centers').values({ code: 'pc1', name: 'Lower Pumps' }).execute();
+    },
+  );
 
   it('prefers the exact spelling, trimmed, when two stored codes differ only by case', async () => {
     expect(await storedCustomerCode(engine.db, 'c001')).toBe('c001');

@@ -29,8 +29,15 @@ export async function storedProfitCenter(db: Kysely<Database>, code: string): Pr
 type MasterTable = 'customers' | 'users' | 'profit_centers' | 'products';
 
 /** The stored spelling of `value` in a master table's key column; of two differing by case the exact one wins. */
-async function storedSpelling(db: Kysely<Database>, table: MasterTable, column: 'code' | 'id', value: string): Promise<string | undefined> {
-  const { rows } = await sql<{ stored: string | null }>`select ${storedSpellingOf(table, column, value)} as stored`.execute(db);
+async function storedSpelling(
+  db: Kysely<Database>,
+  table: MasterTable,
+  column: 'code' | 'id',
+  value: string,
+): Promise<string | undefined> {
+  const { rows } = await sql<{
+    stored: string | null;
+  }>`select ${storedSpellingOf(table, column, value)} as stored`.execute(db);
   return rows[0]?.stored ?? undefined;
 }
 
@@ -65,7 +72,11 @@ export function documentNumberSpellings(value: string): string[] {
 }
 
 /** The row stored under the first of `spellings` (documentNumberSpellings: the exact one first). */
-export function preferredSpelling<R>(rows: readonly R[], spellings: readonly string[], key: (row: R) => string): R | undefined {
+export function preferredSpelling<R>(
+  rows: readonly R[],
+  spellings: readonly string[],
+  key: (row: R) => string,
+): R | undefined {
   return spellings.map((s) => rows.find((row) => key(row) === s)).find((row) => row !== undefined);
 }
 
@@ -81,10 +92,17 @@ export async function categoriesInRange(db: Kysely<Database>, range: Range<strin
 }
 
 /** The states named in `states` and lying in one of `zones` (either list absent = no condition). */
-export async function statesIn(db: Kysely<Database>, zones: string[] | undefined, states: string[] | undefined): Promise<string[]> {
+export async function statesIn(
+  db: Kysely<Database>,
+  zones: string[] | undefined,
+  states: string[] | undefined,
+): Promise<string[]> {
   const rows = await db.selectFrom('states').select(['code', 'zone_code']).execute();
   return rows
-    .filter((s) => (zones === undefined || zones.includes(s.zone_code.toUpperCase())) && (states === undefined || states.includes(s.code.toUpperCase())))
+    .filter(
+      (s) =>
+        (zones === undefined || zones.includes(s.zone_code.toUpperCase())) &&
+        (states === undefined || states.includes(s.code.toUpperCase())),
+    )
     .map((s) => s.code);
 }
-

@@ -21,7 +21,10 @@ export interface PageRequest<K> {
 }
 
 /** The page asked for, or undefined for the whole list; `readKey` gives undefined for a key not of this list. */
-export function pageRequest<K>(fields: Fields<(typeof PAGE_FIELDS)[number]>, readKey: (key: unknown) => K | undefined): PageRequest<K> | undefined {
+export function pageRequest<K>(
+  fields: Fields<(typeof PAGE_FIELDS)[number]>,
+  readKey: (key: unknown) => K | undefined,
+): PageRequest<K> | undefined {
   const sizeText = text(fields, 'PageSize');
   const token = text(fields, 'PageToken');
   if (sizeText === undefined && token === undefined) return undefined;
@@ -49,7 +52,10 @@ function decode(token: string): unknown {
 
 function badToken(token: string) {
   const shown = token.length > 40 ? `${token.slice(0, 40)}...` : token;
-  return invalid('PageToken', `'${shown}' is not a page token of this list and sort order (send the NextPageToken of the previous page unchanged, or no PageToken for the first page)`);
+  return invalid(
+    'PageToken',
+    `'${shown}' is not a page token of this list and sort order (send the NextPageToken of the previous page unchanged, or no PageToken for the first page)`,
+  );
 }
 
 /** One page read with one row more than asked: the rows to give and the key of the next page. */
@@ -69,7 +75,8 @@ export type KeyPart<T> = (value: unknown) => T | undefined;
 export const keyDate: KeyPart<string> = (value) => (typeof value === 'string' && isIsoDate(value) ? value : undefined);
 
 /** Stored text (a code, a number, a name): at most 512 characters, none of them NUL. */
-export const keyText: KeyPart<string> = (value) => (typeof value === 'string' && value.length <= 512 && !value.includes('\u0000') ? value : undefined);
+export const keyText: KeyPart<string> = (value) =>
+  typeof value === 'string' && value.length <= 512 && !value.includes('\u0000') ? value : undefined;
 
 /** A whole number JavaScript holds exactly (money in minor units). */
 export const keyInteger: KeyPart<number> = (value) => (Number.isSafeInteger(value) ? (value as number) : undefined);

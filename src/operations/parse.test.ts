@@ -1,5 +1,17 @@
 import { AppError } from '../errors';
-import { codeRange, dateRange, direction, list, month, oneOf, parseDate, positiveInteger, sort, year, type Fields } from './parse';
+import {
+  codeRange,
+  dateRange,
+  direction,
+  list,
+  month,
+  oneOf,
+  parseDate,
+  positiveInteger,
+  sort,
+  year,
+  type Fields,
+} from './parse';
 
 /** The fields of a request that declares the names N and sent only some of them (the rest read as undefined). */
 const sent =
@@ -51,36 +63,71 @@ describe('dates', () => {
     expect(parseDate('2026-04-03', 'FromDate', 'MDY')).toBe('2026-04-03');
   });
 
-  it.each(['31/02/2026', '29/02/2025', '2026-13-01', '00/01/2026', '32-01-2026', '2026-02-30', 'yesterday', '04-Foo-2026', '1/1/26', ''])(
-    'refuses %p with the parameter name and the accepted formats',
-    (input) => {
-      const err = failure(() => parseDate(input, 'ToDate'));
-      expect(err.code).toBe('INVALID_PARAMETER');
-      expect(err.field).toBe('ToDate');
-      expect(err.message).toMatch(/^ToDate: .* is not a date \(use yyyy-MM-dd, dd\/MM\/yyyy/);
-    },
-  );
+  it.each([
+    '31/02/2026',
+    '29/02/2025',
+    '2026-13-01',
+    '00/01/2026',
+    '32-01-2026',
+    '2026-02-30',
+    'yesterday',
+    '04-Foo-2026',
+    '1/1/26',
+    '',
+  ])('refuses %p with the parameter name and the accepted formats', (input) => {
+    const err = failure(() => parseDate(input, 'ToDate'));
+    expect(err.code).toBe('INVALID_PARAMETER');
+    expect(err.field).toBe('ToDate');
+    expect(err.message).toMatch(/^ToDate: .* is not a date \(use yyyy-MM-dd, dd\/MM\/yyyy/);
+  });
 
   it('applies the range rule: From only is that day, both inclusive, To only is up to', () => {
-    expect(dateRange(dates({ FromDate: '01/04/2026' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: '2026-04-01', to: '2026-04-01' });
-    expect(dateRange(dates({ FromDate: '01/04/2026', ToDate: '2026-04-30' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: '2026-04-01', to: '2026-04-30' });
-    expect(dateRange(dates({ ToDate: '30/04/2026' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: undefined, to: '2026-04-30' });
-    expect(dateRange(dates({ FromDate: ' ', ToDate: '' }), 'FromDate', 'ToDate', 'DMY')).toEqual({ from: undefined, to: undefined });
-    const err = failure(() => dateRange(dates({ FromDate: '02/04/2026', ToDate: '01/04/2026' }), 'FromDate', 'ToDate', 'DMY'));
+    expect(dateRange(dates({ FromDate: '01/04/2026' }), 'FromDate', 'ToDate', 'DMY')).toEqual({
+      from: '2026-04-01',
+      to: '2026-04-01',
+    });
+    expect(dateRange(dates({ FromDate: '01/04/2026', ToDate: '2026-04-30' }), 'FromDate', 'ToDate', 'DMY')).toEqual({
+      from: '2026-04-01',
+      to: '2026-04-30',
+    });
+    expect(dateRange(dates({ ToDate: '30/04/2026' }), 'FromDate', 'ToDate', 'DMY')).toEqual({
+      from: undefined,
+      to: '2026-04-30',
+    });
+    expect(dateRange(dates({ FromDate: ' ', ToDate: '' }), 'FromDate', 'ToDate', 'DMY')).toEqual({
+      from: undefined,
+      to: undefined,
+    });
+    const err = failure(() =>
+      dateRange(dates({ FromDate: '02/04/2026', ToDate: '01/04/2026' }), 'FromDate', 'ToDate', 'DMY'),
+    );
     expect(err.field).toBe('FromDate');
   });
 });
 
 describe('codes, months, years, lists', () => {
   it('compares code ranges without regard to case', () => {
-    expect(codeRange(customers({ FromCustomer: 'c001', ToCustomer: 'C010' }), 'FromCustomer', 'ToCustomer')).toEqual({ from: 'C001', to: 'C010' });
+    expect(codeRange(customers({ FromCustomer: 'c001', ToCustomer: 'C010' }), 'FromCustomer', 'ToCustomer')).toEqual({
+      from: 'C001',
+      to: 'C010',
+    });
     expect(codeRange(categories({ FromPCat: 'cat02' }), 'FromPCat', 'ToPCat')).toEqual({ from: 'CAT02', to: 'CAT02' });
-    expect(failure(() => codeRange(categories({ FromPCat: 'B', ToPCat: 'a' }), 'FromPCat', 'ToPCat')).field).toBe('FromPCat');
+    expect(failure(() => codeRange(categories({ FromPCat: 'B', ToPCat: 'a' }), 'FromPCat', 'ToPCat')).field).toBe(
+      'FromPCat',
+    );
   });
 
   it('reads months in every documented form and defaults to the clock', () => {
     const now = new Date('2026-07-09T00:00:00Z');
-    for (const [input, expected] of [['1', 1], ['01', 1], ['12', 12], ['Jan', 1], ['dec', 12], ['September', 9], ['', 7]] as const) {
+    for (const [input, expected] of [
+      ['1', 1],
+      ['01', 1],
+      ['12', 12],
+      ['Jan', 1],
+      ['dec', 12],
+      ['September', 9],
+      ['', 7],
+    ] as const) {
       expect(month(months({ Month: input }), 'Month', now)).toBe(expected);
     }
     expect(month(months({}), 'Month', now)).toBe(7);
@@ -110,8 +157,13 @@ describe('sorting and enumerations', () => {
   const fields = ['CustomerCode', 'Value'] as const;
 
   it('accepts a result field in any case and both direction spellings', () => {
-    expect(sort(sorting({ SortBy: 'value', SortDirection: 'Descending' }), { fields, fallback: 'CustomerCode' })).toEqual({ field: 'Value', direction: 'desc' });
-    expect(sort(sorting({}), { fields, fallback: 'CustomerCode' })).toEqual({ field: 'CustomerCode', direction: 'asc' });
+    expect(
+      sort(sorting({ SortBy: 'value', SortDirection: 'Descending' }), { fields, fallback: 'CustomerCode' }),
+    ).toEqual({ field: 'Value', direction: 'desc' });
+    expect(sort(sorting({}), { fields, fallback: 'CustomerCode' })).toEqual({
+      field: 'CustomerCode',
+      direction: 'asc',
+    });
     expect(direction(sorting({ SortDirection: 'asc' }))).toBe('asc');
     expect(direction(sorting({ SortDirection: 'DESC' }))).toBe('desc');
   });
@@ -127,7 +179,9 @@ describe('sorting and enumerations', () => {
     const actions = { APPROVE: 'APPROVE', A: 'APPROVE', REJECT: 'REJECT', R: 'REJECT' } as const;
     expect(oneOf(actionField({ Action: 'a' }), 'Action', actions)).toBe('APPROVE');
     expect(oneOf(actionField({}), 'Action', actions)).toBeUndefined();
-    expect(failure(() => oneOf(actionField({ Action: 'maybe' }), 'Action', actions)).message).toBe("Action: 'maybe' is not accepted (use one of APPROVE, REJECT)");
+    expect(failure(() => oneOf(actionField({ Action: 'maybe' }), 'Action', actions)).message).toBe(
+      "Action: 'maybe' is not accepted (use one of APPROVE, REJECT)",
+    );
   });
 
   it('bounds whole numbers', () => {

@@ -18,7 +18,11 @@ export function text<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
 }
 
 /** A free-text field with a length bound (so nothing unbounded reaches the database). */
-export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength: number): string | undefined {
+export function boundedText<N extends string>(
+  fields: Fields<N>,
+  name: NoInfer<N>,
+  maxLength: number,
+): string | undefined {
   const value = text(fields, name);
   if (value !== undefined && value.length > maxLength) {
     throw invalid(name, `is ${value.length} characters long; at most ${maxLength} are accepted`);
@@ -27,7 +31,11 @@ export function boundedText<N extends string>(fields: Fields<N>, name: NoInfer<N
 }
 
 /** A field a write operation cannot do without, within its length bound when it has one. */
-export function required<N extends string>(fields: Fields<N>, name: NoInfer<N>, maxLength = Number.POSITIVE_INFINITY): string {
+export function required<N extends string>(
+  fields: Fields<N>,
+  name: NoInfer<N>,
+  maxLength = Number.POSITIVE_INFINITY,
+): string {
   const value = boundedText(fields, name, maxLength);
   if (value === undefined) throw missing(name);
   return value;
@@ -47,7 +55,20 @@ export function user<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
   return boundedText(fields, name, MAX_USERNAME_LENGTH);
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** The forms a date is accepted in under DATE_ORDER, as the refusals and the help pages name them. */
 export function dateForms(order: DateOrder): string {
@@ -60,10 +81,13 @@ export function parseDate(value: string, field: string, order: DateOrder = 'DMY'
   const formats = dateForms(order);
   let m: RegExpMatchArray | null;
   let y: number, mo: number, d: number;
-  if ((m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/))) {
+  if (
+    (m = v.match(/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/))
+  ) {
     [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   } else if ((m = v.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/))) {
-    [d, mo, y] = order === 'MDY' ? [Number(m[2]), Number(m[1]), Number(m[3])] : [Number(m[1]), Number(m[2]), Number(m[3])];
+    [d, mo, y] =
+      order === 'MDY' ? [Number(m[2]), Number(m[1]), Number(m[3])] : [Number(m[1]), Number(m[2]), Number(m[3])];
   } else if ((m = v.match(/^(\d{1,2})[-.](\d{1,2})[-.](\d{4})$/))) {
     [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
   } else if ((m = v.match(/^(\d{1,2})[- ]([A-Za-z]{3,9})[- ](\d{4})$/))) {
@@ -77,7 +101,11 @@ export function parseDate(value: string, field: string, order: DateOrder = 'DMY'
   return isoDate(y, mo, d);
 }
 
-export function optionalDate<N extends string>(fields: Fields<N>, name: NoInfer<N>, order: DateOrder): string | undefined {
+export function optionalDate<N extends string>(
+  fields: Fields<N>,
+  name: NoInfer<N>,
+  order: DateOrder,
+): string | undefined {
   const value = text(fields, name);
   return value === undefined ? undefined : parseDate(value, name, order);
 }
@@ -114,7 +142,13 @@ export interface Range<T> {
 }
 
 /** From/To pairs: From alone is exactly that value, both an inclusive range, From after To an error. */
-export function range<T extends string>(fromName: string, from: T | undefined, toName: string, to: T | undefined, compare = (a: T, b: T) => a.localeCompare(b)): Range<T> {
+export function range<T extends string>(
+  fromName: string,
+  from: T | undefined,
+  toName: string,
+  to: T | undefined,
+  compare = (a: T, b: T) => a.localeCompare(b),
+): Range<T> {
   if (from !== undefined && to === undefined) return { from, to: from };
   if (from !== undefined && to !== undefined && compare(from, to) > 0) {
     throw invalid(fromName, `'${from}' is after ${toName} '${to}'`);
@@ -122,12 +156,21 @@ export function range<T extends string>(fromName: string, from: T | undefined, t
   return { from, to };
 }
 
-export function dateRange<N extends string>(fields: Fields<N>, fromName: NoInfer<N>, toName: NoInfer<N>, order: DateOrder): Range<string> {
+export function dateRange<N extends string>(
+  fields: Fields<N>,
+  fromName: NoInfer<N>,
+  toName: NoInfer<N>,
+  order: DateOrder,
+): Range<string> {
   return range(fromName, optionalDate(fields, fromName, order), toName, optionalDate(fields, toName, order));
 }
 
 /** Code ranges compare case-insensitively (codes are matched without regard to case). */
-export function codeRange<N extends string>(fields: Fields<N>, fromName: NoInfer<N>, toName: NoInfer<N>): Range<string> {
+export function codeRange<N extends string>(
+  fields: Fields<N>,
+  fromName: NoInfer<N>,
+  toName: NoInfer<N>,
+): Range<string> {
   const from = code(fields, fromName)?.toUpperCase();
   const to = code(fields, toName)?.toUpperCase();
   return range(fromName, from, toName, to, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -161,7 +204,11 @@ export function list<N extends string>(fields: Fields<N>, name: NoInfer<N>): str
   if (value === undefined) return undefined;
   const trimmed = value.split(',').map((s) => s.trim());
   const long = trimmed.findIndex((s) => s.length > MAX_CODE_LENGTH);
-  if (long !== -1) throw invalid(name, `item ${long + 1} is ${trimmed[long].length} characters long; at most ${MAX_CODE_LENGTH} are accepted`);
+  if (long !== -1)
+    throw invalid(
+      name,
+      `item ${long + 1} is ${trimmed[long].length} characters long; at most ${MAX_CODE_LENGTH} are accepted`,
+    );
   const items = [...new Set(trimmed.map((s) => s.toUpperCase()).filter((s) => s !== ''))];
   if (items.length === 0 || items.includes('ALL')) return undefined;
   if (items.length > 1000) throw invalid(name, `lists ${items.length} values; at most 1000 are accepted`);
@@ -202,7 +249,12 @@ export function direction(fields: Fields<'SortDirection'>): Direction {
   throw invalid('SortDirection', `'${fields.SortDirection?.trim()}' is not a direction (use ASC or DESC)`);
 }
 
-export function positiveInteger<N extends string>(fields: Fields<N>, name: NoInfer<N>, fallback: number, max: number): number {
+export function positiveInteger<N extends string>(
+  fields: Fields<N>,
+  name: NoInfer<N>,
+  fallback: number,
+  max: number,
+): number {
   const value = text(fields, name);
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
@@ -212,7 +264,11 @@ export function positiveInteger<N extends string>(fields: Fields<N>, name: NoInf
 }
 
 /** One value out of a fixed set, any case, with aliases; returns the canonical value. */
-export function oneOf<N extends string, T extends string>(fields: Fields<N>, name: NoInfer<N>, accepted: Readonly<Record<string, T>>): T | undefined {
+export function oneOf<N extends string, T extends string>(
+  fields: Fields<N>,
+  name: NoInfer<N>,
+  accepted: Readonly<Record<string, T>>,
+): T | undefined {
   const value = text(fields, name);
   if (value === undefined) return undefined;
   const match = accepted[value.toUpperCase()];

@@ -65,13 +65,21 @@ export interface Streams {
 type Build = (trx: Kysely<Database>, end: () => Promise<void>) => StreamedData | Promise<StreamedData>;
 
 /** Builds the answer in a snapshot and returns it streamed, or read whole for a caller that takes no streams. */
-export async function streamedResult(db: Kysely<Database>, streams: Streams | undefined, build: Build): Promise<OperationResult> {
+export async function streamedResult(
+  db: Kysely<Database>,
+  streams: Streams | undefined,
+  build: Build,
+): Promise<OperationResult> {
   const data = await inSnapshot(db, streams, build);
   return streams ? { data } : drain(data);
 }
 
 /** The answer `build` makes in a read-only snapshot, opened in the caller's turn; closing it ends both. */
-export async function inSnapshot(db: Kysely<Database>, streams: Streams | undefined, build: Build): Promise<StreamedData> {
+export async function inSnapshot(
+  db: Kysely<Database>,
+  streams: Streams | undefined,
+  build: Build,
+): Promise<StreamedData> {
   const endTurn = streams ? await streams.turn() : () => undefined;
   let trx: Awaited<ReturnType<typeof begin>>;
   try {
@@ -131,7 +139,11 @@ async function drainJson(data: StreamedData, part: StreamedJson): Promise<Row> {
  * The rows of `query` in the batches its cursor fetches, made into answer rows by `toRow`. Undefined
  * for a query that can select nothing (an empty list of officers, which SQL cannot write).
  */
-export async function* rowBatches<R, T extends Row>(db: Kysely<Database>, query: Compilable<R> | undefined, toRow: (row: R) => T): AsyncGenerator<T[]> {
+export async function* rowBatches<R, T extends Row>(
+  db: Kysely<Database>,
+  query: Compilable<R> | undefined,
+  toRow: (row: R) => T,
+): AsyncGenerator<T[]> {
   if (query === undefined) return;
   for await (const part of db.getExecutor().stream<R>(query.compile(), STREAM_BATCH_ROWS)) yield part.rows.map(toRow);
 }

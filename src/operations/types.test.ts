@@ -84,7 +84,7 @@ const checkInRead = readOperation({
 });
 
 describe('typed operation declarations', () => {
-  it('make a business failure raised in read the server\'s error, saying to move the check to prepare', async () => {
+  it("make a business failure raised in read the server's error, saying to move the check to prepare", async () => {
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [checkInRead] });
     const outcome = service.invoke('ProbeCheckInRead', { values: [['SalesOfficer', 'SO7']], files: [] });
     await expect(outcome).rejects.toThrow(
@@ -94,17 +94,27 @@ describe('typed operation declarations', () => {
     await expect(outcome).rejects.not.toBeInstanceOf(AppError);
   });
 
-
   it('hand the code the declared names, sent values trimmed by the readers and absent ones undefined', async () => {
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [probe, write] });
-    const read = await service.invoke('Probe', { values: [['salesofficer', ' SO7 '], ['pagesize', '20'], ['Unknown', 'x']], files: [] });
+    const read = await service.invoke('Probe', {
+      values: [
+        ['salesofficer', ' SO7 '],
+        ['pagesize', '20'],
+        ['Unknown', 'x'],
+      ],
+      files: [],
+    });
     expect(read).toEqual({ kind: 'result', result: { data: [{ officer: 'SO7', from: undefined, pageSize: '20' }] } });
     const written = await service.invoke('ProbeWrite', { values: [['REQUESTNO', 'WR1']], files: [] });
     expect(written).toEqual({ kind: 'result', result: { data: { requestNo: 'WR1' } } });
   });
 
   it('keep the declared names as the operation lists them, for the WSDL check and the help pages', () => {
-    expect([probe.params, probe.fields, probe.reads]).toEqual([['SalesOfficer', 'FromDate'], ['PageSize'], ['pcn', 'customers']]);
+    expect([probe.params, probe.fields, probe.reads]).toEqual([
+      ['SalesOfficer', 'FromDate'],
+      ['PageSize'],
+      ['pcn', 'customers'],
+    ]);
     expect([write.kind, write.fields]).toEqual(['write', ['RequestNo']]);
   });
 });

@@ -47,7 +47,10 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /** The settings operations read. */
-export type DomainSettings = Pick<Settings, 'dateOrder' | 'fiscalYearStartMonth' | 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'>;
+export type DomainSettings = Pick<
+  Settings,
+  'dateOrder' | 'fiscalYearStartMonth' | 'maxFileBytes' | 'maxFilesPerRequest' | 'maxRequestFilesBytes'
+>;
 
 export interface OperationContext {
   db: Kysely<Database>;
@@ -112,7 +115,10 @@ export interface DeclaredRequest<N extends string> {
 }
 
 /** A declaration's names as literal tuples, from which the type of the fields its code reads is derived. */
-interface Declaration<P extends readonly string[], F extends readonly string[]> extends Omit<OperationShape, 'acceptsFiles'> {
+interface Declaration<P extends readonly string[], F extends readonly string[]> extends Omit<
+  OperationShape,
+  'acceptsFiles'
+> {
   params: P;
   fields: F;
   /** Only WarrantyRequestFiles says true. */
@@ -127,7 +133,10 @@ function declared<N extends string>(request: OperationRequest): DeclaredRequest<
 }
 
 /** A read's two phases as the operation writes them: the checked input (Plan) passes from one to the other. */
-export interface ReadDefinition<Plan, P extends readonly string[], F extends readonly string[]> extends Declaration<P, F> {
+export interface ReadDefinition<Plan, P extends readonly string[], F extends readonly string[]> extends Declaration<
+  P,
+  F
+> {
   /**
    * Only for a read outside the registry (an embedder's, a test's): every table `read` reads, under whose
    * versions the answer cache keeps its answer; what `prepare` reads is in the plan, so in the key. The
@@ -155,11 +164,16 @@ type PlainData<T> = T extends string | number | boolean | null | undefined
  */
 type PlainPlan<Plan> = [Plan] extends [PlainData<Plan>]
   ? ReadOperation
-  : { planIsNotPlainData: 'prepare returns the answer cache key (planKey): keep in the plan only strings, numbers, booleans, null, arrays and plain objects (no Date, Map, class or function)' };
+  : {
+      planIsNotPlainData: 'prepare returns the answer cache key (planKey): keep in the plan only strings, numbers, booleans, null, arrays and plain objects (no Date, Map, class or function)';
+    };
 
-export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(definition: ReadDefinition<Plan, P, F>): PlainPlan<Plan> {
+export function readOperation<Plan, const P extends readonly string[], const F extends readonly string[]>(
+  definition: ReadDefinition<Plan, P, F>,
+): PlainPlan<Plan> {
   const { name, params, fields, acceptsFiles, returns, reads, sorting } = definition;
-  const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> => new PreparedPlan(definition, await definition.prepare(declared(request), ctx), ctx);
+  const prepare = async (request: OperationRequest, ctx: OperationContext): Promise<PreparedRead> =>
+    new PreparedPlan(definition, await definition.prepare(declared(request), ctx), ctx);
   const operation: ReadOperation = {
     name,
     params,
@@ -227,7 +241,17 @@ export interface WriteDefinition<P extends readonly string[], F extends readonly
   run(request: DeclaredRequest<Names<P, F>>, ctx: OperationContext): Promise<OperationResult>;
 }
 
-export function writeOperation<const P extends readonly string[], const F extends readonly string[]>(definition: WriteDefinition<P, F>): WriteOperation {
+export function writeOperation<const P extends readonly string[], const F extends readonly string[]>(
+  definition: WriteDefinition<P, F>,
+): WriteOperation {
   const { name, params, fields, acceptsFiles, returns } = definition;
-  return { name, params, fields, acceptsFiles: acceptsFiles ?? false, returns, kind: 'write', run: (request, ctx) => definition.run(declared(request), ctx) };
+  return {
+    name,
+    params,
+    fields,
+    acceptsFiles: acceptsFiles ?? false,
+    returns,
+    kind: 'write',
+    run: (request, ctx) => definition.run(declared(request), ctx),
+  };
 }

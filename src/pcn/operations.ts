@@ -3,7 +3,16 @@ import type { Kysely } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { readOperation, type Operation, type ResultData } from '../operations/types';
 import { code, oneOf } from '../operations/parse';
-import { CHEQUE, checkPcnListScope, pcnDebitNoteList, pcnDetails, pcnInvoiceList, pcnList, readChequeKey, type ChequeFilter } from './pcn-lookups';
+import {
+  CHEQUE,
+  checkPcnListScope,
+  pcnDebitNoteList,
+  pcnDetails,
+  pcnInvoiceList,
+  pcnList,
+  readChequeKey,
+  type ChequeFilter,
+} from './pcn-lookups';
 import { PAGE_FIELDS, pageRequest } from '../operations/paging';
 import { allowedOfficers, type OfficerBound } from '../users/principal-scope';
 import { field, record, recordType, rows, type ResultType } from '../operations/results';
@@ -20,10 +29,28 @@ const PCN_DETAILS_RESULT = record(
   }),
   { nullable: true },
 );
-const PCN_DEBIT_NOTES_RESULT = rows(recordType('PCNDebitNote', { DebitNoteNo: field.string, DebitNoteDate: field.date, Amount: field.money, Reason: field.string }));
-const PCN_INVOICES_RESULT = rows(recordType('PCNInvoice', { InvoiceNo: field.string, InvoiceDate: field.date, InvoiceAmount: field.money, AdjustedAmount: field.money }));
+const PCN_DEBIT_NOTES_RESULT = rows(
+  recordType('PCNDebitNote', {
+    DebitNoteNo: field.string,
+    DebitNoteDate: field.date,
+    Amount: field.money,
+    Reason: field.string,
+  }),
+);
+const PCN_INVOICES_RESULT = rows(
+  recordType('PCNInvoice', {
+    InvoiceNo: field.string,
+    InvoiceDate: field.date,
+    InvoiceAmount: field.money,
+    AdjustedAmount: field.money,
+  }),
+);
 
-export const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = { PDC: 'PDC', CURRENT: 'CURRENT', ADVANCE: 'ADVANCE' };
+export const PAYMENT_TYPES: Readonly<Record<string, PaymentType>> = {
+  PDC: 'PDC',
+  CURRENT: 'CURRENT',
+  ADVANCE: 'ADVANCE',
+};
 export const PAYMENT_METHODS: Readonly<Record<string, PaymentMethod>> = {
   CHEQUE: 'CHEQUE',
   DD: 'DD',
@@ -53,7 +80,12 @@ export const getPCNList = readOperation({
 });
 
 /** A lookup by one document number, within the caller's scope. */
-function numberLookup<N extends string>(name: string, param: N, returns: ResultType, find: (db: Kysely<Database>, number: string | undefined, allowed: OfficerBound) => Promise<ResultData>) {
+function numberLookup<N extends string>(
+  name: string,
+  param: N,
+  returns: ResultType,
+  find: (db: Kysely<Database>, number: string | undefined, allowed: OfficerBound) => Promise<ResultData>,
+) {
   return readOperation({
     name,
     params: [param],

@@ -8,18 +8,107 @@ import { getPCNDebitNotes, getPCNDetails, getPCNInvoices, getPCNList } from './o
 import { principal, seesOfficer } from '../users/test-fixture';
 
 const INVOICES: Database['invoices'][] = [
-  { invoice_no: 'INV002', invoice_date: '2026-01-12', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC2', order_no: null, amount: 250000 },
-  { invoice_no: 'INV001', invoice_date: '2026-01-10', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC1', order_no: null, amount: 500000 },
-  { invoice_no: 'INV003', invoice_date: '2026-02-01', customer_code: 'C004', sales_officer_id: 'SO03', profit_center_code: 'PC2', order_no: null, amount: 800000 },
+  {
+    invoice_no: 'INV002',
+    invoice_date: '2026-01-12',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC2',
+    order_no: null,
+    amount: 250000,
+  },
+  {
+    invoice_no: 'INV001',
+    invoice_date: '2026-01-10',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC1',
+    order_no: null,
+    amount: 500000,
+  },
+  {
+    invoice_no: 'INV003',
+    invoice_date: '2026-02-01',
+    customer_code: 'C004',
+    sales_officer_id: 'SO03',
+    profit_center_code: 'PC2',
+    order_no: null,
+    amount: 800000,
+  },
 ];
 
 // PCN001 carries two cheques; PDC003 and PDC005 share a date (the PDCID breaks the tie, descending).
 const CHEQUES: Database['pcn'][] = [
-  { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
-  { pdc_id: 'PDC002', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ112', cheque_date: '2026-04-15', bank_name: 'HDFC Bank', amount: 350000, status: 'DEPOSITED' },
-  { pdc_id: 'PDC003', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C004', sales_officer_id: 'SO03', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 800000, status: 'CLEARED' },
-  { pdc_id: 'PDC004', pcn_no: 'PCN003', pcn_date: '2026-02-20', customer_code: 'C003', sales_officer_id: 'SO02', payment_type: 'ADVANCE', payment_method: 'UPI', cheque_no: null, cheque_date: null, bank_name: null, amount: 100000, status: 'RECEIVED' },
-  { pdc_id: 'PDC005', pcn_no: 'PCN004', pcn_date: '2026-03-05', customer_code: 'C002', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'DD', cheque_no: 'DD9', cheque_date: '2026-03-06', bank_name: 'SBI', amount: 120055, status: 'BOUNCED' },
+  {
+    pdc_id: 'PDC001',
+    pcn_no: 'PCN001',
+    pcn_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'CHEQUE',
+    cheque_no: 'CHQ111',
+    cheque_date: '2026-03-15',
+    bank_name: 'HDFC Bank',
+    amount: 400000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC002',
+    pcn_no: 'PCN001',
+    pcn_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'CHEQUE',
+    cheque_no: 'CHQ112',
+    cheque_date: '2026-04-15',
+    bank_name: 'HDFC Bank',
+    amount: 350000,
+    status: 'DEPOSITED',
+  },
+  {
+    pdc_id: 'PDC003',
+    pcn_no: 'PCN002',
+    pcn_date: '2026-03-05',
+    customer_code: 'C004',
+    sales_officer_id: 'SO03',
+    payment_type: 'CURRENT',
+    payment_method: 'NEFT',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 800000,
+    status: 'CLEARED',
+  },
+  {
+    pdc_id: 'PDC004',
+    pcn_no: 'PCN003',
+    pcn_date: '2026-02-20',
+    customer_code: 'C003',
+    sales_officer_id: 'SO02',
+    payment_type: 'ADVANCE',
+    payment_method: 'UPI',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 100000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC005',
+    pcn_no: 'PCN004',
+    pcn_date: '2026-03-05',
+    customer_code: 'C002',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'DD',
+    cheque_no: 'DD9',
+    cheque_date: '2026-03-06',
+    bank_name: 'SBI',
+    amount: 120055,
+    status: 'BOUNCED',
+  },
 ];
 
 const PCN_INVOICES: Database['pcn_invoices'][] = [
@@ -54,7 +143,11 @@ const ids = (data: unknown) => (data as { PDCID: string }[]).map((r) => r.PDCID)
 
 describe.each(ENGINES)('PCN lookups: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertCheques(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertCheques(engine),
+  );
 
   describe('getPCNList', () => {
     const run = (fields: Record<string, string> = {}) => runOperation(getPCNList, engine, fields);
@@ -116,18 +209,39 @@ describe.each(ENGINES)('PCN lookups: %s', (kind) => {
       };
     }
 
-    it("gives the cheque with what its PCN settled, whichever cheque of the PCN is asked", async () => {
+    it('gives the cheque with what its PCN settled, whichever cheque of the PCN is asked', async () => {
       const { data } = await run({ PDCID: 'pdc002' });
       expect(data).toEqual(expectedDetails('PDC002'));
       // By hand: PCN001 adjusted 4000.00 + 2000.00; debit notes 150.00 + 50.00 + 25.50.
-      expect(data).toMatchObject({ PDCID: 'PDC002', PCNNO: 'PCN001', SalesOfficer: 'SO01', InvoiceCount: 2, AdjustedAmount: 6000, DebitNoteCount: 3, DebitNoteAmount: 225.5 });
+      expect(data).toMatchObject({
+        PDCID: 'PDC002',
+        PCNNO: 'PCN001',
+        SalesOfficer: 'SO01',
+        InvoiceCount: 2,
+        AdjustedAmount: 6000,
+        DebitNoteCount: 3,
+        DebitNoteAmount: 225.5,
+      });
       expect((await run({ PDCID: 'PDC001' })).data).toEqual(expectedDetails('PDC001'));
     });
 
     it('gives zero counts and amounts for a PCN without invoices or debit notes', async () => {
       expect((await run({ PDCID: 'PDC004' })).data).toEqual(expectedDetails('PDC004'));
-      expect((await run({ PDCID: 'PDC005' })).data).toMatchObject({ InvoiceCount: 0, AdjustedAmount: 0, DebitNoteCount: 0, DebitNoteAmount: 0, ChequeNo: 'DD9', Amount: 1200.55 });
-      expect((await run({ PDCID: 'PDC003' })).data).toMatchObject({ ChequeNo: null, ChequeDate: null, BankName: null, InvoiceCount: 1, AdjustedAmount: 8000 });
+      expect((await run({ PDCID: 'PDC005' })).data).toMatchObject({
+        InvoiceCount: 0,
+        AdjustedAmount: 0,
+        DebitNoteCount: 0,
+        DebitNoteAmount: 0,
+        ChequeNo: 'DD9',
+        Amount: 1200.55,
+      });
+      expect((await run({ PDCID: 'PDC003' })).data).toMatchObject({
+        ChequeNo: null,
+        ChequeDate: null,
+        BankName: null,
+        InvoiceCount: 1,
+        AdjustedAmount: 8000,
+      });
     });
 
     it('is null for a missing or unknown PDCID', async () => {
@@ -146,7 +260,12 @@ describe.each(ENGINES)('PCN lookups: %s', (kind) => {
         .sort((a, b) => (a.invoice_no < b.invoice_no ? -1 : 1))
         .map((i) => {
           const invoice = INVOICES.find((v) => v.invoice_no === i.invoice_no)!;
-          return { InvoiceNo: i.invoice_no, InvoiceDate: invoice.invoice_date, InvoiceAmount: invoice.amount / 100, AdjustedAmount: i.adjusted_amount / 100 };
+          return {
+            InvoiceNo: i.invoice_no,
+            InvoiceDate: invoice.invoice_date,
+            InvoiceAmount: invoice.amount / 100,
+            AdjustedAmount: i.adjusted_amount / 100,
+          };
         });
       expect(data).toEqual(expected);
       expect(data).toEqual([
@@ -168,8 +287,21 @@ describe.each(ENGINES)('PCN lookups: %s', (kind) => {
     it("lists the PCN's debit notes by date, then number, any case", async () => {
       const { data } = await run({ PCNNO: 'Pcn001' });
       const expected = DEBIT_NOTES.filter((n) => n.pcn_no === 'PCN001')
-        .sort((a, b) => (a.note_date !== b.note_date ? (a.note_date < b.note_date ? -1 : 1) : a.debit_note_no < b.debit_note_no ? -1 : 1))
-        .map((n) => ({ DebitNoteNo: n.debit_note_no, DebitNoteDate: n.note_date, Amount: n.amount / 100, Reason: n.reason }));
+        .sort((a, b) =>
+          a.note_date !== b.note_date
+            ? a.note_date < b.note_date
+              ? -1
+              : 1
+            : a.debit_note_no < b.debit_note_no
+              ? -1
+              : 1,
+        )
+        .map((n) => ({
+          DebitNoteNo: n.debit_note_no,
+          DebitNoteDate: n.note_date,
+          Amount: n.amount / 100,
+          Reason: n.reason,
+        }));
       expect(data).toEqual(expected);
       expect((data as { DebitNoteNo: string }[]).map((n) => n.DebitNoteNo)).toEqual(['DN003', 'DN001', 'DN002']);
     });
@@ -188,7 +320,14 @@ describe.each(ENGINES)('PCN lookups on an empty database: %s', (kind) => {
 
   it('answers every operation with nothing', async () => {
     expect(await runOperation(getPCNList, engine)).toEqual({ data: [] });
-    expect(await runOperation(getPCNList, engine, { SalesOfficer: 'SO01', Customer: 'C001', PaymentType: 'PDC', PaymentMethod: 'CHEQUE' })).toEqual({ data: [] });
+    expect(
+      await runOperation(getPCNList, engine, {
+        SalesOfficer: 'SO01',
+        Customer: 'C001',
+        PaymentType: 'PDC',
+        PaymentMethod: 'CHEQUE',
+      }),
+    ).toEqual({ data: [] });
     expect(await runOperation(getPCNDetails, engine)).toEqual({ data: null });
     expect(await runOperation(getPCNDetails, engine, { PDCID: 'PDC001' })).toEqual({ data: null });
     expect(await runOperation(getPCNInvoices, engine)).toEqual({ data: [] });
@@ -200,13 +339,21 @@ describe.each(ENGINES)('PCN lookups on an empty database: %s', (kind) => {
 
 describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertCheques(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertCheques(engine),
+  );
 
   const as = (id: string) => ({ principal: principal(id) });
   /** The cheque's customer is owned by an officer the user sees. */
-  const customerSeenBy = (id: string) => (c: Database['pcn']) => seesOfficer(id, CUSTOMERS.find((x) => x.code === c.customer_code)!.sales_officer_id);
+  const customerSeenBy = (id: string) => (c: Database['pcn']) =>
+    seesOfficer(id, CUSTOMERS.find((x) => x.code === c.customer_code)!.sales_officer_id);
   const pcnSeenBy = (id: string, pcnNo: string) => CHEQUES.some((c) => c.pcn_no === pcnNo && customerSeenBy(id)(c));
-  const invoicesOf = (pcnNo: string) => PCN_INVOICES.filter((i) => i.pcn_no === pcnNo).map((i) => i.invoice_no).sort();
+  const invoicesOf = (pcnNo: string) =>
+    PCN_INVOICES.filter((i) => i.pcn_no === pcnNo)
+      .map((i) => i.invoice_no)
+      .sort();
   const notesOf = (pcnNo: string) => DEBIT_NOTES.filter((n) => n.pcn_no === pcnNo).map((n) => n.debit_note_no);
 
   describe('getPCNList', () => {
@@ -216,28 +363,42 @@ describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s',
       expect(ids((await run('SO01')).data)).toEqual(['PDC005', 'PDC002', 'PDC001']);
       expect((await run('SO01')).data).toEqual(expectedList(customerSeenBy('SO01')));
       expect((await run('AM01')).data).toEqual(expectedList(customerSeenBy('AM01')));
-      expect((await run('ZM02', { PaymentType: 'current' })).data).toEqual(expectedList((c) => customerSeenBy('ZM02')(c) && c.payment_type === 'CURRENT'));
+      expect((await run('ZM02', { PaymentType: 'current' })).data).toEqual(
+        expectedList((c) => customerSeenBy('ZM02')(c) && c.payment_type === 'CURRENT'),
+      );
       expect((await run('ADM001')).data).toEqual(expectedList(() => true));
     });
 
     it('narrows with an officer or customer within the scope, and finds nothing for one that does not exist', async () => {
-      expect((await run('AM01', { SalesOfficer: 'so02' })).data).toEqual(expectedList((c) => c.sales_officer_id === 'SO02'));
+      expect((await run('AM01', { SalesOfficer: 'so02' })).data).toEqual(
+        expectedList((c) => c.sales_officer_id === 'SO02'),
+      );
       expect((await run('AM01', { Customer: 'C002' })).data).toEqual(expectedList((c) => c.customer_code === 'C002'));
       expect((await run('AM01', { SalesOfficer: 'SO99' })).data).toEqual([]);
       expect((await run('SO01', { Customer: 'C999', SalesOfficer: 'so01' })).data).toEqual([]);
     });
 
     it('refuses an officer or customer outside the scope as FORBIDDEN naming the parameter', async () => {
-      await expect(run('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
+      await expect(run('SO01', { SalesOfficer: 'SO02' })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        field: 'SalesOfficer',
+      });
       await expect(run('SO01', { Customer: 'c003' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Customer' });
       await expect(run('AM02', { Customer: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Customer' });
     });
   });
 
   describe('getPCNDetails, getPCNInvoices, getPCNDebitNotes', () => {
-    const details = async (id: string, pdcId: string) => (await runOperation(getPCNDetails, engine, { PDCID: pdcId }, as(id))).data as { PDCID: string } | null;
-    const invoices = async (id: string, pcnNo: string) => ((await runOperation(getPCNInvoices, engine, { PCNNO: pcnNo }, as(id))).data as { InvoiceNo: string }[]).map((r) => r.InvoiceNo);
-    const notes = async (id: string, pcnNo: string) => ((await runOperation(getPCNDebitNotes, engine, { PCNNO: pcnNo }, as(id))).data as { DebitNoteNo: string }[]).map((r) => r.DebitNoteNo);
+    const details = async (id: string, pdcId: string) =>
+      (await runOperation(getPCNDetails, engine, { PDCID: pdcId }, as(id))).data as { PDCID: string } | null;
+    const invoices = async (id: string, pcnNo: string) =>
+      ((await runOperation(getPCNInvoices, engine, { PCNNO: pcnNo }, as(id))).data as { InvoiceNo: string }[]).map(
+        (r) => r.InvoiceNo,
+      );
+    const notes = async (id: string, pcnNo: string) =>
+      ((await runOperation(getPCNDebitNotes, engine, { PCNNO: pcnNo }, as(id))).data as { DebitNoteNo: string }[]).map(
+        (r) => r.DebitNoteNo,
+      );
 
     it.each([
       ['SO01', 'PDC001'],
@@ -248,13 +409,16 @@ describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s',
       ['AM01', 'PDC003'],
       ['ZM02', 'PDC003'],
       ['ADM001', 'PDC004'],
-    ])('%s asking for %s: the cheque when its customer is within the scope, else null as not found', async (id, pdcId) => {
-      const cheque = CHEQUES.find((c) => c.pdc_id === pdcId)!;
-      const seen = customerSeenBy(id)(cheque);
-      const data = await details(id, pdcId.toLowerCase());
-      if (seen) expect(data).toMatchObject({ ...chequeRow(cheque), SalesOfficer: cheque.sales_officer_id });
-      else expect(data).toBeNull();
-    });
+    ])(
+      '%s asking for %s: the cheque when its customer is within the scope, else null as not found',
+      async (id, pdcId) => {
+        const cheque = CHEQUES.find((c) => c.pdc_id === pdcId)!;
+        const seen = customerSeenBy(id)(cheque);
+        const data = await details(id, pdcId.toLowerCase());
+        if (seen) expect(data).toMatchObject({ ...chequeRow(cheque), SalesOfficer: cheque.sales_officer_id });
+        else expect(data).toBeNull();
+      },
+    );
 
     it.each([
       ['SO01', 'PCN001'],
@@ -265,15 +429,29 @@ describe.each(ENGINES)('PCN lookups with an authenticated user (principal): %s',
       ['ZM02', 'PCN003'],
       ['ADM001', 'PCN002'],
       ['ADM001', 'PCN003'],
-    ])("%s asking for %s: its invoices and debit notes when within the scope, else empty", async (id, pcnNo) => {
+    ])('%s asking for %s: its invoices and debit notes when within the scope, else empty', async (id, pcnNo) => {
       const seen = pcnSeenBy(id, pcnNo);
       expect(await invoices(id, pcnNo)).toEqual(seen ? invoicesOf(pcnNo) : []);
-      const wantNotes = seen ? DEBIT_NOTES.filter((n) => n.pcn_no === pcnNo).sort((a, b) => (a.note_date !== b.note_date ? (a.note_date < b.note_date ? -1 : 1) : a.debit_note_no < b.debit_note_no ? -1 : 1)).map((n) => n.debit_note_no) : [];
+      const wantNotes = seen
+        ? DEBIT_NOTES.filter((n) => n.pcn_no === pcnNo)
+            .sort((a, b) =>
+              a.note_date !== b.note_date
+                ? a.note_date < b.note_date
+                  ? -1
+                  : 1
+                : a.debit_note_no < b.debit_note_no
+                  ? -1
+                  : 1,
+            )
+            .map((n) => n.debit_note_no)
+        : [];
       expect(await notes(id, pcnNo)).toEqual(wantNotes);
     });
 
     it('keeps the cases above meaningful: some PCNs are seen and hold lines, some are hidden', async () => {
-      expect(pcnSeenBy('SO01', 'PCN001') && invoicesOf('PCN001').length === 2 && notesOf('PCN001').length === 3).toBe(true);
+      expect(pcnSeenBy('SO01', 'PCN001') && invoicesOf('PCN001').length === 2 && notesOf('PCN001').length === 3).toBe(
+        true,
+      );
       expect(pcnSeenBy('SO02', 'PCN001') || pcnSeenBy('AM01', 'PCN002')).toBe(false);
       expect(await invoices('SO02', 'PCN001')).toEqual([]);
       expect(await notes('SO01', 'PCN001')).toEqual(['DN003', 'DN001', 'DN002']);

@@ -5,7 +5,14 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database, PaymentMethod, PaymentType } from '../db/schema';
 import { amount } from '../operations/values';
-import { documentNumberSpellings, preferredSpelling, storedCustomerCode, storedCustomerCodeOf, storedUserId, storedUserIdOf } from '../operations/master-codes';
+import {
+  documentNumberSpellings,
+  preferredSpelling,
+  storedCustomerCode,
+  storedCustomerCodeOf,
+  storedUserId,
+  storedUserIdOf,
+} from '../operations/master-codes';
 import { cutPage, encodePageToken, keyDate, keyText, keyTuple, type PageRequest } from '../operations/paging';
 import { rowBatches, StreamedData, streamedResult, type Streams } from '../operations/streamed';
 import { field, nullable, recordType, type FieldType } from '../operations/results';
@@ -39,9 +46,16 @@ function chequeRow<R extends { Amount: number }>(r: R) {
  * The statement finds the filters' stored codes itself (ChequeFilter): one round trip, and on
  * PostgreSQL an officer's id as a literal led the planner to hash the whole customers table.
  */
-export async function pcnList(db: Kysely<Database>, filter: ChequeFilter, page: PageRequest<ChequeKey> | undefined, streams: Streams | undefined): Promise<OperationResult> {
+export async function pcnList(
+  db: Kysely<Database>,
+  filter: ChequeFilter,
+  page: PageRequest<ChequeKey> | undefined,
+  streams: Streams | undefined,
+): Promise<OperationResult> {
   if (page) return chequePage(db, filter, page);
-  const first = await chequesQuery(db, filter).limit(SMALL_LIST_ROWS + 1).execute();
+  const first = await chequesQuery(db, filter)
+    .limit(SMALL_LIST_ROWS + 1)
+    .execute();
   if (first.length <= SMALL_LIST_ROWS) return { data: first.map(chequeRow) };
   return streamedResult(db, streams, (trx, end) => {
     const rows = () => rowBatches(trx, chequesQuery(trx, filter), chequeRow);
@@ -55,14 +69,21 @@ export async function checkPcnListScope(db: Kysely<Database>, filter: ChequeFilt
   if (allowed === undefined) return;
   const officerId = officer === undefined ? undefined : await storedUserId(db, officer);
   const customerCode = customer === undefined ? undefined : await storedCustomerCode(db, customer);
-  const unknown = (officer !== undefined && officerId === undefined) || (customer !== undefined && customerCode === undefined);
+  const unknown =
+    (officer !== undefined && officerId === undefined) || (customer !== undefined && customerCode === undefined);
   if (unknown) return;
   if (officerId !== undefined) assertOfficerInScope(allowed, officerId, 'SalesOfficer');
   if (customerCode !== undefined) await assertCustomerInScope(db, allowed, customerCode, 'Customer');
 }
 
-async function chequePage(db: Kysely<Database>, filter: ChequeFilter, request: PageRequest<ChequeKey>): Promise<OperationResult> {
-  const records = await chequesQuery(db, filter, request.after).limit(request.size + 1).execute();
+async function chequePage(
+  db: Kysely<Database>,
+  filter: ChequeFilter,
+  request: PageRequest<ChequeKey>,
+): Promise<OperationResult> {
+  const records = await chequesQuery(db, filter, request.after)
+    .limit(request.size + 1)
+    .execute();
   const { rows, next } = cutPage(records, request.size, (r): ChequeKey => [r.PCNDate, r.PDCID]);
   return { data: rows.map(chequeRow), nextPageToken: next === null ? null : encodePageToken(next) };
 }
@@ -75,7 +96,10 @@ export async function pcnDetails(db: Kysely<Database>, pdcId: string | undefined
   if (pdcId === undefined) return null;
   const cheque = await chequeById(db, documentNumberSpellings(pdcId), allowed);
   if (!cheque) return null;
-  const [invoices, debitNotes] = await Promise.all([lineTotals(db, 'pcn_invoices', cheque.PCNNO), lineTotals(db, 'pcn_debit_notes', cheque.PCNNO)]);
+  const [invoices, debitNotes] = await Promise.all([
+    lineTotals(db, 'pcn_invoices', cheque.PCNNO),
+    lineTotals(db, 'pcn_debit_notes', cheque.PCNNO),
+  ]);
   return Object.assign(chequeRow(cheque), {
     InvoiceCount: invoices.count,
     AdjustedAmount: amount(invoices.amount),
@@ -89,7 +113,11 @@ export async function pcnInvoiceList(db: Kysely<Database>, pcnNo: string | undef
   if (pcnNo === undefined) return [];
   const spellings = documentNumberSpellings(pcnNo);
   const records = oneSpelling(await pcnInvoices(db, spellings, allowed), spellings);
-  return records.map(({ pcn_no: _pcnNo, ...r }) => ({ ...r, InvoiceAmount: amount(r.InvoiceAmount), AdjustedAmount: amount(r.AdjustedAmount) }));
+  return records.map(({ pcn_no: _pcnNo, ...r }) => ({
+    ...r,
+    InvoiceAmount: amount(r.InvoiceAmount),
+    AdjustedAmount: amount(r.AdjustedAmount),
+  }));
 }
 
 /** getPCNDebitNotes; without a PCNNO an empty list, as pcnInvoiceList. */
@@ -147,10 +175,12 @@ function chequeSource(db: Kysely<Database>) {
 function filteredCheques(db: Kysely<Database>, filter: ChequeFilter) {
   let query = chequeSource(db);
   if (filter.officer !== undefined) query = query.where('pcn.sales_officer_id', '=', storedUserIdOf(filter.officer));
-  if (filter.customer !== undefined) query = query.where('pcn.customer_code', '=', storedCustomerCodeOf(filter.customer));
+  if (filter.customer !== undefined)
+    query = query.where('pcn.customer_code', '=', storedCustomerCodeOf(filter.customer));
   if (filter.paymentType !== undefined) query = query.where('pcn.payment_type', '=', filter.paymentType);
   if (filter.paymentMethod !== undefined) query = query.where('pcn.payment_method', '=', filter.paymentMethod);
-  if (filter.customerOfficers !== undefined) query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
+  if (filter.customerOfficers !== undefined)
+    query = query.where('customers.sales_officer_id', 'in', filter.customerOfficers);
   return query;
 }
 
@@ -159,7 +189,9 @@ export type ChequeKey = [pcnDate: string, pdcId: string];
 
 /** How many cheques the filter selects (the Count before a streamed list). */
 export async function countCheques(db: Kysely<Database>, filter: ChequeFilter): Promise<number> {
-  const row = await filteredCheques(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await filteredCheques(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -168,13 +200,22 @@ export function chequesQuery(db: Kysely<Database>, filter: ChequeFilter, after?:
   let query = filteredCheques(db, filter).select(LIST_COLUMNS);
   if (after !== undefined) {
     const [pcnDate, pdcId] = after;
-    query = query.where((eb) => eb.or([eb('pcn.pcn_date', '<', pcnDate), eb.and([eb('pcn.pcn_date', '=', pcnDate), eb('pcn.pdc_id', '<', pdcId)])]));
+    query = query.where((eb) =>
+      eb.or([
+        eb('pcn.pcn_date', '<', pcnDate),
+        eb.and([eb('pcn.pcn_date', '=', pcnDate), eb('pcn.pdc_id', '<', pdcId)]),
+      ]),
+    );
   }
   return query.orderBy('pcn.pcn_date', 'desc').orderBy('pcn.pdc_id', 'desc');
 }
 
 /** One cheque by PDCID, looked up under each of the given spellings (exact match first). */
-export async function chequeById(db: Kysely<Database>, spellings: readonly string[], customerOfficers?: readonly string[]) {
+export async function chequeById(
+  db: Kysely<Database>,
+  spellings: readonly string[],
+  customerOfficers?: readonly string[],
+) {
   const rows = await chequeSource(db)
     .select(CHEQUE_COLUMNS)
     .where('pcn.pdc_id', 'in', spellings)
@@ -186,12 +227,19 @@ export async function chequeById(db: Kysely<Database>, spellings: readonly strin
 /** How many invoices or debit notes a PCN (stored number) has, and the sum of their amounts. */
 export async function lineTotals(db: Kysely<Database>, table: 'pcn_invoices' | 'pcn_debit_notes', pcnNo: string) {
   const amount = sql.ref(table === 'pcn_invoices' ? 'adjusted_amount' : 'amount');
-  const { rows } = await sql<{ count: number; amount: number | null }>`select count(*) as count, sum(${amount}) as amount from ${sql.table(table)} where pcn_no = ${pcnNo}`.execute(db);
+  const { rows } = await sql<{
+    count: number;
+    amount: number | null;
+  }>`select count(*) as count, sum(${amount}) as amount from ${sql.table(table)} where pcn_no = ${pcnNo}`.execute(db);
   return { count: Number(rows[0].count), amount: Number(rows[0].amount ?? 0) };
 }
 
 /** The invoices settled on a PCN (any of the given spellings of its number), by invoice number, named as the answer names them. */
-export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]) {
+export async function pcnInvoices(
+  db: Kysely<Database>,
+  pcnNoSpellings: readonly string[],
+  customerOfficers?: readonly string[],
+) {
   return db
     .selectFrom('pcn_invoices')
     .innerJoin('invoices', 'invoices.invoice_no', 'pcn_invoices.invoice_no')
@@ -210,10 +258,20 @@ export async function pcnInvoices(db: Kysely<Database>, pcnNoSpellings: readonly
 }
 
 /** The debit notes raised on a PCN (any of the given spellings of its number), by date then number, named as the answer names them. */
-export async function pcnDebitNotes(db: Kysely<Database>, pcnNoSpellings: readonly string[], customerOfficers?: readonly string[]) {
+export async function pcnDebitNotes(
+  db: Kysely<Database>,
+  pcnNoSpellings: readonly string[],
+  customerOfficers?: readonly string[],
+) {
   return db
     .selectFrom('pcn_debit_notes')
-    .select(['pcn_no', 'debit_note_no as DebitNoteNo', 'note_date as DebitNoteDate', 'amount as Amount', 'reason as Reason'])
+    .select([
+      'pcn_no',
+      'debit_note_no as DebitNoteNo',
+      'note_date as DebitNoteDate',
+      'amount as Amount',
+      'reason as Reason',
+    ])
     .where('pcn_no', 'in', pcnNoSpellings)
     .$if(customerOfficers !== undefined, (qb) => qb.where(pcnOfOfficers('pcn_debit_notes.pcn_no', customerOfficers!)))
     .orderBy('note_date')

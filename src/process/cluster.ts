@@ -69,7 +69,10 @@ class Supervisor {
     }
     this.quickDeaths = lived < QUICK_DEATH_MS ? this.quickDeaths + 1 : 0;
     const delay = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, this.quickDeaths - 1));
-    this.logger.warn({ worker: worker.id, workerPid: worker.process.pid, code, signal, restartInMs: delay }, 'worker died; replacing it');
+    this.logger.warn(
+      { worker: worker.id, workerPid: worker.process.pid, code, signal, restartInMs: delay },
+      'worker died; replacing it',
+    );
     const timer = setTimeout(() => {
       this.restarts.delete(timer);
       if (!this.stopping) this.fork();
@@ -84,11 +87,14 @@ class Supervisor {
     this.restarts.clear();
     const workers = [...this.started.keys()];
     return new Promise((resolve) => {
-      const deadline = setTimeout(() => {
-        for (const worker of this.started.keys()) worker.process.kill('SIGKILL');
-        this.logger.error('workers did not stop in time; killed');
-        resolve(false);
-      }, this.settings.shutdownDrainMs + this.settings.shutdownTimeoutMs + WORKER_EXIT_MARGIN_MS);
+      const deadline = setTimeout(
+        () => {
+          for (const worker of this.started.keys()) worker.process.kill('SIGKILL');
+          this.logger.error('workers did not stop in time; killed');
+          resolve(false);
+        },
+        this.settings.shutdownDrainMs + this.settings.shutdownTimeoutMs + WORKER_EXIT_MARGIN_MS,
+      );
       const check = () => {
         if (this.started.size > 0) return;
         clearTimeout(deadline);

@@ -58,7 +58,8 @@ export class ConnectionGuard {
     }
     const answer = this.latest.get(socket);
     // Its answer is still being made: not the client's doing, the database's bounds apply.
-    if (answer !== undefined && !answer.writableFinished && !answer.destroyed) socket.setTimeout(this.limits.sendTimeoutMs);
+    if (answer !== undefined && !answer.writableFinished && !answer.destroyed)
+      socket.setTimeout(this.limits.sendTimeoutMs);
     // Idle between requests (KEEP_ALIVE_TIMEOUT_MS): what node:http does when nobody listens for 'timeout'.
     else socket.destroy();
   }

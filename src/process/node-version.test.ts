@@ -4,7 +4,9 @@ import { SUPPORTED_NODE, unsupportedNode } from './node-version';
 
 describe('unsupportedNode', () => {
   it('names the range package.json declares', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { engines: { node: string } };
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
     expect(SUPPORTED_NODE).toBe(pkg.engines.node);
   });
 
@@ -14,10 +16,12 @@ describe('unsupportedNode', () => {
 
   it.each(['18.20.8', '20.19.0', '20.20.2', '22.14.0', '23.11.1'])('refuses %s in one line', (version) => {
     const line = unsupportedNode(version);
-    expect(line).toBe(`Node ${version} is not supported (^22.15.0 || >=24): install Node 24, then run npm ci again (README, "Node.js")`);
+    expect(line).toBe(
+      `Node ${version} is not supported (^22.15.0 || >=24): install Node 24, then run npm ci again (README, "Node.js")`,
+    );
   });
 
-  it('is what .nvmrc names: the container image\'s major, within the range', () => {
+  it("is what .nvmrc names: the container image's major, within the range", () => {
     const root = path.join(__dirname, '..', '..');
     const nvmrc = fs.readFileSync(path.join(root, '.nvmrc'), 'utf8').trim();
     const image = /^FROM node:(\d+)-/m.exec(fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8'))?.[1];

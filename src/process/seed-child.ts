@@ -29,7 +29,9 @@ export async function runSeedChild(settings: Settings): Promise<void> {
   // Loaded here: main.ts imports this module before tracing starts, which must see pg load first.
   const { withMigratedEngine } = await import('../db/migrate');
   const summary = await withMigratedEngine(settings.databaseUrl, (engine) => seedFirstStart(engine, settings));
-  await new Promise<void>((resolve, reject) => process.send!({ summary, pid: process.pid }, (error: Error | null) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    process.send!({ summary, pid: process.pid }, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
   process.off('disconnect', orphaned);
   process.disconnect();
 }
@@ -43,7 +45,10 @@ export interface ChildSeedSummary {
 /** Runs this program again as the seeding child and resolves with what it seeded; rejects if it fails. */
 export function seedInChildProcess(): Promise<ChildSeedSummary> {
   return new Promise((resolve, reject) => {
-    const child = fork(process.argv[1], process.argv.slice(2), { env: { ...process.env, [ROLE]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(process.argv[1], process.argv.slice(2), {
+      env: { ...process.env, [ROLE]: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let result: ChildSeedSummary | undefined;
     child.once('message', (message) => (result = message as ChildSeedSummary));
     child.once('error', reject);

@@ -7,18 +7,39 @@ import type { Database, Role } from '../db/schema';
 import { code, dateOf, oneOf, optionalDate, sort, user, type Sort, type Sorting } from '../operations/parse';
 import { readOperation, type Operation, type OperationContext, type OperationResult } from '../operations/types';
 import {
-  officerDeliverySummary, OFFICER_DELIVERY_FIELDS, orderDeliverySummary, ORDER_DELIVERY_FIELDS, periodOf, SALES_SUMMARY_FIELDS, salesStats, salesSummary, statsScope,
-  type OfficerChoice, type OfficerDeliveryField, type OrderDeliveryField, type SalesSummaryField,
+  officerDeliverySummary,
+  OFFICER_DELIVERY_FIELDS,
+  orderDeliverySummary,
+  ORDER_DELIVERY_FIELDS,
+  periodOf,
+  SALES_SUMMARY_FIELDS,
+  salesStats,
+  salesSummary,
+  statsScope,
+  type OfficerChoice,
+  type OfficerDeliveryField,
+  type OrderDeliveryField,
+  type SalesSummaryField,
 } from './reports';
 import { parseAreaFilters, parseReportFilters, resolveFilters, type ReportFilterInput } from './report-filters';
-import { allowedOfficers, assertNamedOfficerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
+import {
+  allowedOfficers,
+  assertNamedOfficerInScope,
+  assertOfficerInScope,
+  type OfficerBound,
+} from '../users/principal-scope';
 import { storedUserId } from '../operations/master-codes';
 import type { Streams } from '../operations/streamed';
 import { field, nullable, record, recordType, rows, type FieldType, type ResultType } from '../operations/results';
 
 // ---- what the reports answer (docs/results.md) ---------------------------------------------------
 
-const CUSTOMER = { CustomerCode: field.string, CustomerName: field.string, StateCode: field.string, ZoneCode: field.string };
+const CUSTOMER = {
+  CustomerCode: field.string,
+  CustomerName: field.string,
+  StateCode: field.string,
+  ZoneCode: field.string,
+};
 const SALES_MEASURES = { InvoiceCount: field.integer, Quantity: field.integer, Value: field.money };
 const DELIVERY_MEASURES: Record<string, FieldType> = {
   OrderedQuantity: field.integer,
@@ -31,12 +52,22 @@ const DELIVERY_MEASURES: Record<string, FieldType> = {
 };
 const DELIVERY_TOTALS = recordType('OrderDeliveryTotals', DELIVERY_MEASURES);
 
-const SALES_SUMMARY_RESULT = rows(recordType('SalesSummaryRecord', { ...CUSTOMER, SalesOfficer: field.string, ...SALES_MEASURES }), {
-  totals: recordType('SalesSummaryTotals', SALES_MEASURES),
+const SALES_SUMMARY_RESULT = rows(
+  recordType('SalesSummaryRecord', { ...CUSTOMER, SalesOfficer: field.string, ...SALES_MEASURES }),
+  {
+    totals: recordType('SalesSummaryTotals', SALES_MEASURES),
+  },
+);
+const ORDER_DELIVERY_RESULT = rows(recordType('OrderDeliveryRecord', { ...CUSTOMER, ...DELIVERY_MEASURES }), {
+  totals: DELIVERY_TOTALS,
 });
-const ORDER_DELIVERY_RESULT = rows(recordType('OrderDeliveryRecord', { ...CUSTOMER, ...DELIVERY_MEASURES }), { totals: DELIVERY_TOTALS });
 const OFFICER_DELIVERY_RESULT = rows(
-  recordType('OfficerDeliveryRecord', { SalesOfficer: field.string, SalesOfficerName: field.string, ManagerId: nullable(field.string), ...DELIVERY_MEASURES }),
+  recordType('OfficerDeliveryRecord', {
+    SalesOfficer: field.string,
+    SalesOfficerName: field.string,
+    ManagerId: nullable(field.string),
+    ...DELIVERY_MEASURES,
+  }),
   { totals: DELIVERY_TOTALS },
 );
 const SALES_STATS_RESULT = record(
@@ -58,18 +89,40 @@ const SALES_STATS_RESULT = record(
 );
 
 /** The parameters of the per-customer reports: the shared filters of report-filters.ts and the sort. */
-const CUSTOMER_REPORT_PARAMS = ['SalesOfficer', 'FromCustomer', 'ToCustomer', 'profitCenter', 'FromDate', 'ToDate', 'FromPCat', 'ToPCat', 'SortBy', 'SortDirection', 'Zones', 'States'] as const;
+const CUSTOMER_REPORT_PARAMS = [
+  'SalesOfficer',
+  'FromCustomer',
+  'ToCustomer',
+  'profitCenter',
+  'FromDate',
+  'ToDate',
+  'FromPCat',
+  'ToPCat',
+  'SortBy',
+  'SortDirection',
+  'Zones',
+  'States',
+] as const;
 
 const SALES_SUMMARY_SORTING: Sorting<SalesSummaryField> = { fields: SALES_SUMMARY_FIELDS, fallback: 'CustomerCode' };
 const ORDER_DELIVERY_SORTING: Sorting<OrderDeliveryField> = { fields: ORDER_DELIVERY_FIELDS, fallback: 'CustomerCode' };
-const OFFICER_DELIVERY_SORTING: Sorting<OfficerDeliveryField> = { fields: OFFICER_DELIVERY_FIELDS, fallback: 'SalesOfficer' };
+const OFFICER_DELIVERY_SORTING: Sorting<OfficerDeliveryField> = {
+  fields: OFFICER_DELIVERY_FIELDS,
+  fallback: 'SalesOfficer',
+};
 
 /** A per-customer report: the shared filters, its sort, and the report read with them. */
 function customerReportOperation<F extends string>(
   name: string,
   returns: ResultType,
   sorting: Sorting<F>,
-  report: (db: Kysely<Database>, filters: ReportFilterInput, order: Sort<F>, allowed: OfficerBound, streams: Streams | undefined) => Promise<OperationResult>,
+  report: (
+    db: Kysely<Database>,
+    filters: ReportFilterInput,
+    order: Sort<F>,
+    allowed: OfficerBound,
+    streams: Streams | undefined,
+  ) => Promise<OperationResult>,
 ) {
   return readOperation({
     name,
@@ -89,8 +142,18 @@ function customerReportOperation<F extends string>(
   });
 }
 
-export const getSalesSummaryRecords = customerReportOperation('getSalesSummaryRecords', SALES_SUMMARY_RESULT, SALES_SUMMARY_SORTING, salesSummary);
-export const getOrderVDeliverySummaryRecords = customerReportOperation('getOrderVDeliverySummaryRecords', ORDER_DELIVERY_RESULT, ORDER_DELIVERY_SORTING, orderDeliverySummary);
+export const getSalesSummaryRecords = customerReportOperation(
+  'getSalesSummaryRecords',
+  SALES_SUMMARY_RESULT,
+  SALES_SUMMARY_SORTING,
+  salesSummary,
+);
+export const getOrderVDeliverySummaryRecords = customerReportOperation(
+  'getOrderVDeliverySummaryRecords',
+  ORDER_DELIVERY_RESULT,
+  ORDER_DELIVERY_SORTING,
+  orderDeliverySummary,
+);
 
 export const getOrderVsDeliveryOfficer = readOperation({
   name: 'getOrderVsDeliveryOfficer',
@@ -137,7 +200,14 @@ export const getSalesReportStats = readOperation({
     const username = user(fields, 'Username') ?? ctx.principal?.username;
     return { scope: await statsScope(ctx.db, username, role, await allowedOfficers(ctx)), asOf };
   },
-  read: async ({ scope, asOf }, ctx) => ({ data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)) }),
+  read: async ({ scope, asOf }, ctx) => ({
+    data: await salesStats(ctx.db, scope, periodOf(asOf, ctx.settings.fiscalYearStartMonth)),
+  }),
 });
 
-export const salesOperations: readonly Operation[] = [getSalesSummaryRecords, getOrderVDeliverySummaryRecords, getOrderVsDeliveryOfficer, getSalesReportStats];
+export const salesOperations: readonly Operation[] = [
+  getSalesSummaryRecords,
+  getOrderVDeliverySummaryRecords,
+  getOrderVsDeliveryOfficer,
+  getSalesReportStats,
+];

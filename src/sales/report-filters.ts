@@ -6,7 +6,13 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DateOrder } from '../config';
 import type { Database } from '../db/schema';
 import { code, codeRange, dateRange, list, type Fields, type Range } from '../operations/parse';
-import { categoriesInRange, statesIn, storedCustomerCode, storedProfitCenter, storedUserId } from '../operations/master-codes';
+import {
+  categoriesInRange,
+  statesIn,
+  storedCustomerCode,
+  storedProfitCenter,
+  storedUserId,
+} from '../operations/master-codes';
 import { assertCustomerInScope, assertOfficerInScope, type OfficerBound } from '../users/principal-scope';
 import { inValues } from '../db/sql-in';
 
@@ -39,7 +45,17 @@ export interface ResolvedFilters {
 const NO_CODES: Range<string> = {};
 
 /** The parameters parseReportFilters reads: an operation that uses it declares every one. */
-type ReportFilterParam = 'SalesOfficer' | 'FromCustomer' | 'ToCustomer' | 'profitCenter' | 'FromDate' | 'ToDate' | 'FromPCat' | 'ToPCat' | 'Zones' | 'States';
+type ReportFilterParam =
+  | 'SalesOfficer'
+  | 'FromCustomer'
+  | 'ToCustomer'
+  | 'profitCenter'
+  | 'FromDate'
+  | 'ToDate'
+  | 'FromPCat'
+  | 'ToPCat'
+  | 'Zones'
+  | 'States';
 
 /** The parameters parseAreaFilters reads. */
 export type AreaFilterParam = 'FromDate' | 'ToDate' | 'Zones' | 'States';
@@ -71,7 +87,11 @@ export function parseAreaFilters(fields: Fields<AreaFilterParam>, order: DateOrd
  * Resolves the codes; undefined when one names nothing, so the report is empty. An officer or single
  * customer named outside `allowed` is FORBIDDEN, and rows keep to the allowed officers' customers.
  */
-export async function resolveFilters(db: Kysely<Database>, input: ReportFilterInput, allowed?: OfficerBound): Promise<ResolvedFilters | undefined> {
+export async function resolveFilters(
+  db: Kysely<Database>,
+  input: ReportFilterInput,
+  allowed?: OfficerBound,
+): Promise<ResolvedFilters | undefined> {
   const resolved: ResolvedFilters = { dates: input.dates, customerOfficers: allowed };
   if (input.salesOfficer !== undefined) {
     resolved.salesOfficer = await storedUserId(db, input.salesOfficer);
@@ -119,7 +139,9 @@ export function keyConditions(f: ResolvedFilters, c: KeyColumns): Expression<Sql
   if (f.customer !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.customer)} = ${f.customer}`);
   const customerConditions = customerRecordConditions(f);
   if (customerConditions.length > 0) {
-    conditions.push(sql<SqlBool>`${sql.ref(c.customer)} in (select code from customers where ${sql.join(customerConditions, sql` and `)})`);
+    conditions.push(
+      sql<SqlBool>`${sql.ref(c.customer)} in (select code from customers where ${sql.join(customerConditions, sql` and `)})`,
+    );
   }
   if (f.profitCenter !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.profitCenter)} = ${f.profitCenter}`);
   return conditions;

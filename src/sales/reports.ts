@@ -14,35 +14,82 @@ import { findUser, idsBelow, officerScope, ROLE_RANK, type User } from '../users
 import { assertOfficerInScope, assertVisible, intersectOfficers, type OfficerBound } from '../users/principal-scope';
 import { resolveFilters, type ReportFilterInput } from './report-filters';
 import {
-  activeCustomers, activeSalesOfficers, collectionsTotal, DELIVERY_RECORD_COLUMNS, deliveriesPerCustomerQuery, deliveriesPerOfficer, deliveryRecord, inOrder,
-  openWarrantyRequests, outstandingTotal, pendingActivities, pendingOrders, salesPerCustomerQuery, salesTotals, selectSalesOfficers, sqlOrderHolds,
-  type CustomerColumns, type CustomerDeliverySums, type CustomerSalesSums, type DeliveryRecord, type Officer, type Period, type SalesMeasure,
+  activeCustomers,
+  activeSalesOfficers,
+  collectionsTotal,
+  DELIVERY_RECORD_COLUMNS,
+  deliveriesPerCustomerQuery,
+  deliveriesPerOfficer,
+  deliveryRecord,
+  inOrder,
+  openWarrantyRequests,
+  outstandingTotal,
+  pendingActivities,
+  pendingOrders,
+  salesPerCustomerQuery,
+  salesTotals,
+  selectSalesOfficers,
+  sqlOrderHolds,
+  type CustomerColumns,
+  type CustomerDeliverySums,
+  type CustomerSalesSums,
+  type DeliveryRecord,
+  type Officer,
+  type Period,
+  type SalesMeasure,
 } from './repository';
 
-export const SALES_SUMMARY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
+export const SALES_SUMMARY_FIELDS = [
+  'CustomerCode',
+  'CustomerName',
+  'StateCode',
+  'ZoneCode',
+  'SalesOfficer',
+  'InvoiceCount',
+  'Quantity',
+  'Value',
+] as const;
 export type SalesSummaryField = (typeof SALES_SUMMARY_FIELDS)[number];
 
 /**
  * getSalesSummaryRecords: invoiced sales per customer, a company-wide report streamed from a cursor as the lists are
  * (sortedReport). SalesOfficer filters on the invoice's officer, the row shows the customer's own (who owns the account today).
  */
-export async function salesSummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<SalesSummaryField>, allowed?: OfficerBound, streams?: Streams): Promise<OperationResult> {
+export async function salesSummary(
+  db: Kysely<Database>,
+  input: ReportFilterInput,
+  order: Sort<SalesSummaryField>,
+  allowed?: OfficerBound,
+  streams?: Streams,
+): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: summaryTotals({ InvoiceCount: 0, Quantity: 0, Value: 0 }) };
   const sqlOrder = { column: order.field, descending: order.direction === 'desc' };
-  return sortedReport<ReturnType<typeof salesRow>, SalesSummaryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', (trx) => sqlOrderHolds(trx, sqlOrder.column), async (trx, end) => {
-    const query = await salesPerCustomerQuery(trx, filters);
-    const sums = { InvoiceCount: 0, Quantity: 0, Value: 0 };
-    const rows = () =>
-      rowBatches(trx, query && inOrder(trx, query, sqlOrder), (r: CustomerSalesSums) => {
-        const row = salesRow(r);
-        sums.InvoiceCount += row.InvoiceCount;
-        sums.Quantity += row.Quantity;
-        sums.Value += plainNumber(r.Value);
-        return row;
-      });
-    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, query), () => summaryTotals(sums), end);
-  });
+  return sortedReport<ReturnType<typeof salesRow>, SalesSummaryField, 'CustomerCode'>(
+    db,
+    streams,
+    order,
+    'CustomerCode',
+    (trx) => sqlOrderHolds(trx, sqlOrder.column),
+    async (trx, end) => {
+      const query = await salesPerCustomerQuery(trx, filters);
+      const sums = { InvoiceCount: 0, Quantity: 0, Value: 0 };
+      const rows = () =>
+        rowBatches(trx, query && inOrder(trx, query, sqlOrder), (r: CustomerSalesSums) => {
+          const row = salesRow(r);
+          sums.InvoiceCount += row.InvoiceCount;
+          sums.Quantity += row.Quantity;
+          sums.Value += plainNumber(r.Value);
+          return row;
+        });
+      return new StreamedData(
+        { kind: 'rows', rows },
+        () => countRows(trx, query),
+        () => summaryTotals(sums),
+        end,
+      );
+    },
+  );
 }
 
 /** The answer's row as the query names it: counts as numbers, the value from minor units. */
@@ -56,9 +103,24 @@ function summaryTotals(sums: Record<SalesMeasure, number>): Record<string, numbe
 }
 
 /** A group with nothing ordered or delivered. */
-const NO_DELIVERY: Readonly<DeliveryRecord> = { ordered_quantity: 0, ordered_value: 0, delivered_quantity: 0, delivered_value: 0, pending_quantity: 0, pending_value: 0 };
+const NO_DELIVERY: Readonly<DeliveryRecord> = {
+  ordered_quantity: 0,
+  ordered_value: 0,
+  delivered_quantity: 0,
+  delivered_value: 0,
+  pending_quantity: 0,
+  pending_value: 0,
+};
 
-const DELIVERY_MEASURE_FIELDS = ['OrderedQuantity', 'OrderedValue', 'DeliveredQuantity', 'DeliveredValue', 'PendingQuantity', 'PendingValue', 'DeliveryPercent'] as const;
+const DELIVERY_MEASURE_FIELDS = [
+  'OrderedQuantity',
+  'OrderedValue',
+  'DeliveredQuantity',
+  'DeliveredValue',
+  'PendingQuantity',
+  'PendingValue',
+  'DeliveryPercent',
+] as const;
 
 function deliveryMeasures(r: DeliveryRecord) {
   return {
@@ -81,30 +143,59 @@ function deliveryTotals(records: readonly DeliveryRecord[]): Record<string, numb
   return { ...deliveryMeasures(sum) };
 }
 
-export const ORDER_DELIVERY_FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', ...DELIVERY_MEASURE_FIELDS] as const;
+export const ORDER_DELIVERY_FIELDS = [
+  'CustomerCode',
+  'CustomerName',
+  'StateCode',
+  'ZoneCode',
+  ...DELIVERY_MEASURE_FIELDS,
+] as const;
 export type OrderDeliveryField = (typeof ORDER_DELIVERY_FIELDS)[number];
 
 /**
  * getOrderVDeliverySummaryRecords: per customer, the orders placed in the date range against what was invoiced for them
  * up to its end. Streamed in the order asked of SQL, as the sales summary; by DeliveryPercent, worked out here, sorted here.
  */
-export async function orderDeliverySummary(db: Kysely<Database>, input: ReportFilterInput, order: Sort<OrderDeliveryField>, allowed?: OfficerBound, streams?: Streams): Promise<OperationResult> {
+export async function orderDeliverySummary(
+  db: Kysely<Database>,
+  input: ReportFilterInput,
+  order: Sort<OrderDeliveryField>,
+  allowed?: OfficerBound,
+  streams?: Streams,
+): Promise<OperationResult> {
   const filters = await resolveFilters(db, input, allowed);
   if (filters === undefined) return { data: [], totals: deliveryTotals([]) };
   const column = RECORD_COLUMNS[order.field];
   const sqlOrder = column === undefined ? undefined : { column, descending: order.direction === 'desc' };
-  const inSqlOrder = async (trx: Kysely<Database>) => sqlOrder !== undefined && (await sqlOrderHolds(trx, sqlOrder.column));
-  return sortedReport<ReturnType<typeof deliveryRow>, OrderDeliveryField, 'CustomerCode'>(db, streams, order, 'CustomerCode', inSqlOrder, async (trx, end) => {
-    const query = await deliveriesPerCustomerQuery(trx, filters);
-    const sums: DeliveryRecord = { ...NO_DELIVERY };
-    const rows = () =>
-      rowBatches(trx, inOrder(trx, query, sqlOrder ?? { column: 'CustomerCode', descending: false }), (r: CustomerDeliverySums) => {
-        const record = deliveryRecord(r);
-        for (const key of DELIVERY_RECORD_COLUMNS) sums[key] += record[key];
-        return deliveryRow(r, record);
-      });
-    return new StreamedData({ kind: 'rows', rows }, () => countRows(trx, query), () => deliveryTotals([sums]), end);
-  });
+  const inSqlOrder = async (trx: Kysely<Database>) =>
+    sqlOrder !== undefined && (await sqlOrderHolds(trx, sqlOrder.column));
+  return sortedReport<ReturnType<typeof deliveryRow>, OrderDeliveryField, 'CustomerCode'>(
+    db,
+    streams,
+    order,
+    'CustomerCode',
+    inSqlOrder,
+    async (trx, end) => {
+      const query = await deliveriesPerCustomerQuery(trx, filters);
+      const sums: DeliveryRecord = { ...NO_DELIVERY };
+      const rows = () =>
+        rowBatches(
+          trx,
+          inOrder(trx, query, sqlOrder ?? { column: 'CustomerCode', descending: false }),
+          (r: CustomerDeliverySums) => {
+            const record = deliveryRecord(r);
+            for (const key of DELIVERY_RECORD_COLUMNS) sums[key] += record[key];
+            return deliveryRow(r, record);
+          },
+        );
+      return new StreamedData(
+        { kind: 'rows', rows },
+        () => countRows(trx, query),
+        () => deliveryTotals([sums]),
+        end,
+      );
+    },
+  );
 }
 
 /** The record column behind each field of the row (deliveryRow); DeliveryPercent is worked out here, not in SQL. */
@@ -123,10 +214,21 @@ const RECORD_COLUMNS: Readonly<Record<OrderDeliveryField, keyof CustomerDelivery
 };
 
 function deliveryRow(r: CustomerColumns, measures: DeliveryRecord) {
-  return { CustomerCode: r.CustomerCode, CustomerName: r.CustomerName, StateCode: r.StateCode, ZoneCode: r.ZoneCode, ...deliveryMeasures(measures) };
+  return {
+    CustomerCode: r.CustomerCode,
+    CustomerName: r.CustomerName,
+    StateCode: r.StateCode,
+    ZoneCode: r.ZoneCode,
+    ...deliveryMeasures(measures),
+  };
 }
 
-export const OFFICER_DELIVERY_FIELDS = ['SalesOfficer', 'SalesOfficerName', 'ManagerId', ...DELIVERY_MEASURE_FIELDS] as const;
+export const OFFICER_DELIVERY_FIELDS = [
+  'SalesOfficer',
+  'SalesOfficerName',
+  'ManagerId',
+  ...DELIVERY_MEASURE_FIELDS,
+] as const;
 export type OfficerDeliveryField = (typeof OFFICER_DELIVERY_FIELDS)[number];
 
 export interface OfficerChoice {
@@ -138,11 +240,20 @@ export interface OfficerChoice {
  * getOrderVsDeliveryOfficer: the measures per sales officer, by the order's officer. An inactive officer appears only
  * with orders in the period, so past orders stay visible without every former officer cluttering the report.
  */
-export async function officerDeliverySummary(db: Kysely<Database>, choice: OfficerChoice, input: ReportFilterInput, order: Sort<OfficerDeliveryField>, allowed?: OfficerBound): Promise<OperationResult> {
+export async function officerDeliverySummary(
+  db: Kysely<Database>,
+  choice: OfficerChoice,
+  input: ReportFilterInput,
+  order: Sort<OfficerDeliveryField>,
+  allowed?: OfficerBound,
+): Promise<OperationResult> {
   const scope = await officerIds(db, choice, allowed);
   const officers = scope?.length === 0 ? [] : await selectSalesOfficers(db, scope);
   const filters = await resolveFilters(db, input);
-  const measures = officers.length === 0 || filters === undefined ? new Map<string, DeliveryRecord>() : await deliveriesPerOfficer(db, filters, scope && officers.map((o) => o.id));
+  const measures =
+    officers.length === 0 || filters === undefined
+      ? new Map<string, DeliveryRecord>()
+      : await deliveriesPerOfficer(db, filters, scope && officers.map((o) => o.id));
   const records = officers
     .map((officer) => ({ officer, measures: measures.get(officer.id) }))
     .filter((r) => r.officer.active === 1 || r.measures !== undefined)
@@ -169,11 +280,15 @@ async function officerIds(db: Kysely<Database>, choice: OfficerChoice, allowed: 
 }
 
 function officerRow(r: { officer: Officer; measures: DeliveryRecord }) {
-  return { SalesOfficer: r.officer.id, SalesOfficerName: r.officer.name, ManagerId: r.officer.manager_id, ...deliveryMeasures(r.measures) };
+  return {
+    SalesOfficer: r.officer.id,
+    SalesOfficerName: r.officer.name,
+    ManagerId: r.officer.manager_id,
+    ...deliveryMeasures(r.measures),
+  };
 }
 
 type Value = string | number | null;
-
 
 /** The 1st of AsOf's month and the 1st of the fiscal year that contains AsOf. */
 export function periodOf(asOf: string, fiscalYearStartMonth: number): Period {
@@ -190,16 +305,19 @@ export async function salesStats(db: Kysely<Database>, scope: Awaited<ReturnType
   const officers = scope.officers;
   // A scope of nobody reads nothing: every figure is zero.
   const nothing = [{ mtd: 0, ytd: 0 }, { orders: 0, value: 0 }, 0, 0, 0, 0, 0, 0] as const;
-  const [sales, pending, collections, outstanding, warranty, activities, customers, salesOfficers] = officers?.length === 0 ? nothing : await Promise.all([
-    salesTotals(db, officers, period),
-    pendingOrders(db, officers, period.asOf),
-    collectionsTotal(db, officers, period),
-    outstandingTotal(db, officers, period),
-    openWarrantyRequests(db, officers),
-    pendingActivities(db, officers),
-    activeCustomers(db, officers),
-    activeSalesOfficers(db, officers),
-  ]);
+  const [sales, pending, collections, outstanding, warranty, activities, customers, salesOfficers] =
+    officers?.length === 0
+      ? nothing
+      : await Promise.all([
+          salesTotals(db, officers, period),
+          pendingOrders(db, officers, period.asOf),
+          collectionsTotal(db, officers, period),
+          outstandingTotal(db, officers, period),
+          openWarrantyRequests(db, officers),
+          pendingActivities(db, officers),
+          activeCustomers(db, officers),
+          activeSalesOfficers(db, officers),
+        ]);
   return {
     AsOf: period.asOf,
     Username: scope.username,
@@ -221,7 +339,12 @@ export async function salesStats(db: Kysely<Database>, scope: Awaited<ReturnType
  * Whose figures getSalesReportStats shows: the user's scope, which Role may narrow but never widen. No
  * Username is the company-wide view, an ADMIN who owns no customers.
  */
-export async function statsScope(db: Kysely<Database>, username: string | undefined, role: Role | undefined, allowed?: OfficerBound) {
+export async function statsScope(
+  db: Kysely<Database>,
+  username: string | undefined,
+  role: Role | undefined,
+  allowed?: OfficerBound,
+) {
   const user = username === undefined ? undefined : await findUser(db, username);
   const unknown = () => notFound('Username', `Username: no user '${username}'`);
   if (username !== undefined && user === undefined) throw unknown();
@@ -235,7 +358,11 @@ export async function statsScope(db: Kysely<Database>, username: string | undefi
 }
 
 /** The officers whose customers count; undefined = every customer. */
-async function scopeOfficers(db: Kysely<Database>, user: User | undefined, effective: Role): Promise<string[] | undefined> {
+async function scopeOfficers(
+  db: Kysely<Database>,
+  user: User | undefined,
+  effective: Role,
+): Promise<string[] | undefined> {
   if (effective === 'SO') return user === undefined ? [] : [user.id];
   return user === undefined ? undefined : officerScope(db, user);
 }
@@ -244,7 +371,11 @@ async function scopeOfficers(db: Kysely<Database>, user: User | undefined, effec
  * Orders report rows by one of their fields here, ties by the row key, so both engines answer in the same order
  * whatever their collation. Where SQL's order is the answer's, a report streams as SQL gives its rows (SqlOrder).
  */
-export function sortRows<R extends Record<F | K, Value>, F extends string, K extends string>(rows: R[], order: Sort<F>, key: K): R[] {
+export function sortRows<R extends Record<F | K, Value>, F extends string, K extends string>(
+  rows: R[],
+  order: Sort<F>,
+  key: K,
+): R[] {
   const sign = order.direction === 'desc' ? -1 : 1;
   const compare = (a: R, b: R) => sign * compareValues(a[order.field], b[order.field]) || compareValues(a[key], b[key]);
   return alreadySorted(rows, compare) ? rows : [...rows].sort(compare);

@@ -61,7 +61,11 @@ type Numeric = number | string;
 
 /** The filters other than dates and categories, on a summary table's columns (alias `alias`). */
 function summaryKeyConditions(filters: ResolvedFilters, alias: string): Expression<SqlBool>[] {
-  return keyConditions(filters, { officer: `${alias}.sales_officer_id`, profitCenter: `${alias}.profit_center_code`, customer: `${alias}.customer_code` });
+  return keyConditions(filters, {
+    officer: `${alias}.sales_officer_id`,
+    profitCenter: `${alias}.profit_center_code`,
+    customer: `${alias}.customer_code`,
+  });
 }
 
 function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
@@ -73,7 +77,10 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
  * undefined when no customer can match. With a category filter, the chosen categories' lines, and each
  * invoice with any of them counted once (its category set).
  */
-export async function salesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerSalesSums> | undefined> {
+export async function salesPerCustomerQuery(
+  db: Db,
+  filters: ResolvedFilters,
+): Promise<RawBuilder<CustomerSalesSums> | undefined> {
   const s = summarySql(db);
   const spans = periodSpans(filters.dates.from, filters.dates.to);
   let perCustomer: RawBuilder<unknown>;
@@ -117,7 +124,14 @@ async function categorySetsWithAny(db: Db, categories: readonly string[]): Promi
  * The order-versus-delivery measures of one group, money in minor units, as SQL returns them (docs/behaviour.md): pending
  * is max(ordered - delivered, 0) per order line, then summed, so an over-delivered line never hides what another still owes.
  */
-export const DELIVERY_RECORD_COLUMNS = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'pending_quantity', 'pending_value'] as const;
+export const DELIVERY_RECORD_COLUMNS = [
+  'ordered_quantity',
+  'ordered_value',
+  'delivered_quantity',
+  'delivered_value',
+  'pending_quantity',
+  'pending_value',
+] as const;
 export type DeliveryRecord = Record<(typeof DELIVERY_RECORD_COLUMNS)[number], number>;
 
 /** Numbers from SQL (PostgreSQL returns numeric sums, absent groups give null) as plain integers. */
@@ -126,7 +140,10 @@ export function deliveryRecord(r: { [K in keyof DeliveryRecord]: number | string
 }
 
 /** The order-versus-delivery measures per customer, for a report that streams its rows (the summaries test holds them to the raw rows). */
-export async function deliveriesPerCustomerQuery(db: Db, filters: ResolvedFilters): Promise<RawBuilder<CustomerDeliverySums>> {
+export async function deliveriesPerCustomerQuery(
+  db: Db,
+  filters: ResolvedFilters,
+): Promise<RawBuilder<CustomerDeliverySums>> {
   const grouped = await deliveriesGrouped(db, filters, 'customer_code');
   return sql<CustomerDeliverySums>`${withCustomerColumns(grouped, DELIVERY_RECORD_COLUMNS)}`;
 }
@@ -140,17 +157,29 @@ export type CustomerDeliverySums = CustomerColumns & Record<keyof DeliveryRecord
  */
 export async function sqlOrderHolds(db: Db, field: string): Promise<boolean> {
   const s = summarySql(db);
-  const texts = [CUSTOMER_COLUMNS.CustomerCode, ...(field in CUSTOMER_COLUMNS ? [CUSTOMER_COLUMNS[field as keyof CustomerColumns]] : [])];
+  const texts = [
+    CUSTOMER_COLUMNS.CustomerCode,
+    ...(field in CUSTOMER_COLUMNS ? [CUSTOMER_COLUMNS[field as keyof CustomerColumns]] : []),
+  ];
   const found = await sql<{ one: number }>`
     select 1 as one from customers c join states st on st.code = c.state_code
-    where ${sql.join(texts.map((column) => s.beyondBmp(sql.ref(column))), sql` or `)} limit 1`.execute(db);
+    where ${sql.join(
+      texts.map((column) => s.beyondBmp(sql.ref(column))),
+      sql` or `,
+    )} limit 1`.execute(db);
   return found.rows.length === 0;
 }
 
 /** Order/delivery measures per order officer; `officers` limits the orders to those officers'. */
-export async function deliveriesPerOfficer(db: Db, filters: ResolvedFilters, officers?: readonly string[]): Promise<Map<string, DeliveryRecord>> {
+export async function deliveriesPerOfficer(
+  db: Db,
+  filters: ResolvedFilters,
+  officers?: readonly string[],
+): Promise<Map<string, DeliveryRecord>> {
   const grouped = await deliveriesGrouped(db, filters, 'sales_officer_id', officers);
-  const { rows } = await sql<{ sales_officer_id: string } & Record<keyof DeliveryRecord, Numeric>>`${grouped}`.execute(db);
+  const { rows } = await sql<{ sales_officer_id: string } & Record<keyof DeliveryRecord, Numeric>>`${grouped}`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [r.sales_officer_id, deliveryRecord(r)]));
 }
 
@@ -159,7 +188,12 @@ export async function deliveriesPerOfficer(db: Db, filters: ResolvedFilters, off
  * delivery ever made, so the deliveries after the range's end are taken back out: those of orders
  * placed at most the longest delivery lag before it.
  */
-async function deliveriesGrouped(db: Db, filters: ResolvedFilters, group: 'customer_code' | 'sales_officer_id', officers?: readonly string[]): Promise<RawBuilder<unknown>> {
+async function deliveriesGrouped(
+  db: Db,
+  filters: ResolvedFilters,
+  group: 'customer_code' | 'sales_officer_id',
+  officers?: readonly string[],
+): Promise<RawBuilder<unknown>> {
   const s = summarySql(db);
   const conditions = (alias: string) => {
     const list = summaryKeyConditions(filters, alias);
@@ -214,19 +248,29 @@ function inScope(column: string, officers: string[] | undefined): Expression<Sql
 }
 
 /** Invoice amounts from the 1st of the month and of the fiscal year to AsOf (summary data: periods.ts). */
-export async function salesTotals(db: Db, officers: string[] | undefined, p: Period): Promise<{ mtd: number; ytd: number }> {
+export async function salesTotals(
+  db: Db,
+  officers: string[] | undefined,
+  p: Period,
+): Promise<{ mtd: number; ytd: number }> {
   const s = summarySql(db);
   const sum = (from: string) =>
-    total(db
-      .selectFrom('sales_period_totals as t')
-      .where(inSpans(periodSpans(from, p.asOf), s, 't'))
-      .where(inScope('t.customer_code', officers))
-      .select(sql<number>`coalesce(sum(t.amount), 0)`.as('total')));
+    total(
+      db
+        .selectFrom('sales_period_totals as t')
+        .where(inSpans(periodSpans(from, p.asOf), s, 't'))
+        .where(inScope('t.customer_code', officers))
+        .select(sql<number>`coalesce(sum(t.amount), 0)`.as('total')),
+    );
   return { mtd: await sum(p.monthStart), ytd: await sum(p.yearStart) };
 }
 
 /** OPEN orders dated up to AsOf that still owe some quantity as of AsOf, and what they owe in value. */
-export async function pendingOrders(db: Db, officers: string[] | undefined, asOf: string): Promise<{ orders: number; value: number }> {
+export async function pendingOrders(
+  db: Db,
+  officers: string[] | undefined,
+  asOf: string,
+): Promise<{ orders: number; value: number }> {
   const s = summarySql(db);
   const { rows } = await sql<{ orders: number; value: number }>`
     select count(*) as orders, coalesce(sum(p.owed_value), 0) as value
@@ -245,11 +289,13 @@ export async function pendingOrders(db: Db, officers: string[] | undefined, asOf
 }
 
 export function collectionsTotal(db: Db, officers: string[] | undefined, p: Period): Promise<number> {
-  return total(db
-    .selectFrom('receipt_period_totals as r')
-    .where(inSpans(periodSpans(p.monthStart, p.asOf), summarySql(db), 'r'))
-    .where(inScope('r.customer_code', officers))
-    .select(sql<number>`coalesce(sum(r.amount), 0)`.as('total')));
+  return total(
+    db
+      .selectFrom('receipt_period_totals as r')
+      .where(inSpans(periodSpans(p.monthStart, p.asOf), summarySql(db), 'r'))
+      .where(inScope('r.customer_code', officers))
+      .select(sql<number>`coalesce(sum(r.amount), 0)`.as('total')),
+  );
 }
 
 /** Debits minus credits up to AsOf: the closing balances before AsOf's month, and that month's entries. */
@@ -258,17 +304,21 @@ export async function outstandingTotal(db: Db, officers: string[] | undefined, p
   const closing =
     month === undefined
       ? 0
-      : await total(db
-          .selectFrom('ledger_month_balances as b')
-          .where('b.month_start', '=', summarySql(db).date(month))
-          .where(inScope('b.customer_code', officers))
-          .select(sql<number>`coalesce(sum(b.closing_balance), 0)`.as('total')));
-  const current = await total(db
-    .selectFrom('ledger_entries')
-    .where('entry_date', '>=', p.monthStart)
-    .where('entry_date', '<=', p.asOf)
-    .where(inScope('customer_code', officers))
-    .select(sql<number>`coalesce(sum(debit), 0) - coalesce(sum(credit), 0)`.as('total')));
+      : await total(
+          db
+            .selectFrom('ledger_month_balances as b')
+            .where('b.month_start', '=', summarySql(db).date(month))
+            .where(inScope('b.customer_code', officers))
+            .select(sql<number>`coalesce(sum(b.closing_balance), 0)`.as('total')),
+        );
+  const current = await total(
+    db
+      .selectFrom('ledger_entries')
+      .where('entry_date', '>=', p.monthStart)
+      .where('entry_date', '<=', p.asOf)
+      .where(inScope('customer_code', officers))
+      .select(sql<number>`coalesce(sum(debit), 0) - coalesce(sum(credit), 0)`.as('total')),
+  );
   return closing + current;
 }
 
@@ -286,15 +336,30 @@ export function openWarrantyRequests(db: Db, officers: string[] | undefined): Pr
 }
 
 export function pendingActivities(db: Db, officers: string[] | undefined): Promise<number> {
-  return total(db.selectFrom('activities').where('status', '=', 'PENDING').where(inScope('customer_code', officers)).select(COUNT));
+  return total(
+    db.selectFrom('activities').where('status', '=', 'PENDING').where(inScope('customer_code', officers)).select(COUNT),
+  );
 }
 
 export function activeCustomers(db: Db, officers: string[] | undefined): Promise<number> {
-  return total(db.selectFrom('customers').where('active', '=', 1).$if(officers !== undefined, (qb) => qb.where('sales_officer_id', 'in', officers!)).select(COUNT));
+  return total(
+    db
+      .selectFrom('customers')
+      .where('active', '=', 1)
+      .$if(officers !== undefined, (qb) => qb.where('sales_officer_id', 'in', officers!))
+      .select(COUNT),
+  );
 }
 
 export function activeSalesOfficers(db: Db, officers: string[] | undefined): Promise<number> {
-  return total(db.selectFrom('users').where('role', '=', 'SO').where('active', '=', 1).$if(officers !== undefined, (qb) => qb.where('id', 'in', officers!)).select(COUNT));
+  return total(
+    db
+      .selectFrom('users')
+      .where('role', '=', 'SO')
+      .where('active', '=', 1)
+      .$if(officers !== undefined, (qb) => qb.where('id', 'in', officers!))
+      .select(COUNT),
+  );
 }
 
 const COUNT = sql<number>`count(*)`.as('total');

@@ -11,7 +11,14 @@ import { rebuildSummaries } from '../summaries/upkeep';
  * The test clock stands at 2026-06-15 (test/support/operation.ts); the fiscal year starts in April.
  * C006 belongs to the area manager AM01 himself, so that Role = SO for him has something to show.
  */
-const C006 = { code: 'C006', name: 'Farooq Motors', state_code: 'DL', sales_officer_id: 'AM01', credit_limit: 0, active: 1 };
+const C006 = {
+  code: 'C006',
+  name: 'Farooq Motors',
+  state_code: 'DL',
+  sales_officer_id: 'AM01',
+  credit_limit: 0,
+  active: 1,
+};
 const ALL_CUSTOMERS = [...CUSTOMERS, C006];
 
 const INVOICES = [
@@ -29,9 +36,36 @@ const INVOICES = [
 
 /** Only the invoice lines that deliver orders matter here (pending orders). */
 const INVOICE_LINES = [
-  { invoice_no: 'I1', line_no: 1, product_code: 'P001', category_code: 'CAT01', quantity: 10, value: 100000, order_no: 'O1', order_line_no: 1 },
-  { invoice_no: 'I7', line_no: 1, product_code: 'P003', category_code: 'CAT02', quantity: 3, value: 30000, order_no: 'O5', order_line_no: 1 },
-  { invoice_no: 'I8', line_no: 1, product_code: 'P004', category_code: 'CAT03', quantity: 2, value: 20000, order_no: 'O2', order_line_no: 1 },
+  {
+    invoice_no: 'I1',
+    line_no: 1,
+    product_code: 'P001',
+    category_code: 'CAT01',
+    quantity: 10,
+    value: 100000,
+    order_no: 'O1',
+    order_line_no: 1,
+  },
+  {
+    invoice_no: 'I7',
+    line_no: 1,
+    product_code: 'P003',
+    category_code: 'CAT02',
+    quantity: 3,
+    value: 30000,
+    order_no: 'O5',
+    order_line_no: 1,
+  },
+  {
+    invoice_no: 'I8',
+    line_no: 1,
+    product_code: 'P004',
+    category_code: 'CAT03',
+    quantity: 2,
+    value: 20000,
+    order_no: 'O2',
+    order_line_no: 1,
+  },
 ];
 
 const ORDERS = [
@@ -62,14 +96,70 @@ const RECEIPTS = [
 ];
 
 const LEDGER = [
-  { customer_code: 'C001', entry_date: '2026-06-01', doc_type: 'INVOICE' as const, doc_no: 'I1', debit: 100000, credit: 0 },
-  { customer_code: 'C001', entry_date: '2026-06-02', doc_type: 'RECEIPT' as const, doc_no: 'R1', debit: 0, credit: 5000 },
-  { customer_code: 'C001', entry_date: '2026-06-16', doc_type: 'INVOICE' as const, doc_no: 'I3', debit: 400000, credit: 0 },
-  { customer_code: 'C002', entry_date: '2026-05-10', doc_type: 'INVOICE' as const, doc_no: 'I4', debit: 50000, credit: 0 },
-  { customer_code: 'C002', entry_date: '2026-05-20', doc_type: 'CREDIT_NOTE' as const, doc_no: 'CN1', debit: 0, credit: 60000 },
-  { customer_code: 'C004', entry_date: '2026-06-10', doc_type: 'INVOICE' as const, doc_no: 'I7', debit: 30000, credit: 0 },
-  { customer_code: 'C004', entry_date: '2026-06-15', doc_type: 'RECEIPT' as const, doc_no: 'R3', debit: 0, credit: 3000 },
-  { customer_code: 'C006', entry_date: '2026-01-15', doc_type: 'INVOICE' as const, doc_no: 'I9', debit: 80000, credit: 0 },
+  {
+    customer_code: 'C001',
+    entry_date: '2026-06-01',
+    doc_type: 'INVOICE' as const,
+    doc_no: 'I1',
+    debit: 100000,
+    credit: 0,
+  },
+  {
+    customer_code: 'C001',
+    entry_date: '2026-06-02',
+    doc_type: 'RECEIPT' as const,
+    doc_no: 'R1',
+    debit: 0,
+    credit: 5000,
+  },
+  {
+    customer_code: 'C001',
+    entry_date: '2026-06-16',
+    doc_type: 'INVOICE' as const,
+    doc_no: 'I3',
+    debit: 400000,
+    credit: 0,
+  },
+  {
+    customer_code: 'C002',
+    entry_date: '2026-05-10',
+    doc_type: 'INVOICE' as const,
+    doc_no: 'I4',
+    debit: 50000,
+    credit: 0,
+  },
+  {
+    customer_code: 'C002',
+    entry_date: '2026-05-20',
+    doc_type: 'CREDIT_NOTE' as const,
+    doc_no: 'CN1',
+    debit: 0,
+    credit: 60000,
+  },
+  {
+    customer_code: 'C004',
+    entry_date: '2026-06-10',
+    doc_type: 'INVOICE' as const,
+    doc_no: 'I7',
+    debit: 30000,
+    credit: 0,
+  },
+  {
+    customer_code: 'C004',
+    entry_date: '2026-06-15',
+    doc_type: 'RECEIPT' as const,
+    doc_no: 'R3',
+    debit: 0,
+    credit: 3000,
+  },
+  {
+    customer_code: 'C006',
+    entry_date: '2026-01-15',
+    doc_type: 'INVOICE' as const,
+    doc_no: 'I9',
+    debit: 80000,
+    credit: 0,
+  },
 ];
 
 const WARRANTY = [
@@ -94,11 +184,27 @@ async function insertTransactions(engine: Engine): Promise<void> {
   const db = engine.db;
   await insertMasterData(db);
   await db.insertInto('customers').values(C006).execute();
-  await db.insertInto('orders').values(ORDERS.map((o) => ({ ...o, sales_officer_id: ownerOf(o.customer_code), profit_center_code: 'PC1' }))).execute();
+  await db
+    .insertInto('orders')
+    .values(ORDERS.map((o) => ({ ...o, sales_officer_id: ownerOf(o.customer_code), profit_center_code: 'PC1' })))
+    .execute();
   await db.insertInto('order_lines').values(ORDER_LINES).execute();
-  await db.insertInto('invoices').values(INVOICES.map((i) => ({ ...i, sales_officer_id: ownerOf(i.customer_code), profit_center_code: 'PC1' }))).execute();
+  await db
+    .insertInto('invoices')
+    .values(INVOICES.map((i) => ({ ...i, sales_officer_id: ownerOf(i.customer_code), profit_center_code: 'PC1' })))
+    .execute();
   await db.insertInto('invoice_lines').values(INVOICE_LINES).execute();
-  await db.insertInto('receipts').values(RECEIPTS.map((r) => ({ ...r, sales_officer_id: ownerOf(r.customer_code), payment_method: 'NEFT' as const, reference: r.receipt_no }))).execute();
+  await db
+    .insertInto('receipts')
+    .values(
+      RECEIPTS.map((r) => ({
+        ...r,
+        sales_officer_id: ownerOf(r.customer_code),
+        payment_method: 'NEFT' as const,
+        reference: r.receipt_no,
+      })),
+    )
+    .execute();
   await db.insertInto('ledger_entries').values(LEDGER).execute();
   await db
     .insertInto('warranty_requests')
@@ -125,7 +231,18 @@ async function insertTransactions(engine: Engine): Promise<void> {
     .execute();
   await db
     .insertInto('activities')
-    .values(ACTIVITIES.map((a) => ({ ...a, activity_date: '2026-06-01', activity_type: 'VISIT', sales_officer_id: ownerOf(a.customer_code), description: 'Visit', decided_by: null, decided_at: null, remarks: null })))
+    .values(
+      ACTIVITIES.map((a) => ({
+        ...a,
+        activity_date: '2026-06-01',
+        activity_type: 'VISIT',
+        sales_officer_id: ownerOf(a.customer_code),
+        description: 'Visit',
+        decided_by: null,
+        decided_at: null,
+        remarks: null,
+      })),
+    )
     .execute();
   // Rows written with plain SQL, as a manual fix would be: the summaries are rebuilt after it.
   await rebuildSummaries(db);
@@ -137,13 +254,23 @@ function expected(officers: string[] | undefined, asOf: string, yearStart: strin
   const monthStart = `${asOf.slice(0, 7)}-01`;
   const sum = (values: number[]) => values.reduce((s, v) => s + v, 0);
   const invoices = INVOICES.filter((i) => inScope(i.customer_code) && i.invoice_date <= asOf);
-  const pending = ORDERS.filter((o) => o.status === 'OPEN' && o.order_date <= asOf && inScope(o.customer_code)).map((o) => {
-    const owed = ORDER_LINES.filter((l) => l.order_no === o.order_no).map((l) => {
-      const delivered = INVOICE_LINES.filter((il) => il.order_no === l.order_no && il.order_line_no === l.line_no && INVOICES.find((i) => i.invoice_no === il.invoice_no)!.invoice_date <= asOf);
-      return { q: Math.max(l.quantity - sum(delivered.map((d) => d.quantity)), 0), v: Math.max(l.value - sum(delivered.map((d) => d.value)), 0) };
-    });
-    return { q: sum(owed.map((x) => x.q)), v: sum(owed.map((x) => x.v)) };
-  });
+  const pending = ORDERS.filter((o) => o.status === 'OPEN' && o.order_date <= asOf && inScope(o.customer_code)).map(
+    (o) => {
+      const owed = ORDER_LINES.filter((l) => l.order_no === o.order_no).map((l) => {
+        const delivered = INVOICE_LINES.filter(
+          (il) =>
+            il.order_no === l.order_no &&
+            il.order_line_no === l.line_no &&
+            INVOICES.find((i) => i.invoice_no === il.invoice_no)!.invoice_date <= asOf,
+        );
+        return {
+          q: Math.max(l.quantity - sum(delivered.map((d) => d.quantity)), 0),
+          v: Math.max(l.value - sum(delivered.map((d) => d.value)), 0),
+        };
+      });
+      return { q: sum(owed.map((x) => x.q)), v: sum(owed.map((x) => x.v)) };
+    },
+  );
   const owing = pending.filter((p) => p.q > 0);
   const ledger = LEDGER.filter((e) => inScope(e.customer_code) && e.entry_date <= asOf);
   return {
@@ -152,12 +279,20 @@ function expected(officers: string[] | undefined, asOf: string, yearStart: strin
     SalesYTD: sum(invoices.filter((i) => i.invoice_date >= yearStart).map((i) => i.amount)) / 100,
     PendingOrders: owing.length,
     PendingOrderValue: sum(owing.map((p) => p.v)) / 100,
-    CollectionsMTD: sum(RECEIPTS.filter((r) => inScope(r.customer_code) && r.receipt_date >= monthStart && r.receipt_date <= asOf).map((r) => r.amount)) / 100,
+    CollectionsMTD:
+      sum(
+        RECEIPTS.filter((r) => inScope(r.customer_code) && r.receipt_date >= monthStart && r.receipt_date <= asOf).map(
+          (r) => r.amount,
+        ),
+      ) / 100,
     Outstanding: (sum(ledger.map((e) => e.debit)) - sum(ledger.map((e) => e.credit))) / 100,
-    OpenWarrantyRequests: WARRANTY.filter((w) => inScope(w.customer_code) && !['REJECTED', 'CLOSED'].includes(w.status)).length,
+    OpenWarrantyRequests: WARRANTY.filter((w) => inScope(w.customer_code) && !['REJECTED', 'CLOSED'].includes(w.status))
+      .length,
     PendingActivities: ACTIVITIES.filter((a) => inScope(a.customer_code) && a.status === 'PENDING').length,
     Customers: ALL_CUSTOMERS.filter((c) => c.active === 1 && inScope(c.code)).length,
-    SalesOfficers: USERS.filter((u) => u.role === 'SO' && u.active === 1 && (officers === undefined || officers.includes(u.id))).length,
+    SalesOfficers: USERS.filter(
+      (u) => u.role === 'SO' && u.active === 1 && (officers === undefined || officers.includes(u.id)),
+    ).length,
   };
 }
 
@@ -166,15 +301,26 @@ const ZM01_SCOPE = ['ZM01', ...AM01_SCOPE];
 
 describe.each(ENGINES)('getSalesReportStats: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertTransactions(engine),
+  );
 
-  const run = async (fields: Record<string, string>, options: Parameters<typeof runOperation>[3] = {}) => (await runOperation(getSalesReportStats, engine, fields, options)).data;
+  const run = async (fields: Record<string, string>, options: Parameters<typeof runOperation>[3] = {}) =>
+    (await runOperation(getSalesReportStats, engine, fields, options)).data;
 
   it('with no fields shows the whole company as of the clock date', async () => {
     const data = await run({});
     expect(data).toEqual({ Username: null, Role: 'ADMIN', ...expected(undefined, '2026-06-15', '2026-04-01') });
     // Worked by hand: June invoices to the 15th I1 + I2 + I7 + I10 = 1000 + 2000 + 300 + 150.
-    expect(data).toMatchObject({ SalesMTD: 3450, PendingOrders: 3, PendingOrderValue: 1140, Customers: 5, SalesOfficers: 4 });
+    expect(data).toMatchObject({
+      SalesMTD: 3450,
+      PendingOrders: 3,
+      PendingOrderValue: 1140,
+      Customers: 5,
+      SalesOfficers: 4,
+    });
   });
 
   it('shows an officer their own customers, found by username or id in any case', async () => {
@@ -184,13 +330,29 @@ describe.each(ENGINES)('getSalesReportStats: %s', (kind) => {
   });
 
   it('shows a manager everyone below them', async () => {
-    expect(await run({ Username: 'am.north' })).toEqual({ Username: 'am.north', Role: 'AM', ...expected(AM01_SCOPE, '2026-06-15', '2026-04-01') });
-    expect(await run({ Username: 'ZM02', Role: 'ZM' })).toEqual({ Username: 'zm.south', Role: 'ZM', ...expected(['ZM02', 'AM02', 'SO03'], '2026-06-15', '2026-04-01') });
+    expect(await run({ Username: 'am.north' })).toEqual({
+      Username: 'am.north',
+      Role: 'AM',
+      ...expected(AM01_SCOPE, '2026-06-15', '2026-04-01'),
+    });
+    expect(await run({ Username: 'ZM02', Role: 'ZM' })).toEqual({
+      Username: 'zm.south',
+      Role: 'ZM',
+      ...expected(['ZM02', 'AM02', 'SO03'], '2026-06-15', '2026-04-01'),
+    });
   });
 
   it('keeps the stored scope for a role between SO and the stored one', async () => {
-    expect(await run({ Username: 'zm.north', Role: 'Am' })).toEqual({ Username: 'zm.north', Role: 'AM', ...expected(ZM01_SCOPE, '2026-06-15', '2026-04-01') });
-    expect(await run({ Username: 'admin', Role: 'ZM' })).toEqual({ Username: 'admin', Role: 'ZM', ...expected(undefined, '2026-06-15', '2026-04-01') });
+    expect(await run({ Username: 'zm.north', Role: 'Am' })).toEqual({
+      Username: 'zm.north',
+      Role: 'AM',
+      ...expected(ZM01_SCOPE, '2026-06-15', '2026-04-01'),
+    });
+    expect(await run({ Username: 'admin', Role: 'ZM' })).toEqual({
+      Username: 'admin',
+      Role: 'ZM',
+      ...expected(undefined, '2026-06-15', '2026-04-01'),
+    });
   });
 
   it('narrows a manager asking for Role SO to the customers they own themselves', async () => {
@@ -211,18 +373,37 @@ describe.each(ENGINES)('getSalesReportStats: %s', (kind) => {
   });
 
   it('treats no Username as an ADMIN who owns no customers', async () => {
-    expect(await run({ Role: 'AM' })).toEqual({ Username: null, Role: 'AM', ...expected(undefined, '2026-06-15', '2026-04-01') });
-    expect(await run({ Role: 'SO' })).toEqual({ Username: null, Role: 'SO', ...expected([], '2026-06-15', '2026-04-01') });
+    expect(await run({ Role: 'AM' })).toEqual({
+      Username: null,
+      Role: 'AM',
+      ...expected(undefined, '2026-06-15', '2026-04-01'),
+    });
+    expect(await run({ Role: 'SO' })).toEqual({
+      Username: null,
+      Role: 'SO',
+      ...expected([], '2026-06-15', '2026-04-01'),
+    });
   });
 
   it('computes as of AsOf, with the fiscal year that contains it', async () => {
     // 31 March 2026 lies in the fiscal year that started on 1 April 2025.
-    expect(await run({ AsOf: '31/03/2026' })).toEqual({ Username: null, Role: 'ADMIN', ...expected(undefined, '2026-03-31', '2025-04-01') });
-    expect(await run({ AsOf: '2026-06-16' })).toEqual({ Username: null, Role: 'ADMIN', ...expected(undefined, '2026-06-16', '2026-04-01') });
+    expect(await run({ AsOf: '31/03/2026' })).toEqual({
+      Username: null,
+      Role: 'ADMIN',
+      ...expected(undefined, '2026-03-31', '2025-04-01'),
+    });
+    expect(await run({ AsOf: '2026-06-16' })).toEqual({
+      Username: null,
+      Role: 'ADMIN',
+      ...expected(undefined, '2026-06-16', '2026-04-01'),
+    });
   });
 
   it('follows the fiscal year start month setting and the clock', async () => {
-    const data = await run({ Username: 'am01', Role: 'so' }, { settings: { fiscalYearStartMonth: 1 }, clock: fixedClock('2026-06-20T23:59:59Z') });
+    const data = await run(
+      { Username: 'am01', Role: 'so' },
+      { settings: { fiscalYearStartMonth: 1 }, clock: fixedClock('2026-06-20T23:59:59Z') },
+    );
     expect(data).toEqual({ Username: 'am.north', Role: 'SO', ...expected(['AM01'], '2026-06-20', '2026-01-01') });
     expect(data).toMatchObject({ SalesYTD: 950 });
   });
@@ -240,34 +421,78 @@ describe.each(ENGINES)('getSalesReportStats on an empty database: %s', (kind) =>
   it('succeeds with zeros', async () => {
     const result = await runOperation(getSalesReportStats, engine, {});
     expect(result.data).toEqual({
-      AsOf: '2026-06-15', Username: null, Role: 'ADMIN', SalesMTD: 0, SalesYTD: 0, PendingOrders: 0, PendingOrderValue: 0,
-      CollectionsMTD: 0, Outstanding: 0, OpenWarrantyRequests: 0, PendingActivities: 0, Customers: 0, SalesOfficers: 0,
+      AsOf: '2026-06-15',
+      Username: null,
+      Role: 'ADMIN',
+      SalesMTD: 0,
+      SalesYTD: 0,
+      PendingOrders: 0,
+      PendingOrderValue: 0,
+      CollectionsMTD: 0,
+      Outstanding: 0,
+      OpenWarrantyRequests: 0,
+      PendingActivities: 0,
+      Customers: 0,
+      SalesOfficers: 0,
     });
   });
 });
 
 describe.each(ENGINES)('getSalesReportStats with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertTransactions(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertTransactions(engine),
+  );
 
-  const runAs = async (id: string, fields: Record<string, string> = {}) => (await runOperation(getSalesReportStats, engine, fields, { principal: principal(id) })).data;
+  const runAs = async (id: string, fields: Record<string, string> = {}) =>
+    (await runOperation(getSalesReportStats, engine, fields, { principal: principal(id) })).data;
 
   it('shows the user themselves when no Username is given: an officer their customers, a manager their tree, the admin all', async () => {
-    expect(await runAs('SO01')).toEqual({ Username: 'so.one', Role: 'SO', ...expected(officersSeenBy('SO01'), '2026-06-15', '2026-04-01') });
-    expect(await runAs('AM01')).toEqual({ Username: 'am.north', Role: 'AM', ...expected(officersSeenBy('AM01'), '2026-06-15', '2026-04-01') });
-    expect(await runAs('ADM001')).toEqual({ Username: 'admin', Role: 'ADMIN', ...expected(undefined, '2026-06-15', '2026-04-01') });
+    expect(await runAs('SO01')).toEqual({
+      Username: 'so.one',
+      Role: 'SO',
+      ...expected(officersSeenBy('SO01'), '2026-06-15', '2026-04-01'),
+    });
+    expect(await runAs('AM01')).toEqual({
+      Username: 'am.north',
+      Role: 'AM',
+      ...expected(officersSeenBy('AM01'), '2026-06-15', '2026-04-01'),
+    });
+    expect(await runAs('ADM001')).toEqual({
+      Username: 'admin',
+      Role: 'ADMIN',
+      ...expected(undefined, '2026-06-15', '2026-04-01'),
+    });
   });
 
   it('answers another Username within the scope, and its Role may still narrow it', async () => {
-    expect(await runAs('AM01', { Username: 'so.two' })).toEqual({ Username: 'so.two', Role: 'SO', ...expected(['SO02'], '2026-06-15', '2026-04-01') });
-    expect(await runAs('ZM01', { Username: 'AM01', Role: 'SO' })).toEqual({ Username: 'am.north', Role: 'SO', ...expected(['AM01'], '2026-06-15', '2026-04-01') });
-    expect(await runAs('ADM001', { Username: 'zm.south' })).toEqual({ Username: 'zm.south', Role: 'ZM', ...expected(officersSeenBy('ZM02'), '2026-06-15', '2026-04-01') });
+    expect(await runAs('AM01', { Username: 'so.two' })).toEqual({
+      Username: 'so.two',
+      Role: 'SO',
+      ...expected(['SO02'], '2026-06-15', '2026-04-01'),
+    });
+    expect(await runAs('ZM01', { Username: 'AM01', Role: 'SO' })).toEqual({
+      Username: 'am.north',
+      Role: 'SO',
+      ...expected(['AM01'], '2026-06-15', '2026-04-01'),
+    });
+    expect(await runAs('ADM001', { Username: 'zm.south' })).toEqual({
+      Username: 'zm.south',
+      Role: 'ZM',
+      ...expected(officersSeenBy('ZM02'), '2026-06-15', '2026-04-01'),
+    });
   });
 
   it('answers a Username outside the scope (a colleague, a manager above) as an unknown one: NOT_FOUND, no officer id', async () => {
     const unknown = await runAs('SO01', { Username: 'nobody' }).catch((err: unknown) => err);
     expect(unknown).toMatchObject({ code: 'NOT_FOUND', field: 'Username' });
-    for (const [id, username] of [['SO01', 'so.two'], ['SO01', 'am.north'], ['AM02', 'admin']]) {
+    for (const [id, username] of [
+      ['SO01', 'so.two'],
+      ['SO01', 'am.north'],
+      ['AM02', 'admin'],
+    ]) {
       const hidden = await runAs(id, { Username: username }).catch((err: unknown) => err);
       expect(refusalShape(hidden, username)).toEqual(refusalShape(unknown, 'nobody'));
     }

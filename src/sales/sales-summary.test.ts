@@ -11,13 +11,55 @@ import { rebuildSummaries } from '../summaries/upkeep';
  * SalesOfficer filter follows the invoice, the row shows the customer's own officer.
  */
 const INVOICES = [
-  { invoice_no: 'INV1', invoice_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC1' },
-  { invoice_no: 'INV2', invoice_date: '2026-03-15', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC2' },
-  { invoice_no: 'INV3', invoice_date: '2026-03-31', customer_code: 'C002', sales_officer_id: 'SO01', profit_center_code: 'PC1' },
-  { invoice_no: 'INV4', invoice_date: '2026-04-01', customer_code: 'C003', sales_officer_id: 'SO02', profit_center_code: 'PC3' },
-  { invoice_no: 'INV5', invoice_date: '2026-02-28', customer_code: 'C004', sales_officer_id: 'SO03', profit_center_code: 'PC2' },
-  { invoice_no: 'INV6', invoice_date: '2026-03-10', customer_code: 'C005', sales_officer_id: 'SO03', profit_center_code: 'PC2' },
-  { invoice_no: 'INV7', invoice_date: '2026-03-20', customer_code: 'C003', sales_officer_id: 'SO01', profit_center_code: 'PC3' },
+  {
+    invoice_no: 'INV1',
+    invoice_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC1',
+  },
+  {
+    invoice_no: 'INV2',
+    invoice_date: '2026-03-15',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC2',
+  },
+  {
+    invoice_no: 'INV3',
+    invoice_date: '2026-03-31',
+    customer_code: 'C002',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC1',
+  },
+  {
+    invoice_no: 'INV4',
+    invoice_date: '2026-04-01',
+    customer_code: 'C003',
+    sales_officer_id: 'SO02',
+    profit_center_code: 'PC3',
+  },
+  {
+    invoice_no: 'INV5',
+    invoice_date: '2026-02-28',
+    customer_code: 'C004',
+    sales_officer_id: 'SO03',
+    profit_center_code: 'PC2',
+  },
+  {
+    invoice_no: 'INV6',
+    invoice_date: '2026-03-10',
+    customer_code: 'C005',
+    sales_officer_id: 'SO03',
+    profit_center_code: 'PC2',
+  },
+  {
+    invoice_no: 'INV7',
+    invoice_date: '2026-03-20',
+    customer_code: 'C003',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC3',
+  },
 ];
 
 const LINES = [
@@ -37,13 +79,34 @@ type Line = (typeof LINES)[number];
 
 /** The report worked out in plain JS from the rows above, for the lines `keep` accepts. */
 function expected(keep: (invoice: Invoice, line: Line) => boolean) {
-  const rows = new Map<string, { CustomerCode: string; CustomerName: string; StateCode: string; ZoneCode: string; SalesOfficer: string; invoices: Set<string>; Quantity: number; minor: number }>();
+  const rows = new Map<
+    string,
+    {
+      CustomerCode: string;
+      CustomerName: string;
+      StateCode: string;
+      ZoneCode: string;
+      SalesOfficer: string;
+      invoices: Set<string>;
+      Quantity: number;
+      minor: number;
+    }
+  >();
   for (const line of LINES) {
     const invoice = INVOICES.find((i) => i.invoice_no === line.invoice_no)!;
     if (!keep(invoice, line)) continue;
     const customer = CUSTOMERS.find((c) => c.code === invoice.customer_code)!;
     const zone = STATES.find((s) => s.code === customer.state_code)!.zone_code;
-    const row = rows.get(customer.code) ?? { CustomerCode: customer.code, CustomerName: customer.name, StateCode: customer.state_code, ZoneCode: zone, SalesOfficer: customer.sales_officer_id, invoices: new Set(), Quantity: 0, minor: 0 };
+    const row = rows.get(customer.code) ?? {
+      CustomerCode: customer.code,
+      CustomerName: customer.name,
+      StateCode: customer.state_code,
+      ZoneCode: zone,
+      SalesOfficer: customer.sales_officer_id,
+      invoices: new Set(),
+      Quantity: 0,
+      minor: 0,
+    };
     row.invoices.add(invoice.invoice_no);
     row.Quantity += line.quantity;
     row.minor += line.value;
@@ -65,17 +128,36 @@ async function insertInvoices(engine: Engine): Promise<void> {
   await insertMasterData(engine.db);
   for (const invoice of INVOICES) {
     const amount = LINES.filter((l) => l.invoice_no === invoice.invoice_no).reduce((s, l) => s + l.value, 0);
-    await engine.db.insertInto('invoices').values({ ...invoice, order_no: null, amount }).execute();
+    await engine.db
+      .insertInto('invoices')
+      .values({ ...invoice, order_no: null, amount })
+      .execute();
   }
-  await engine.db.insertInto('invoice_lines').values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null }))).execute();
+  await engine.db
+    .insertInto('invoice_lines')
+    .values(LINES.map((l) => ({ ...l, order_no: null, order_line_no: null })))
+    .execute();
   await rebuildSummaries(engine.db);
 }
 
-const FIELDS = ['CustomerCode', 'CustomerName', 'StateCode', 'ZoneCode', 'SalesOfficer', 'InvoiceCount', 'Quantity', 'Value'] as const;
+const FIELDS = [
+  'CustomerCode',
+  'CustomerName',
+  'StateCode',
+  'ZoneCode',
+  'SalesOfficer',
+  'InvoiceCount',
+  'Quantity',
+  'Value',
+] as const;
 
 describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertInvoices(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertInvoices(engine),
+  );
 
   const run = (fields: Record<string, string>) => runReport(getSalesSummaryRecords, engine, fields);
 
@@ -93,12 +175,17 @@ describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
   it('filters on the invoice officer, in any case, and shows the customer own officer', async () => {
     const result = await run({ SalesOfficer: 'so01' });
     expect(result).toEqual(expected((i) => i.sales_officer_id === 'SO01'));
-    expect((result.data as { CustomerCode: string; SalesOfficer: string }[]).find((r) => r.CustomerCode === 'C003')?.SalesOfficer).toBe('SO02');
+    expect(
+      (result.data as { CustomerCode: string; SalesOfficer: string }[]).find((r) => r.CustomerCode === 'C003')
+        ?.SalesOfficer,
+    ).toBe('SO02');
   });
 
   it('treats FromCustomer alone as exactly that customer and ranges as inclusive', async () => {
     expect(await run({ FromCustomer: 'c002' })).toEqual(expected((i) => i.customer_code === 'C002'));
-    expect(await run({ FromCustomer: 'C002', ToCustomer: 'c003' })).toEqual(expected((i) => ['C002', 'C003'].includes(i.customer_code)));
+    expect(await run({ FromCustomer: 'C002', ToCustomer: 'c003' })).toEqual(
+      expected((i) => ['C002', 'C003'].includes(i.customer_code)),
+    );
     expect(await run({ ToCustomer: 'C002' })).toEqual(expected((i) => ['C001', 'C002'].includes(i.customer_code)));
   });
 
@@ -108,27 +195,44 @@ describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
 
   it('treats FromDate alone as that day and a date range as inclusive at both ends', async () => {
     expect(await run({ FromDate: '2026-03-01' })).toEqual(expected((i) => i.invoice_date === '2026-03-01'));
-    expect(await run({ FromDate: '01/03/2026', ToDate: '31-Mar-2026' })).toEqual(expected((i) => i.invoice_date >= '2026-03-01' && i.invoice_date <= '2026-03-31'));
+    expect(await run({ FromDate: '01/03/2026', ToDate: '31-Mar-2026' })).toEqual(
+      expected((i) => i.invoice_date >= '2026-03-01' && i.invoice_date <= '2026-03-31'),
+    );
     expect(await run({ ToDate: '2026-02-28' })).toEqual(expected((i) => i.invoice_date <= '2026-02-28'));
   });
 
   it('filters the lines on their category and counts only invoices with a matching line', async () => {
     const cat02 = await run({ FromPCat: 'cat02' });
     expect(cat02).toEqual(expected((_, l) => l.category_code === 'CAT02'));
-    expect((cat02.data as { CustomerCode: string; InvoiceCount: number }[]).find((r) => r.CustomerCode === 'C001')?.InvoiceCount).toBe(1);
+    expect(
+      (cat02.data as { CustomerCode: string; InvoiceCount: number }[]).find((r) => r.CustomerCode === 'C001')
+        ?.InvoiceCount,
+    ).toBe(1);
     expect(await run({ FromPCat: 'CAT01', ToPCat: 'CAT02' })).toEqual(expected((_, l) => l.category_code !== 'CAT03'));
   });
 
   it('filters on the customer state and zone lists', async () => {
     expect(await run({ Zones: ' s ' })).toEqual(expected((i) => ['C004', 'C005'].includes(i.customer_code)));
-    expect(await run({ States: 'dl,PB,' })).toEqual(expected((i) => ['C001', 'C002', 'C003'].includes(i.customer_code)));
-    expect(await run({ Zones: 'N', States: 'DL,KA' })).toEqual(expected((i) => ['C001', 'C003'].includes(i.customer_code)));
+    expect(await run({ States: 'dl,PB,' })).toEqual(
+      expected((i) => ['C001', 'C002', 'C003'].includes(i.customer_code)),
+    );
+    expect(await run({ Zones: 'N', States: 'DL,KA' })).toEqual(
+      expected((i) => ['C001', 'C003'].includes(i.customer_code)),
+    );
     expect(await run({ Zones: 'ALL' })).toEqual(expected(() => true));
   });
 
   it('combines filters', async () => {
-    expect(await run({ SalesOfficer: 'SO01', FromDate: '2026-03-01', ToDate: '2026-03-20', FromPCat: 'CAT01' })).toEqual(
-      expected((i, l) => i.sales_officer_id === 'SO01' && i.invoice_date >= '2026-03-01' && i.invoice_date <= '2026-03-20' && l.category_code === 'CAT01'),
+    expect(
+      await run({ SalesOfficer: 'SO01', FromDate: '2026-03-01', ToDate: '2026-03-20', FromPCat: 'CAT01' }),
+    ).toEqual(
+      expected(
+        (i, l) =>
+          i.sales_officer_id === 'SO01' &&
+          i.invoice_date >= '2026-03-01' &&
+          i.invoice_date <= '2026-03-20' &&
+          l.category_code === 'CAT01',
+      ),
     );
   });
 
@@ -141,7 +245,12 @@ describe.each(ENGINES)('getSalesSummaryRecords: %s', (kind) => {
     expect(await run({ States: 'XX' })).toEqual(empty);
   });
 
-  it.each(FIELDS.flatMap((field) => [[field, 'ASC'], [field, 'desc']]))('sorts by %s %s, ties by customer code', async (field, direction) => {
+  it.each(
+    FIELDS.flatMap((field) => [
+      [field, 'ASC'],
+      [field, 'desc'],
+    ]),
+  )('sorts by %s %s, ties by customer code', async (field, direction) => {
     const sign = direction === 'ASC' ? 1 : -1;
     const rows = expected(() => true).data;
     const compare = (a: (typeof rows)[number], b: (typeof rows)[number]) => {
@@ -175,11 +284,17 @@ describe.each(ENGINES)('getSalesSummaryRecords on an empty database: %s', (kind)
 
 describe.each(ENGINES)('getSalesSummaryRecords with an authenticated user (principal): %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertInvoices(engine));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertInvoices(engine),
+  );
 
-  const runAs = (id: string, fields: Record<string, string> = {}) => runReport(getSalesSummaryRecords, engine, fields, { principal: principal(id) });
+  const runAs = (id: string, fields: Record<string, string> = {}) =>
+    runReport(getSalesSummaryRecords, engine, fields, { principal: principal(id) });
   /** The invoice's customer is owned by an officer the user sees. */
-  const ownedBy = (id: string) => (i: Invoice) => seesOfficer(id, CUSTOMERS.find((c) => c.code === i.customer_code)!.sales_officer_id);
+  const ownedBy = (id: string) => (i: Invoice) =>
+    seesOfficer(id, CUSTOMERS.find((c) => c.code === i.customer_code)!.sales_officer_id);
 
   it("shows a sales officer only their own customers' sales (INV7 of SO01 for SO02's C003 is SO02's)", async () => {
     expect(officersSeenBy('SO01')).toEqual(['SO01']);
@@ -199,15 +314,34 @@ describe.each(ENGINES)('getSalesSummaryRecords with an authenticated user (princ
     expect(await runAs('AM01', { FromCustomer: 'C002', ToCustomer: 'C005' })).toEqual(
       expected((i) => ownedBy('AM01')(i) && i.customer_code >= 'C002' && i.customer_code <= 'C005'),
     );
-    expect(await runAs('AM01', { Zones: 'S' })).toEqual({ data: [], totals: { InvoiceCount: 0, Quantity: 0, Value: 0 } });
-    expect(await runAs('SO01', { SalesOfficer: 'SO01' })).toEqual(expected((i) => ownedBy('SO01')(i) && i.sales_officer_id === 'SO01'));
+    expect(await runAs('AM01', { Zones: 'S' })).toEqual({
+      data: [],
+      totals: { InvoiceCount: 0, Quantity: 0, Value: 0 },
+    });
+    expect(await runAs('SO01', { SalesOfficer: 'SO01' })).toEqual(
+      expected((i) => ownedBy('SO01')(i) && i.sales_officer_id === 'SO01'),
+    );
   });
 
   it('refuses an officer or a single customer outside the scope as FORBIDDEN naming the parameter', async () => {
-    await expect(runAs('SO01', { SalesOfficer: 'so02' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
-    await expect(runAs('AM01', { SalesOfficer: 'SO03' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer' });
-    await expect(runAs('SO01', { FromCustomer: 'c003' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
-    await expect(runAs('AM02', { FromCustomer: 'C001', ToCustomer: 'C001' })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'FromCustomer' });
-    expect(await runAs('AM01', { SalesOfficer: 'SO02' })).toEqual(expected((i) => ownedBy('AM01')(i) && i.sales_officer_id === 'SO02'));
+    await expect(runAs('SO01', { SalesOfficer: 'so02' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'SalesOfficer',
+    });
+    await expect(runAs('AM01', { SalesOfficer: 'SO03' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'SalesOfficer',
+    });
+    await expect(runAs('SO01', { FromCustomer: 'c003' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'FromCustomer',
+    });
+    await expect(runAs('AM02', { FromCustomer: 'C001', ToCustomer: 'C001' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'FromCustomer',
+    });
+    expect(await runAs('AM01', { SalesOfficer: 'SO02' })).toEqual(
+      expected((i) => ownedBy('AM01')(i) && i.sales_officer_id === 'SO02'),
+    );
   });
 });

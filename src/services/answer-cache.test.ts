@@ -13,20 +13,42 @@ const ENTRY = entryBytes(V);
 describe('AnswerCache', () => {
   it('answers a key only while the tables it was read from keep their versions', () => {
     const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 500 });
-    const at7 = new Map([['invoices', '7'], ['customers', 'c1'], ['activities', 'a1']]);
-    cache.writer('a', [['invoices', '7'], ['customers', 'c1']]).store('answer at 7');
+    const at7 = new Map([
+      ['invoices', '7'],
+      ['customers', 'c1'],
+      ['activities', 'a1'],
+    ]);
+    cache
+      .writer('a', [
+        ['invoices', '7'],
+        ['customers', 'c1'],
+      ])
+      .store('answer at 7');
     expect(cache.get('a', at7)?.body?.toString('utf8')).toBe('answer at 7');
     // Another table written: still the same answer.
     expect(cache.get('a', new Map([...at7, ['activities', 'a2']]))?.body?.toString('utf8')).toBe('answer at 7');
     expect(cache.get('a', new Map([...at7, ['invoices', '8']]))).toBeUndefined();
     // An answer of an older version is dropped at once, not kept beside the new one.
     expect(cache.get('a', at7)).toBeUndefined();
-    expect({ hits: cache.counts.hits, misses: cache.counts.misses, size: cache.counts.size, count: cache.counts.count }).toEqual({ hits: 2, misses: 2, size: 0, count: 0 });
+    expect({
+      hits: cache.counts.hits,
+      misses: cache.counts.misses,
+      size: cache.counts.size,
+      count: cache.counts.count,
+    }).toEqual({ hits: 2, misses: 2, size: 0, count: 0 });
   });
 
   it('depends on the versions of the tables a read declares, and keeps nothing read from a table without one', () => {
-    const versions = new Map([['invoices', 'i1'], ['customers', 'c1'], ['activities', 'a1'], ['api_keys', null]]);
-    expect(dependencies(versions, ['customers', 'invoices'])).toEqual([['customers', 'c1'], ['invoices', 'i1']]);
+    const versions = new Map([
+      ['invoices', 'i1'],
+      ['customers', 'c1'],
+      ['activities', 'a1'],
+      ['api_keys', null],
+    ]);
+    expect(dependencies(versions, ['customers', 'invoices'])).toEqual([
+      ['customers', 'c1'],
+      ['invoices', 'i1'],
+    ]);
     expect(dependencies(versions, ['api_keys', 'customers'])).toBeUndefined();
     expect(dependencies(versions, ['customers', 'no_such_table'])).toBeUndefined();
   });
@@ -89,10 +111,18 @@ describe('AnswerCache', () => {
     expect(cache.get(long, VERSIONS)?.body.toString('utf8')).toBe('answer');
     expect(cache.get(`${long}2`, VERSIONS)?.body.toString('utf8')).toBe('other');
     expect(cache.get(`${long}3`, VERSIONS)).toBeUndefined();
-    expect({ size: cache.counts.size, count: cache.counts.count }).toEqual({ size: 2 * ENTRY + 'answer'.length + 'other'.length, count: 2 });
+    expect({ size: cache.counts.size, count: cache.counts.count }).toEqual({
+      size: 2 * ENTRY + 'answer'.length + 'other'.length,
+      count: 2,
+    });
     // KEY_BYTES is what a key's digest takes, whatever the key's length; each table depended on counts too.
     expect(KEY_BYTES).toBe(Buffer.from(createHash('sha256').update(long).digest('base64')).length);
-    expect(entryBytes([['a', '1'], ['b', '2']])).toBeGreaterThan(entryBytes([['a', '1']]));
+    expect(
+      entryBytes([
+        ['a', '1'],
+        ['b', '2'],
+      ]),
+    ).toBeGreaterThan(entryBytes([['a', '1']]));
     expect(entryBytes([])).toBeGreaterThan(KEY_BYTES);
   });
 
@@ -106,9 +136,14 @@ describe('AnswerCache', () => {
 
 describe('planKey', () => {
   it('is the operation and its plan as JSON, absent values left out', () => {
-    expect(planKey('getPCNList', { salesOfficer: 'SO01', customer: undefined, allowed: ['SO01', 'SO02'], page: { size: 50 } })).toBe(
-      'getPCNList\n{"salesOfficer":"SO01","allowed":["SO01","SO02"],"page":{"size":50}}',
-    );
+    expect(
+      planKey('getPCNList', {
+        salesOfficer: 'SO01',
+        customer: undefined,
+        allowed: ['SO01', 'SO02'],
+        page: { size: 50 },
+      }),
+    ).toBe('getPCNList\n{"salesOfficer":"SO01","allowed":["SO01","SO02"],"page":{"size":50}}');
   });
 
   it('gives none for a plan JSON would not render whole: a Map, a Set, an instance, a function', () => {

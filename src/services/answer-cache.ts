@@ -97,7 +97,13 @@ export class AnswerCache {
     if (!this.enabled) return;
     const body = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
     if (body.length > this.options.maxEntryBytes) return;
-    const entry: Entry = { depends, body, bytes: entryBytes(depends) + body.length, forms: {}, answer: { body, compressed: (coding) => this.compressed(digest, entry, coding) } };
+    const entry: Entry = {
+      depends,
+      body,
+      bytes: entryBytes(depends) + body.length,
+      forms: {},
+      answer: { body, compressed: (coding) => this.compressed(digest, entry, coding) },
+    };
     this.kept.put(digest, entry);
   }
 }

@@ -13,7 +13,9 @@ import { mainServiceOperations } from './registry';
 
 const context = {} as OperationContext;
 /** What the recorders answer: the fields they received. */
-const RECORDED = rows(recordType('Received', { SalesOfficer: field.string, FromDate: field.string, AsOf: field.string }));
+const RECORDED = rows(
+  recordType('Received', { SalesOfficer: field.string, FromDate: field.string, AsOf: field.string }),
+);
 const afterAllClose: Engine[] = [];
 afterAll(() => Promise.all(afterAllClose.map((engine) => engine.close())));
 
@@ -27,7 +29,13 @@ interface RecorderOptions {
 function recorder(options: RecorderOptions): { op: Operation; seen: OperationRequest[]; prepared: OperationRequest[] } {
   const seen: OperationRequest[] = [];
   const prepared: OperationRequest[] = [];
-  const shape = { name: options.name ?? 'Recorded', params: ['SalesOfficer', 'FromDate'], fields: ['AsOf'], acceptsFiles: options.acceptsFiles ?? false, returns: RECORDED };
+  const shape = {
+    name: options.name ?? 'Recorded',
+    params: ['SalesOfficer', 'FromDate'],
+    fields: ['AsOf'],
+    acceptsFiles: options.acceptsFiles ?? false,
+    returns: RECORDED,
+  };
   const answer = (request: OperationRequest) => {
     seen.push(request);
     return Promise.resolve({ data: [request.fields] });
@@ -48,7 +56,12 @@ function recorder(options: RecorderOptions): { op: Operation; seen: OperationReq
   return { op, seen, prepared };
 }
 
-const file = { field: 'photo', fileName: 'a.jpg', declaredType: 'image/jpeg', content: Buffer.from([0xff, 0xd8, 0xff]) };
+const file = {
+  field: 'photo',
+  fileName: 'a.jpg',
+  declaredType: 'image/jpeg',
+  content: Buffer.from([0xff, 0xd8, 0xff]),
+};
 
 describe('MobileAppWebService service object', () => {
   it('matches names case-insensitively, keeps the first occurrence and drops unknown names', async () => {
@@ -77,7 +90,13 @@ describe('MobileAppWebService service object', () => {
   it('does nothing for a write operation without input and says so', async () => {
     const { op, seen } = recorder({ kind: 'write' });
     const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [op] });
-    const outcome = await service.invoke('Recorded', { values: [['SalesOfficer', ' '], ['Unknown', 'value']], files: [file] });
+    const outcome = await service.invoke('Recorded', {
+      values: [
+        ['SalesOfficer', ' '],
+        ['Unknown', 'value'],
+      ],
+      files: [file],
+    });
     expect(seen).toEqual([]);
     expect(outcome).toEqual({ kind: 'result', result: { data: null, message: NO_INPUT_MESSAGE } });
   });
@@ -85,7 +104,11 @@ describe('MobileAppWebService service object', () => {
   it('runs a write operation that carries one value, or a file when it accepts files', async () => {
     const { op, seen } = recorder({ kind: 'write' });
     const withFiles = recorder({ kind: 'write', name: 'WithFiles', acceptsFiles: true });
-    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context, operations: [op, withFiles.op] });
+    const service = createMobileAppService({
+      namespace: 'http://tempuri.org/',
+      context,
+      operations: [op, withFiles.op],
+    });
     await service.invoke('Recorded', { values: [['fromdate', '2026-01-01']], files: [] });
     await service.invoke('WithFiles', { values: [], files: [file] });
     expect(seen).toHaveLength(1);
@@ -98,8 +121,16 @@ describe('MobileAppWebService service object', () => {
     // The discarded read still asks the database whether it is there.
     const engine = temporarySqlite();
     afterAllClose.push(engine);
-    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context: { ...context, db: engine.db, engine }, operations: [read.op, write.op] });
-    const discarded = await service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
+    const service = createMobileAppService({
+      namespace: 'http://tempuri.org/',
+      context: { ...context, db: engine.db, engine },
+      operations: [read.op, write.op],
+    });
+    const discarded = await service.invoke('Recorded', {
+      values: [['SalesOfficer', 'SO1']],
+      files: [],
+      resultDiscarded: true,
+    });
     expect(read.prepared).toEqual([{ fields: { SalesOfficer: 'SO1' }, files: [] }]);
     expect(read.seen).toEqual([]);
     expect(discarded).toEqual({ kind: 'result', result: { data: null } });
@@ -116,11 +147,21 @@ describe('MobileAppWebService service object', () => {
     // The engine's own table versions, their reads counted.
     const version = engine.dataVersion!;
     let looks = 0;
-    const counted = { ...engine, dataVersion: { read: () => ((looks += 1), version.read()), close: () => version.close() } };
-    const service = createMobileAppService({ namespace: 'http://tempuri.org/', context: { ...context, db: engine.db, engine: counted }, operations: [read.op] });
-    const discardedRead = () => service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
+    const counted = {
+      ...engine,
+      dataVersion: { read: () => ((looks += 1), version.read()), close: () => version.close() },
+    };
+    const service = createMobileAppService({
+      namespace: 'http://tempuri.org/',
+      context: { ...context, db: engine.db, engine: counted },
+      operations: [read.op],
+    });
+    const discardedRead = () =>
+      service.invoke('Recorded', { values: [['SalesOfficer', 'SO1']], files: [], resultDiscarded: true });
     // As the requests of one turn arrive: each in its own callback, the microtasks of one run before the next.
-    const answers = await Promise.all(Array.from({ length: 10 }, () => new Promise((resolve) => setImmediate(() => resolve(discardedRead())))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => new Promise((resolve) => setImmediate(() => resolve(discardedRead())))),
+    );
     expect(answers).toEqual(Array.from({ length: 10 }, () => ({ kind: 'result', result: { data: null } })));
     expect(looks).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
@@ -134,13 +175,17 @@ describe('MobileAppWebService service object', () => {
     expect(service.name).toBe('MobileAppWebService');
     expect(service.path).toBe('/API/MobileAppWebService.asmx');
     expect([...service.operations.keys()]).toEqual(mainServiceOperations.map((op) => op.name));
-    expect([...service.operations.values()].map((op) => op.returns)).toEqual(mainServiceOperations.map((op) => op.returns));
+    expect([...service.operations.values()].map((op) => op.returns)).toEqual(
+      mainServiceOperations.map((op) => op.returns),
+    );
     expect([...service.operations.values()].filter((op) => op.returns.kind === 'text')).toEqual([]);
   });
 
   it('rejects a name it does not have', async () => {
     const service = createMobileAppService({ namespace: 'urn:x', context, operations: [] });
-    await expect(service.invoke('HelloWorld', { values: [], files: [] })).rejects.toThrow('HelloWorld is not an operation of MobileAppWebService');
+    await expect(service.invoke('HelloWorld', { values: [], files: [] })).rejects.toThrow(
+      'HelloWorld is not an operation of MobileAppWebService',
+    );
   });
 });
 
@@ -149,6 +194,9 @@ describe('SyncCustomers service object', () => {
     const service = createSyncCustomersService({ namespace: 'http://tempuri.org/' });
     expect(service.path).toBe('/API/SyncCustomers.asmx');
     expect([...service.operations.keys()]).toEqual(['HelloWorld']);
-    await expect(service.invoke('HelloWorld', { values: [['x', 'y']], files: [] })).resolves.toEqual({ kind: 'string', value: 'Hello World' });
+    await expect(service.invoke('HelloWorld', { values: [['x', 'y']], files: [] })).resolves.toEqual({
+      kind: 'string',
+      value: 'Hello World',
+    });
   });
 });

@@ -1,10 +1,24 @@
 /** The two service objects: MobileAppWebService, the registry's operations behind one invoke(), and SyncCustomers. */
 import { sql } from 'kysely';
 import { mainServiceOperations } from './registry';
-import type { Operation, OperationContext, OperationRequest, OperationResult, ReadOperation, UploadedFile } from '../operations/types';
+import type {
+  Operation,
+  OperationContext,
+  OperationRequest,
+  OperationResult,
+  ReadOperation,
+  UploadedFile,
+} from '../operations/types';
 import { StreamedData } from '../operations/streamed';
 import { TEXT_RESULT } from '../operations/results';
-import { serviceLocation, type ContractVersion, type InvokeInput, type Outcome, type Service, type ServiceOperation } from './types';
+import {
+  serviceLocation,
+  type ContractVersion,
+  type InvokeInput,
+  type Outcome,
+  type Service,
+  type ServiceOperation,
+} from './types';
 import type { AnswerCache } from './answer-cache';
 import { dependencies } from '../db/table-versions';
 import type { TableName } from '../db/schema';
@@ -48,7 +62,12 @@ export function createMobileAppService(options: MobileAppServiceOptions): Servic
 }
 
 function serviceOperations(implementations: Iterable<Operation>): Map<string, ServiceOperation> {
-  return new Map([...implementations].map(({ name, params, fields, acceptsFiles, returns, kind, sorting }) => [name, { name, params, fields, acceptsFiles, returns, write: kind === 'write', sorting }]));
+  return new Map(
+    [...implementations].map(({ name, params, fields, acceptsFiles, returns, kind, sorting }) => [
+      name,
+      { name, params, fields, acceptsFiles, returns, write: kind === 'write', sorting },
+    ]),
+  );
 }
 
 /** Where a service is, in which namespace, and its operations: what a reader that runs none of them needs. */
@@ -65,7 +84,12 @@ export function serviceShapes(
 ): ServiceShape[] {
   const main = serviceOperations(operations);
   const sync = new Map([[helloWorld.name, helloWorld]]);
-  const shape = (name: string, namespace: string, contract: ContractVersion, operations: ReadonlyMap<string, ServiceOperation>): ServiceShape => ({ name, namespace, contract, operations, path: serviceLocation(name, contract).path });
+  const shape = (
+    name: string,
+    namespace: string,
+    contract: ContractVersion,
+    operations: ReadonlyMap<string, ServiceOperation>,
+  ): ServiceShape => ({ name, namespace, contract, operations, path: serviceLocation(name, contract).path });
   return [
     shape(MOBILE_APP_SERVICE_NAME, namespaces.apiNamespace, 'legacy', main),
     shape(SYNC_CUSTOMERS_SERVICE_NAME, namespaces.syncNamespace, 'legacy', sync),
@@ -74,14 +98,27 @@ export function serviceShapes(
   ];
 }
 
-async function run(operation: Operation, input: InvokeInput, options: MobileAppServiceOptions, databaseThere: () => Promise<void>): Promise<Outcome> {
+async function run(
+  operation: Operation,
+  input: InvokeInput,
+  options: MobileAppServiceOptions,
+  databaseThere: () => Promise<void>,
+): Promise<Outcome> {
   const request = buildRequest(operation, input.values, input.files);
   if (operation.kind === 'write' && carriesNoInput(request)) return report({ data: null, message: NO_INPUT_MESSAGE });
   const { db, engine, clock, settings } = options.context;
-  const ctx: OperationContext = { db, engine, clock, settings, principal: input.principal, streams: { turn: input.streamTurn ?? noWait } };
+  const ctx: OperationContext = {
+    db,
+    engine,
+    clock,
+    settings,
+    principal: input.principal,
+    streams: { turn: input.streamTurn ?? noWait },
+  };
   if (operation.kind === 'write') return report(await delivered(await operation.run(request, ctx), input));
   const answers = options.answers;
-  const versions = answers?.enabled && input.answerForm !== undefined && !input.resultDiscarded ? ctx.engine.dataVersion : undefined;
+  const versions =
+    answers?.enabled && input.answerForm !== undefined && !input.resultDiscarded ? ctx.engine.dataVersion : undefined;
   if (answers === undefined || versions === undefined) {
     const prepared = await operation.prepare(request, ctx);
     // Its query does not run, but a read without its database still fails on every binding.
@@ -162,7 +199,11 @@ async function unread(result: OperationResult): Promise<OperationResult> {
  * The pairs a binding collected as an OperationRequest: names match the declared ones without regard
  * to case (docs/contract.md), the first occurrence wins, unknown names are dropped.
  */
-function buildRequest(operation: Pick<ServiceOperation, 'params' | 'fields' | 'acceptsFiles'>, values: Iterable<readonly [string, string]>, files: readonly UploadedFile[]): OperationRequest {
+function buildRequest(
+  operation: Pick<ServiceOperation, 'params' | 'fields' | 'acceptsFiles'>,
+  values: Iterable<readonly [string, string]>,
+  files: readonly UploadedFile[],
+): OperationRequest {
   const canonical = new Map([...operation.params, ...operation.fields].map((name) => [name.toLowerCase(), name]));
   const fields: Record<string, string> = {};
   for (const [name, value] of values) {
@@ -180,16 +221,28 @@ function carriesNoInput(request: OperationRequest): boolean {
 /** The SyncCustomers service object: HelloWorld, answering "Hello World" on every binding. */
 export const SYNC_CUSTOMERS_SERVICE_NAME = 'SyncCustomers';
 
-const helloWorld: ServiceOperation = { name: 'HelloWorld', params: [], fields: [], acceptsFiles: false, returns: TEXT_RESULT, write: false };
+const helloWorld: ServiceOperation = {
+  name: 'HelloWorld',
+  params: [],
+  fields: [],
+  acceptsFiles: false,
+  returns: TEXT_RESULT,
+  write: false,
+};
 
-export function createSyncCustomersService(options: { namespace: string; contract?: ContractVersion; wsdlRoot?: string }): Service {
+export function createSyncCustomersService(options: {
+  namespace: string;
+  contract?: ContractVersion;
+  wsdlRoot?: string;
+}): Service {
   return {
     name: SYNC_CUSTOMERS_SERVICE_NAME,
     namespace: options.namespace,
     contract: options.contract ?? 'legacy',
     operations: new Map([[helloWorld.name, helloWorld]]),
     invoke(name: string, _input: InvokeInput): Promise<Outcome> {
-      if (name !== helloWorld.name) return Promise.reject(new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`));
+      if (name !== helloWorld.name)
+        return Promise.reject(new Error(`${name} is not an operation of ${SYNC_CUSTOMERS_SERVICE_NAME}`));
       return Promise.resolve({ kind: 'string', value: 'Hello World' });
     },
     ...serviceLocation(SYNC_CUSTOMERS_SERVICE_NAME, options.contract ?? 'legacy'),

@@ -20,7 +20,11 @@ export interface ParameterDescription {
 const text = (description: string): ParameterDescription => ({ kind: 'text', description });
 /** The forms a date takes follow DATE_ORDER: the documents add them (acceptedValues). */
 const date = (description: string): ParameterDescription => ({ kind: 'date', description });
-const words = (description: string, table: Readonly<Record<string, string>>): ParameterDescription => ({ kind: 'word', description, words: Object.keys(table) });
+const words = (description: string, table: Readonly<Record<string, string>>): ParameterDescription => ({
+  kind: 'word',
+  description,
+  words: Object.keys(table),
+});
 
 export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   SalesOfficer: text("A sales officer's employee id (SO0042); the warranty writes also take the username"),
@@ -32,18 +36,31 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   FromPCat: text('A product category code: the first of a range, or the one category when ToPCat is empty'),
   ToPCat: text('A product category code: the last of a range'),
   SortBy: { kind: 'sortField', description: 'A field of the result rows to sort by (ties by the row key)' },
-  SortDirection: words('The sort direction (default ASC; Ascending and Descending are read too)', { ASC: 'ASC', DESC: 'DESC' }),
+  SortDirection: words('The sort direction (default ASC; Ascending and Descending are read too)', {
+    ASC: 'ASC',
+    DESC: 'DESC',
+  }),
   Zones: { kind: 'list', description: 'Zone codes, comma-separated' },
   States: { kind: 'list', description: 'State codes, comma-separated' },
   ManagerId: text("A manager's employee id: every sales officer below them"),
   Username: { ...text("A user's id or username: the report covers that user's scope"), refused: 'nobody' },
   Role: words('Narrows the scope to that role (not above the stored one)', ROLES),
   AsOf: date('The day the figures are taken at (default: today)'),
-  PageSize: { kind: 'integer', description: 'Rows per page (docs/behaviour.md, "Paging")', minimum: 1, maximum: MAX_PAGE_SIZE },
+  PageSize: {
+    kind: 'integer',
+    description: 'Rows per page (docs/behaviour.md, "Paging")',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+  },
   PageToken: text('The NextPageToken of the previous page, unchanged'),
   CustomerIds: { kind: 'list', description: 'Customer codes, comma-separated; empty or ALL: every customer' },
   Month: { ...text('A month: 1-12, Jan-Dec or January-December (default: the current month)'), refused: '13' },
-  Year: { kind: 'integer', description: 'A year, four digits (default: the current year)', minimum: 1900, maximum: 9999 },
+  Year: {
+    kind: 'integer',
+    description: 'A year, four digits (default: the current year)',
+    minimum: 1900,
+    maximum: 9999,
+  },
   Customer: text('A customer code'),
   PaymentType: words('The payment type', PAYMENT_TYPES),
   PaymentMethod: words('The payment method', PAYMENT_METHODS),
@@ -56,7 +73,9 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
   Complaint: text('What is wrong with the product'),
   InvoiceNo: text('The invoice the product was bought on'),
   PurchaseDate: date('The day the product was bought (not in the future)'),
-  ClientRequestId: text("The app's own id of the request, per sales officer: the same request again returns the first one unchanged; another request with the key is CONFLICT"),
+  ClientRequestId: text(
+    "The app's own id of the request, per sales officer: the same request again returns the first one unchanged; another request with the key is CONFLICT",
+  ),
   RequestNo: text('A warranty request number (WR...)'),
   Transporter: text('Who carries the product'),
   LRNo: text('The lorry receipt number'),
@@ -74,7 +93,11 @@ export const PARAMETERS: Readonly<Record<string, ParameterDescription>> = {
 };
 
 /** What a named input accepts, in words; `sorting` is the operation's, which SortBy follows. */
-export function acceptedValues(parameter: ParameterDescription, sorting: Sorting | undefined, dateOrder: DateOrder): string {
+export function acceptedValues(
+  parameter: ParameterDescription,
+  sorting: Sorting | undefined,
+  dateOrder: DateOrder,
+): string {
   switch (parameter.kind) {
     case 'date':
       return `A date: ${dateForms(dateOrder)}; a time after yyyy-MM-dd is ignored`;
@@ -85,7 +108,9 @@ export function acceptedValues(parameter: ParameterDescription, sorting: Sorting
     case 'word':
       return `One of ${(parameter.words ?? []).join(', ')}, in any case`;
     case 'sortField':
-      return sorting === undefined ? 'A field of the result rows, in any case' : `One of ${sorting.fields.join(', ')}, in any case; default ${sorting.fallback}`;
+      return sorting === undefined
+        ? 'A field of the result rows, in any case'
+        : `One of ${sorting.fields.join(', ')}, in any case; default ${sorting.fallback}`;
     case 'text':
       return 'Text';
   }

@@ -15,7 +15,10 @@ export function serviceLocation(name: string, contract: ContractVersion): Pick<S
 }
 
 /** The names a request of this contract carries, in the WSDL's order: v2 lists the extension fields too. */
-export function contractInputs(op: Pick<ServiceOperation, 'params' | 'fields'>, contract: ContractVersion): readonly string[] {
+export function contractInputs(
+  op: Pick<ServiceOperation, 'params' | 'fields'>,
+  contract: ContractVersion,
+): readonly string[] {
   return contract === 'v2' ? [...op.params, ...op.fields] : op.params;
 }
 

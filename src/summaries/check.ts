@@ -34,7 +34,8 @@ export async function checkSummaries(db: Kysely<Database>): Promise<SummaryCheck
 
 async function compare(trx: Transaction<Database>): Promise<SummaryCheck> {
   const tables = [...CUSTOMER_SUMMARY_TABLES, 'sales_category_sets'] as const;
-  for (const table of tables) await sql`create temporary table ${sql.id(`stored_${table}`)} as select * from ${sql.table(table)}`.execute(trx);
+  for (const table of tables)
+    await sql`create temporary table ${sql.id(`stored_${table}`)} as select * from ${sql.table(table)}`.execute(trx);
   const storedFacts = await facts(trx);
   await rebuildSummaries(trx);
   const derivedFacts = await facts(trx);
@@ -42,17 +43,21 @@ async function compare(trx: Transaction<Database>): Promise<SummaryCheck> {
   for (const table of tables) {
     const stored = sql.table(`stored_${table}`);
     const derived = sql.table(table);
-    const count = async (q: ReturnType<typeof sql>) => Number((await sql<{ n: number }>`select count(*) as n from (${q}) d`.execute(trx)).rows[0].n);
+    const count = async (q: ReturnType<typeof sql>) =>
+      Number((await sql<{ n: number }>`select count(*) as n from (${q}) d`.execute(trx)).rows[0].n);
     const rows = await count(sql`select * from ${derived}`);
     // The category sets are only ever added to: a stored set that no invoice has any more is harmless.
-    const extra = table === 'sales_category_sets' ? 0 : await count(sql`select * from ${stored} except select * from ${derived}`);
+    const extra =
+      table === 'sales_category_sets' ? 0 : await count(sql`select * from ${stored} except select * from ${derived}`);
     const missing = await count(sql`select * from ${derived} except select * from ${stored}`);
     results.push({ table, rows, extra, missing });
   }
   const factProblems = [FACT_LEDGER_HORIZON, FACT_MAX_DELIVERY_LAG]
     .map((name) => ({ name, stored: storedFacts.get(name) ?? null, derived: derivedFacts.get(name) ?? null }))
     // A longer stored delivery lag only makes reports look further back; a shorter one would be wrong.
-    .filter((f) => (f.name === FACT_MAX_DELIVERY_LAG ? Number(f.stored ?? 0) < Number(f.derived ?? 0) : f.stored !== f.derived));
+    .filter((f) =>
+      f.name === FACT_MAX_DELIVERY_LAG ? Number(f.stored ?? 0) < Number(f.derived ?? 0) : f.stored !== f.derived,
+    );
   const inStep = factProblems.length === 0 && results.every((r) => r.extra === 0 && r.missing === 0);
   return { tables: results, facts: factProblems, inStep };
 }

@@ -58,7 +58,8 @@ export function inSpans(spans: readonly PeriodSpan[], s: SummarySql, alias?: str
   if (spans.length === 0) return sql<SqlBool>`1 = 0`;
   const col = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
   const parts = spans.map(
-    (p) => sql<SqlBool>`(${col('period_kind')} = ${p.kind} and ${col('period_start')} between ${s.date(p.first)} and ${s.date(p.last)})`,
+    (p) =>
+      sql<SqlBool>`(${col('period_kind')} = ${p.kind} and ${col('period_start')} between ${s.date(p.first)} and ${s.date(p.last)})`,
   );
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
@@ -89,5 +90,7 @@ function nextDay(day: string): string {
 export function previousMonth(month: string): string {
   const y = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));
-  return m === 1 ? `${String(y - 1).padStart(4, '0')}-12-01` : `${month.slice(0, 5)}${String(m - 1).padStart(2, '0')}-01`;
+  return m === 1
+    ? `${String(y - 1).padStart(4, '0')}-12-01`
+    : `${month.slice(0, 5)}${String(m - 1).padStart(2, '0')}-01`;
 }

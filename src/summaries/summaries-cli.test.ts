@@ -39,7 +39,9 @@ describe('npm run summaries (scripts/summaries.ts)', () => {
     }
     const broken = captureOutput();
     expect(await main(['check'], env, broken)).toBe(1);
-    expect(broken.lines.find((l) => l.startsWith('sales_period_totals'))).toMatch(/OUT OF STEP: \d+ stored rows the raw rows do not give, \d+ rows missing/);
+    expect(broken.lines.find((l) => l.startsWith('sales_period_totals'))).toMatch(
+      /OUT OF STEP: \d+ stored rows the raw rows do not give, \d+ rows missing/,
+    );
     expect(broken.lines.at(-1)).toBe('the summary data is out of step: run `npm run summaries -- rebuild`');
 
     const rebuilt = captureOutput();

@@ -21,10 +21,23 @@ import type { Database } from '../db/schema';
 import { balancesSelect } from '../collections/balance-reads';
 import { resolveFilters, type ReportFilterInput, type ResolvedFilters } from '../sales/report-filters';
 import { collectionsTotal, outstandingTotal, pendingOrders, salesTotals } from '../sales/repository';
-import { deliveriesPerCustomerQuery, deliveriesPerOfficer, deliveryRecord, salesPerCustomerQuery, type CustomerColumns } from '../sales/repository';
+import {
+  deliveriesPerCustomerQuery,
+  deliveriesPerOfficer,
+  deliveryRecord,
+  salesPerCustomerQuery,
+  type CustomerColumns,
+} from '../sales/repository';
 import { ENGINES, freshEngine } from '../../test/support/engines';
 import {
-  rawBalancesBefore, rawCollectionsTotal, rawDeliveriesPerCustomer, rawDeliveriesPerOfficer, rawOutstandingTotal, rawPendingOrders, rawSalesPerCustomer, rawSalesTotals,
+  rawBalancesBefore,
+  rawCollectionsTotal,
+  rawDeliveriesPerCustomer,
+  rawDeliveriesPerOfficer,
+  rawOutstandingTotal,
+  rawPendingOrders,
+  rawSalesPerCustomer,
+  rawSalesTotals,
 } from '../../test/support/raw-reports';
 import { checkSummaries } from './check';
 import { periodSpans } from './periods';
@@ -34,14 +47,25 @@ const AS_OF = '2026-06-20';
 
 /** A report's customer columns under the names the raw reference gives them (test/support/raw-reports.ts). */
 function rawCustomer(r: CustomerColumns) {
-  return { code: r.CustomerCode, name: r.CustomerName, state_code: r.StateCode, zone_code: r.ZoneCode, sales_officer_id: r.SalesOfficer };
+  return {
+    code: r.CustomerCode,
+    name: r.CustomerName,
+    state_code: r.StateCode,
+    zone_code: r.ZoneCode,
+    sales_officer_id: r.SalesOfficer,
+  };
 }
 
 /** getSalesSummaryRecords' sums per customer, as plain numbers (numeric text on PostgreSQL). */
 async function salesPerCustomer(db: Kysely<Database>, filters: ResolvedFilters) {
   const query = await salesPerCustomerQuery(db, filters);
   const rows = query === undefined ? [] : (await query.execute(db)).rows;
-  return rows.map((r) => ({ ...rawCustomer(r), invoice_count: Number(r.InvoiceCount), quantity: Number(r.Quantity), value_minor: Number(r.Value) }));
+  return rows.map((r) => ({
+    ...rawCustomer(r),
+    invoice_count: Number(r.InvoiceCount),
+    quantity: Number(r.Quantity),
+    value_minor: Number(r.Value),
+  }));
 }
 
 /** The order-versus-delivery measures per customer, as plain numbers. */
@@ -51,7 +75,12 @@ async function deliveriesPerCustomer(db: Kysely<Database>, filters: ResolvedFilt
 }
 
 /** Each customer's balance before the month by code, as plain numbers. */
-async function balancesBeforeMonth(db: Kysely<Database>, upperCodes: readonly string[] | undefined, firstOfMonth: string, customerOfficers?: readonly string[]) {
+async function balancesBeforeMonth(
+  db: Kysely<Database>,
+  upperCodes: readonly string[] | undefined,
+  firstOfMonth: string,
+  customerOfficers?: readonly string[],
+) {
   const read = await balancesSelect(db, upperCodes, firstOfMonth, customerOfficers);
   if (read === undefined) return [];
   const rows = await read.query.select(read.balance.as('balance')).execute();
@@ -74,7 +103,8 @@ function coveredDays(from: string | undefined, to: string | undefined, universe:
 
 function daysBetween(first: string, last: string): string[] {
   const days: string[] = [];
-  for (const d = new Date(`${first}T00:00:00Z`); d.toISOString().slice(0, 10) <= last; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
+  for (const d = new Date(`${first}T00:00:00Z`); d.toISOString().slice(0, 10) <= last; d.setUTCDate(d.getUTCDate() + 1))
+    days.push(d.toISOString().slice(0, 10));
   return days;
 }
 
@@ -130,13 +160,22 @@ async function companyOf(engine: Engine): Promise<Company> {
 
 function randomInput(r: Random, c: Company): { input: ReportFilterInput; allowed?: string[] } {
   const maybe = <T>(p: number, value: () => T): T | undefined => (r.chance(p) ? value() : undefined);
-  const day = () => (r.chance(0.3) ? r.pick(c.days.filter((d) => d.endsWith('-01') || d.endsWith('-31') || d.endsWith('-30'))) : r.pick(c.days));
-  const ordered = (a: string | undefined, b: string | undefined) => (a !== undefined && b !== undefined && a > b ? [b, a] : [a, b]);
+  const day = () =>
+    r.chance(0.3)
+      ? r.pick(c.days.filter((d) => d.endsWith('-01') || d.endsWith('-31') || d.endsWith('-30')))
+      : r.pick(c.days);
+  const ordered = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && a > b ? [b, a] : [a, b];
   const [fromDate, toDate] = ordered(maybe(0.6, day), maybe(0.6, day));
   const customerMode = r.int(0, 3);
   const one = r.pick(c.customers);
   const [fromCustomer, toCustomer] = ordered(r.pick(c.customers), r.pick(c.customers));
-  const customers = [{}, { from: one, to: one }, { from: fromCustomer, to: toCustomer }, r.chance(0.5) ? { from: fromCustomer } : { to: toCustomer }][customerMode];
+  const customers = [
+    {},
+    { from: one, to: one },
+    { from: fromCustomer, to: toCustomer },
+    r.chance(0.5) ? { from: fromCustomer } : { to: toCustomer },
+  ][customerMode];
   const [fromCat, toCat] = ordered(r.pick(c.categories), r.pick(c.categories));
   return {
     input: {
@@ -152,7 +191,10 @@ function randomInput(r: Random, c: Company): { input: ReportFilterInput; allowed
   };
 }
 
-const byKey = <T>(key: (row: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (row: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 describe.each(ENGINES)('summary data against the raw rows: %s', (kind) => {
   let engine: Engine;
@@ -172,7 +214,8 @@ describe.each(ENGINES)('summary data against the raw rows: %s', (kind) => {
     while (out.length < MIXES) {
       const { input, allowed } = randomInput(r, company);
       const filters = await resolveFilters(engine.db, input, undefined);
-      if (filters !== undefined) out.push({ label: JSON.stringify({ input, allowed }), filters: { ...filters, customerOfficers: allowed } });
+      if (filters !== undefined)
+        out.push({ label: JSON.stringify({ input, allowed }), filters: { ...filters, customerOfficers: allowed } });
     }
     return out;
   }
@@ -198,12 +241,17 @@ describe.each(ENGINES)('summary data against the raw rows: %s', (kind) => {
     let nonEmpty = 0;
     for (const { label, filters } of await mixes('deliveries')) {
       // The reference selects no owner column; the report does not show it either.
-      const summary = (await deliveriesPerCustomer(engine.db, filters)).map(({ sales_officer_id: _owner, ...r }) => r).sort(byKey((r) => r.code));
+      const summary = (await deliveriesPerCustomer(engine.db, filters))
+        .map(({ sales_officer_id: _owner, ...r }) => r)
+        .sort(byKey((r) => r.code));
       const raw = (await rawDeliveriesPerCustomer(engine.db, filters)).sort(byKey((r) => r.code));
       expect({ label, rows: summary }).toEqual({ label, rows: raw });
       const officers = filters.customerOfficers === undefined ? undefined : [...filters.customerOfficers];
       const perOfficer = { ...filters, customerOfficers: undefined };
-      expect({ label, officers: Object.fromEntries(await deliveriesPerOfficer(engine.db, perOfficer, officers)) }).toEqual({
+      expect({
+        label,
+        officers: Object.fromEntries(await deliveriesPerOfficer(engine.db, perOfficer, officers)),
+      }).toEqual({
         label,
         officers: Object.fromEntries(await rawDeliveriesPerOfficer(engine.db, perOfficer, officers)),
       });
@@ -220,12 +268,32 @@ describe.each(ENGINES)('summary data against the raw rows: %s', (kind) => {
       const codes = r.chance(0.3) ? [r.pick(company.customers), r.pick(company.customers), 'NOPE'] : undefined;
       const officers = r.chance(0.4) ? company.officers.filter(() => r.chance(0.3)) : undefined;
       const label = JSON.stringify({ asOf, codes, officers });
-      expect({ label, rows: await balancesBeforeMonth(engine.db, codes, firstOfMonth, officers) }).toEqual({ label, rows: await rawBalancesBefore(engine.db, codes, firstOfMonth, officers) });
-      const period = { asOf, monthStart: firstOfMonth, yearStart: `${asOf.slice(0, 4)}-04-01` > asOf ? `${Number(asOf.slice(0, 4)) - 1}-04-01` : `${asOf.slice(0, 4)}-04-01` };
-      expect({ label, sales: await salesTotals(engine.db, officers, period) }).toEqual({ label, sales: await rawSalesTotals(engine.db, officers, period) });
-      expect({ label, pending: await pendingOrders(engine.db, officers, asOf) }).toEqual({ label, pending: await rawPendingOrders(engine.db, officers, asOf) });
-      expect({ label, collected: await collectionsTotal(engine.db, officers, period) }).toEqual({ label, collected: await rawCollectionsTotal(engine.db, officers, period) });
-      expect({ label, outstanding: await outstandingTotal(engine.db, officers, period) }).toEqual({ label, outstanding: await rawOutstandingTotal(engine.db, officers, asOf) });
+      expect({ label, rows: await balancesBeforeMonth(engine.db, codes, firstOfMonth, officers) }).toEqual({
+        label,
+        rows: await rawBalancesBefore(engine.db, codes, firstOfMonth, officers),
+      });
+      const period = {
+        asOf,
+        monthStart: firstOfMonth,
+        yearStart:
+          `${asOf.slice(0, 4)}-04-01` > asOf ? `${Number(asOf.slice(0, 4)) - 1}-04-01` : `${asOf.slice(0, 4)}-04-01`,
+      };
+      expect({ label, sales: await salesTotals(engine.db, officers, period) }).toEqual({
+        label,
+        sales: await rawSalesTotals(engine.db, officers, period),
+      });
+      expect({ label, pending: await pendingOrders(engine.db, officers, asOf) }).toEqual({
+        label,
+        pending: await rawPendingOrders(engine.db, officers, asOf),
+      });
+      expect({ label, collected: await collectionsTotal(engine.db, officers, period) }).toEqual({
+        label,
+        collected: await rawCollectionsTotal(engine.db, officers, period),
+      });
+      expect({ label, outstanding: await outstandingTotal(engine.db, officers, period) }).toEqual({
+        label,
+        outstanding: await rawOutstandingTotal(engine.db, officers, asOf),
+      });
     }
   });
 });
@@ -244,11 +312,25 @@ describe.each(ENGINES)('keeping the summary data in step: %s', (kind) => {
     const order = await engine.db
       .selectFrom('orders as o')
       .innerJoin('order_lines as ol', 'ol.order_no', 'o.order_no')
-      .select(['o.order_no', 'o.customer_code', 'o.sales_officer_id', 'o.profit_center_code', 'ol.line_no', 'ol.product_code', 'ol.category_code', 'ol.quantity'])
+      .select([
+        'o.order_no',
+        'o.customer_code',
+        'o.sales_officer_id',
+        'o.profit_center_code',
+        'ol.line_no',
+        'ol.product_code',
+        'ol.category_code',
+        'ol.quantity',
+      ])
       .where('o.status', '=', 'OPEN')
       .orderBy('o.order_no')
       .executeTakeFirstOrThrow();
-    const invoice = await engine.db.selectFrom('invoices').selectAll().where('customer_code', '!=', order.customer_code).orderBy('invoice_no').executeTakeFirstOrThrow();
+    const invoice = await engine.db
+      .selectFrom('invoices')
+      .selectAll()
+      .where('customer_code', '!=', order.customer_code)
+      .orderBy('invoice_no')
+      .executeTakeFirstOrThrow();
     return { order, invoice };
   }
 
@@ -258,16 +340,39 @@ describe.each(ENGINES)('keeping the summary data in step: %s', (kind) => {
     const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text);
     // A delivery against an open order (late: after AsOf), an invoice moved to that order's customer
     // and another day, a receipt, and a ledger entry two months past the horizon.
-    write('invoices.csv', 'invoice_no,invoice_date,customer_code,sales_officer_id,profit_center_code,order_no,amount\n' +
-      `NEWINV1,2026-08-03,${order.customer_code},${order.sales_officer_id},${order.profit_center_code},${order.order_no},500\n` +
-      `${invoice.invoice_no},2026-02-14,${order.customer_code},${invoice.sales_officer_id},${invoice.profit_center_code},,${invoice.amount / 100}\n`);
-    write('invoice_lines.csv', 'invoice_no,line_no,product_code,category_code,quantity,value,order_no,order_line_no\n' +
-      `NEWINV1,1,${order.product_code},${order.category_code},${order.quantity + 5},500,${order.order_no},${order.line_no}\n`);
-    write('receipts.csv', 'receipt_no,receipt_date,customer_code,sales_officer_id,payment_method,reference,amount\n' +
-      `NEWRCP1,2026-06-02,${order.customer_code},${order.sales_officer_id},NEFT,UTR1,250\n`);
-    write('ledger_entries.csv', 'customer_code,entry_date,doc_type,doc_no,debit,credit\n' + `${order.customer_code},2026-08-03,INVOICE,NEWINV1,500,0\n`);
+    write(
+      'invoices.csv',
+      'invoice_no,invoice_date,customer_code,sales_officer_id,profit_center_code,order_no,amount\n' +
+        `NEWINV1,2026-08-03,${order.customer_code},${order.sales_officer_id},${order.profit_center_code},${order.order_no},500\n` +
+        `${invoice.invoice_no},2026-02-14,${order.customer_code},${invoice.sales_officer_id},${invoice.profit_center_code},,${invoice.amount / 100}\n`,
+    );
+    write(
+      'invoice_lines.csv',
+      'invoice_no,line_no,product_code,category_code,quantity,value,order_no,order_line_no\n' +
+        `NEWINV1,1,${order.product_code},${order.category_code},${order.quantity + 5},500,${order.order_no},${order.line_no}\n`,
+    );
+    write(
+      'receipts.csv',
+      'receipt_no,receipt_date,customer_code,sales_officer_id,payment_method,reference,amount\n' +
+        `NEWRCP1,2026-06-02,${order.customer_code},${order.sales_officer_id},NEFT,UTR1,250\n`,
+    );
+    write(
+      'ledger_entries.csv',
+      'customer_code,entry_date,doc_type,doc_no,debit,credit\n' +
+        `${order.customer_code},2026-08-03,INVOICE,NEWINV1,500,0\n`,
+    );
     const { files } = findImportFiles(dir);
-    const results = await runImport(engine, files, { dryRun: false, dateOrder: 'DMY' }, { reject: (line) => { throw new Error(JSON.stringify(line)); }, fileDone: () => undefined });
+    const results = await runImport(
+      engine,
+      files,
+      { dryRun: false, dateOrder: 'DMY' },
+      {
+        reject: (line) => {
+          throw new Error(JSON.stringify(line));
+        },
+        fileDone: () => undefined,
+      },
+    );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 'loaded'));
     const check = await checkSummaries(engine.db);
     expect(check).toEqual({ ...check, inStep: true, facts: [] });
@@ -277,11 +382,15 @@ describe.each(ENGINES)('keeping the summary data in step: %s', (kind) => {
   it('a raw write without upkeep is found by the check, and a refresh of its customer or a rebuild mends it', async () => {
     const { order } = await someOpenOrder();
     await sql`update order_lines set quantity = quantity + 7 where order_no = ${order.order_no}`.execute(engine.db);
-    await sql`delete from invoice_lines where invoice_no = (select min(invoice_no) from invoices where customer_code = ${order.customer_code})`.execute(engine.db);
+    await sql`delete from invoice_lines where invoice_no = (select min(invoice_no) from invoices where customer_code = ${order.customer_code})`.execute(
+      engine.db,
+    );
     const broken = await checkSummaries(engine.db);
     expect(broken.inStep).toBe(false);
     const outOf = broken.tables.filter((t) => t.extra + t.missing > 0).map((t) => t.table);
-    expect(outOf).toEqual(expect.arrayContaining(['sales_period_totals', 'order_period_totals', 'open_order_balances']));
+    expect(outOf).toEqual(
+      expect.arrayContaining(['sales_period_totals', 'order_period_totals', 'open_order_balances']),
+    );
     // The check changed nothing: the same answer twice.
     expect(await checkSummaries(engine.db)).toEqual(broken);
 

@@ -30,9 +30,18 @@ interface Family {
 }
 
 const FAMILIES: Record<SummaryFamily, Family> = {
-  sales: { tables: ['sales_period_totals', 'sales_period_categories', 'sales_period_category_sets'], write: insertSales },
+  sales: {
+    tables: ['sales_period_totals', 'sales_period_categories', 'sales_period_category_sets'],
+    write: insertSales,
+  },
   orders: {
-    tables: ['order_period_totals', 'order_period_categories', 'order_delivery_events', 'open_order_balances', 'open_order_deliveries'],
+    tables: [
+      'order_period_totals',
+      'order_period_categories',
+      'order_delivery_events',
+      'open_order_balances',
+      'open_order_deliveries',
+    ],
     async write(db, s, customers) {
       await insertOrderDeliveries(db, s, customers);
       await insertOpenOrders(db, customers);
@@ -62,16 +71,30 @@ export type RewriteTables = (db: Db, tables: readonly string[], write: () => Pro
 const inPlace: RewriteTables = (_db, _tables, write) => write();
 
 /** Refreshes these customers' summary rows; when they are most of the customers, all are rebuilt in one pass. */
-export async function refreshSummaries(db: Db, customerCodes: Iterable<string> | 'all', families: readonly SummaryFamily[] = ALL_FAMILIES, rewrite: RewriteTables = inPlace): Promise<void> {
+export async function refreshSummaries(
+  db: Db,
+  customerCodes: Iterable<string> | 'all',
+  families: readonly SummaryFamily[] = ALL_FAMILIES,
+  rewrite: RewriteTables = inPlace,
+): Promise<void> {
   if (customerCodes === 'all') return writeSummaries(db, 'all', families, rewrite);
   const codes = [...new Set(customerCodes)].sort();
   if (codes.length === 0) return;
-  const stored = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom('customers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   if (codes.length * 2 >= Number(stored.n)) return writeSummaries(db, 'all', families, rewrite);
-  for (let i = 0; i < codes.length; i += SUMMARY_REFRESH_CUSTOMERS) await writeSummaries(db, codes.slice(i, i + SUMMARY_REFRESH_CUSTOMERS), families);
+  for (let i = 0; i < codes.length; i += SUMMARY_REFRESH_CUSTOMERS)
+    await writeSummaries(db, codes.slice(i, i + SUMMARY_REFRESH_CUSTOMERS), families);
 }
 
-async function writeSummaries(db: Db, customers: Customers, families: readonly SummaryFamily[], rewrite: RewriteTables = inPlace): Promise<void> {
+async function writeSummaries(
+  db: Db,
+  customers: Customers,
+  families: readonly SummaryFamily[],
+  rewrite: RewriteTables = inPlace,
+): Promise<void> {
   const s = summarySql(db);
   for (const family of families) {
     const spec = FAMILIES[family];
@@ -106,14 +129,23 @@ async function deleteRows(db: Db, table: keyof Database, customers: Customers): 
 const PERIOD_KEYS = ['customer_code', 'profit_center_code', 'sales_officer_id'];
 
 /** A period table's month rows summed from its day rows, then its year rows from the month rows. */
-async function rollUpPeriods(db: Db, s: SummarySql, customers: Customers, table: keyof Database, keys: string[], measures: string[]): Promise<void> {
+async function rollUpPeriods(
+  db: Db,
+  s: SummarySql,
+  customers: Customers,
+  table: keyof Database,
+  keys: string[],
+  measures: string[],
+): Promise<void> {
   for (const kind of ['M', 'Y'] as const) {
     const periodStart = kind === 'M' ? s.monthStart(sql.ref('period_start')) : s.yearStart(sql.ref('period_start'));
     const key = sql.join([periodStart, ...keys.map((c) => sql.ref(c))]);
     await sql`
       insert into ${sql.table(table)} (period_kind, period_start, ${refs([...keys, ...measures])})
       select ${kind}, ${key}, ${sums(measures)} from ${sql.table(table)}
-      where period_kind = ${kind === 'M' ? 'D' : 'M'} and ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
+      where period_kind = ${kind === 'M' ? 'D' : 'M'} and ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(
+      db,
+    );
   }
 }
 
@@ -152,9 +184,28 @@ async function insertSales(db: Db, s: SummarySql, customers: Customers): Promise
     select distinct category_set from sales_period_category_sets
     where period_kind = 'D' and ${customerFilter(customers, 'customer_code')}
       and category_set not in (select category_set from sales_category_sets)`.execute(db);
-  await rollUpPeriods(db, s, customers, 'sales_period_totals', PERIOD_KEYS, ['invoice_count', 'quantity', 'value', 'amount']);
-  await rollUpPeriods(db, s, customers, 'sales_period_categories', [...PERIOD_KEYS, 'category_code'], ['quantity', 'value']);
-  await rollUpPeriods(db, s, customers, 'sales_period_category_sets', [...PERIOD_KEYS, 'category_set'], ['invoice_count']);
+  await rollUpPeriods(db, s, customers, 'sales_period_totals', PERIOD_KEYS, [
+    'invoice_count',
+    'quantity',
+    'value',
+    'amount',
+  ]);
+  await rollUpPeriods(
+    db,
+    s,
+    customers,
+    'sales_period_categories',
+    [...PERIOD_KEYS, 'category_code'],
+    ['quantity', 'value'],
+  );
+  await rollUpPeriods(
+    db,
+    s,
+    customers,
+    'sales_period_category_sets',
+    [...PERIOD_KEYS, 'category_set'],
+    ['invoice_count'],
+  );
 }
 
 // ---- orders and deliveries -----------------------------------------------------------------------
@@ -192,13 +243,22 @@ async function insertOrderDeliveries(db: Db, s: SummarySql, customers: Customers
       sum(dq), sum(dv), sum(capped_quantity), sum(capped_value)
     from ${lineDeliverySteps(where, only)} e
     group by order_date, delivery_date, customer_code, profit_center_code, sales_officer_id, category_code`.execute(db);
-  const measures = ['ordered_quantity', 'ordered_value', 'delivered_quantity', 'delivered_value', 'capped_quantity', 'capped_value'];
+  const measures = [
+    'ordered_quantity',
+    'ordered_value',
+    'delivered_quantity',
+    'delivered_value',
+    'capped_quantity',
+    'capped_value',
+  ];
   await rollUpPeriods(db, s, customers, 'order_period_categories', [...PERIOD_KEYS, 'category_code'], measures);
   // The same without the category, for the reports that filter on none.
   const key = sql`period_kind, period_start, customer_code, profit_center_code, sales_officer_id`;
   await sql`
     insert into order_period_totals (${key}, ${refs(measures)})
-    select ${key}, ${sums(measures)} from order_period_categories where ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(db);
+    select ${key}, ${sums(measures)} from order_period_categories where ${customerFilter(customers, 'customer_code')} group by ${key}`.execute(
+    db,
+  );
 }
 
 /**
@@ -301,7 +361,10 @@ async function insertReceipts(db: Db, s: SummarySql, customers: Customers): Prom
  * any entry; a new horizon gives every customer its months, so a month's lookup finds them all.
  */
 async function writeLedgerBalances(db: Db, s: SummarySql, customers: Customers): Promise<void> {
-  const last = await db.selectFrom('ledger_entries').select(sql<string | null>`max(${s.monthStart(sql.ref('entry_date'))})`.as('month')).executeTakeFirst();
+  const last = await db
+    .selectFrom('ledger_entries')
+    .select(sql<string | null>`max(${s.monthStart(sql.ref('entry_date'))})`.as('month'))
+    .executeTakeFirst();
   const horizon = last?.month ?? null;
   const known = await fact(db, FACT_LEDGER_HORIZON);
   const scope: Customers = horizon !== known ? 'all' : customers;
@@ -317,7 +380,10 @@ async function writeLedgerBalances(db: Db, s: SummarySql, customers: Customers):
     .executeTakeFirst();
   if (first?.month) {
     const months = monthsBetween(String(first.month), String(horizon));
-    const calendar = sql.join(months.map((m) => sql`select ${s.date(m)} as month_start`), sql` union all `);
+    const calendar = sql.join(
+      months.map((m) => sql`select ${s.date(m)} as month_start`),
+      sql` union all `,
+    );
     await sql`
       insert into ledger_month_balances (month_start, customer_code, closing_balance)
       with nets as (
@@ -342,7 +408,11 @@ export async function ledgerHorizon(db: Db): Promise<string | undefined> {
 /** The 'yyyy-MM-01' of each month from first's to last's. */
 function monthsBetween(first: string, last: string): string[] {
   const months: string[] = [];
-  for (const d = new Date(`${first.slice(0, 7)}-01T00:00:00Z`); d.toISOString().slice(0, 10) <= last; d.setUTCMonth(d.getUTCMonth() + 1)) {
+  for (
+    const d = new Date(`${first.slice(0, 7)}-01T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= last;
+    d.setUTCMonth(d.getUTCMonth() + 1)
+  ) {
     months.push(d.toISOString().slice(0, 10));
   }
   return months;
@@ -380,5 +450,9 @@ async function fact(db: Db, name: string): Promise<string | undefined> {
 }
 
 async function setFact(db: Db, name: string, value: string): Promise<void> {
-  await db.insertInto('summary_facts').values({ name, value }).onConflict((oc) => oc.column('name').doUpdateSet({ value })).execute();
+  await db
+    .insertInto('summary_facts')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .execute();
 }

@@ -5,7 +5,12 @@ import { requestKindOf, summarize } from '../request-context/annotation';
 import { tracer, tracingOn } from './spans';
 
 /** Runs an operation under its span, which ends with the answer; the binding has annotated the response already. */
-export function traceOperation<T>(res: ServerResponse & { locals: unknown }, service: { name: string; contract: string }, operation: string, run: () => Promise<T>): Promise<T> {
+export function traceOperation<T>(
+  res: ServerResponse & { locals: unknown },
+  service: { name: string; contract: string },
+  operation: string,
+  run: () => Promise<T>,
+): Promise<T> {
   // Under a span that is not recorded (not sampled) this one would not be either: no work for it.
   if (!tracingOn() || trace.getSpan(context.active())?.isRecording() !== true) return run();
   const binding = requestKindOf(res)?.binding;

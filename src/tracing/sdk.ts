@@ -42,7 +42,10 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   });
   sdk.start();
   enableSpans();
-  return { shutdown: () => Promise.race([sdk.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref())]) };
+  return {
+    shutdown: () =>
+      Promise.race([sdk.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref())]),
+  };
 }
 
 /** How long a stopping process waits for its last spans to be exported (a collector may be down). */
@@ -55,10 +58,23 @@ const ENDPOINT_VARIABLE = /^OTEL_EXPORTER_OTLP_(\w+_)?ENDPOINT$/;
  * endpoint it cannot parse, so each endpoint's value is written without its password.
  */
 function stderrLines(env: NodeJS.ProcessEnv): DiagLogger {
-  const endpoints = Object.entries(env).flatMap(([name, value]) => (ENDPOINT_VARIABLE.test(name) && value?.trim() ? [value.trim()] : []));
-  const line = (level: string) => (message: string, ...args: unknown[]) => {
-    const text = endpoints.reduce((shown, endpoint) => shown.replaceAll(endpoint, () => redactedUrl(endpoint)), format(message, ...args));
-    process.stderr.write(`OpenTelemetry ${level}: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
+  const endpoints = Object.entries(env).flatMap(([name, value]) =>
+    ENDPOINT_VARIABLE.test(name) && value?.trim() ? [value.trim()] : [],
+  );
+  const line =
+    (level: string) =>
+    (message: string, ...args: unknown[]) => {
+      const text = endpoints.reduce(
+        (shown, endpoint) => shown.replaceAll(endpoint, () => redactedUrl(endpoint)),
+        format(message, ...args),
+      );
+      process.stderr.write(`OpenTelemetry ${level}: ${text.replace(/\s*\n\s*/g, ' ')}\n`);
+    };
+  return {
+    error: line('error'),
+    warn: line('warn'),
+    info: line('info'),
+    debug: line('debug'),
+    verbose: line('verbose'),
   };
-  return { error: line('error'), warn: line('warn'), info: line('info'), debug: line('debug'), verbose: line('verbose') };
 }

@@ -14,7 +14,9 @@ export function traceRequests(listener: RequestListener, untraced: (req: Incomin
   const propagated = propagation.fields().map((name) => name.toLowerCase());
   return (req, res) => {
     if (untraced(req)) return listener(req, res);
-    const parent = propagated.some((name) => req.headers[name] !== undefined) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+    const parent = propagated.some((name) => req.headers[name] !== undefined)
+      ? propagation.extract(ROOT_CONTEXT, req.headers)
+      : ROOT_CONTEXT;
     const method = req.method ?? 'GET';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     keepRequestSpan(res, span.spanContext());

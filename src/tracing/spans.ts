@@ -1,6 +1,14 @@
 /** The server's own spans (SQLite queries) and trace ids; with tracing off each entry point is one check of a flag. */
 import type { ServerResponse } from 'node:http';
-import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 
 /** The SDK's tracer once it has started; before, the API's proxy, which would look it up on every span. */
 export let tracer: Tracer = trace.getTracer('mobileapp-asmx');

@@ -5,7 +5,11 @@ import { findUser, idsBelow, isAbove, officerScope } from './hierarchy';
 
 describe.each(ENGINES)('reporting tree: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertMasterData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertMasterData(engine.db),
+  );
 
   it('finds a user by id or username without regard to case', async () => {
     expect((await findUser(engine.db, 'so01'))?.id).toBe('SO01');

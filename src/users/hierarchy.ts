@@ -26,7 +26,9 @@ export async function idsBelow(db: Kysely<Database>, managerId: string): Promise
         .selectFrom('users')
         .select('id')
         .where('manager_id', '=', managerId)
-        .unionAll((qb2) => qb2.selectFrom('users').innerJoin('below', 'below.id', 'users.manager_id').select('users.id')),
+        .unionAll((qb2) =>
+          qb2.selectFrom('users').innerJoin('below', 'below.id', 'users.manager_id').select('users.id'),
+        ),
     )
     .selectFrom('below')
     .select('id')

@@ -7,17 +7,24 @@ import { officersSeenBy, principal } from './test-fixture';
 
 describe.each(ENGINES)('principal scope: %s', (kind) => {
   let engine: Engine;
-  suiteEngine(kind, (opened) => (engine = opened), () => insertMasterData(engine.db));
+  suiteEngine(
+    kind,
+    (opened) => (engine = opened),
+    () => insertMasterData(engine.db),
+  );
 
   it('has no bound without a principal or for the admin', async () => {
     expect(await allowedOfficers({ db: engine.db })).toBeUndefined();
     expect(await allowedOfficers({ db: engine.db, principal: principal('ADM001') })).toBeUndefined();
   });
 
-  it.each(USERS.filter((u) => u.role !== 'ADMIN').map((u) => u.id))('bounds %s to themselves and everyone below them', async (id) => {
-    const allowed = await allowedOfficers({ db: engine.db, principal: principal(id) });
-    expect([...allowed!].sort()).toEqual([...officersSeenBy(id)!].sort());
-  });
+  it.each(USERS.filter((u) => u.role !== 'ADMIN').map((u) => u.id))(
+    'bounds %s to themselves and everyone below them',
+    async (id) => {
+      const allowed = await allowedOfficers({ db: engine.db, principal: principal(id) });
+      expect([...allowed!].sort()).toEqual([...officersSeenBy(id)!].sort());
+    },
+  );
 
   it('names the field of an officer or customer outside the bound', async () => {
     const allowed = ['AM01', 'SO01', 'SO02', 'SO04'];
@@ -32,9 +39,16 @@ describe.each(ENGINES)('principal scope: %s', (kind) => {
     })();
     expect(officer).toBeInstanceOf(AppError);
     // The text names the field, not the officer: the caller may have sent a username.
-    expect(officer).toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer', message: "SalesOfficer: the officer it names is outside the authenticated user's scope" });
+    expect(officer).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'SalesOfficer',
+      message: "SalesOfficer: the officer it names is outside the authenticated user's scope",
+    });
     await expect(assertCustomerInScope(engine.db, allowed, 'C003', 'Customer')).resolves.toBeUndefined();
-    await expect(assertCustomerInScope(engine.db, allowed, 'C004', 'Customer')).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'Customer' });
+    await expect(assertCustomerInScope(engine.db, allowed, 'C004', 'Customer')).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'Customer',
+    });
     await expect(assertCustomerInScope(engine.db, undefined, 'C004', 'Customer')).resolves.toBeUndefined();
   });
 

@@ -36,26 +36,49 @@ export function assertVisible(allowed: OfficerBound, officerId: string, absent: 
 }
 
 /** Whether the (stored) customer code belongs to an officer within the bound (an unknown one is). */
-export async function customerAllowed(db: Kysely<Database>, allowed: OfficerBound, customerCode: string): Promise<boolean> {
+export async function customerAllowed(
+  db: Kysely<Database>,
+  allowed: OfficerBound,
+  customerCode: string,
+): Promise<boolean> {
   if (allowed === undefined) return true;
-  const row = await db.selectFrom('customers').select('sales_officer_id').where('code', '=', customerCode).executeTakeFirst();
+  const row = await db
+    .selectFrom('customers')
+    .select('sales_officer_id')
+    .where('code', '=', customerCode)
+    .executeTakeFirst();
   return row === undefined || allowed.includes(row.sales_officer_id);
 }
 
 /** FORBIDDEN naming `field` when the (stored) customer code belongs to an officer outside the bound. */
-export async function assertCustomerInScope(db: Kysely<Database>, allowed: OfficerBound, customerCode: string, field: string): Promise<void> {
+export async function assertCustomerInScope(
+  db: Kysely<Database>,
+  allowed: OfficerBound,
+  customerCode: string,
+  field: string,
+): Promise<void> {
   if (!(await customerAllowed(db, allowed, customerCode))) throw outsideScope(field, `customer ${customerCode}`);
 }
 
 /** A read's filter naming an officer: FORBIDDEN when known and outside the bound; an unknown one is the query's to answer. */
-export async function assertNamedOfficerInScope(db: Kysely<Database>, allowed: OfficerBound, named: string | undefined, field: string): Promise<void> {
+export async function assertNamedOfficerInScope(
+  db: Kysely<Database>,
+  allowed: OfficerBound,
+  named: string | undefined,
+  field: string,
+): Promise<void> {
   if (allowed === undefined || named === undefined) return;
   const officerId = await storedUserId(db, named);
   if (officerId !== undefined) assertOfficerInScope(allowed, officerId, field);
 }
 
 /** The same for a filter naming a customer. */
-export async function assertNamedCustomerInScope(db: Kysely<Database>, allowed: OfficerBound, named: string | undefined, field: string): Promise<void> {
+export async function assertNamedCustomerInScope(
+  db: Kysely<Database>,
+  allowed: OfficerBound,
+  named: string | undefined,
+  field: string,
+): Promise<void> {
   if (allowed === undefined || named === undefined) return;
   const customerCode = await storedCustomerCode(db, named);
   if (customerCode !== undefined) await assertCustomerInScope(db, allowed, customerCode, field);

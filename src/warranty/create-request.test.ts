@@ -7,7 +7,8 @@ import { INVOICES, failure, insertWarrantyFixture, validRequest } from './test-f
 
 const NOW = '2026-06-15T10:00:00.000Z';
 const clock = fixedClock(NOW);
-const create = (engine: Engine, fields: Record<string, string>) => runOperation(createWarrantyRequest, engine, fields, { clock });
+const create = (engine: Engine, fields: Record<string, string>) =>
+  runOperation(createWarrantyRequest, engine, fields, { clock });
 
 async function requestRows(engine: Engine) {
   return engine.db.selectFrom('warranty_requests').selectAll().orderBy('request_no').execute();
@@ -31,29 +32,65 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
   });
 
   it('creates a SUBMITTED request, numbered from the counters, and returns it', async () => {
-    const result = await create(engine, validRequest({ InvoiceNo: 'INV001', PurchaseDate: '05/05/2026', ClientRequestId: 'app-1' }));
+    const result = await create(
+      engine,
+      validRequest({ InvoiceNo: 'INV001', PurchaseDate: '05/05/2026', ClientRequestId: 'app-1' }),
+    );
     const expected = {
-      RequestNo: 'WR0000001', ClientRequestId: 'app-1', CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P001',
-      SerialNo: 'SN-1001', InvoiceNo: 'INV001', PurchaseDate: '2026-05-05', Complaint: 'Pump stops after ten minutes',
-      Status: 'SUBMITTED', Transporter: null, LRNo: null, LRDate: null, VehicleNo: null, CreatedAt: NOW, UpdatedAt: NOW, Version: 1,
+      RequestNo: 'WR0000001',
+      ClientRequestId: 'app-1',
+      CustomerCode: 'C001',
+      SalesOfficer: 'SO01',
+      ProductCode: 'P001',
+      SerialNo: 'SN-1001',
+      InvoiceNo: 'INV001',
+      PurchaseDate: '2026-05-05',
+      Complaint: 'Pump stops after ten minutes',
+      Status: 'SUBMITTED',
+      Transporter: null,
+      LRNo: null,
+      LRDate: null,
+      VehicleNo: null,
+      CreatedAt: NOW,
+      UpdatedAt: NOW,
+      Version: 1,
     };
     expect(result.data).toEqual(expected);
     expect(result.message).toBe('Warranty request WR0000001 created.');
 
     const rows = await requestRows(engine);
-    expect(rows).toEqual([{
-      request_no: 'WR0000001', client_request_id: 'app-1', customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P001',
-      serial_no: 'SN-1001', invoice_no: 'INV001', purchase_date: '2026-05-05', complaint: 'Pump stops after ten minutes',
-      status: 'SUBMITTED', transporter: null, lr_no: null, lr_date: null, vehicle_no: null, created_at: NOW, updated_at: NOW,
-      version: 1, change_seq: 1,
-    }]);
+    expect(rows).toEqual([
+      {
+        request_no: 'WR0000001',
+        client_request_id: 'app-1',
+        customer_code: 'C001',
+        sales_officer_id: 'SO01',
+        product_code: 'P001',
+        serial_no: 'SN-1001',
+        invoice_no: 'INV001',
+        purchase_date: '2026-05-05',
+        complaint: 'Pump stops after ten minutes',
+        status: 'SUBMITTED',
+        transporter: null,
+        lr_no: null,
+        lr_date: null,
+        vehicle_no: null,
+        created_at: NOW,
+        updated_at: NOW,
+        version: 1,
+        change_seq: 1,
+      },
+    ]);
     expect(await counter(engine, 'warranty_request_no')).toBe(1);
     expect(await counter(engine, 'warranty_change_seq')).toBe(1);
   });
 
   it('numbers requests one after the other and takes a new change_seq for each', async () => {
     await create(engine, validRequest());
-    const second = await create(engine, validRequest({ CustomerCode: 'C004', SalesOfficer: 'SO03', ProductCode: 'P004' }));
+    const second = await create(
+      engine,
+      validRequest({ CustomerCode: 'C004', SalesOfficer: 'SO03', ProductCode: 'P004' }),
+    );
     expect((second.data as { RequestNo: string }).RequestNo).toBe('WR0000002');
     const rows = await requestRows(engine);
     expect(rows.map((r) => [r.request_no, r.change_seq, r.client_request_id, r.invoice_no, r.purchase_date])).toEqual([
@@ -63,19 +100,33 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
   });
 
   it('matches codes without regard to case and stores their spelling', async () => {
-    const result = await create(engine, validRequest({ CustomerCode: 'c001', SalesOfficer: 'so01', ProductCode: 'p003', InvoiceNo: 'inv001' }));
-    expect(result.data).toMatchObject({ CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P003', InvoiceNo: 'INV001' });
+    const result = await create(
+      engine,
+      validRequest({ CustomerCode: 'c001', SalesOfficer: 'so01', ProductCode: 'p003', InvoiceNo: 'inv001' }),
+    );
+    expect(result.data).toMatchObject({
+      CustomerCode: 'C001',
+      SalesOfficer: 'SO01',
+      ProductCode: 'P003',
+      InvoiceNo: 'INV001',
+    });
   });
 
   it('prefers the exact spelling when two stored codes differ only by case (docs/behaviour.md)', async () => {
-    await engine.db.insertInto('products').values({ code: 'p003', name: 'Motor 3kW (old code)', category_code: 'CAT02', unit_price: 99900 }).execute();
+    await engine.db
+      .insertInto('products')
+      .values({ code: 'p003', name: 'Motor 3kW (old code)', category_code: 'CAT02', unit_price: 99900 })
+      .execute();
     expect((await create(engine, validRequest({ ProductCode: 'p003' }))).data).toMatchObject({ ProductCode: 'p003' });
     expect((await create(engine, validRequest({ ProductCode: 'P003' }))).data).toMatchObject({ ProductCode: 'P003' });
     expect((await create(engine, validRequest({ ProductCode: ' P003 ' }))).data).toMatchObject({ ProductCode: 'P003' });
   });
 
   it('finds an invoice stored in lower case when its number is typed in upper case, and stores its spelling', async () => {
-    await engine.db.insertInto('invoices').values({ ...INVOICES[0], invoice_no: 'inv-low1' }).execute();
+    await engine.db
+      .insertInto('invoices')
+      .values({ ...INVOICES[0], invoice_no: 'inv-low1' })
+      .execute();
     const result = await create(engine, validRequest({ InvoiceNo: 'INV-LOW1' }));
     expect(result.data).toMatchObject({ InvoiceNo: 'inv-low1' });
   });
@@ -101,8 +152,12 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
 
     it('names the first missing field in the documented order', async () => {
       expect(await failure(create(engine, {}))).toMatchObject({ code: 'MISSING_PARAMETER', field: 'CustomerCode' });
-      expect(await failure(create(engine, { Complaint: 'x', SerialNo: 'y', CustomerCode: 'C001' }))).toMatchObject({ field: 'SalesOfficer' });
-      expect(await failure(create(engine, { CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P001' }))).toMatchObject({ field: 'SerialNo' });
+      expect(await failure(create(engine, { Complaint: 'x', SerialNo: 'y', CustomerCode: 'C001' }))).toMatchObject({
+        field: 'SalesOfficer',
+      });
+      expect(
+        await failure(create(engine, { CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P001' })),
+      ).toMatchObject({ field: 'SerialNo' });
       expect(await requestRows(engine)).toEqual([]);
     });
   });
@@ -130,10 +185,14 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     it('an inactive officer is FORBIDDEN', async () => {
       await engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO02').execute();
       const err = await failure(create(engine, validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02' })));
-      expect(err).toMatchObject({ code: 'FORBIDDEN', field: 'SalesOfficer', message: 'SalesOfficer: user SO02 is not active' });
+      expect(err).toMatchObject({
+        code: 'FORBIDDEN',
+        field: 'SalesOfficer',
+        message: 'SalesOfficer: user SO02 is not active',
+      });
     });
 
-    it("an invoice of another customer is INVALID_PARAMETER InvoiceNo", async () => {
+    it('an invoice of another customer is INVALID_PARAMETER InvoiceNo', async () => {
       const err = await failure(create(engine, validRequest({ InvoiceNo: 'INV002' })));
       expect(err).toMatchObject({ code: 'INVALID_PARAMETER', field: 'InvoiceNo' });
       expect(err.message).toBe('InvoiceNo: invoice INV002 belongs to customer C003, not C001');
@@ -147,7 +206,12 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
 
   describe('values', () => {
     it('PurchaseDate is read in every accepted form, up to and including today', async () => {
-      const forms: Array<[string, string]> = [['2026-06-15', '2026-06-15'], ['01/02/2026', '2026-02-01'], ['3-Mar-2025', '2025-03-03'], ['15.06.2026', '2026-06-15']];
+      const forms: Array<[string, string]> = [
+        ['2026-06-15', '2026-06-15'],
+        ['01/02/2026', '2026-02-01'],
+        ['3-Mar-2025', '2025-03-03'],
+        ['15.06.2026', '2026-06-15'],
+      ];
       for (const [value, stored] of forms) {
         const result = await create(engine, validRequest({ PurchaseDate: value }));
         expect(result.data).toMatchObject({ PurchaseDate: stored });
@@ -155,9 +219,16 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     });
 
     it('"today" is the latest calendar date anywhere (UTC+14): at 10:00 UTC tomorrow has begun there', async () => {
-      const at = (iso: string) => runOperation(createWarrantyRequest, engine, validRequest({ PurchaseDate: '2026-06-16' }), { clock: fixedClock(iso) });
+      const at = (iso: string) =>
+        runOperation(createWarrantyRequest, engine, validRequest({ PurchaseDate: '2026-06-16' }), {
+          clock: fixedClock(iso),
+        });
       const err = await failure(at('2026-06-15T09:59:59.999Z'));
-      expect(err).toMatchObject({ code: 'INVALID_PARAMETER', field: 'PurchaseDate', message: "PurchaseDate: '2026-06-16' is after today (2026-06-15)" });
+      expect(err).toMatchObject({
+        code: 'INVALID_PARAMETER',
+        field: 'PurchaseDate',
+        message: "PurchaseDate: '2026-06-16' is after today (2026-06-15)",
+      });
       expect((await at('2026-06-15T10:00:00.000Z')).data).toMatchObject({ PurchaseDate: '2026-06-16' });
     });
 
@@ -178,7 +249,11 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
       ['CustomerCode', 50],
     ])('%s takes at most %i characters', async (field, max) => {
       const err = await failure(create(engine, validRequest({ [field]: 'x'.repeat(max + 1) })));
-      expect(err).toMatchObject({ code: 'INVALID_PARAMETER', field, message: `${field}: is ${max + 1} characters long; at most ${max} are accepted` });
+      expect(err).toMatchObject({
+        code: 'INVALID_PARAMETER',
+        field,
+        message: `${field}: is ${max + 1} characters long; at most ${max} are accepted`,
+      });
       if (field !== 'CustomerCode') {
         const ok = await create(engine, validRequest({ [field]: 'y'.repeat(max) }));
         expect((ok.data as Record<string, unknown>)[field]).toBe('y'.repeat(max));
@@ -198,12 +273,26 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
 
   describe('ClientRequestId', () => {
     it('the same request again with its key returns the first request unchanged', async () => {
-      const first = await create(engine, validRequest({ ClientRequestId: 'abc-123', InvoiceNo: 'INV001', PurchaseDate: '2026-05-05' }));
+      const first = await create(
+        engine,
+        validRequest({ ClientRequestId: 'abc-123', InvoiceNo: 'INV001', PurchaseDate: '2026-05-05' }),
+      );
       // The same parameters as the operation reads them: codes in another case, another date form, spaces.
-      const same = validRequest({ ClientRequestId: 'abc-123', CustomerCode: 'c001', SalesOfficer: 'so01', ProductCode: ' p001', InvoiceNo: 'inv001', PurchaseDate: '05/05/2026' });
-      const again = await runOperation(createWarrantyRequest, engine, same, { clock: fixedClock('2026-06-15T11:00:00Z') });
+      const same = validRequest({
+        ClientRequestId: 'abc-123',
+        CustomerCode: 'c001',
+        SalesOfficer: 'so01',
+        ProductCode: ' p001',
+        InvoiceNo: 'inv001',
+        PurchaseDate: '05/05/2026',
+      });
+      const again = await runOperation(createWarrantyRequest, engine, same, {
+        clock: fixedClock('2026-06-15T11:00:00Z'),
+      });
       expect(again.data).toEqual(first.data);
-      expect(again.message).toBe("ClientRequestId 'abc-123' was sent before: the earlier request WR0000001 is returned unchanged.");
+      expect(again.message).toBe(
+        "ClientRequestId 'abc-123' was sent before: the earlier request WR0000001 is returned unchanged.",
+      );
       expect(await requestRows(engine)).toHaveLength(1);
       expect(await counter(engine, 'warranty_request_no')).toBe(1);
       expect(await counter(engine, 'warranty_change_seq')).toBe(1);
@@ -215,33 +304,81 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
       ['ProductCode', { ProductCode: 'P002' }],
       ['InvoiceNo', { InvoiceNo: 'INV001' }],
       ['PurchaseDate', { PurchaseDate: '2026-05-06' }],
-    ])('the key with a different request (%s) is CONFLICT naming ClientRequestId, and nothing is written', async (_, change) => {
-      await create(engine, validRequest({ ClientRequestId: 'abc-123', PurchaseDate: '2026-05-05' }));
-      const err = await failure(create(engine, validRequest({ ClientRequestId: 'abc-123', PurchaseDate: '2026-05-05', ...change })));
-      expect(err).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
-      expect(err.message).toBe("ClientRequestId: 'abc-123' was sent before with another request (WR0000001); use a new key for a new request");
-      expect(await requestRows(engine)).toHaveLength(1);
-      expect(await counter(engine, 'warranty_request_no')).toBe(1);
-    });
+    ])(
+      'the key with a different request (%s) is CONFLICT naming ClientRequestId, and nothing is written',
+      async (_, change) => {
+        await create(engine, validRequest({ ClientRequestId: 'abc-123', PurchaseDate: '2026-05-05' }));
+        const err = await failure(
+          create(engine, validRequest({ ClientRequestId: 'abc-123', PurchaseDate: '2026-05-05', ...change })),
+        );
+        expect(err).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+        expect(err.message).toBe(
+          "ClientRequestId: 'abc-123' was sent before with another request (WR0000001); use a new key for a new request",
+        );
+        expect(await requestRows(engine)).toHaveLength(1);
+        expect(await counter(engine, 'warranty_request_no')).toBe(1);
+      },
+    );
 
     it("another officer's request with the same key is created as its own; each officer's key replays their own", async () => {
       const first = await create(engine, validRequest({ ClientRequestId: 'order-2026-0001' }));
-      const other = await create(engine, validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'order-2026-0001' }));
-      expect(other.data).toMatchObject({ RequestNo: 'WR0000002', SalesOfficer: 'SO02', CustomerCode: 'C003', ClientRequestId: 'order-2026-0001' });
+      const other = await create(
+        engine,
+        validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'order-2026-0001' }),
+      );
+      expect(other.data).toMatchObject({
+        RequestNo: 'WR0000002',
+        SalesOfficer: 'SO02',
+        CustomerCode: 'C003',
+        ClientRequestId: 'order-2026-0001',
+      });
       expect(other.message).toBe('Warranty request WR0000002 created.');
       expect((await create(engine, validRequest({ ClientRequestId: 'order-2026-0001' }))).data).toEqual(first.data);
-      expect((await create(engine, validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'order-2026-0001' }))).data).toEqual(other.data);
-      expect((await requestRows(engine)).map((r) => [r.sales_officer_id, r.client_request_id])).toEqual([['SO01', 'order-2026-0001'], ['SO02', 'order-2026-0001']]);
+      expect(
+        (
+          await create(
+            engine,
+            validRequest({ CustomerCode: 'C003', SalesOfficer: 'SO02', ClientRequestId: 'order-2026-0001' }),
+          )
+        ).data,
+      ).toEqual(other.data);
+      expect((await requestRows(engine)).map((r) => [r.sales_officer_id, r.client_request_id])).toEqual([
+        ['SO01', 'order-2026-0001'],
+        ['SO02', 'order-2026-0001'],
+      ]);
     });
 
     it('a stored row is compared whatever wrote it (an import, a request stored before keys were compared)', async () => {
-      await engine.db.insertInto('warranty_requests').values({
-        request_no: 'WR0000100', client_request_id: 'imported', customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P001',
-        serial_no: 'SN-1001', invoice_no: null, purchase_date: null, complaint: 'Pump stops after ten minutes', status: 'DISPATCHED', transporter: 'X',
-        lr_no: 'L1', lr_date: null, vehicle_no: null, created_at: NOW, updated_at: NOW, version: 2, change_seq: 100,
-      }).execute();
-      expect((await create(engine, validRequest({ ClientRequestId: 'imported' }))).data).toMatchObject({ RequestNo: 'WR0000100', Status: 'DISPATCHED' });
-      expect(await failure(create(engine, validRequest({ ClientRequestId: 'imported', SerialNo: 'SN-9' })))).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+      await engine.db
+        .insertInto('warranty_requests')
+        .values({
+          request_no: 'WR0000100',
+          client_request_id: 'imported',
+          customer_code: 'C001',
+          sales_officer_id: 'SO01',
+          product_code: 'P001',
+          serial_no: 'SN-1001',
+          invoice_no: null,
+          purchase_date: null,
+          complaint: 'Pump stops after ten minutes',
+          status: 'DISPATCHED',
+          transporter: 'X',
+          lr_no: 'L1',
+          lr_date: null,
+          vehicle_no: null,
+          created_at: NOW,
+          updated_at: NOW,
+          version: 2,
+          change_seq: 100,
+        })
+        .execute();
+      expect((await create(engine, validRequest({ ClientRequestId: 'imported' }))).data).toMatchObject({
+        RequestNo: 'WR0000100',
+        Status: 'DISPATCHED',
+      });
+      expect(
+        await failure(create(engine, validRequest({ ClientRequestId: 'imported', SerialNo: 'SN-9' }))),
+      ).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
     });
 
     it('a retry is answered even after the master data changed', async () => {
@@ -258,10 +395,17 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     });
 
     it('50 parallel creates of one request with one key write one row, and every answer carries its number', async () => {
-      const answers = await Promise.all(Array.from({ length: 50 }, () => create(engine, validRequest({ ClientRequestId: 'same-key' }))));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => create(engine, validRequest({ ClientRequestId: 'same-key' }))),
+      );
       const rows = await requestRows(engine);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ request_no: 'WR0000001', client_request_id: 'same-key', version: 1, change_seq: 1 });
+      expect(rows[0]).toMatchObject({
+        request_no: 'WR0000001',
+        client_request_id: 'same-key',
+        version: 1,
+        change_seq: 1,
+      });
       expect(new Set(answers.map((a) => (a.data as { RequestNo: string }).RequestNo))).toEqual(new Set(['WR0000001']));
       expect(answers.filter((a) => a.message === 'Warranty request WR0000001 created.')).toHaveLength(1);
       for (const answer of answers) expect(answer.data).toEqual(answers[0].data);
@@ -269,20 +413,31 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
     });
 
     it('parallel creates of different requests with one key store one; every other answer is CONFLICT', async () => {
-      const answers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => create(engine, validRequest({ ClientRequestId: 'one-key', SerialNo: `SN-${i}` }))));
+      const answers = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          create(engine, validRequest({ ClientRequestId: 'one-key', SerialNo: `SN-${i}` })),
+        ),
+      );
       const created = answers.filter((a) => a.status === 'fulfilled');
       expect(created).toHaveLength(1);
-      for (const refused of answers.filter((a) => a.status === 'rejected')) expect(refused.reason).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
+      for (const refused of answers.filter((a) => a.status === 'rejected'))
+        expect(refused.reason).toMatchObject({ code: 'CONFLICT', field: 'ClientRequestId' });
       expect(await requestRows(engine)).toHaveLength(1);
     });
 
     it('parallel creates with different keys all get their own number', async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => create(engine, validRequest({ ClientRequestId: `key-${i}` }))));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => create(engine, validRequest({ ClientRequestId: `key-${i}` }))),
+      );
       const numbers = answers.map((a) => (a.data as { RequestNo: string }).RequestNo);
       expect(new Set(numbers).size).toBe(20);
       const rows = await requestRows(engine);
-      expect(rows.map((r) => r.request_no)).toEqual(Array.from({ length: 20 }, (_, i) => `WR${String(i + 1).padStart(7, '0')}`));
-      expect(rows.map((r) => Number(r.change_seq)).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(rows.map((r) => r.request_no)).toEqual(
+        Array.from({ length: 20 }, (_, i) => `WR${String(i + 1).padStart(7, '0')}`),
+      );
+      expect(rows.map((r) => Number(r.change_seq)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
     });
 
     if (kind === 'postgres') {
@@ -290,12 +445,29 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
       async function createWhileRaced(fields: Record<string, string>) {
         let answer: Promise<unknown> | undefined;
         await engine.db.transaction().execute(async (trx) => {
-          await trx.insertInto('warranty_requests').values({
-            request_no: 'WR9000000', client_request_id: 'raced', customer_code: 'C001', sales_officer_id: 'SO01', product_code: 'P002',
-            serial_no: 'SN-R', invoice_no: null, purchase_date: null, complaint: 'Written elsewhere', status: 'SUBMITTED', transporter: null,
-            lr_no: null, lr_date: null, vehicle_no: null, created_at: '2026-06-14T08:00:00.000Z', updated_at: '2026-06-14T08:00:00.000Z',
-            version: 1, change_seq: 9000000,
-          }).execute();
+          await trx
+            .insertInto('warranty_requests')
+            .values({
+              request_no: 'WR9000000',
+              client_request_id: 'raced',
+              customer_code: 'C001',
+              sales_officer_id: 'SO01',
+              product_code: 'P002',
+              serial_no: 'SN-R',
+              invoice_no: null,
+              purchase_date: null,
+              complaint: 'Written elsewhere',
+              status: 'SUBMITTED',
+              transporter: null,
+              lr_no: null,
+              lr_date: null,
+              vehicle_no: null,
+              created_at: '2026-06-14T08:00:00.000Z',
+              updated_at: '2026-06-14T08:00:00.000Z',
+              version: 1,
+              change_seq: 9000000,
+            })
+            .execute();
           answer = create(engine, validRequest({ ClientRequestId: 'raced', ...fields })).catch((err: unknown) => err);
           await waitForLockWait(engine);
         });
@@ -303,8 +475,16 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
       }
 
       it('the same request committed with the key by another path while the create waits is returned (unique violation caught)', async () => {
-        const result = (await createWhileRaced({ ProductCode: 'P002', SerialNo: 'SN-R', Complaint: 'Written elsewhere' })) as Awaited<ReturnType<typeof create>>;
-        expect(result.data).toMatchObject({ RequestNo: 'WR9000000', Complaint: 'Written elsewhere', ProductCode: 'P002' });
+        const result = (await createWhileRaced({
+          ProductCode: 'P002',
+          SerialNo: 'SN-R',
+          Complaint: 'Written elsewhere',
+        })) as Awaited<ReturnType<typeof create>>;
+        expect(result.data).toMatchObject({
+          RequestNo: 'WR9000000',
+          Complaint: 'Written elsewhere',
+          ProductCode: 'P002',
+        });
         expect(result.message).toContain('was sent before');
         expect((await requestRows(engine)).map((r) => r.request_no)).toEqual(['WR9000000']);
         expect(await counter(engine, 'warranty_request_no')).toBe(0);
@@ -321,7 +501,11 @@ describe.each(ENGINES)('CreateWarrantyRequest: %s', (kind) => {
 /** Waits until some session of this database waits for a lock (the create blocked on the unique index). */
 async function waitForLockWait(engine: Engine): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query like 'insert into "warranty_requests"%'`.execute(engine.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query like 'insert into "warranty_requests"%'`.execute(
+      engine.db,
+    );
     if (rows[0].n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

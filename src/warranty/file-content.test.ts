@@ -17,15 +17,30 @@ describe('warranty file content', () => {
   it('checks a file: hash, size, sniffed type, and a name when none is given', () => {
     const bytes = sample.png(3, 100);
     expect(checkFile({ field: 'Photo', fileName: 'C:\\Users\\me\\shot.jpeg', content: bytes }, 100)).toEqual({
-      field: 'Photo', fileName: 'shot.jpeg', contentType: 'image/png', content: bytes, sizeBytes: 100, sha256: sha256(bytes),
+      field: 'Photo',
+      fileName: 'shot.jpeg',
+      contentType: 'image/png',
+      content: bytes,
+      sizeBytes: 100,
+      sha256: sha256(bytes),
     });
     expect(checkFile({ field: 'FileContent', fileName: '', content: sample.pdf() }, 1000).fileName).toBe('file.pdf');
   });
 
   it.each([
     ['empty', Buffer.alloc(0), 'INVALID_PARAMETER', "Photo: file 'a.png' is empty"],
-    ['one byte over the limit', sample.png(1, 101), 'PAYLOAD_TOO_LARGE', "Photo: file 'a.png' is larger than the limit of 100 bytes per file"],
-    ['not an accepted type', sample.gif(), 'UNSUPPORTED_MEDIA', "Photo: file 'a.png' is not a JPEG, PNG, WebP or PDF file"],
+    [
+      'one byte over the limit',
+      sample.png(1, 101),
+      'PAYLOAD_TOO_LARGE',
+      "Photo: file 'a.png' is larger than the limit of 100 bytes per file",
+    ],
+    [
+      'not an accepted type',
+      sample.gif(),
+      'UNSUPPORTED_MEDIA',
+      "Photo: file 'a.png' is not a JPEG, PNG, WebP or PDF file",
+    ],
   ])('refuses a file that is %s', (_, content, code, message) => {
     let error: unknown;
     try {
@@ -70,6 +85,8 @@ describe('warranty file content', () => {
   });
 
   it.each(['not base64!', 'QUJD=Q==', 'QUJDR', 'QUJDRA=', '%%%%'])('refuses %j as base64', (value) => {
-    expect(() => decodeBase64(value, 'FileContent')).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER', field: 'FileContent' }));
+    expect(() => decodeBase64(value, 'FileContent')).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMETER', field: 'FileContent' }),
+    );
   });
 });

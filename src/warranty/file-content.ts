@@ -28,8 +28,16 @@ const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
 const SIGNATURES: readonly FileType[] = [
   { contentType: 'image/jpeg', extension: '.jpg', matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
-  { contentType: 'image/png', extension: '.png', matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  { contentType: 'image/webp', extension: '.webp', matches: (b) => startsWith(b, ascii('RIFF')) && startsWith(b, ascii('WEBP'), 8) },
+  {
+    contentType: 'image/png',
+    extension: '.png',
+    matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  },
+  {
+    contentType: 'image/webp',
+    extension: '.webp',
+    matches: (b) => startsWith(b, ascii('RIFF')) && startsWith(b, ascii('WEBP'), 8),
+  },
   { contentType: 'application/pdf', extension: '.pdf', matches: (b) => startsWith(b, ascii('%PDF-')) },
 ];
 
@@ -50,7 +58,11 @@ export function checkFile(file: IncomingFile, maxFileBytes: number): CheckedFile
   if (file.content.length > maxFileBytes) throw fileTooLarge(file.field, shownName, maxFileBytes);
   const type = sniff(file.content);
   if (!type) {
-    throw new AppError('UNSUPPORTED_MEDIA', `${file.field}: file '${shownName}' is not a JPEG, PNG, WebP or PDF file`, file.field);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA',
+      `${file.field}: file '${shownName}' is not a JPEG, PNG, WebP or PDF file`,
+      file.field,
+    );
   }
   return {
     field: file.field,
@@ -69,7 +81,11 @@ export function checkFile(file: IncomingFile, maxFileBytes: number): CheckedFile
  */
 export function sanitiseFileName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? '';
-  const clean = last.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '').trim().replace(/^\.+/, '').trim();
+  const clean = last
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
+    .trim()
+    .replace(/^\.+/, '')
+    .trim();
   const chars = Array.from(clean);
   if (chars.length <= MAX_FILE_NAME_LENGTH) return clean;
   const dot = clean.lastIndexOf('.');
@@ -90,7 +106,10 @@ export function decodeBase64(value: string, field: string): Buffer {
   const unpadded = text.replace(/={1,2}$/, '');
   const padded = unpadded.length !== text.length;
   if (!/^[A-Za-z0-9+/_-]*$/.test(unpadded) || unpadded.length % 4 === 1 || (padded && text.length % 4 !== 0)) {
-    throw invalid(field, 'is not valid base64 (use the standard base64 alphabet A-Z a-z 0-9 + /, optionally padded with =)');
+    throw invalid(
+      field,
+      'is not valid base64 (use the standard base64 alphabet A-Z a-z 0-9 + /, optionally padded with =)',
+    );
   }
   return Buffer.from(unpadded, 'base64');
 }

@@ -13,24 +13,45 @@ export type WarrantyRequestRow = Selectable<Database['warranty_requests']>;
 export type FileMetaRow = Omit<Selectable<Database['warranty_files']>, 'content'>;
 export type SyncRow = WarrantyRequestRow & { file_count: number };
 
-const FILE_META_COLUMNS = ['file_id', 'request_no', 'file_name', 'content_type', 'size_bytes', 'sha256', 'created_at'] as const;
+const FILE_META_COLUMNS = [
+  'file_id',
+  'request_no',
+  'file_name',
+  'content_type',
+  'size_bytes',
+  'sha256',
+  'created_at',
+] as const;
 
 // ---- master data ---------------------------------------------------------------------------------
 
 /** A customer by its code, typed in any case (master-codes.ts: the exact spelling preferred). */
-export async function findCustomer(db: Kysely<Database>, code: string): Promise<Selectable<Database['customers']> | undefined> {
+export async function findCustomer(
+  db: Kysely<Database>,
+  code: string,
+): Promise<Selectable<Database['customers']> | undefined> {
   const stored = await storedCustomerCode(db, code);
-  return stored === undefined ? undefined : db.selectFrom('customers').selectAll().where('code', '=', stored).executeTakeFirst();
+  return stored === undefined
+    ? undefined
+    : db.selectFrom('customers').selectAll().where('code', '=', stored).executeTakeFirst();
 }
 
 /** A product by its code, typed in any case (master-codes.ts: the exact spelling preferred). */
-export async function findProduct(db: Kysely<Database>, code: string): Promise<Selectable<Database['products']> | undefined> {
+export async function findProduct(
+  db: Kysely<Database>,
+  code: string,
+): Promise<Selectable<Database['products']> | undefined> {
   const stored = await storedProductCode(db, code);
-  return stored === undefined ? undefined : db.selectFrom('products').selectAll().where('code', '=', stored).executeTakeFirst();
+  return stored === undefined
+    ? undefined
+    : db.selectFrom('products').selectAll().where('code', '=', stored).executeTakeFirst();
 }
 
 /** An invoice by its number under its usual spellings (documentNumberSpellings), the exact one preferred. */
-export async function findInvoice(db: Kysely<Database>, invoiceNo: string): Promise<Pick<Database['invoices'], 'invoice_no' | 'customer_code' | 'invoice_date'> | undefined> {
+export async function findInvoice(
+  db: Kysely<Database>,
+  invoiceNo: string,
+): Promise<Pick<Database['invoices'], 'invoice_no' | 'customer_code' | 'invoice_date'> | undefined> {
   const candidates = documentNumberSpellings(invoiceNo);
   return db
     .selectFrom('invoices')
@@ -52,7 +73,11 @@ export function unknownRequest(requestNo: string): AppError {
 }
 
 /** The request, when it exists within the authenticated user's scope (NOT_FOUND otherwise, whichever it is). */
-export async function visibleRequest(db: Kysely<Database>, requestNo: string, allowed: OfficerBound | undefined): Promise<WarrantyRequestRow> {
+export async function visibleRequest(
+  db: Kysely<Database>,
+  requestNo: string,
+  allowed: OfficerBound | undefined,
+): Promise<WarrantyRequestRow> {
   const request = await findRequest(db, requestNo);
   if (!request) throw unknownRequest(requestNo);
   assertVisible(allowed, request.sales_officer_id, () => unknownRequest(requestNo));
@@ -60,9 +85,17 @@ export async function visibleRequest(db: Kysely<Database>, requestNo: string, al
 }
 
 /** The request an officer's ClientRequestId names (the key is unique per officer). */
-export function findRequestByClientId(db: Kysely<Database>, officerId: string, clientRequestId: string): Promise<WarrantyRequestRow | undefined> {
-  return db.selectFrom('warranty_requests').selectAll()
-    .where('sales_officer_id', '=', officerId).where('client_request_id', '=', clientRequestId).executeTakeFirst();
+export function findRequestByClientId(
+  db: Kysely<Database>,
+  officerId: string,
+  clientRequestId: string,
+): Promise<WarrantyRequestRow | undefined> {
+  return db
+    .selectFrom('warranty_requests')
+    .selectAll()
+    .where('sales_officer_id', '=', officerId)
+    .where('client_request_id', '=', clientRequestId)
+    .executeTakeFirst();
 }
 
 export async function insertRequest(db: Kysely<Database>, row: WarrantyRequestRow): Promise<void> {
@@ -81,18 +114,22 @@ export interface RowChange {
  * Sets the transport details and DISPATCHED, guarded in SQL: only a SUBMITTED or DISPATCHED request
  * at the version the caller read is changed. Returns whether a row was changed.
  */
-export async function dispatchRequest(db: Kysely<Database>, requestNo: string, readVersion: number, details: TransportDetails, change: RowChange): Promise<boolean> {
+export async function dispatchRequest(
+  db: Kysely<Database>,
+  requestNo: string,
+  readVersion: number,
+  details: TransportDetails,
+  change: RowChange,
+): Promise<boolean> {
   const result = await db
     .updateTable('warranty_requests')
-    .set((eb) =>
-      ({
-        ...details,
-        status: 'DISPATCHED' as const,
-        version: eb('version', '+', 1),
-        change_seq: change.changeSeq,
-        updated_at: change.updatedAt,
-      }),
-    )
+    .set((eb) => ({
+      ...details,
+      status: 'DISPATCHED' as const,
+      version: eb('version', '+', 1),
+      change_seq: change.changeSeq,
+      updated_at: change.updatedAt,
+    }))
     .where('request_no', '=', requestNo)
     .where('status', 'in', ['SUBMITTED', 'DISPATCHED'])
     .where('version', '=', readVersion)
@@ -113,7 +150,12 @@ export async function touchRequest(db: Kysely<Database>, requestNo: string, chan
 
 /** The request's files without their content, oldest first. */
 export function listFiles(db: Kysely<Database>, requestNo: string): Promise<FileMetaRow[]> {
-  return db.selectFrom('warranty_files').select(FILE_META_COLUMNS).where('request_no', '=', requestNo).orderBy('file_id').execute();
+  return db
+    .selectFrom('warranty_files')
+    .select(FILE_META_COLUMNS)
+    .where('request_no', '=', requestNo)
+    .orderBy('file_id')
+    .execute();
 }
 
 export async function insertFile(db: Kysely<Database>, row: Selectable<Database['warranty_files']>): Promise<void> {
@@ -126,12 +168,21 @@ export async function insertFile(db: Kysely<Database>, row: Selectable<Database[
  * Requests whose latest change comes after `since`, in change order, with their number of files;
  * only those of `officerIds` when given.
  */
-export async function changedSince(db: Kysely<Database>, since: number, officerIds: readonly string[] | undefined, limit: number): Promise<SyncRow[]> {
+export async function changedSince(
+  db: Kysely<Database>,
+  since: number,
+  officerIds: readonly string[] | undefined,
+  limit: number,
+): Promise<SyncRow[]> {
   let query = db
     .selectFrom('warranty_requests as r')
     .selectAll('r')
     .select((eb) =>
-      eb.selectFrom('warranty_files as f').select((f) => f.fn.countAll<number>().as('n')).whereRef('f.request_no', '=', 'r.request_no').as('file_count'),
+      eb
+        .selectFrom('warranty_files as f')
+        .select((f) => f.fn.countAll<number>().as('n'))
+        .whereRef('f.request_no', '=', 'r.request_no')
+        .as('file_count'),
     )
     .where('r.change_seq', '>', since);
   if (officerIds !== undefined) query = query.where('r.sales_officer_id', 'in', officerIds);
@@ -166,7 +217,10 @@ const REQUEST_FIELDS = {
 /** What the writes answer (docs/results.md). */
 export const WARRANTY_REQUEST_TYPE = recordType('WarrantyRequest', REQUEST_FIELDS);
 /** A request as the sync lists it: with the number of its files. */
-export const SYNCED_WARRANTY_REQUEST_TYPE = recordType('SyncedWarrantyRequest', { ...REQUEST_FIELDS, FileCount: field.integer });
+export const SYNCED_WARRANTY_REQUEST_TYPE = recordType('SyncedWarrantyRequest', {
+  ...REQUEST_FIELDS,
+  FileCount: field.integer,
+});
 
 export type WarrantyFileView = ReturnType<typeof fileView>;
 

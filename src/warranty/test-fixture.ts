@@ -13,8 +13,24 @@ import { AppError } from '../errors';
 import { insertMasterData } from '../../test/support/fixture';
 
 export const INVOICES = [
-  { invoice_no: 'INV001', invoice_date: '2026-05-02', customer_code: 'C001', sales_officer_id: 'SO01', profit_center_code: 'PC1', order_no: null, amount: 150000 },
-  { invoice_no: 'INV002', invoice_date: '2026-05-03', customer_code: 'C003', sales_officer_id: 'SO02', profit_center_code: 'PC3', order_no: null, amount: 99900 },
+  {
+    invoice_no: 'INV001',
+    invoice_date: '2026-05-02',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    profit_center_code: 'PC1',
+    order_no: null,
+    amount: 150000,
+  },
+  {
+    invoice_no: 'INV002',
+    invoice_date: '2026-05-03',
+    customer_code: 'C003',
+    sales_officer_id: 'SO02',
+    profit_center_code: 'PC3',
+    order_no: null,
+    amount: 99900,
+  },
 ];
 
 export async function insertWarrantyFixture(db: Kysely<Database>): Promise<void> {
@@ -24,7 +40,14 @@ export async function insertWarrantyFixture(db: Kysely<Database>): Promise<void>
 
 /** The fields of a valid CreateWarrantyRequest for customer C001 of officer SO01. */
 export function validRequest(overrides: Record<string, string> = {}): Record<string, string> {
-  return { CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P001', SerialNo: 'SN-1001', Complaint: 'Pump stops after ten minutes', ...overrides };
+  return {
+    CustomerCode: 'C001',
+    SalesOfficer: 'SO01',
+    ProductCode: 'P001',
+    SerialNo: 'SN-1001',
+    Complaint: 'Pump stops after ten minutes',
+    ...overrides,
+  };
 }
 
 /** The AppError a promise rejects with (any other outcome fails the test). */
@@ -51,7 +74,8 @@ function withSignature(signature: Buffer, size: number, seed: number): Buffer {
 }
 
 export const sample = {
-  png: (seed = 1, size = 64) => withSignature(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), size, seed),
+  png: (seed = 1, size = 64) =>
+    withSignature(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), size, seed),
   jpeg: (seed = 1, size = 64) => withSignature(Buffer.from([0xff, 0xd8, 0xff, 0xe0]), size, seed),
   webp: (seed = 1, size = 64) => {
     const length = Buffer.alloc(4);

@@ -13,8 +13,23 @@ import { customerAllowed, officerAllowed, type OfficerBound } from '../users/pri
 import { fileId, lockWarrantyWrites, nextValue, requestNumber } from './counters';
 import type { CheckedFile } from './file-content';
 import {
-  dispatchRequest, findCustomer, findInvoice, findProduct, findRequest, findRequestByClientId, insertFile, insertRequest, listFiles,
-  touchRequest, unknownRequest, visibleRequest, fileView, requestView, type FileMetaRow, type TransportDetails, type WarrantyRequestRow,
+  dispatchRequest,
+  findCustomer,
+  findInvoice,
+  findProduct,
+  findRequest,
+  findRequestByClientId,
+  insertFile,
+  insertRequest,
+  listFiles,
+  touchRequest,
+  unknownRequest,
+  visibleRequest,
+  fileView,
+  requestView,
+  type FileMetaRow,
+  type TransportDetails,
+  type WarrantyRequestRow,
 } from './repository';
 
 export interface NewWarrantyRequest {
@@ -30,7 +45,12 @@ export interface NewWarrantyRequest {
 }
 
 /** The request created, or `replayed`: the earlier, identical one ClientRequestId named, unchanged. */
-export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarrantyRequest, now: Date, allowed?: OfficerBound) {
+export async function createWarrantyRequest(
+  db: Kysely<Database>,
+  input: NewWarrantyRequest,
+  now: Date,
+  allowed?: OfficerBound,
+) {
   try {
     return await db.transaction().execute((trx) => createInTransaction(trx, input, now, allowed));
   } catch (err) {
@@ -46,7 +66,12 @@ export async function createWarrantyRequest(db: Kysely<Database>, input: NewWarr
   }
 }
 
-async function createInTransaction(trx: Transaction<Database>, input: NewWarrantyRequest, now: Date, allowed: OfficerBound) {
+async function createInTransaction(
+  trx: Transaction<Database>,
+  input: NewWarrantyRequest,
+  now: Date,
+  allowed: OfficerBound,
+) {
   await lockWarrantyWrites(trx);
   const officer = await visibleOfficer(trx, input.salesOfficer, allowed);
   if (input.clientRequestId !== undefined && officer !== undefined) {
@@ -100,16 +125,32 @@ async function replay(db: Kysely<Database>, earlier: WarrantyRequestRow, input: 
  * the invoice number under their stored spelling (else as typed), the rest as read. The row keeps every
  * parameter, so it is its own fingerprint, also for requests stored before keys were compared or imported.
  */
-async function sameRequest(db: Kysely<Database>, earlier: WarrantyRequestRow, input: NewWarrantyRequest): Promise<boolean> {
-  if (input.serialNo !== earlier.serial_no || input.complaint !== earlier.complaint || (input.purchaseDate ?? null) !== earlier.purchase_date) return false;
-  const invoiceNo = input.invoiceNo === undefined ? null : ((await findInvoice(db, input.invoiceNo))?.invoice_no ?? input.invoiceNo);
-  return invoiceNo === earlier.invoice_no
-    && ((await storedCustomerCode(db, input.customerCode)) ?? input.customerCode) === earlier.customer_code
-    && ((await storedProductCode(db, input.productCode)) ?? input.productCode) === earlier.product_code;
+async function sameRequest(
+  db: Kysely<Database>,
+  earlier: WarrantyRequestRow,
+  input: NewWarrantyRequest,
+): Promise<boolean> {
+  if (
+    input.serialNo !== earlier.serial_no ||
+    input.complaint !== earlier.complaint ||
+    (input.purchaseDate ?? null) !== earlier.purchase_date
+  )
+    return false;
+  const invoiceNo =
+    input.invoiceNo === undefined ? null : ((await findInvoice(db, input.invoiceNo))?.invoice_no ?? input.invoiceNo);
+  return (
+    invoiceNo === earlier.invoice_no &&
+    ((await storedCustomerCode(db, input.customerCode)) ?? input.customerCode) === earlier.customer_code &&
+    ((await storedProductCode(db, input.productCode)) ?? input.productCode) === earlier.product_code
+  );
 }
 
 /** The SalesOfficer, looked up within the authenticated user's scope: outside it as if unknown. */
-async function visibleOfficer(db: Kysely<Database>, salesOfficer: string, allowed: OfficerBound): Promise<User | undefined> {
+async function visibleOfficer(
+  db: Kysely<Database>,
+  salesOfficer: string,
+  allowed: OfficerBound,
+): Promise<User | undefined> {
   const officer = await findUser(db, salesOfficer);
   return officer !== undefined && officerAllowed(allowed, officer.id) ? officer : undefined;
 }
@@ -118,28 +159,55 @@ async function visibleOfficer(db: Kysely<Database>, salesOfficer: string, allowe
  * The stored spellings of the references, or the first one that fails (in the order of the fields).
  * `officer` is visibleOfficer()'s; a customer or invoice outside the bound is NOT_FOUND as well.
  */
-async function resolveReferences(db: Kysely<Database>, input: NewWarrantyRequest, officer: User | undefined, allowed: OfficerBound) {
+async function resolveReferences(
+  db: Kysely<Database>,
+  input: NewWarrantyRequest,
+  officer: User | undefined,
+  allowed: OfficerBound,
+) {
   const customer = await findCustomer(db, input.customerCode);
   if (!customer || !officerAllowed(allowed, customer.sales_officer_id)) {
     throw notFound('CustomerCode', `CustomerCode: customer '${input.customerCode}' does not exist`);
   }
   if (!officer) throw notFound('SalesOfficer', `SalesOfficer: user '${input.salesOfficer}' does not exist`);
-  if (!officer.active) throw new AppError('FORBIDDEN', `SalesOfficer: user ${officer.id} is not active`, 'SalesOfficer');
+  if (!officer.active)
+    throw new AppError('FORBIDDEN', `SalesOfficer: user ${officer.id} is not active`, 'SalesOfficer');
   if (customer.sales_officer_id !== officer.id) {
-    throw new AppError('FORBIDDEN', `SalesOfficer: ${officer.id} is not the sales officer of customer ${customer.code}`, 'SalesOfficer');
+    throw new AppError(
+      'FORBIDDEN',
+      `SalesOfficer: ${officer.id} is not the sales officer of customer ${customer.code}`,
+      'SalesOfficer',
+    );
   }
   const product = await findProduct(db, input.productCode);
   if (!product) throw notFound('ProductCode', `ProductCode: product '${input.productCode}' does not exist`);
-  return { customerCode: customer.code, officerId: officer.id, productCode: product.code, invoiceNo: await resolveInvoice(db, input, customer.code, allowed) };
+  return {
+    customerCode: customer.code,
+    officerId: officer.id,
+    productCode: product.code,
+    invoiceNo: await resolveInvoice(db, input, customer.code, allowed),
+  };
 }
 
-async function resolveInvoice(db: Kysely<Database>, input: NewWarrantyRequest, customerCode: string, allowed: OfficerBound): Promise<string | null> {
+async function resolveInvoice(
+  db: Kysely<Database>,
+  input: NewWarrantyRequest,
+  customerCode: string,
+  allowed: OfficerBound,
+): Promise<string | null> {
   if (input.invoiceNo === undefined) return null;
   const invoice = await findInvoice(db, input.invoiceNo);
   // Invoice numbers run in sequence: naming the customer of one outside the scope would map them all.
-  if (!invoice || (invoice.customer_code !== customerCode && !(await customerAllowed(db, allowed, invoice.customer_code)))) throw notFound('InvoiceNo', `InvoiceNo: invoice '${input.invoiceNo}' does not exist`);
+  if (
+    !invoice ||
+    (invoice.customer_code !== customerCode && !(await customerAllowed(db, allowed, invoice.customer_code)))
+  )
+    throw notFound('InvoiceNo', `InvoiceNo: invoice '${input.invoiceNo}' does not exist`);
   if (invoice.customer_code !== customerCode) {
-    throw invalid('InvoiceNo', `invoice ${invoice.invoice_no} belongs to customer ${invoice.customer_code}, not ${customerCode}`);
+    throw invalid(
+      'InvoiceNo',
+      `invoice ${invoice.invoice_no} belongs to customer ${invoice.customer_code}, not ${customerCode}`,
+    );
   }
   return invoice.invoice_no;
 }
@@ -164,7 +232,12 @@ const OPEN_FOR_TRANSPORT: readonly WarrantyStatus[] = ['SUBMITTED', 'DISPATCHED'
  * UpdateWarrantyTransportDetails: the request as it stands after the call, and the call's Message. The details are
  * one set: a call replaces all four, so an optional detail left out is cleared.
  */
-export async function updateTransportDetails(db: Kysely<Database>, input: TransportInput, now: Date, allowed?: OfficerBound) {
+export async function updateTransportDetails(
+  db: Kysely<Database>,
+  input: TransportInput,
+  now: Date,
+  allowed?: OfficerBound,
+) {
   return db.transaction().execute(async (trx) => {
     await lockWarrantyWrites(trx);
     const current = await visibleRequest(trx, input.requestNo, allowed);
@@ -175,7 +248,11 @@ export async function updateTransportDetails(db: Kysely<Database>, input: Transp
       lr_date: input.lrDate ?? null,
       vehicle_no: input.vehicleNo ?? null,
     };
-    const same = current.transporter === details.transporter && current.lr_no === details.lr_no && current.lr_date === details.lr_date && current.vehicle_no === details.vehicle_no;
+    const same =
+      current.transporter === details.transporter &&
+      current.lr_no === details.lr_no &&
+      current.lr_date === details.lr_date &&
+      current.vehicle_no === details.vehicle_no;
     if (current.status === 'DISPATCHED' && same) return answer(current, 'unchanged');
     const change = { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: now.toISOString() };
     // The state is guarded in the UPDATE itself (and the version read above), so whatever happened since
@@ -198,7 +275,11 @@ async function refusal(db: Kysely<Database>, requestNo: string): Promise<AppErro
   const now = await findRequest(db, requestNo);
   if (!now) return unknownRequest(requestNo);
   if (!OPEN_FOR_TRANSPORT.includes(now.status)) return wrongState(now);
-  return new AppError('CONFLICT', `RequestNo: request ${requestNo} was changed at the same time; send the details again`, 'RequestNo');
+  return new AppError(
+    'CONFLICT',
+    `RequestNo: request ${requestNo} was changed at the same time; send the details again`,
+    'RequestNo',
+  );
 }
 
 function wrongState(row: WarrantyRequestRow): AppError {
@@ -220,7 +301,14 @@ export async function listRequestFiles(db: Kysely<Database>, requestNo: string, 
   return (await listFiles(db, requestNo)).map(fileView);
 }
 
-export async function storeRequestFiles(db: Kysely<Database>, requestNo: string, files: readonly CheckedFile[], limits: FileLimits, now: Date, allowed?: OfficerBound) {
+export async function storeRequestFiles(
+  db: Kysely<Database>,
+  requestNo: string,
+  files: readonly CheckedFile[],
+  limits: FileLimits,
+  now: Date,
+  allowed?: OfficerBound,
+) {
   return db.transaction().execute(async (trx) => {
     await lockWarrantyWrites(trx);
     await visibleRequest(trx, requestNo, allowed);
@@ -230,11 +318,20 @@ export async function storeRequestFiles(db: Kysely<Database>, requestNo: string,
     const stamp = now.toISOString();
     const stored = new Map(existing.map((row) => [row.sha256, row]));
     for (const file of fresh) {
-      const row = { file_id: fileId(await nextValue(trx, 'warranty_file_id')), request_no: requestNo, file_name: file.fileName, content_type: file.contentType, size_bytes: file.sizeBytes, sha256: file.sha256, created_at: stamp };
+      const row = {
+        file_id: fileId(await nextValue(trx, 'warranty_file_id')),
+        request_no: requestNo,
+        file_name: file.fileName,
+        content_type: file.contentType,
+        size_bytes: file.sizeBytes,
+        sha256: file.sha256,
+        created_at: stamp,
+      };
       await insertFile(trx, { ...row, content: file.content });
       stored.set(row.sha256, row);
     }
-    if (fresh.length > 0) await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });
+    if (fresh.length > 0)
+      await touchRequest(trx, requestNo, { changeSeq: await nextValue(trx, 'warranty_change_seq'), updatedAt: stamp });
     return { files: files.map((file) => fileView(stored.get(file.sha256)!)), added: fresh.length };
   });
 }
@@ -252,13 +349,26 @@ function newContent(existing: readonly FileMetaRow[], files: readonly CheckedFil
 }
 
 /** The per-request limits (settings) count the files already stored plus the new ones. */
-function checkLimits(requestNo: string, existing: readonly FileMetaRow[], fresh: readonly CheckedFile[], limits: FileLimits): void {
+function checkLimits(
+  requestNo: string,
+  existing: readonly FileMetaRow[],
+  fresh: readonly CheckedFile[],
+  limits: FileLimits,
+): void {
   const count = existing.length + fresh.length;
   if (count > limits.maxFilesPerRequest) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `Warranty request ${requestNo} would hold ${count} files (${existing.length} stored, ${fresh.length} new); the limit is ${limits.maxFilesPerRequest} files per request`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `Warranty request ${requestNo} would hold ${count} files (${existing.length} stored, ${fresh.length} new); the limit is ${limits.maxFilesPerRequest} files per request`,
+    );
   }
-  const bytes = existing.reduce((sum, row) => sum + Number(row.size_bytes), 0) + fresh.reduce((sum, file) => sum + file.sizeBytes, 0);
+  const bytes =
+    existing.reduce((sum, row) => sum + Number(row.size_bytes), 0) +
+    fresh.reduce((sum, file) => sum + file.sizeBytes, 0);
   if (bytes > limits.maxRequestFilesBytes) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `The files of warranty request ${requestNo} would take ${bytes} bytes; the limit is ${limits.maxRequestFilesBytes} bytes per request`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The files of warranty request ${requestNo} would take ${bytes} bytes; the limit is ${limits.maxRequestFilesBytes} bytes per request`,
+    );
   }
 }

@@ -28,7 +28,13 @@ describe('password hashes', () => {
   });
 
   it('treats a malformed or absurd stored hash as no match', async () => {
-    for (const stored of ['', 'plain', 'scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'scrypt$4194304$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'bcrypt$x$y$z$a$b']) {
+    for (const stored of [
+      '',
+      'plain',
+      'scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      'scrypt$4194304$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      'bcrypt$x$y$z$a$b',
+    ]) {
       expect(await verifyPassword('x', stored)).toBe(false);
     }
   });
@@ -45,7 +51,14 @@ describe('API keys', () => {
 
   it('refuses anything else without a lookup', () => {
     const { keyId, secret } = generateApiKey();
-    for (const text of ['', keyId, `${keyId}.`, `${keyId}.${secret}x`, `${keyId.toUpperCase()}.${secret}`, `${keyId}:${secret}`]) {
+    for (const text of [
+      '',
+      keyId,
+      `${keyId}.`,
+      `${keyId}.${secret}x`,
+      `${keyId.toUpperCase()}.${secret}`,
+      `${keyId}:${secret}`,
+    ]) {
       expect(parseApiKey(text)).toBeUndefined();
     }
   });
@@ -55,13 +68,29 @@ describe('credentials from headers', () => {
   const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
   it('reads Basic as UTF-8, the password being everything after the first colon', () => {
-    expect(presentedCredentials({ authorization: `Basic ${b64('rāj:pa:ss wörd')}` }, 'basic', 'X-API-Key')).toEqual({ kind: 'basic', username: 'rāj', password: 'pa:ss wörd' });
-    expect(presentedCredentials({ authorization: `basic   ${b64('a:')}` }, 'any', 'X-API-Key')).toEqual({ kind: 'basic', username: 'a', password: '' });
+    expect(presentedCredentials({ authorization: `Basic ${b64('rāj:pa:ss wörd')}` }, 'basic', 'X-API-Key')).toEqual({
+      kind: 'basic',
+      username: 'rāj',
+      password: 'pa:ss wörd',
+    });
+    expect(presentedCredentials({ authorization: `basic   ${b64('a:')}` }, 'any', 'X-API-Key')).toEqual({
+      kind: 'basic',
+      username: 'a',
+      password: '',
+    });
   });
 
   it('tells malformed Basic from none at all', () => {
-    expect(presentedCredentials({ authorization: `Basic ${b64(':nouser')}` }, 'basic', 'X-API-Key')).toEqual({ kind: 'malformed' });
-    expect(presentedCredentials({ authorization: `Basic ${Buffer.from([0xff, 0x3a, 0x41]).toString('base64')}` }, 'basic', 'X-API-Key')).toEqual({ kind: 'malformed' });
+    expect(presentedCredentials({ authorization: `Basic ${b64(':nouser')}` }, 'basic', 'X-API-Key')).toEqual({
+      kind: 'malformed',
+    });
+    expect(
+      presentedCredentials(
+        { authorization: `Basic ${Buffer.from([0xff, 0x3a, 0x41]).toString('base64')}` },
+        'basic',
+        'X-API-Key',
+      ),
+    ).toEqual({ kind: 'malformed' });
     expect(presentedCredentials({ authorization: 'Basic' }, 'basic', 'X-API-Key')).toEqual({ kind: 'malformed' });
     expect(presentedCredentials({ authorization: 'Negotiate abc' }, 'basic', 'X-API-Key')).toBeUndefined();
     expect(presentedCredentials({}, 'basic', 'X-API-Key')).toBeUndefined();
@@ -69,7 +98,11 @@ describe('credentials from headers', () => {
 
   it('reads only what the mode accepts, the key first under any', () => {
     const headers = { authorization: `Basic ${b64('a:b')}`, 'x-mobile-key': 'k' };
-    expect(presentedCredentials(headers, 'basic', 'X-Mobile-Key')).toEqual({ kind: 'basic', username: 'a', password: 'b' });
+    expect(presentedCredentials(headers, 'basic', 'X-Mobile-Key')).toEqual({
+      kind: 'basic',
+      username: 'a',
+      password: 'b',
+    });
     expect(presentedCredentials(headers, 'apikey', 'X-Mobile-Key')).toEqual({ kind: 'apikey', key: 'k' });
     expect(presentedCredentials(headers, 'any', 'X-Mobile-Key')).toEqual({ kind: 'apikey', key: 'k' });
     expect(presentedCredentials({ authorization: headers.authorization }, 'apikey', 'X-Mobile-Key')).toBeUndefined();
@@ -93,7 +126,10 @@ describe('verified passwords', () => {
 
 describe('client address', () => {
   const req = (remoteAddress: string, forwarded?: string) =>
-    ({ socket: { remoteAddress }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+    ({
+      socket: { remoteAddress },
+      headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+    }) as unknown as IncomingMessage;
 
   it('is the socket address, or with TRUST_PROXY the last X-Forwarded-For entry', () => {
     expect(clientAddress(req('::ffff:10.1.2.3', '9.9.9.9'), false)).toBe('10.1.2.3');
@@ -106,12 +142,29 @@ describe('client address', () => {
 describe('settings', () => {
   it('defaults to no authentication and no rate limit', () => {
     const s = loadSettings({});
-    expect([s.authMode, s.authRealm, s.authApiKeyHeader, s.rateLimitPerMinute, s.rateLimitBurst]).toEqual(['off', 'MobileApp', 'X-API-Key', 0, 0]);
+    expect([s.authMode, s.authRealm, s.authApiKeyHeader, s.rateLimitPerMinute, s.rateLimitBurst]).toEqual([
+      'off',
+      'MobileApp',
+      'X-API-Key',
+      0,
+      0,
+    ]);
   });
 
   it('reads the modes, the realm, the header and the limits; the burst defaults to the per-minute figure', () => {
-    const s = loadSettings({ AUTH_MODE: 'ApiKey', AUTH_REALM: 'Field Sales', AUTH_API_KEY_HEADER: 'X-Mobile-Key', RATE_LIMIT_PER_MINUTE: '120' });
-    expect([s.authMode, s.authRealm, s.authApiKeyHeader, s.rateLimitPerMinute, s.rateLimitBurst]).toEqual(['apikey', 'Field Sales', 'X-Mobile-Key', 120, 120]);
+    const s = loadSettings({
+      AUTH_MODE: 'ApiKey',
+      AUTH_REALM: 'Field Sales',
+      AUTH_API_KEY_HEADER: 'X-Mobile-Key',
+      RATE_LIMIT_PER_MINUTE: '120',
+    });
+    expect([s.authMode, s.authRealm, s.authApiKeyHeader, s.rateLimitPerMinute, s.rateLimitBurst]).toEqual([
+      'apikey',
+      'Field Sales',
+      'X-Mobile-Key',
+      120,
+      120,
+    ]);
     expect(loadSettings({ RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '10' }).rateLimitBurst).toBe(10);
   });
 

@@ -24,7 +24,12 @@ export function startAuthApp(kind: EngineKind, env: Record<string, string>): Pro
 }
 
 /** startAuthApp for the enclosing describe block (suiteApp): `prepare` gives credentials and rows before its tests. */
-export function suiteAuthApp(kind: EngineKind, env: Record<string, string>, assign: (app: TestApp) => void, prepare?: () => Promise<void>): void {
+export function suiteAuthApp(
+  kind: EngineKind,
+  env: Record<string, string>,
+  assign: (app: TestApp) => void,
+  prepare?: () => Promise<void>,
+): void {
   suiteApp({ kind, env, masterData: true }, assign, prepare);
 }
 
@@ -36,7 +41,13 @@ export async function givePassword(app: TestApp, username: string, password: str
 export async function giveKey(app: TestApp, username: string): Promise<{ key: string; keyId: string }> {
   const user = USERS.find((u) => u.username === username)!;
   const key = generateApiKey();
-  await insertKey(app.engine.db, { key_id: key.keyId, user_id: user.id, secret_hash: hashSecret(key.secret), label: null, created_at: new Date().toISOString() });
+  await insertKey(app.engine.db, {
+    key_id: key.keyId,
+    user_id: user.id,
+    secret_hash: hashSecret(key.secret),
+    label: null,
+    created_at: new Date().toISOString(),
+  });
   return { key: key.key, keyId: key.keyId };
 }
 

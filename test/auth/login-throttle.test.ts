@@ -19,7 +19,10 @@ type Store = Settings['rateLimitStore'];
 const redisUrl = process.env.TEST_REDIS_URL;
 const STORES = ENGINES.map((kind): [EngineKind, Store] => [kind, kind === 'postgres' ? 'postgres' : 'memory']);
 if (redisUrl) STORES.push(['sqlite', 'redis']);
-else process.stdout.write('[left out] failed logins counted in Redis: TEST_REDIS_URL is not set (redis://127.0.0.1:6379).\n');
+else
+  process.stdout.write(
+    '[left out] failed logins counted in Redis: TEST_REDIS_URL is not set (redis://127.0.0.1:6379).\n',
+  );
 
 async function startThrottled(kind: EngineKind, store: Store, env: Record<string, string>): Promise<TestApp> {
   const t = await startTestApp({
@@ -35,16 +38,25 @@ const net = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 const from = (host: number) => ({ 'X-Forwarded-For': `${net}.${host}` });
 
 /** The status of HelloWorld over HTTP GET with these headers, and how many verifications it started. */
-async function attempt(t: TestApp, headers: Record<string, string>): Promise<{ status: number; retryAfter?: string; verifications: number }> {
+async function attempt(
+  t: TestApp,
+  headers: Record<string, string>,
+): Promise<{ status: number; retryAfter?: string; verifications: number }> {
   const before = gateCounts().started;
   const res = await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, headers);
   return { status: res.status, retryAfter: res.headers['retry-after'], verifications: gateCounts().started - before };
 }
 
 /** `n` calls of HelloWorld sent at once, headers by index: how many got each status, their Retry-After values, and the verifications started. */
-async function burst(t: TestApp, n: number, headers: (i: number) => Record<string, string>): Promise<{ statuses: Record<number, number>; waits: number[]; verifications: number }> {
+async function burst(
+  t: TestApp,
+  n: number,
+  headers: (i: number) => Record<string, string>,
+): Promise<{ statuses: Record<number, number>; waits: number[]; verifications: number }> {
   const before = gateCounts().started;
-  const answers = await Promise.all(Array.from({ length: n }, (_, i) => call(t.app, 'httpget', SYNC, 'HelloWorld', {}, headers(i))));
+  const answers = await Promise.all(
+    Array.from({ length: n }, (_, i) => call(t.app, 'httpget', SYNC, 'HelloWorld', {}, headers(i))),
+  );
   const statuses: Record<number, number> = {};
   for (const res of answers) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   const waits = answers.filter((res) => res.status === 429).map((res) => Number(res.headers['retry-after']));
@@ -64,26 +76,44 @@ describe.each(STORES)('failed logins: %s, %s store', (kind, store) => {
 
     it('refuses an address and username past its ceiling with 429 before any hash, the right password included', async () => {
       const client = { ...from(1) };
-      for (let i = 0; i < 3; i++) expect(await attempt(t, { ...client, ...basic('so.one', `wrong ${i}`) })).toEqual({ status: 401, verifications: 1 });
+      for (let i = 0; i < 3; i++)
+        expect(await attempt(t, { ...client, ...basic('so.one', `wrong ${i}`) })).toEqual({
+          status: 401,
+          verifications: 1,
+        });
       const past = await attempt(t, { ...client, ...basic('so.one', 'wrong 4') });
       expect(past.status).toBe(429);
       expect(Number(past.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(Number(past.retryAfter)).toBeLessThanOrEqual(60);
       expect(past.verifications).toBe(0);
       // Whatever the case of the username.
-      expect(await attempt(t, { ...client, ...basic('SO.ONE', 'correct horse') })).toMatchObject({ status: 429, verifications: 0 });
+      expect(await attempt(t, { ...client, ...basic('SO.ONE', 'correct horse') })).toMatchObject({
+        status: 429,
+        verifications: 0,
+      });
       // The same user from another address: no lockout by username.
       expect((await attempt(t, { ...from(2), ...basic('so.one', 'correct horse') })).status).toBe(200);
     });
 
     it('serves another username from the same address until the address ceiling, unknown usernames counted too', async () => {
       const client = from(11);
-      for (let i = 0; i < 3; i++) expect((await attempt(t, { ...client, ...basic('so.one', 'wrong') })).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await attempt(t, { ...client, ...basic('so.one', 'wrong') })).status).toBe(401);
       expect((await attempt(t, { ...client, ...basic('so.two', 'correct horse') })).status).toBe(200);
-      for (let i = 0; i < 3; i++) expect(await attempt(t, { ...client, ...basic(`nobody.${i}`, 'wrong') })).toEqual({ status: 401, verifications: 1 });
+      for (let i = 0; i < 3; i++)
+        expect(await attempt(t, { ...client, ...basic(`nobody.${i}`, 'wrong') })).toEqual({
+          status: 401,
+          verifications: 1,
+        });
       // Six failures from the address: every username is refused there now, without a hash.
-      expect(await attempt(t, { ...client, ...basic('so.three', 'correct horse') })).toMatchObject({ status: 429, verifications: 0 });
-      expect(await attempt(t, { ...client, Authorization: 'Basic !!!' })).toMatchObject({ status: 429, verifications: 0 });
+      expect(await attempt(t, { ...client, ...basic('so.three', 'correct horse') })).toMatchObject({
+        status: 429,
+        verifications: 0,
+      });
+      expect(await attempt(t, { ...client, Authorization: 'Basic !!!' })).toMatchObject({
+        status: 429,
+        verifications: 0,
+      });
       expect((await attempt(t, { ...from(12), ...basic('so.three', 'correct horse') })).status).toBe(200);
     });
 
@@ -92,31 +122,57 @@ describe.each(STORES)('failed logins: %s, %s store', (kind, store) => {
       expect(sent).toMatchObject({ statuses: { 401: 3, 429: 37 }, verifications: 3 });
       expect(withinAMinute(sent.waits)).toBe(true);
       // The address count likewise, over as many usernames.
-      expect(await burst(t, 40, (i) => ({ ...from(52), ...basic(`nobody.${i}`, 'wrong') }))).toMatchObject({ statuses: { 401: 6, 429: 34 }, verifications: 6 });
+      expect(await burst(t, 40, (i) => ({ ...from(52), ...basic(`nobody.${i}`, 'wrong') }))).toMatchObject({
+        statuses: { 401: 6, 429: 34 },
+        verifications: 6,
+      });
     });
 
     it('checks the right password below the ceiling and gives its place back; remembered, it takes none', async () => {
       const client = from(61);
-      for (let i = 0; i < 2; i++) expect(await attempt(t, { ...client, ...basic('so.four', `wrong ${i}`) })).toEqual({ status: 401, verifications: 1 });
-      expect(await attempt(t, { ...client, ...basic('so.four', 'correct horse') })).toEqual({ status: 200, verifications: 1 });
+      for (let i = 0; i < 2; i++)
+        expect(await attempt(t, { ...client, ...basic('so.four', `wrong ${i}`) })).toEqual({
+          status: 401,
+          verifications: 1,
+        });
+      expect(await attempt(t, { ...client, ...basic('so.four', 'correct horse') })).toEqual({
+        status: 200,
+        verifications: 1,
+      });
       // Remembered now: calls at once are served without a check, none refused.
-      expect(await burst(t, 10, () => ({ ...client, ...basic('so.four', 'correct horse') }))).toEqual({ statuses: { 200: 10 }, waits: [], verifications: 0 });
+      expect(await burst(t, 10, () => ({ ...client, ...basic('so.four', 'correct horse') }))).toEqual({
+        statuses: { 200: 10 },
+        waits: [],
+        verifications: 0,
+      });
       // Two failures counted, so one more is checked before the ceiling.
-      expect(await attempt(t, { ...client, ...basic('so.four', 'wrong 2') })).toEqual({ status: 401, verifications: 1 });
-      expect(await attempt(t, { ...client, ...basic('so.four', 'wrong 3') })).toMatchObject({ status: 429, verifications: 0 });
+      expect(await attempt(t, { ...client, ...basic('so.four', 'wrong 2') })).toEqual({
+        status: 401,
+        verifications: 1,
+      });
+      expect(await attempt(t, { ...client, ...basic('so.four', 'wrong 3') })).toMatchObject({
+        status: 429,
+        verifications: 0,
+      });
     });
 
     it('does not count successful logins, nor requests without credentials', async () => {
       const client = from(21);
-      for (let i = 0; i < 8; i++) expect((await attempt(t, { ...client, ...basic('so.two', 'correct horse') })).status).toBe(200);
+      for (let i = 0; i < 8; i++)
+        expect((await attempt(t, { ...client, ...basic('so.two', 'correct horse') })).status).toBe(200);
       for (let i = 0; i < 8; i++) expect((await attempt(t, client)).status).toBe(401);
-      for (let i = 0; i < 3; i++) expect((await attempt(t, { ...client, ...basic('so.two', 'wrong') })).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await attempt(t, { ...client, ...basic('so.two', 'wrong') })).status).toBe(401);
       expect((await attempt(t, { ...client, ...basic('so.two', 'wrong') })).status).toBe(429);
     });
 
     it('counts malformed Basic credentials against the address', async () => {
       const client = from(31);
-      for (let i = 0; i < 6; i++) expect((await attempt(t, { ...client, Authorization: `Basic ${Buffer.from(`no-colon-${i}`).toString('base64')}` })).status).toBe(401);
+      for (let i = 0; i < 6; i++)
+        expect(
+          (await attempt(t, { ...client, Authorization: `Basic ${Buffer.from(`no-colon-${i}`).toString('base64')}` }))
+            .status,
+        ).toBe(401);
       expect((await attempt(t, { ...client, ...basic('so.two', 'correct horse') })).status).toBe(429);
     });
   });
@@ -142,7 +198,10 @@ describe.each(STORES)('failed logins: %s, %s store', (kind, store) => {
 
     it('checks at most the address ceiling of bad keys sent at once; a good key gives its place back', async () => {
       const [, secret] = valid.split('.');
-      const sent = await burst(t, 40, (i) => ({ ...from(43), 'X-API-Key': `${i.toString(16).padStart(16, '0')}.${secret}` }));
+      const sent = await burst(t, 40, (i) => ({
+        ...from(43),
+        'X-API-Key': `${i.toString(16).padStart(16, '0')}.${secret}`,
+      }));
       expect(sent.statuses).toEqual({ 401: 6, 429: 34 });
       expect(withinAMinute(sent.waits)).toBe(true);
       const client = from(44);

@@ -31,7 +31,8 @@ function limitedApp(engine: Engine, settings: Partial<Settings>): Limited {
 }
 
 const helloWorld = (app: App, client: string) => request(app).get(`${SYNC}/HelloWorld`).set('X-Forwarded-For', client);
-const wrongPassword = (app: App, client: string) => helloWorld(app, client).set('Authorization', `Basic ${Buffer.from('so.one:wrong').toString('base64')}`);
+const wrongPassword = (app: App, client: string) =>
+  helloWorld(app, client).set('Authorization', `Basic ${Buffer.from('so.one:wrong').toString('base64')}`);
 const newClient = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 /** Six requests of one client, alternating between the two apps: the allowance of 4 is shared. */
@@ -53,7 +54,9 @@ async function expectSharedFailures(a: App, b: App): Promise<void> {
 /** Forty wrong passwords for one user from one address at once, half to each app: three are checked, the rest refused. */
 async function expectSharedBurst(a: App, b: App): Promise<void> {
   const client = newClient();
-  const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => wrongPassword(i % 2 === 0 ? a : b, client).then((res) => res.status)));
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => wrongPassword(i % 2 === 0 ? a : b, client).then((res) => res.status)),
+  );
   expect(statuses.filter((status) => status === 401)).toHaveLength(3);
   expect(statuses.filter((status) => status === 429)).toHaveLength(37);
 }
@@ -63,8 +66,12 @@ const loginSettings: Partial<Settings> = { authMode: 'basic', rateLimitPerMinute
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-if (!databaseUrl) process.stdout.write('[left out] the rate-limit count shared in PostgreSQL: TEST_DATABASE_URL is not set.\n');
-if (!redisUrl) process.stdout.write('[left out] the rate-limit count shared in Redis: TEST_REDIS_URL is not set (redis://127.0.0.1:6379).\n');
+if (!databaseUrl)
+  process.stdout.write('[left out] the rate-limit count shared in PostgreSQL: TEST_DATABASE_URL is not set.\n');
+if (!redisUrl)
+  process.stdout.write(
+    '[left out] the rate-limit count shared in Redis: TEST_REDIS_URL is not set (redis://127.0.0.1:6379).\n',
+  );
 
 /** Two engines on one fresh PostgreSQL schema, as two processes open it. */
 async function twoPostgresEngines(): Promise<Engine[]> {
@@ -75,7 +82,11 @@ async function twoPostgresEngines(): Promise<Engine[]> {
 }
 
 /** Two apps with `settings` on the first and the last of `engines` (one engine may serve both); all closed after `work`. */
-async function withTwoApps(engines: Engine[], settings: Partial<Settings>, work: (a: Limited, b: Limited) => Promise<void>): Promise<void> {
+async function withTwoApps(
+  engines: Engine[],
+  settings: Partial<Settings>,
+  work: (a: Limited, b: Limited) => Promise<void>,
+): Promise<void> {
   const a = limitedApp(engines[0], settings);
   const b = limitedApp(engines.at(-1)!, settings);
   try {
@@ -92,7 +103,9 @@ describe('a shared rate-limit store', () => {
       const engines = await twoPostgresEngines();
       await withTwoApps(engines, { rateLimitStore: 'postgres' }, async (a, b) => {
         await expectSharedCount(a.app, b.app);
-        const rows = await sql<{ n: number }>`select count(*) as n from ${sql.table('rate_limits')}`.execute(engines[0].db);
+        const rows = await sql<{ n: number }>`select count(*) as n from ${sql.table('rate_limits')}`.execute(
+          engines[0].db,
+        );
         expect(rows.rows[0].n).toBeGreaterThanOrEqual(1);
         expect(a.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
       });
@@ -110,10 +123,14 @@ describe('a shared rate-limit store', () => {
 
   if (redisUrl) {
     it('redis: two apps count the failed logins of one address and username together, at once too', async () => {
-      await withTwoApps([await freshEngine('sqlite')], { ...loginSettings, rateLimitStore: 'redis', redisUrl }, async (a, b) => {
-        await expectSharedFailures(a.app, b.app);
-        await expectSharedBurst(a.app, b.app);
-      });
+      await withTwoApps(
+        [await freshEngine('sqlite')],
+        { ...loginSettings, rateLimitStore: 'redis', redisUrl },
+        async (a, b) => {
+          await expectSharedFailures(a.app, b.app);
+          await expectSharedBurst(a.app, b.app);
+        },
+      );
     });
 
     it('redis: two apps count one client together', async () => {
@@ -127,20 +144,25 @@ describe('a shared rate-limit store', () => {
   it.each([
     ['redis', { rateLimitStore: 'redis', redisUrl: 'redis://127.0.0.1:1' }, 'sqlite::memory:'],
     ['postgres', { rateLimitStore: 'postgres' }, 'postgres://nobody@127.0.0.1:1/nothing'],
-  ] as const)('%s down: answers, counts in the process meanwhile, and logs one warning', async (store, settings, url) => {
-    const engine = openEngine(url, { connectTimeoutMs: 500, acquireTimeoutMs: 500 });
-    const { app, log } = limitedApp(engine, settings);
-    try {
-      const client = newClient();
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await helloWorld(app, client)).status);
-      expect(statuses).toEqual([200, 200, 200, 200, 429]);
-      const warnings = log.lines.filter((l) => l.level === 'warn' && l.store === store);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0].msg).toBe(`the rate-limit store (${store}) failed; counting in this process until it answers`);
-    } finally {
-      await app.close();
-      await engine.close();
-    }
-  });
+  ] as const)(
+    '%s down: answers, counts in the process meanwhile, and logs one warning',
+    async (store, settings, url) => {
+      const engine = openEngine(url, { connectTimeoutMs: 500, acquireTimeoutMs: 500 });
+      const { app, log } = limitedApp(engine, settings);
+      try {
+        const client = newClient();
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) statuses.push((await helloWorld(app, client)).status);
+        expect(statuses).toEqual([200, 200, 200, 200, 429]);
+        const warnings = log.lines.filter((l) => l.level === 'warn' && l.store === store);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0].msg).toBe(
+          `the rate-limit store (${store}) failed; counting in this process until it answers`,
+        );
+      } finally {
+        await app.close();
+        await engine.close();
+      }
+    },
+  );
 });

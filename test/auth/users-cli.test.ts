@@ -43,7 +43,9 @@ describe('users CLI', () => {
     const out = io('a long passphrase');
     expect(await main(['set-password', 'SO.One'], out, env)).toBe(0);
     expect(out.lines).toEqual(['password set for so.one (SO01, SO)']);
-    expect((await call(app(), 'soap12', SYNC, 'HelloWorld', {}, basic('so.one', 'a long passphrase'))).status).toBe(200);
+    expect((await call(app(), 'soap12', SYNC, 'HelloWorld', {}, basic('so.one', 'a long passphrase'))).status).toBe(
+      200,
+    );
     expect((await call(app(), 'soap12', SYNC, 'HelloWorld', {}, basic('so.one', 'another one'))).status).toBe(401);
   });
 

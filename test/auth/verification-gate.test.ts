@@ -17,19 +17,34 @@ const BURST = 64;
 
 describe.each(ENGINES)('password verifications at once: %s', (kind) => {
   let t: TestApp;
-  suiteAuthApp(kind, { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '10000', LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '10000' }, (started) => (t = started), async () => {
-    await givePassword(t, 'so.one', 'correct horse');
-    // The decoy hash of unknown usernames is made once per process, on first use: not within the burst.
-    expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('nobody', 'x'))).status).toBe(401);
-  });
+  suiteAuthApp(
+    kind,
+    { AUTH_MODE: 'basic', LOGIN_FAILURES_PER_MINUTE: '10000', LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '10000' },
+    (started) => (t = started),
+    async () => {
+      await givePassword(t, 'so.one', 'correct horse');
+      // The decoy hash of unknown usernames is made once per process, on first use: not within the burst.
+      expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('nobody', 'x'))).status).toBe(401);
+    },
+  );
 
   it(`runs at most ${RUNNING} at once with ${WAITING} waiting, and refuses the others in every binding with 503 before any hash`, async () => {
     const before = gateCounts();
-    const wrong = (i: number) => basic(i % 2 === 0 ? 'so.one' : `nobody.${randomBytes(4).toString('hex')}`, `wrong ${i}`);
-    const burst = await Promise.all(Array.from({ length: BURST }, (_, i) => call(t.app, BINDINGS[i % BINDINGS.length], SYNC, 'HelloWorld', {}, wrong(i)).then((res) => ({ binding: BINDINGS[i % BINDINGS.length], res }))));
+    const wrong = (i: number) =>
+      basic(i % 2 === 0 ? 'so.one' : `nobody.${randomBytes(4).toString('hex')}`, `wrong ${i}`);
+    const burst = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        call(t.app, BINDINGS[i % BINDINGS.length], SYNC, 'HelloWorld', {}, wrong(i)).then((res) => ({
+          binding: BINDINGS[i % BINDINGS.length],
+          res,
+        })),
+      ),
+    );
     const after = gateCounts();
     const refused = burst.filter(({ res }) => res.status === 503);
-    expect(burst.filter(({ res }) => res.status !== 401 && res.status !== 503).map(({ res }) => res.status)).toEqual([]);
+    expect(burst.filter(({ res }) => res.status !== 401 && res.status !== 503).map(({ res }) => res.status)).toEqual(
+      [],
+    );
     for (const { binding, res } of refused) {
       expectRefusal(res, binding, 503, BUSY);
       expect(res.headers['retry-after']).toBe(String(BUSY_RETRY_AFTER_SECONDS));

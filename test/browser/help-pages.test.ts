@@ -35,7 +35,10 @@ afterEach(async () => {
 });
 
 /** Opens a page, watched from its first request, and keeps it to close after the test; `prepare` runs before that request. */
-async function open(url: string, prepare: (page: Page) => Promise<void> = async () => {}): Promise<{ page: Page; seen: Watched }> {
+async function open(
+  url: string,
+  prepare: (page: Page) => Promise<void> = async () => {},
+): Promise<{ page: Page; seen: Watched }> {
   const page = await browser.newPage();
   pages.push(page);
   const seen = await watch(page);
@@ -100,7 +103,9 @@ describe.each(ENGINES)('on %s', (kind) => {
     const framing = await open(`${server.baseUrl}/health`);
     const framed = `new Promise((resolve) => { const frame = document.createElement('iframe'); frame.onload = () => resolve(frame.contentDocument?.title ?? null); frame.src = ${JSON.stringify(`${MAIN_PATH}?op=getPCNList`)}; document.body.append(frame); })`;
     expect(await framing.page.evaluate(framed)).toBeNull();
-    expect(framing.seen.errors).toContainEqual(expect.stringContaining("violates the following Content Security Policy directive: \"frame-ancestors 'none'\""));
+    expect(framing.seen.errors).toContainEqual(
+      expect.stringContaining('violates the following Content Security Policy directive: "frame-ancestors \'none\'"'),
+    );
   });
 
   it('a v2 page answers the typed XML', async () => {
@@ -115,7 +120,10 @@ describe.each(ENGINES)('on %s', (kind) => {
   it('a warranty request made with its form, then a file sent with the multipart form', async () => {
     const create = await open(`${server.baseUrl}${MAIN_PATH}?op=CreateWarrantyRequest`);
     await fill(create.page, warrantyFields(`browser-${kind}`));
-    const created = JSON.parse(await bodyText(await invoke(create.page, '"Success"'))) as { Success: boolean; Data: { RequestNo: string } };
+    const created = JSON.parse(await bodyText(await invoke(create.page, '"Success"'))) as {
+      Success: boolean;
+      Data: { RequestNo: string };
+    };
     expect(created.Success).toBe(true);
 
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'form-')), 'receipt.pdf');
@@ -124,8 +132,15 @@ describe.each(ENGINES)('on %s', (kind) => {
     await fill(files.page, { RequestNo: created.Data.RequestNo });
     const input = await files.page.$('form input[type=file]');
     await input?.uploadFile(file);
-    const stored = JSON.parse(await bodyText(await invoke(files.page, '"Success"'))) as { Success: boolean; Message: string; Data: { FileName: string }[] };
-    expect(stored).toMatchObject({ Success: true, Message: `1 file(s) stored for warranty request ${created.Data.RequestNo}.` });
+    const stored = JSON.parse(await bodyText(await invoke(files.page, '"Success"'))) as {
+      Success: boolean;
+      Message: string;
+      Data: { FileName: string }[];
+    };
+    expect(stored).toMatchObject({
+      Success: true,
+      Message: `1 file(s) stored for warranty request ${created.Data.RequestNo}.`,
+    });
     expect(stored.Data.map((f) => f.FileName)).toEqual(['receipt.pdf']);
     expectWithinPolicy(create.seen);
     expectWithinPolicy(files.seen);
@@ -135,11 +150,15 @@ describe.each(ENGINES)('on %s', (kind) => {
   it('/API/docs shows the operations once its scripts ran, every asset from this server', async () => {
     const { page, seen } = await open(`${server.baseUrl}/API/docs`);
     await page.waitForSelector('.opblock');
-    const paths = (await page.evaluate(`[...document.querySelectorAll('.opblock-summary-path')].map((e) => e.innerText.trim())`)) as string[];
+    const paths = (await page.evaluate(
+      `[...document.querySelectorAll('.opblock-summary-path')].map((e) => e.innerText.trim())`,
+    )) as string[];
     expect(paths).toContain(`${MAIN_PATH}/getPCNList`);
     expect(paths).toContain('/API/SyncCustomers.asmx/HelloWorld');
     expect(seen.requested.length).toBeGreaterThan(3);
-    expect(seen.requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:'))).toEqual([]);
+    expect(seen.requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:'))).toEqual(
+      [],
+    );
     expectWithinPolicy(seen);
   });
 
@@ -156,7 +175,9 @@ describe.each(ENGINES)('on %s', (kind) => {
   });
 
   it('a client the proxy names as remote gets no form', async () => {
-    const { page } = await open(`${server.baseUrl}${MAIN_PATH}?op=getPCNList`, (tab) => tab.setExtraHTTPHeaders({ 'X-Forwarded-For': '203.0.113.7' }));
+    const { page } = await open(`${server.baseUrl}${MAIN_PATH}?op=getPCNList`, (tab) =>
+      tab.setExtraHTTPHeaders({ 'X-Forwarded-For': '203.0.113.7' }),
+    );
     expect(await page.evaluate('document.forms.length')).toBe(0);
     expect(await bodyText(page)).toContain('The test form is only available for requests from the local machine.');
   });
@@ -194,9 +215,17 @@ describe('with authentication on', () => {
  */
 async function answerChallenges(username: string, password: string): Promise<CDPSession> {
   const session = await browser.target().createCDPSession();
-  session.on('Fetch.requestPaused', ({ requestId }) => void session.send('Fetch.continueRequest', { requestId }).catch(() => undefined));
+  session.on(
+    'Fetch.requestPaused',
+    ({ requestId }) => void session.send('Fetch.continueRequest', { requestId }).catch(() => undefined),
+  );
   session.on('Fetch.authRequired', ({ requestId }) => {
-    void session.send('Fetch.continueWithAuth', { requestId, authChallengeResponse: { response: 'ProvideCredentials', username, password } }).catch(() => undefined);
+    void session
+      .send('Fetch.continueWithAuth', {
+        requestId,
+        authChallengeResponse: { response: 'ProvideCredentials', username, password },
+      })
+      .catch(() => undefined);
   });
   await session.send('Fetch.enable', { handleAuthRequests: true });
   return session;

@@ -7,7 +7,18 @@ import request from 'supertest';
 import { authDb, revokeKey } from '../../src/auth/credential-store';
 import type { TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
-import { BINDINGS, MAIN, SYNC, basic, call, expectRefusal, giveKey, givePassword, startAuthApp, suiteAuthApp } from '../auth/auth-support';
+import {
+  BINDINGS,
+  MAIN,
+  SYNC,
+  basic,
+  call,
+  expectRefusal,
+  giveKey,
+  givePassword,
+  startAuthApp,
+  suiteAuthApp,
+} from '../auth/auth-support';
 
 const DENIED = 'Access is denied.';
 const CHALLENGE = 'Basic realm="MobileApp", charset="UTF-8"';
@@ -28,28 +39,40 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
 
     it('passes no principal: FillAreaManagers without a username lists every area manager', async () => {
       const res = await call(t.app, 'httpget', MAIN, 'FillAreaManagers');
-      expect(JSON.parse(res.text).Data.map((row: Record<string, string>) => Object.values(row)[0]).sort()).toEqual(['AM01', 'AM02']);
+      expect(
+        JSON.parse(res.text)
+          .Data.map((row: Record<string, string>) => Object.values(row)[0])
+          .sort(),
+      ).toEqual(['AM01', 'AM02']);
     });
   });
 
   describe('basic', () => {
     let t: TestApp;
-    suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (t = started), async () => {
-      await givePassword(t, 'so.one', 'correct horse');
-      await givePassword(t, 'so.four', 'inactive horse');
-      await givePassword(t, 'admin', 'admin horse');
-      await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
-    });
+    suiteAuthApp(
+      kind,
+      { AUTH_MODE: 'basic' },
+      (started) => (t = started),
+      async () => {
+        await givePassword(t, 'so.one', 'correct horse');
+        await givePassword(t, 'so.four', 'inactive horse');
+        await givePassword(t, 'admin', 'admin horse');
+        await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
+      },
+    );
 
     it.each(BINDINGS)('answers %s for the right password', async (binding) => {
       helloWorldAnswered(await call(t.app, binding, SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse')));
     });
 
-    it.each(BINDINGS)('refuses %s without credentials: 401, the Basic challenge, the binding\'s own answer', async (binding) => {
-      const res = await call(t.app, binding, MAIN, 'FillAreaManagers');
-      expectRefusal(res, binding, 401, DENIED);
-      expect(res.headers['www-authenticate']).toBe(CHALLENGE);
-    });
+    it.each(BINDINGS)(
+      "refuses %s without credentials: 401, the Basic challenge, the binding's own answer",
+      async (binding) => {
+        const res = await call(t.app, binding, MAIN, 'FillAreaManagers');
+        expectRefusal(res, binding, 401, DENIED);
+        expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+      },
+    );
 
     it.each(BINDINGS)('refuses %s with a wrong password', async (binding) => {
       const res = await call(t.app, binding, SYNC, 'HelloWorld', {}, basic('so.one', 'wrong horse'));
@@ -88,17 +111,31 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
       expect(JSON.parse(res.text).Data.map((row: Record<string, string>) => Object.values(row)[0])).toEqual(['AM01']);
     });
 
-    it.each(['soap11', 'soap12'] as const)('passes the principal through %s too: another zone\'s area manager is refused', async (binding) => {
-      const res = await call(t.app, binding, MAIN, 'FillAreaManagers', { username: 'am.south' }, basic('so.one', 'correct horse'));
-      expect(res.status).toBe(500);
-      expect(res.text).toContain(binding === 'soap11' ? '<faultcode>soap:Client</faultcode>' : '<soap:Value>soap:Sender</soap:Value>');
-    });
+    it.each(['soap11', 'soap12'] as const)(
+      "passes the principal through %s too: another zone's area manager is refused",
+      async (binding) => {
+        const res = await call(
+          t.app,
+          binding,
+          MAIN,
+          'FillAreaManagers',
+          { username: 'am.south' },
+          basic('so.one', 'correct horse'),
+        );
+        expect(res.status).toBe(500);
+        expect(res.text).toContain(
+          binding === 'soap11' ? '<faultcode>soap:Client</faultcode>' : '<soap:Value>soap:Sender</soap:Value>',
+        );
+      },
+    );
 
     it('counts refusals under outcome="unauthorized" in the metrics', async () => {
       await call(t.app, 'httpget', SYNC, 'HelloWorld');
       // With authentication on, /metrics is an ADMIN's (test/ops/metrics-access.test.ts).
       const metrics = (await request(t.app).get('/metrics').set(basic('admin', 'admin horse'))).text;
-      expect(metrics).toMatch(/asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="unauthorized"\} [1-9]/);
+      expect(metrics).toMatch(
+        /asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="unauthorized"\} [1-9]/,
+      );
     });
   });
 
@@ -107,15 +144,20 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
     let valid: string;
     let revoked: string;
     let inactive: string;
-    suiteAuthApp(kind, { AUTH_MODE: 'apikey', AUTH_API_KEY_HEADER: 'X-Mobile-Key' }, (started) => (t = started), async () => {
-      valid = (await giveKey(t, 'am.north')).key;
-      const old = await giveKey(t, 'am.north');
-      await revokeKey(t.engine.db, old.keyId, new Date().toISOString());
-      revoked = old.key;
-      inactive = (await giveKey(t, 'so.four')).key;
-      await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
-      await givePassword(t, 'am.north', 'correct horse');
-    });
+    suiteAuthApp(
+      kind,
+      { AUTH_MODE: 'apikey', AUTH_API_KEY_HEADER: 'X-Mobile-Key' },
+      (started) => (t = started),
+      async () => {
+        valid = (await giveKey(t, 'am.north')).key;
+        const old = await giveKey(t, 'am.north');
+        await revokeKey(t.engine.db, old.keyId, new Date().toISOString());
+        revoked = old.key;
+        inactive = (await giveKey(t, 'so.four')).key;
+        await t.engine.db.updateTable('users').set({ active: 0 }).where('id', '=', 'SO04').execute();
+        await givePassword(t, 'am.north', 'correct horse');
+      },
+    );
 
     it.each(BINDINGS)('answers %s for a valid key in the configured header', async (binding) => {
       helloWorldAnswered(await call(t.app, binding, SYNC, 'HelloWorld', {}, { 'X-Mobile-Key': valid }));
@@ -123,7 +165,11 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
 
     it('records when a key was last used', async () => {
       const keyId = valid.split('.')[0];
-      const row = await authDb(t.engine.db).selectFrom('api_keys').select('last_used_at').where('key_id', '=', keyId).executeTakeFirstOrThrow();
+      const row = await authDb(t.engine.db)
+        .selectFrom('api_keys')
+        .select('last_used_at')
+        .where('key_id', '=', keyId)
+        .executeTakeFirstOrThrow();
       expect(row.last_used_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     });
 
@@ -133,7 +179,7 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
       expect(res.headers['www-authenticate']).toBeUndefined();
     });
 
-    it('refuses a malformed key, an unknown key, a wrong secret, an inactive user\'s key and Basic credentials', async () => {
+    it("refuses a malformed key, an unknown key, a wrong secret, an inactive user's key and Basic credentials", async () => {
       const [keyId, secret] = valid.split('.');
       const otherSecret = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
       for (const headers of [
@@ -159,10 +205,15 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
   describe('any', () => {
     let t: TestApp;
     let key: string;
-    suiteAuthApp(kind, { AUTH_MODE: 'any', AUTH_REALM: 'Field Sales' }, (started) => (t = started), async () => {
-      key = (await giveKey(t, 'zm.north')).key;
-      await givePassword(t, 'zm.north', 'correct horse');
-    });
+    suiteAuthApp(
+      kind,
+      { AUTH_MODE: 'any', AUTH_REALM: 'Field Sales' },
+      (started) => (t = started),
+      async () => {
+        key = (await giveKey(t, 'zm.north')).key;
+        await givePassword(t, 'zm.north', 'correct horse');
+      },
+    );
 
     it('accepts either credential', async () => {
       helloWorldAnswered(await call(t.app, 'soap11', SYNC, 'HelloWorld', {}, { 'X-API-Key': key }));
@@ -176,7 +227,14 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
     });
 
     it('judges a request that carries a key by the key alone', async () => {
-      const res = await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, { 'X-API-Key': 'bad', ...basic('zm.north', 'correct horse') });
+      const res = await call(
+        t.app,
+        'httpget',
+        SYNC,
+        'HelloWorld',
+        {},
+        { 'X-API-Key': 'bad', ...basic('zm.north', 'correct horse') },
+      );
       expect(res.status).toBe(401);
     });
 
@@ -188,13 +246,16 @@ describe.each(ENGINES)('authentication: %s', (kind) => {
     });
   });
 
-  it.each(BINDINGS)('answers %s with the server\'s own failure when the credentials cannot be checked', async (binding) => {
-    const t = await startAuthApp(kind, { AUTH_MODE: 'basic' });
-    await t.close();
-    const res = await call(t.app, binding, SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse'));
-    expect(res.status).toBe(500);
-    if (binding === 'soap11') expect(res.text).toContain('<faultcode>soap:Server</faultcode>');
-    else if (binding === 'soap12') expect(res.text).toContain('<soap:Value>soap:Receiver</soap:Value>');
-    else expect(res.text).toBe('Server was unable to process request.\r\n');
-  });
+  it.each(BINDINGS)(
+    "answers %s with the server's own failure when the credentials cannot be checked",
+    async (binding) => {
+      const t = await startAuthApp(kind, { AUTH_MODE: 'basic' });
+      await t.close();
+      const res = await call(t.app, binding, SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse'));
+      expect(res.status).toBe(500);
+      if (binding === 'soap11') expect(res.text).toContain('<faultcode>soap:Server</faultcode>');
+      else if (binding === 'soap12') expect(res.text).toContain('<soap:Value>soap:Receiver</soap:Value>');
+      else expect(res.text).toBe('Server was unable to process request.\r\n');
+    },
+  );
 });

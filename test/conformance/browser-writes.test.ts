@@ -31,7 +31,8 @@ const FOREIGN: ReadonlyArray<readonly [string, Record<string, string>]> = [
 /** Whether the answer is the binding's success for a write (the SOAP response, or the JSON Success). */
 function succeeded(binding: BindingName, res: request.Response): boolean {
   if (res.status !== 200) return false;
-  if (binding === 'soap11' || binding === 'soap12') return res.text.includes('<CreateWarrantyRequestResponse xmlns="http://tempuri.org/" />');
+  if (binding === 'soap11' || binding === 'soap12')
+    return res.text.includes('<CreateWarrantyRequestResponse xmlns="http://tempuri.org/" />');
   return (JSON.parse(res.text) as { Success: boolean }).Success;
 }
 
@@ -39,18 +40,30 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
   describe('authentication on', () => {
     let t: TestApp;
     const auth = basic('so.one', 'correct horse');
-    suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (t = started), async () => {
-      await givePassword(t, 'so.one', 'correct horse');
-      await givePassword(t, 'admin', 'admin horse');
-    });
+    suiteAuthApp(
+      kind,
+      { AUTH_MODE: 'basic' },
+      (started) => (t = started),
+      async () => {
+        await givePassword(t, 'so.one', 'correct horse');
+        await givePassword(t, 'admin', 'admin horse');
+      },
+    );
 
     const write = (binding: BindingName, id: string, headers: Record<string, string> = {}) =>
-      exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { ...auth, Host: HOST, ...headers });
+      exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), {
+        ...auth,
+        Host: HOST,
+        ...headers,
+      });
     const stored = (id: string) => storedWarrantyRequests(t.engine.db, id);
 
-    it('a write over HTTP GET is 405 with Allow: POST, in the binding\'s plain-text form, and writes nothing', async () => {
+    it("a write over HTTP GET is 405 with Allow: POST, in the binding's plain-text form, and writes nothing", async () => {
       const res = await write('httpget', 'get-write');
-      expect(refusal('httpget', res)).toEqual({ status: 405, message: 'CreateWarrantyRequest changes data and must be sent with POST.' });
+      expect(refusal('httpget', res)).toEqual({
+        status: 405,
+        message: 'CreateWarrantyRequest changes data and must be sent with POST.',
+      });
       expect(res.headers.allow).toBe('POST');
       expect(await stored('get-write')).toHaveLength(0);
     });
@@ -58,12 +71,16 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
     it('so is a write over HTTP GET of the v2 contract', async () => {
       const query = new URLSearchParams(warrantyFields('get-write-v2')).toString();
       const res = await request(t.app).get(`/API/v2/MobileAppWebService.asmx/CreateWarrantyRequest?${query}`).set(auth);
-      expect([res.status, res.headers.allow, res.headers['content-type']]).toEqual([405, 'POST', 'text/plain; charset=utf-8']);
+      expect([res.status, res.headers.allow, res.headers['content-type']]).toEqual([
+        405,
+        'POST',
+        'text/plain; charset=utf-8',
+      ]);
       expect(await stored('get-write-v2')).toHaveLength(0);
     });
 
     describe.each(POSTED)('%s', (binding) => {
-      it.each(FOREIGN)('a write with %s is 403 in the binding\'s form and writes nothing', async (label, headers) => {
+      it.each(FOREIGN)("a write with %s is 403 in the binding's form and writes nothing", async (label, headers) => {
         const id = `foreign-${binding}-${label}`;
         const res = await write(binding, id, headers);
         expect(refusal(binding, res)).toEqual({ status: 403, message: CROSS_SITE });
@@ -72,8 +89,14 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
 
       it.each([
         ['neither header (the mobile app, SOAP clients)', {}],
-        ['the own Origin and Sec-Fetch-Site: same-origin', { Origin: `http://${HOST}`, 'Sec-Fetch-Site': 'same-origin' }],
-        ['the own Origin, its default port written out', { Host: 'mobile.example', Origin: 'http://mobile.example:80' }],
+        [
+          'the own Origin and Sec-Fetch-Site: same-origin',
+          { Origin: `http://${HOST}`, 'Sec-Fetch-Site': 'same-origin' },
+        ],
+        [
+          'the own Origin, its default port written out',
+          { Host: 'mobile.example', Origin: 'http://mobile.example:80' },
+        ],
       ])('a write with %s is written', async (label, headers) => {
         const id = `own-${binding}-${label}`;
         expect(succeeded(binding, await write(binding, id, headers))).toBe(true);
@@ -85,27 +108,49 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
       await write('httppost', 'counted-403', { Origin: 'null' });
       await write('httpget', 'counted-405');
       const metrics = (await request(t.app).get('/metrics').set(basic('admin', 'admin horse'))).text;
-      expect(metrics).toMatch(/asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httppost",outcome="forbidden"\} [1-9]/);
-      expect(metrics).toMatch(/asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httpget",outcome="protocol_error"\} [1-9]/);
+      expect(metrics).toMatch(
+        /asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httppost",outcome="forbidden"\} [1-9]/,
+      );
+      expect(metrics).toMatch(
+        /asmx_requests_total\{service="MobileAppWebService",operation="CreateWarrantyRequest",binding="httpget",outcome="protocol_error"\} [1-9]/,
+      );
     });
 
     it.each(BINDINGS)('a read sent cross-site is answered over %s', async (binding) => {
-      const res = await exchange(t.app, binding, MAIN_PATH, 'getPCNList', { SalesOfficer: 'SO01' }, { ...auth, 'Sec-Fetch-Site': 'cross-site', Origin: 'https://attacker.example' });
+      const res = await exchange(
+        t.app,
+        binding,
+        MAIN_PATH,
+        'getPCNList',
+        { SalesOfficer: 'SO01' },
+        { ...auth, 'Sec-Fetch-Site': 'cross-site', Origin: 'https://attacker.example' },
+      );
       expect(res.status).toBe(200);
     });
   });
 
-  describe('the server\'s own origin', () => {
+  describe("the server's own origin", () => {
     /**
      * An app with `env` writes what comes from `own` and refuses, writing nothing, what comes from
      * `other` (each sent over `binding` to Host internal:8080, with `headers`).
      */
-    async function expectOwnOrigin(env: Record<string, string>, binding: BindingName, headers: Record<string, string>, own: string, other: string): Promise<void> {
+    async function expectOwnOrigin(
+      env: Record<string, string>,
+      binding: BindingName,
+      headers: Record<string, string>,
+      own: string,
+      other: string,
+    ): Promise<void> {
       const t = await startAuthApp(kind, { AUTH_MODE: 'basic', ...env });
       try {
         await givePassword(t, 'so.one', 'correct horse');
         const send = (id: string, origin: string) =>
-          exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { ...basic('so.one', 'correct horse'), Host: 'internal:8080', ...headers, Origin: origin });
+          exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), {
+            ...basic('so.one', 'correct horse'),
+            Host: 'internal:8080',
+            ...headers,
+            Origin: origin,
+          });
         expect(succeeded(binding, await send('own', own))).toBe(true);
         expect(refusal(binding, await send('other', other))).toEqual({ status: 403, message: CROSS_SITE });
         expect(await storedWarrantyRequests(t.engine.db, 'own')).toHaveLength(1);
@@ -115,11 +160,23 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
       }
     }
 
-    it('is PUBLIC_URL\'s when it is set, whatever the Host header', () =>
-      expectOwnOrigin({ PUBLIC_URL: 'https://api.example.com/mobile' }, 'httppost', {}, 'https://api.example.com', 'http://internal:8080'));
+    it("is PUBLIC_URL's when it is set, whatever the Host header", () =>
+      expectOwnOrigin(
+        { PUBLIC_URL: 'https://api.example.com/mobile' },
+        'httppost',
+        {},
+        'https://api.example.com',
+        'http://internal:8080',
+      ));
 
     it('is the one the trusted proxy forwarded with TRUST_PROXY', () =>
-      expectOwnOrigin({ TRUST_PROXY: 'true' }, 'soap11', { 'X-Forwarded-Host': 'attacker.example, lb.example', 'X-Forwarded-Proto': 'https' }, 'https://lb.example', 'https://attacker.example'));
+      expectOwnOrigin(
+        { TRUST_PROXY: 'true' },
+        'soap11',
+        { 'X-Forwarded-Host': 'attacker.example, lb.example', 'X-Forwarded-Proto': 'https' },
+        'https://lb.example',
+        'https://attacker.example',
+      ));
   });
 
   describe('authentication off (the legacy behaviour)', () => {
@@ -128,7 +185,10 @@ describe.each(ENGINES)('writes from browsers: %s', (kind) => {
 
     it.each(BINDINGS)('a write over %s from another site is written', async (binding) => {
       const id = `legacy-${binding}`;
-      const res = await exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), { 'Sec-Fetch-Site': 'cross-site', Origin: 'null' });
+      const res = await exchange(t.app, binding, MAIN_PATH, 'CreateWarrantyRequest', warrantyFields(id), {
+        'Sec-Fetch-Site': 'cross-site',
+        Origin: 'null',
+      });
       expect(succeeded(binding, res)).toBe(true);
       expect(await storedWarrantyRequests(t.engine.db, id)).toHaveLength(1);
     });

@@ -36,7 +36,14 @@ type Values = ReadonlyArray<readonly [string, string]> | Readonly<Record<string,
  * came (for the suites that check a binding's own bytes: test/auth). `values` are name/value pairs in
  * order (duplicates kept) or a record.
  */
-export function exchange(app: App, binding: BindingName, path: string, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}) {
+export function exchange(
+  app: App,
+  binding: BindingName,
+  path: string,
+  operation: string,
+  values: Values = [],
+  headers: Readonly<Record<string, string>> = {},
+) {
   const pairs = Array.isArray(values) ? (values as ReadonlyArray<readonly [string, string]>) : Object.entries(values);
   if (binding === 'soap11' || binding === 'soap12') {
     const version: Version = binding === 'soap11' ? '1.1' : '1.2';
@@ -46,14 +53,21 @@ export function exchange(app: App, binding: BindingName, path: string, operation
   }
   const form = new URLSearchParams(pairs.map(([name, value]): [string, string] => [name, value])).toString();
   const url = `${path}/${operation}`;
-  let req = binding === 'httpget' ? request(app).get(form ? `${url}?${form}` : url) : request(app).post(url).type('form');
+  let req =
+    binding === 'httpget' ? request(app).get(form ? `${url}?${form}` : url) : request(app).post(url).type('form');
   for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
   req = req.buffer(true).parse(textParser);
   return binding === 'httppost' ? req.send(form) : req;
 }
 
 /** Sends `operation` of the main service with `values` (and `headers`, e.g. credentials) and normalises the answer. */
-export async function send(app: App, binding: BindingName, operation: string, values: Values = [], headers: Readonly<Record<string, string>> = {}): Promise<Outcome> {
+export async function send(
+  app: App,
+  binding: BindingName,
+  operation: string,
+  values: Values = [],
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Outcome> {
   const res = await exchange(app, binding, MAIN_PATH, operation, values, headers);
   if (binding === 'soap11' || binding === 'soap12') return soapOutcome(binding, operation, res);
   if (res.status !== 200 || res.headers['content-type'] !== 'application/json; charset=utf-8') {
@@ -70,17 +84,23 @@ export async function send(app: App, binding: BindingName, operation: string, va
 function soapOutcome(binding: 'soap11' | 'soap12', operation: string, res: request.Response): Outcome {
   if (res.status === 200 && res.text.includes(`<${operation}Response xmlns="${NS}" />`)) return { ok: true };
   const message = clientFaultText(binding, res.text);
-  if (res.status !== 500 || message === undefined) throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
+  if (res.status !== 500 || message === undefined)
+    throw new Error(`${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
   return { ok: false, message };
 }
 
 /** The text of a Client/Sender fault (or with `side` server, a Server/Receiver one) when `text` is exactly that fault document (soap-support.ts faultResponse). */
-function clientFaultText(binding: 'soap11' | 'soap12', text: string, side: 'client' | 'server' = 'client'): string | undefined {
+function clientFaultText(
+  binding: 'soap11' | 'soap12',
+  text: string,
+  side: 'client' | 'server' = 'client',
+): string | undefined {
   const version: Version = binding === 'soap11' ? '1.1' : '1.2';
   const escaped = /<faultstring>([^<]*)<\/faultstring>|<soap:Text xml:lang="en">([^<]*)<\/soap:Text>/.exec(text);
   // The inverse of the three escapes the server writes (escapeXmlText).
   const message = (escaped?.[1] ?? escaped?.[2])?.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const code = side === 'client' ? (version === '1.1' ? 'Client' : 'Sender') : version === '1.1' ? 'Server' : 'Receiver';
+  const code =
+    side === 'client' ? (version === '1.1' ? 'Client' : 'Sender') : version === '1.1' ? 'Server' : 'Receiver';
   if (message === undefined || text !== faultResponse(version, code, message)) return undefined;
   return message;
 }

@@ -36,12 +36,19 @@ const NOTHING = 'NO-SUCH-CODE';
 const CASES = MAIN_OPERATIONS.flatMap(([operation, params]) =>
   params.map((param) => {
     const description = PARAMETERS[param];
-    if (description === undefined) throw new Error(`${param} of ${operation} has no description: add it to PARAMETERS in src/services/parameters.ts`);
+    if (description === undefined)
+      throw new Error(
+        `${param} of ${operation} has no description: add it to PARAMETERS in src/services/parameters.ts`,
+      );
     return { operation, param, refused: refusedValue(description) };
   }),
 );
-const REFUSALS = CASES.flatMap(({ operation, param, refused }) => (refused === undefined ? [] : [[operation, param, refused] as const]));
-const EMPTY_FILTERS = CASES.flatMap(({ operation, param, refused }) => (refused === undefined ? [[operation, param] as const] : []));
+const REFUSALS = CASES.flatMap(({ operation, param, refused }) =>
+  refused === undefined ? [] : [[operation, param, refused] as const],
+);
+const EMPTY_FILTERS = CASES.flatMap(({ operation, param, refused }) =>
+  refused === undefined ? [[operation, param] as const] : [],
+);
 
 test('both kinds of parameter are met, so neither table is empty by mistake', () => {
   expect(REFUSALS.length).toBeGreaterThan(0);
@@ -54,23 +61,31 @@ describe.each(ENGINES)('each operation refuses what it cannot read: %s', (kind) 
 
   it.each(REFUSALS)('%s refuses a bad %s (%s) the same way on every binding', async (operation, param, value) => {
     const reference = await send(t.app, 'httpget', operation, { [param]: value });
-    expect(reference).toEqual({ ok: false, code: expect.stringMatching(/^(INVALID_PARAMETER|NOT_FOUND)$/), field: param, message: expect.any(String) });
+    expect(reference).toEqual({
+      ok: false,
+      code: expect.stringMatching(/^(INVALID_PARAMETER|NOT_FOUND)$/),
+      field: param,
+      message: expect.any(String),
+    });
     expect(reference.message).toMatch(new RegExp(`^${param}: .*'${value}'`));
     for (const binding of BINDINGS) {
       expect(await send(t.app, binding, operation, { [param]: value })).toEqual(carried(binding, reference));
     }
   });
 
-  it.each(EMPTY_FILTERS)('%s takes a %s that names nothing without refusing it, on every binding', async (operation, param) => {
-    for (const binding of BINDINGS) {
-      const outcome: Outcome = await send(t.app, binding, operation, { [param]: NOTHING });
-      if (!outcome.ok) {
-        throw new Error(
-          `${operation} refuses ${param}=${NOTHING} on ${binding} (${outcome.message}): a code that names nothing selects nothing; ` +
-            `if ${param} checks its value, give its description in src/services/parameters.ts a value it refuses ('refused')`,
-        );
+  it.each(EMPTY_FILTERS)(
+    '%s takes a %s that names nothing without refusing it, on every binding',
+    async (operation, param) => {
+      for (const binding of BINDINGS) {
+        const outcome: Outcome = await send(t.app, binding, operation, { [param]: NOTHING });
+        if (!outcome.ok) {
+          throw new Error(
+            `${operation} refuses ${param}=${NOTHING} on ${binding} (${outcome.message}): a code that names nothing selects nothing; ` +
+              `if ${param} checks its value, give its description in src/services/parameters.ts a value it refuses ('refused')`,
+          );
+        }
+        expect(outcome).toEqual({ ok: true });
       }
-      expect(outcome).toEqual({ ok: true });
-    }
-  });
+    },
+  );
 });

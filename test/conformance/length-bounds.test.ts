@@ -40,27 +40,42 @@ const V2_PATH = '/API/v2/MobileAppWebService.asmx';
 const V2_NS = 'http://tempuri.org/v2/';
 
 /** One call on the v2 contract: its failure (Code, Field, Message of the ServiceError), or ok. */
-async function sendV2(t: TestApp, binding: BindingName, operation: string, field: string, value: string): Promise<Outcome> {
+async function sendV2(
+  t: TestApp,
+  binding: BindingName,
+  operation: string,
+  field: string,
+  value: string,
+): Promise<Outcome> {
   let res: request.Response;
   if (binding === 'httpget' || binding === 'httppost') {
     const query = new URLSearchParams({ [field]: value }).toString();
-    res = binding === 'httpget' ? await request(t.app).get(`${V2_PATH}/${operation}?${query}`) : await request(t.app).post(`${V2_PATH}/${operation}`).type('form').send(query);
+    res =
+      binding === 'httpget'
+        ? await request(t.app).get(`${V2_PATH}/${operation}?${query}`)
+        : await request(t.app).post(`${V2_PATH}/${operation}`).type('form').send(query);
   } else {
-    const ns = binding === 'soap11' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
+    const ns =
+      binding === 'soap11' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
     const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body><${operation} xmlns="${V2_NS}"><${field}>${escapeXmlText(value)}</${field}></${operation}></soap:Body></soap:Envelope>`;
-    const call = request(t.app).post(V2_PATH).set('Content-Type', binding === 'soap11' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8');
+    const call = request(t.app)
+      .post(V2_PATH)
+      .set('Content-Type', binding === 'soap11' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8');
     if (binding === 'soap11') call.set('SOAPAction', `"${V2_NS}${operation}"`);
     res = await call.send(body);
   }
   if (res.status === 200) return { ok: true };
   const error = findElement(readXml(res.text), 'ServiceError');
-  if (res.status !== 500 || error === undefined) throw new Error(`v2 ${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
+  if (res.status !== 500 || error === undefined)
+    throw new Error(`v2 ${binding} ${operation}: HTTP ${res.status}: ${res.text}`);
   const { Code, Field, Message } = xmlToValue(error) as Record<string, string>;
   return { ok: false, code: Code, field: Field, message: Message };
 }
 
 /** Every read operation with each of its parameters. */
-const READ_PARAMETERS = mainServiceOperations.filter((op) => op.kind === 'read').flatMap((op) => [...op.params, ...op.fields].map((name) => [op.name, name] as const));
+const READ_PARAMETERS = mainServiceOperations
+  .filter((op) => op.kind === 'read')
+  .flatMap((op) => [...op.params, ...op.fields].map((name) => [op.name, name] as const));
 
 describe.each(ENGINES)('length limits: %s', (kind) => {
   let t: TestApp;
@@ -73,10 +88,24 @@ describe.each(ENGINES)('length limits: %s', (kind) => {
     });
 
     it('takes a code of 50 characters and a username of 100', async () => {
-      expect(await send(t.app, binding, 'getPCNList', [['SalesOfficer', 'S'.repeat(50)], ['Customer', 'C'.repeat(50)]])).toEqual({ ok: true });
-      expect(await send(t.app, binding, 'getOpeningBalance', [['CustomerIds', `C001,${'C'.repeat(50)}`]])).toEqual({ ok: true });
+      expect(
+        await send(t.app, binding, 'getPCNList', [
+          ['SalesOfficer', 'S'.repeat(50)],
+          ['Customer', 'C'.repeat(50)],
+        ]),
+      ).toEqual({ ok: true });
+      expect(await send(t.app, binding, 'getOpeningBalance', [['CustomerIds', `C001,${'C'.repeat(50)}`]])).toEqual({
+        ok: true,
+      });
       const unknown = await send(t.app, binding, 'FillAreaManagers', [['username', 'u'.repeat(100)]]);
-      expect(unknown).toEqual(carried(binding, { ok: false, code: 'NOT_FOUND', field: 'username', message: `username: '${'u'.repeat(100)}' is not a known user` }));
+      expect(unknown).toEqual(
+        carried(binding, {
+          ok: false,
+          code: 'NOT_FOUND',
+          field: 'username',
+          message: `username: '${'u'.repeat(100)}' is not a known user`,
+        }),
+      );
     });
   });
 
@@ -84,6 +113,10 @@ describe.each(ENGINES)('length limits: %s', (kind) => {
     const long = 'X'.repeat(101);
     const value = PARAMETERS[name]?.kind === 'list' ? `A,${long}` : long;
     const outcome = await send(t.app, 'httpget', operation, [[name, value]]);
-    expect({ ok: outcome.ok, code: outcome.code, field: outcome.field }).toEqual({ ok: false, code: 'INVALID_PARAMETER', field: name });
+    expect({ ok: outcome.ok, code: outcome.code, field: outcome.field }).toEqual({
+      ok: false,
+      code: 'INVALID_PARAMETER',
+      field: name,
+    });
   });
 });

@@ -57,13 +57,17 @@ describe.each(ENGINES)('rate limiting: %s', (kind) => {
       expect(refused.status).toBe(429);
       expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, from(12))).status).toBe(200);
       await sleep(Number(refused.headers['retry-after']) * 1000 + 100);
-      for (let i = 0; i < 3; i++) expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, client)).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, client)).status).toBe(200);
       expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, client)).status).toBe(429);
     });
 
     it('takes the address the proxy appended, not one the client wrote before it', async () => {
-      for (let i = 0; i < 3; i++) await call(t.app, 'httppost', SYNC, 'HelloWorld', {}, { 'X-Forwarded-For': `1.1.1.${i}, ${net}.21` });
-      expect((await call(t.app, 'httppost', SYNC, 'HelloWorld', {}, { 'X-Forwarded-For': `1.1.1.9, ${net}.21` })).status).toBe(429);
+      for (let i = 0; i < 3; i++)
+        await call(t.app, 'httppost', SYNC, 'HelloWorld', {}, { 'X-Forwarded-For': `1.1.1.${i}, ${net}.21` });
+      expect(
+        (await call(t.app, 'httppost', SYNC, 'HelloWorld', {}, { 'X-Forwarded-For': `1.1.1.9, ${net}.21` })).status,
+      ).toBe(429);
     });
 
     it('keeps the documents out of the count, and counts refusals under outcome="rate_limited"', async () => {
@@ -71,27 +75,47 @@ describe.each(ENGINES)('rate limiting: %s', (kind) => {
       for (let i = 0; i < 4; i++) await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, client);
       expect((await request(t.app).get(`${SYNC}?wsdl`).set(client)).status).toBe(200);
       const metrics = (await request(t.app).get('/metrics')).text;
-      expect(metrics).toMatch(/asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="rate_limited"\} [1-9]/);
+      expect(metrics).toMatch(
+        /asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="rate_limited"\} [1-9]/,
+      );
     });
   });
 
   describe('failed logins past their ceiling, the rate limit off', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startLimited(kind, { RATE_LIMIT_PER_MINUTE: '0', AUTH_MODE: 'basic', TRUST_PROXY: 'true', LOGIN_FAILURES_PER_MINUTE: '2' });
+      t = await startLimited(kind, {
+        RATE_LIMIT_PER_MINUTE: '0',
+        AUTH_MODE: 'basic',
+        TRUST_PROXY: 'true',
+        LOGIN_FAILURES_PER_MINUTE: '2',
+      });
       await givePassword(t, 'so.one', 'correct horse');
     });
     afterAll(() => t.close());
 
-    it.each(BINDINGS)('answers the right password after 2 wrong ones through %s with 429 and Retry-After', async (binding) => {
-      const client = from(51 + BINDINGS.indexOf(binding));
-      for (let i = 0; i < 2; i++) expect((await call(t.app, binding, SYNC, 'HelloWorld', {}, { ...client, ...basic('so.one', 'wrong') })).status).toBe(401);
-      const res = await call(t.app, binding, SYNC, 'HelloWorld', {}, { ...client, ...basic('so.one', 'correct horse') });
-      const seconds = Number(res.headers['retry-after']);
-      expect(seconds).toBeGreaterThanOrEqual(1);
-      expect(seconds).toBeLessThanOrEqual(60);
-      expectRefusal(res, binding, 429, `Too many requests; retry after ${seconds} seconds.`);
-    });
+    it.each(BINDINGS)(
+      'answers the right password after 2 wrong ones through %s with 429 and Retry-After',
+      async (binding) => {
+        const client = from(51 + BINDINGS.indexOf(binding));
+        for (let i = 0; i < 2; i++)
+          expect(
+            (await call(t.app, binding, SYNC, 'HelloWorld', {}, { ...client, ...basic('so.one', 'wrong') })).status,
+          ).toBe(401);
+        const res = await call(
+          t.app,
+          binding,
+          SYNC,
+          'HelloWorld',
+          {},
+          { ...client, ...basic('so.one', 'correct horse') },
+        );
+        const seconds = Number(res.headers['retry-after']);
+        expect(seconds).toBeGreaterThanOrEqual(1);
+        expect(seconds).toBeLessThanOrEqual(60);
+        expectRefusal(res, binding, 429, `Too many requests; retry after ${seconds} seconds.`);
+      },
+    );
   });
 
   it('ignores X-Forwarded-For without TRUST_PROXY', async () => {
@@ -110,7 +134,10 @@ describe.each(ENGINES)('rate limiting: %s', (kind) => {
     try {
       await givePassword(t, 'so.one', 'correct horse');
       await givePassword(t, 'so.two', 'correct horse');
-      for (let i = 0; i < 3; i++) expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse'))).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse'))).status).toBe(
+          200,
+        );
       expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('so.one', 'correct horse'))).status).toBe(429);
       // Same address, another user: an allowance of its own.
       expect((await call(t.app, 'httpget', SYNC, 'HelloWorld', {}, basic('so.two', 'correct horse'))).status).toBe(200);

@@ -4,22 +4,51 @@ import { parseArguments, UsageError } from '../../src/contract-check/arguments';
 describe('contract-check arguments', () => {
   it('defaults: the ASMX namespace, no base path, extensions included, plain report', () => {
     expect(parseArguments(['http://127.0.0.1:8080/'])).toEqual({
-      options: { baseUrl: 'http://127.0.0.1:8080', apiNamespace: 'http://tempuri.org/', syncNamespace: 'http://tempuri.org/', basePath: '', includeExtensions: true, contract: 'legacy' },
+      options: {
+        baseUrl: 'http://127.0.0.1:8080',
+        apiNamespace: 'http://tempuri.org/',
+        syncNamespace: 'http://tempuri.org/',
+        basePath: '',
+        includeExtensions: true,
+        contract: 'legacy',
+      },
       json: false,
     });
   });
 
   it('reads every option, in both spellings', () => {
     const { options, json } = parseArguments([
-      '--api-namespace', 'urn:api', '--sync-namespace=urn:sync', '--base-path', '/MobileApp/', 'https://legacy.example.com', '--no-extensions', '--json',
+      '--api-namespace',
+      'urn:api',
+      '--sync-namespace=urn:sync',
+      '--base-path',
+      '/MobileApp/',
+      'https://legacy.example.com',
+      '--no-extensions',
+      '--json',
     ]);
-    expect(options).toEqual({ baseUrl: 'https://legacy.example.com', apiNamespace: 'urn:api', syncNamespace: 'urn:sync', basePath: '/MobileApp', includeExtensions: false, contract: 'legacy' });
+    expect(options).toEqual({
+      baseUrl: 'https://legacy.example.com',
+      apiNamespace: 'urn:api',
+      syncNamespace: 'urn:sync',
+      basePath: '/MobileApp',
+      includeExtensions: false,
+      contract: 'legacy',
+    });
     expect(json).toBe(true);
   });
 
   it('--v2 checks the typed contract, its namespaces the v2 defaults unless given', () => {
-    expect(parseArguments(['http://a', '--v2']).options).toMatchObject({ contract: 'v2', apiNamespace: 'http://tempuri.org/v2/', syncNamespace: 'http://tempuri.org/v2/' });
-    expect(parseArguments(['http://a', '--v2', '--api-namespace', 'urn:typed']).options).toMatchObject({ contract: 'v2', apiNamespace: 'urn:typed', syncNamespace: 'http://tempuri.org/v2/' });
+    expect(parseArguments(['http://a', '--v2']).options).toMatchObject({
+      contract: 'v2',
+      apiNamespace: 'http://tempuri.org/v2/',
+      syncNamespace: 'http://tempuri.org/v2/',
+    });
+    expect(parseArguments(['http://a', '--v2', '--api-namespace', 'urn:typed']).options).toMatchObject({
+      contract: 'v2',
+      apiNamespace: 'urn:typed',
+      syncNamespace: 'http://tempuri.org/v2/',
+    });
   });
 
   it.each([

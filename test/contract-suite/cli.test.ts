@@ -26,7 +26,9 @@ describe('npm run contract-check', () => {
     expect(lines.filter((line) => line.startsWith('PASS ')).length).toBeGreaterThan(100);
     expect(lines.some((line) => line.startsWith('FAIL '))).toBe(false);
     expect(lines.some((line) => line.includes('[extension]'))).toBe(true);
-    expect(lines[lines.length - 1]).toMatch(/^\d+ checks against http:\/\/127\.0\.0\.1:\d+: \d+ passed, 0 failed; the server meets the contract$/);
+    expect(lines[lines.length - 1]).toMatch(
+      /^\d+ checks against http:\/\/127\.0\.0\.1:\d+: \d+ passed, 0 failed; the server meets the contract$/,
+    );
   });
 
   it('in legacy mode leaves the extension checks out and says how many', async () => {
@@ -47,11 +49,17 @@ describe('npm run contract-check', () => {
 
   it('writes the whole report as JSON with --json', async () => {
     const { code, out } = await run([server.baseUrl, '--json', '--no-extensions']);
-    const report = JSON.parse(out) as { failed: number; results: { id: string; status: string }[]; options: { includeExtensions: boolean } };
+    const report = JSON.parse(out) as {
+      failed: number;
+      results: { id: string; status: string }[];
+      options: { includeExtensions: boolean };
+    };
     expect(code).toBe(0);
     expect(report.failed).toBe(0);
     expect(report.options.includeExtensions).toBe(false);
-    expect(report.results.find((result) => result.id === 'soap12.MobileAppWebService.CreateWarrantyRequest')?.status).toBe('pass');
+    expect(
+      report.results.find((result) => result.id === 'soap12.MobileAppWebService.CreateWarrantyRequest')?.status,
+    ).toBe('pass');
   });
 
   it('exits 2 with the usage for bad arguments, and when no server answers', async () => {

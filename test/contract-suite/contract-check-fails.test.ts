@@ -31,7 +31,10 @@ function brokenServer(real: App, baseUrl: () => string): Express {
   const broken = express();
   broken.get(MAIN_PATH, (req, res, next) => {
     if (!('wsdl' in req.query)) return next();
-    res.status(200).type('text/xml; charset=utf-8').send(driftedWsdl(baseUrl() + MAIN_PATH));
+    res
+      .status(200)
+      .type('text/xml; charset=utf-8')
+      .send(driftedWsdl(baseUrl() + MAIN_PATH));
   });
   // SOAP 1.1 getPCNList answered without the namespace on the response element.
   broken.post(MAIN_PATH, (req, res, next) => {
@@ -40,7 +43,9 @@ function brokenServer(real: App, baseUrl: () => string): Express {
     res
       .status(200)
       .type('text/xml; charset=utf-8')
-      .send('<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><getPCNListResponse /></soap:Body></soap:Envelope>');
+      .send(
+        '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><getPCNListResponse /></soap:Body></soap:Envelope>',
+      );
   });
   // An unknown HTTP GET method answered 404 instead of ASMX's 500 text.
   broken.get(`${MAIN_PATH}/NoSuchOp`, (_req, res) => {
@@ -60,7 +65,14 @@ beforeAll(async () => {
   let base = '';
   server = await listen(brokenServer(testApp.app, () => base));
   base = server.baseUrl;
-  report = await runContractChecks({ baseUrl: base, apiNamespace: NS, syncNamespace: NS, basePath: '', includeExtensions: true, contract: 'legacy' });
+  report = await runContractChecks({
+    baseUrl: base,
+    apiNamespace: NS,
+    syncNamespace: NS,
+    basePath: '',
+    includeExtensions: true,
+    contract: 'legacy',
+  });
 });
 
 afterAll(async () => {
@@ -74,7 +86,9 @@ const detail = (id: string) => report.results.find((result) => result.id === id)
 describe('the contract checks against a server that breaks the contract', () => {
   it('fail the WSDL bindings check and name the wrong soapAction', () => {
     expect(failed()).toContain('wsdl.MobileAppWebService.bindings');
-    expect(detail('wsdl.MobileAppWebService.bindings')).toContain(`soapAction is ${NS}GetPCNList, expected ${NS}getPCNList`);
+    expect(detail('wsdl.MobileAppWebService.bindings')).toContain(
+      `soapAction is ${NS}GetPCNList, expected ${NS}getPCNList`,
+    );
   });
 
   it('fail the WSDL types check and name the missing parameter', () => {
@@ -86,7 +100,9 @@ describe('the contract checks against a server that breaks the contract', () => 
 
   it('fail the SOAP 1.1 call whose answer differs, with the body they expected', () => {
     expect(failed()).toContain('soap11.MobileAppWebService.getPCNList');
-    expect(detail('soap11.MobileAppWebService.getPCNList')).toContain('<getPCNListResponse xmlns=\\"http://tempuri.org/\\" />');
+    expect(detail('soap11.MobileAppWebService.getPCNList')).toContain(
+      '<getPCNListResponse xmlns=\\"http://tempuri.org/\\" />',
+    );
   });
 
   it('fail the unknown-method check on the status', () => {
@@ -96,14 +112,16 @@ describe('the contract checks against a server that breaks the contract', () => 
 
   it('pass the checks the breaks do not touch', () => {
     const passed = report.results.filter((result) => result.status === 'pass').map((result) => result.id);
-    expect(passed).toEqual(expect.arrayContaining([
-      'wsdl.MobileAppWebService.messages',
-      'wsdl.SyncCustomers.bindings',
-      'soap12.MobileAppWebService.getPCNList',
-      'soap11.MobileAppWebService.getPCNDetails',
-      'httppost.unknown-method',
-      'httpget.MobileAppWebService.getPCNList',
-    ]));
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        'wsdl.MobileAppWebService.messages',
+        'wsdl.SyncCustomers.bindings',
+        'soap12.MobileAppWebService.getPCNList',
+        'soap11.MobileAppWebService.getPCNDetails',
+        'httppost.unknown-method',
+        'httpget.MobileAppWebService.getPCNList',
+      ]),
+    );
     expect(report.passed + report.failed).toBe(report.results.length);
   });
 });

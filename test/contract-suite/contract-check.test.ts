@@ -3,7 +3,14 @@
  * check, legacy and extension, passes with the default settings and with custom namespaces and a
  * base path. The checks are the project's one definition of the wire contract.
  */
-import { CONTRACT_CHECKS, resultLine, runContractChecks, V2_CHECKS, type CheckOptions, type CheckReport } from '../../src/contract-check';
+import {
+  CONTRACT_CHECKS,
+  resultLine,
+  runContractChecks,
+  V2_CHECKS,
+  type CheckOptions,
+  type CheckReport,
+} from '../../src/contract-check';
 import { listenTestApp, type ListeningApp } from '../support/listen';
 
 /** The report lines of the failed checks: empty when the server meets the contract. */
@@ -12,7 +19,11 @@ function failures(report: CheckReport): string[] {
 }
 
 describe.each([
-  { label: 'default settings', env: {}, options: { apiNamespace: 'http://tempuri.org/', syncNamespace: 'http://tempuri.org/', basePath: '' } },
+  {
+    label: 'default settings',
+    env: {},
+    options: { apiNamespace: 'http://tempuri.org/', syncNamespace: 'http://tempuri.org/', basePath: '' },
+  },
   {
     label: 'custom namespaces and a base path',
     env: { API_NAMESPACE: 'urn:contract:api', SYNC_NAMESPACE: 'http://example.com/sync/', BASE_PATH: '/MobileApp' },
@@ -25,7 +36,12 @@ describe.each([
   });
   afterAll(() => server.stop());
 
-  const settings = (includeExtensions: boolean): CheckOptions => ({ baseUrl: server.baseUrl, includeExtensions, contract: 'legacy', ...options });
+  const settings = (includeExtensions: boolean): CheckOptions => ({
+    baseUrl: server.baseUrl,
+    includeExtensions,
+    contract: 'legacy',
+    ...options,
+  });
 
   it('passes every check, extensions included', async () => {
     const report = await runContractChecks(settings(true));
@@ -47,7 +63,10 @@ describe.each([
 describe('contract-check --v2 against the server (docs/v2.md)', () => {
   let server: ListeningApp;
   beforeAll(async () => {
-    server = await listenTestApp({ env: { API_V2_NAMESPACE: 'urn:contract:v2', BASE_PATH: '/MobileApp' }, masterData: true });
+    server = await listenTestApp({
+      env: { API_V2_NAMESPACE: 'urn:contract:v2', BASE_PATH: '/MobileApp' },
+      masterData: true,
+    });
   });
   afterAll(() => server.stop());
 
@@ -64,12 +83,19 @@ describe('contract-check --v2 against the server (docs/v2.md)', () => {
     const report = await runContractChecks(v2('urn:contract:v2'));
     expect(failures(report)).toEqual([]);
     expect(report.results).toHaveLength(V2_CHECKS.length);
-    expect(report.results.map((r) => r.binding).sort().filter((b, i, all) => all.indexOf(b) === i)).toEqual(['httpget', 'httppost', 'soap11', 'soap12', 'wsdl']);
+    expect(
+      report.results
+        .map((r) => r.binding)
+        .sort()
+        .filter((b, i, all) => all.indexOf(b) === i),
+    ).toEqual(['httpget', 'httppost', 'soap11', 'soap12', 'wsdl']);
   });
 
   it('fails when the server does not answer the contract it is told (another namespace)', async () => {
     const report = await runContractChecks(v2('urn:some:other'));
     expect(report.failed).toBeGreaterThan(40);
-    expect(failures(report)).toContainEqual(expect.stringContaining('targetNamespace: expected "urn:some:other", got "urn:contract:v2"'));
+    expect(failures(report)).toContainEqual(
+      expect.stringContaining('targetNamespace: expected "urn:some:other", got "urn:contract:v2"'),
+    );
   });
 });

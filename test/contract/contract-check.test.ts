@@ -32,7 +32,13 @@ function mainService(operations: readonly Operation[] = mainServiceOperations, c
     db: engine.db,
     engine,
     clock: { now: () => new Date() },
-    settings: { dateOrder: 'DMY' as const, fiscalYearStartMonth: 4, maxFileBytes: 1, maxFilesPerRequest: 1, maxRequestFilesBytes: 1 },
+    settings: {
+      dateOrder: 'DMY' as const,
+      fiscalYearStartMonth: 4,
+      maxFileBytes: 1,
+      maxFilesPerRequest: 1,
+      maxRequestFilesBytes: 1,
+    },
   };
   return createMobileAppService({ namespace: contract === 'v2' ? V2_NS : NS, context, operations, contract });
 }
@@ -46,7 +52,9 @@ describe('contract check', () => {
       'v2 MobileAppWebService /API/v2/MobileAppWebService.asmx wsdl/v2/MobileAppWebService.wsdl',
       'v2 SyncCustomers /API/v2/SyncCustomers.asmx wsdl/v2/SyncCustomers.wsdl',
     ]);
-    expect(createServices({ settings: loadSettings({ V2_CONTRACT: 'false' }), engine }).map((s) => s.contract)).toEqual(['legacy', 'legacy']);
+    expect(createServices({ settings: loadSettings({ V2_CONTRACT: 'false' }), engine }).map((s) => s.contract)).toEqual(
+      ['legacy', 'legacy'],
+    );
     for (const service of services) {
       const description = loadServiceDescription(service);
       expect(contractDifferences(description, service)).toEqual([]);
@@ -58,7 +66,9 @@ describe('contract check', () => {
     const description = describeWsdl(mainWsdl, NS);
     expect(description.serviceName).toBe('MobileAppWebService');
     expect(description.targetNamespace).toBe(NS);
-    expect(description.operations.map((op) => op.name).sort()).toEqual(mainServiceOperations.map((op) => op.name).sort());
+    expect(description.operations.map((op) => op.name).sort()).toEqual(
+      mainServiceOperations.map((op) => op.name).sort(),
+    );
     expect(description.operations[0].name).toBe('getSalesSummaryRecords');
     expect(description.operations.find((op) => op.name === 'getPCNList')?.params).toEqual([
       'SalesOfficer',
@@ -84,8 +94,9 @@ describe('contract check', () => {
   });
 
   it('names an implementation that has no WSDL operation', () => {
-    const drifted = mainWsdl.replace(/<wsdl:portType name="MobileAppWebServiceSoap">[\s\S]*?<wsdl:operation name="getPCNList">[\s\S]*?<\/wsdl:operation>/, (m) =>
-      m.replace(/<wsdl:operation name="getPCNList">[\s\S]*?<\/wsdl:operation>/, ''),
+    const drifted = mainWsdl.replace(
+      /<wsdl:portType name="MobileAppWebServiceSoap">[\s\S]*?<wsdl:operation name="getPCNList">[\s\S]*?<\/wsdl:operation>/,
+      (m) => m.replace(/<wsdl:operation name="getPCNList">[\s\S]*?<\/wsdl:operation>/, ''),
     );
     expect(contractDifferences(describeWsdl(drifted, NS), mainService())).toEqual([
       'operation getPCNList is implemented but not in the WSDL',
@@ -124,17 +135,28 @@ describe('contract check', () => {
   });
 
   describe('the v2 WSDL against the result declarations (contract-v2.ts)', () => {
-    const v2 = (wsdl: string, operations?: readonly Operation[]) => contractDifferences(describeWsdl(wsdl, V2_NS), mainService(operations, 'v2'));
+    const v2 = (wsdl: string, operations?: readonly Operation[]) =>
+      contractDifferences(describeWsdl(wsdl, V2_NS), mainService(operations, 'v2'));
 
-    it('agrees as written, and lists each operation\'s extension fields after its parameters', () => {
+    it("agrees as written, and lists each operation's extension fields after its parameters", () => {
       expect(v2(v2Wsdl)).toEqual([]);
-      expect(describeWsdl(v2Wsdl, V2_NS).operations.find((op) => op.name === 'getPCNList')?.params).toEqual(['SalesOfficer', 'Customer', 'PaymentType', 'PaymentMethod', 'PageSize', 'PageToken']);
+      expect(describeWsdl(v2Wsdl, V2_NS).operations.find((op) => op.name === 'getPCNList')?.params).toEqual([
+        'SalesOfficer',
+        'Customer',
+        'PaymentType',
+        'PaymentMethod',
+        'PageSize',
+        'PageToken',
+      ]);
     });
 
     it('names a field whose type, nullability or place differs, and a field only one side has', () => {
       const drifted = v2Wsdl
         .replace('name="ChequeNo" nillable="true" type="s:string"', 'name="ChequeNo" type="s:string"')
-        .replace('name="InvoiceCount" type="s:int" />\n          <s:element minOccurs="1" maxOccurs="1" name="Quantity"', 'name="InvoiceCount" type="s:long" />\n          <s:element minOccurs="1" maxOccurs="1" name="Quantity"')
+        .replace(
+          'name="InvoiceCount" type="s:int" />\n          <s:element minOccurs="1" maxOccurs="1" name="Quantity"',
+          'name="InvoiceCount" type="s:long" />\n          <s:element minOccurs="1" maxOccurs="1" name="Quantity"',
+        )
         .replace('<s:element minOccurs="1" maxOccurs="1" name="Reason" type="s:string" />\n', '');
       expect(drifted).not.toBe(v2Wsdl);
       expect(v2(drifted)).toEqual([
@@ -147,13 +169,21 @@ describe('contract check', () => {
     it('names a result element or type that is missing, and an operation without the ServiceError fault', () => {
       const drifted = v2Wsdl
         .replace('<s:element name="GetPCNInvoicesResult" nillable="true" type="tns:GetPCNInvoicesResult" />', '')
-        .replace(/(<wsdl:operation name="getPCNList">\n      <wsdl:input message="tns:getPCNListSoapIn" \/>\n      <wsdl:output message="tns:getPCNListSoapOut" \/>\n)      <wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" \/>\n/, '$1');
-      expect(v2(drifted)).toEqual(['the schema has no element GetPCNInvoicesResult (the HTTP GET/POST answer of getPCNInvoices)', 'operation getPCNList declares no ServiceError fault']);
+        .replace(
+          /(<wsdl:operation name="getPCNList">\n      <wsdl:input message="tns:getPCNListSoapIn" \/>\n      <wsdl:output message="tns:getPCNListSoapOut" \/>\n)      <wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" \/>\n/,
+          '$1',
+        );
+      expect(v2(drifted)).toEqual([
+        'the schema has no element GetPCNInvoicesResult (the HTTP GET/POST answer of getPCNInvoices)',
+        'operation getPCNList declares no ServiceError fault',
+      ]);
     });
 
     it('refuses to start the app on a difference', () => {
       const service = mainService(undefined, 'v2');
-      expect(() => assertContract(describeWsdl(v2Wsdl.replace('type="s:date"', 'type="s:string"'), V2_NS), service)).toThrow(ContractMismatchError);
+      expect(() =>
+        assertContract(describeWsdl(v2Wsdl.replace('type="s:date"', 'type="s:string"'), V2_NS), service),
+      ).toThrow(ContractMismatchError);
     });
   });
 

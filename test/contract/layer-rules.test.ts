@@ -28,7 +28,10 @@ const today = Object.fromEntries(
   fs
     .readdirSync(path.join(root, 'src'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map((entry) => [entry.name, fs.existsSync(path.join(root, 'src', entry.name, 'operations.ts')) ? ['operations.ts'] : []]),
+    .map((entry) => [
+      entry.name,
+      fs.existsSync(path.join(root, 'src', entry.name, 'operations.ts')) ? ['operations.ts'] : [],
+    ]),
 );
 
 describe('the layer rule of eslint.config.js', () => {
@@ -38,7 +41,9 @@ describe('the layer rule of eslint.config.js', () => {
 
   it('stops the linter on a folder without a rule, naming it and what to add', () => {
     const printed = loadConfigBeside({ ...today, reports: ['index.ts'] });
-    expect(printed).toContain(`src/reports/ has no layer rule: add layer(['reports'], [the folders it may not import], 'why') to LAYERS in eslint.config.js`);
+    expect(printed).toContain(
+      `src/reports/ has no layer rule: add layer(['reports'], [the folders it may not import], 'why') to LAYERS in eslint.config.js`,
+    );
   });
 
   it('takes a folder that declares operations for a business area, with no rule to add', () => {

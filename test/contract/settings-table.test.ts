@@ -14,7 +14,10 @@ function readmeRows(): { name: string; defaultCell: string }[] {
   const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Settings\n'));
   const table = section.slice(0, section.indexOf('\n## ', 1));
-  return [...table.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((m) => ({ name: m[1], defaultCell: m[2].trim() }));
+  return [...table.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((m) => ({
+    name: m[1],
+    defaultCell: m[2].trim(),
+  }));
 }
 
 /** How README writes a default: `value`, "empty" for an empty text, "none" for no value. */
@@ -30,9 +33,12 @@ describe("README's settings table", () => {
     expect(rows.map((row) => row.name)).toEqual(SETTING_VARIABLES);
   });
 
-  it.each(readmeRows().filter((row) => !DERIVED.includes(row.name)))('gives $name the default the schema gives it', ({ name, defaultCell }) => {
-    expect(defaultCell.startsWith(written(settingDefaults()[name]))).toBe(true);
-  });
+  it.each(readmeRows().filter((row) => !DERIVED.includes(row.name)))(
+    'gives $name the default the schema gives it',
+    ({ name, defaultCell }) => {
+      expect(defaultCell.startsWith(written(settingDefaults()[name]))).toBe(true);
+    },
+  );
 
   it.each(DERIVED)('leaves %s to the rules between variables', (name) => {
     expect(settingDefaults()[name]).toBeUndefined();

@@ -21,11 +21,17 @@ describe('settings', () => {
   });
 
   it('the v2 namespaces follow the legacy ones unless set', () => {
-    expect(loadSettings({ API_NAMESPACE: 'https://api.example.com/mobile/', SYNC_NAMESPACE: 'urn:example:sync' })).toMatchObject({
+    expect(
+      loadSettings({ API_NAMESPACE: 'https://api.example.com/mobile/', SYNC_NAMESPACE: 'urn:example:sync' }),
+    ).toMatchObject({
       apiV2Namespace: 'https://api.example.com/mobile/v2/',
       syncV2Namespace: 'urn:example:sync/v2/',
     });
-    expect(loadSettings({ API_V2_NAMESPACE: 'urn:typed', V2_CONTRACT: 'off' })).toMatchObject({ apiV2Namespace: 'urn:typed', syncV2Namespace: 'http://tempuri.org/v2/', v2Contract: false });
+    expect(loadSettings({ API_V2_NAMESPACE: 'urn:typed', V2_CONTRACT: 'off' })).toMatchObject({
+      apiV2Namespace: 'urn:typed',
+      syncV2Namespace: 'http://tempuri.org/v2/',
+      v2Contract: false,
+    });
   });
 
   it('a base path loses its trailing slash; "/" means the root', () => {
@@ -36,18 +42,24 @@ describe('settings', () => {
   it('PUBLIC_URL: the scheme, host, port and path kept, a trailing slash dropped; METRICS_PORT read as a number', () => {
     expect(loadSettings({}).publicUrl).toBeUndefined();
     expect(loadSettings({ PUBLIC_URL: 'https://API.Example.com:443/' }).publicUrl).toBe('https://api.example.com');
-    expect(loadSettings({ PUBLIC_URL: ' http://lb.example:8080/mobile// ' }).publicUrl).toBe('http://lb.example:8080/mobile');
+    expect(loadSettings({ PUBLIC_URL: ' http://lb.example:8080/mobile// ' }).publicUrl).toBe(
+      'http://lb.example:8080/mobile',
+    );
     expect(loadSettings({}).metricsPort).toBeUndefined();
     expect(loadSettings({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
     expect(loadSettings({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
   });
 
-  it.each(['ftp://files.example', 'https://user:secret@api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com/#top', '/mobile', 'https://'])(
-    'PUBLIC_URL=%s is a SettingsError',
-    (value) => {
-      expect(() => loadSettings({ PUBLIC_URL: value })).toThrow(SettingsError);
-    },
-  );
+  it.each([
+    'ftp://files.example',
+    'https://user:secret@api.example.com',
+    'https://api.example.com/?x=1',
+    'https://api.example.com/#top',
+    '/mobile',
+    'https://',
+  ])('PUBLIC_URL=%s is a SettingsError', (value) => {
+    expect(() => loadSettings({ PUBLIC_URL: value })).toThrow(SettingsError);
+  });
 
   it.each([
     ['PORT', 'eighty'],
@@ -91,14 +103,23 @@ describe('settings', () => {
     [{ V2_CONTRACT: 'sometimes' }, "V2_CONTRACT: 'sometimes' is not a boolean (use true or false)"],
     [{ MAX_REQUEST_BYTES: '10' }, 'MAX_REQUEST_BYTES: 10 is out of range (1024..1073741824)'],
     [{ TRUST_PROXY: 'maybe' }, "TRUST_PROXY: 'maybe' is not a boolean (use true or false)"],
-    [{ DATABASE_URL: 'mysql://x' }, "DATABASE_URL: 'mysql://x' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)"],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      "DATABASE_URL: 'mysql://x' is not supported (use sqlite:<file>, sqlite::memory: or postgres://user@host:port/database)",
+    ],
     [{ DATE_ORDER: 'YMD' }, "DATE_ORDER: 'YMD' is not one of DMY, MDY"],
     [{ MAX_FILES_PER_REQUEST: '-1' }, "MAX_FILES_PER_REQUEST: '-1' is not a whole number"],
     [{ LOG_LEVEL: 'loud' }, "LOG_LEVEL: 'loud' is not one of fatal, error, warn, info, debug, trace, silent"],
     [{ AUTH_REALM: 'a"b' }, `AUTH_REALM: 'a"b' must be printable ASCII without quotes or backslashes`],
-    [{ AUTH_API_KEY_HEADER: 'Authorization' }, 'AUTH_API_KEY_HEADER: Authorization is the Basic header; pick another name'],
+    [
+      { AUTH_API_KEY_HEADER: 'Authorization' },
+      'AUTH_API_KEY_HEADER: Authorization is the Basic header; pick another name',
+    ],
     [{ AUTH_API_KEY_HEADER: 'x y' }, "AUTH_API_KEY_HEADER: 'x y' is not an HTTP header name"],
-    [{ RATE_LIMIT_STORE: 'postgres' }, 'RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)'],
+    [
+      { RATE_LIMIT_STORE: 'postgres' },
+      'RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)',
+    ],
     [{ RATE_LIMIT_STORE: 'redis' }, 'REDIS_URL: RATE_LIMIT_STORE=redis needs REDIS_URL (redis://host:6379)'],
     [{ REDIS_URL: 'http://x' }, "REDIS_URL: 'http://x' is not a redis:// or rediss:// URL"],
     [{ SEED_DEMO_DATA: 'perhaps' }, "SEED_DEMO_DATA: 'perhaps' is not a boolean (use true or false)"],
@@ -106,8 +127,14 @@ describe('settings', () => {
     [{ RATE_LIMIT_BURST: '0' }, 'RATE_LIMIT_BURST: 0 is out of range (1..1000000)'],
     [{ RATE_LIMIT_BURST: 'ten' }, "RATE_LIMIT_BURST: 'ten' is not a whole number"],
     [{ LOGIN_FAILURES_PER_MINUTE: '0' }, 'LOGIN_FAILURES_PER_MINUTE: 0 is out of range (1..1000000)'],
-    [{ LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' }, "LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' is not a whole number"],
-    [{ PUBLIC_URL: 'api.example.com' }, "PUBLIC_URL: 'api.example.com' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)"],
+    [
+      { LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' },
+      "LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' is not a whole number",
+    ],
+    [
+      { PUBLIC_URL: 'api.example.com' },
+      "PUBLIC_URL: 'api.example.com' is not an absolute http(s) URL without credentials, query or fragment (expected something like https://api.example.com)",
+    ],
     [{ METRICS_PORT: '8080' }, "METRICS_PORT: 8080 is PORT's; /metrics needs a port of its own"],
     [{ METRICS_PORT: '70000' }, 'METRICS_PORT: 70000 is out of range (0..65535)'],
   ])('%j is refused with the line %p', (env, line) => {
@@ -179,7 +206,15 @@ describe('settings', () => {
       AUTH_MODE: 'ANY',
       MAX_XML_DEPTH: '',
     });
-    expect(set).toMatchObject({ port: 9090, dateOrder: 'MDY', logLevel: 'warn', trustProxy: true, seedDemoData: false, maxXmlDepth: 64, authMode: 'any' });
+    expect(set).toMatchObject({
+      port: 9090,
+      dateOrder: 'MDY',
+      logLevel: 'warn',
+      trustProxy: true,
+      seedDemoData: false,
+      maxXmlDepth: 64,
+      authMode: 'any',
+    });
     // The burst defaults to the rate, and the counts to PostgreSQL when that is the database.
     expect(set).toMatchObject({ rateLimitPerMinute: 120, rateLimitBurst: 120, rateLimitStore: 'postgres' });
   });

@@ -42,7 +42,8 @@ function legacyStandIn(): Promise<Listening> {
       if (declared !== undefined) {
         const sent = req.method === 'GET' ? url.searchParams : new URLSearchParams(body.toString());
         const missing = declared.params.find((name) => !sent.has(name));
-        if (missing !== undefined) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`Missing parameter: ${missing}.`);
+        if (missing !== undefined)
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`Missing parameter: ${missing}.`);
         else res.writeHead(200, { 'content-length': '0' }).end();
         return;
       }
@@ -51,29 +52,44 @@ function legacyStandIn(): Promise<Listening> {
         return;
       }
       const action = /"http:\/\/tempuri\.org\/(\w+)"/.exec(String(req.headers.soapaction ?? ''))?.[1];
-      if (req.method === 'POST' && action !== undefined && (!body.includes(`<${action} `) || body.length > BODY_LIMIT)) {
+      if (
+        req.method === 'POST' &&
+        action !== undefined &&
+        (!body.includes(`<${action} `) || body.length > BODY_LIMIT)
+      ) {
         // The action wins, whatever the Body holds and however long it is.
-        res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${action}Response xmlns="http://tempuri.org/" /></soap:Body></soap:Envelope>`);
+        res
+          .writeHead(200, { 'content-type': 'text/xml; charset=utf-8' })
+          .end(
+            `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><${action}Response xmlns="http://tempuri.org/" /></soap:Body></soap:Envelope>`,
+          );
         return;
       }
       if (req.method === 'GET' && url.search === '' && url.pathname.endsWith('.asmx')) {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body><h1>MobileAppWebService Web Service</h1></body></html>');
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<html><body><h1>MobileAppWebService Web Service</h1></body></html>');
         return;
       }
       const headers = { ...req.headers };
-      if (type.startsWith('text/xml') && body.includes('http://www.w3.org/2003/05/soap-envelope')) headers['content-type'] = 'application/soap+xml; charset=utf-8';
+      if (type.startsWith('text/xml') && body.includes('http://www.w3.org/2003/05/soap-envelope'))
+        headers['content-type'] = 'application/soap+xml; charset=utf-8';
       // Everything else as this server answers it; WSDL and disco addresses with the legacy server's own port.
       const ownPort = String(legacy.port);
-      const forward = http.request({ host: '127.0.0.1', port: new URL(ours.baseUrl).port, method: req.method, path: req.url, headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          let text = Buffer.concat(parts);
-          if (/^(wsdl|disco)$/i.test(url.search.slice(1))) text = Buffer.from(text.toString().replace(/(http:\/\/127\.0\.0\.1:)\d+/g, `$1${ownPort}`));
-          const headers = { ...answer.headers, 'content-length': String(text.length) };
-          res.writeHead(answer.statusCode ?? 500, headers).end(text);
-        });
-      });
+      const forward = http.request(
+        { host: '127.0.0.1', port: new URL(ours.baseUrl).port, method: req.method, path: req.url, headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            let text = Buffer.concat(parts);
+            if (/^(wsdl|disco)$/i.test(url.search.slice(1)))
+              text = Buffer.from(text.toString().replace(/(http:\/\/127\.0\.0\.1:)\d+/g, `$1${ownPort}`));
+            const headers = { ...answer.headers, 'content-length': String(text.length) };
+            res.writeHead(answer.statusCode ?? 500, headers).end(text);
+          });
+        },
+      );
       forward.end(body);
     });
   });
@@ -84,7 +100,16 @@ beforeAll(async () => {
   legacy = await legacyStandIn();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-legacy-'));
   // Calls this server refuses count as writes (never mirrored by default): these are reads the legacy one runs.
-  shadow = await startShadow({ ...SHADOW_DEFAULTS, primary: legacy.baseUrl, candidate: ours.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, mirrorWrites: true });
+  shadow = await startShadow({
+    ...SHADOW_DEFAULTS,
+    primary: legacy.baseUrl,
+    candidate: ours.baseUrl,
+    port: 0,
+    host: '127.0.0.1',
+    out,
+    noiseEvery: 0,
+    mirrorWrites: true,
+  });
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const traffic: RawRequest[] = [
     { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin` },
@@ -96,12 +121,25 @@ beforeAll(async () => {
     { method: 'GET', path: `${MAIN}?WSDL` },
     { method: 'GET', path: `${MAIN}?disco` },
     { method: 'GET', path: '/API/SyncCustomers.asmx/HelloWorld' },
-    { method: 'POST', path: `${MAIN}/FillAreaManagers`, headers: { 'content-type': 'application/json' }, body: '{"username":"admin"}' },
-    { ...soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }), headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNDetails"' } },
-    { ...soapCall('1.2', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }), headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNList"' } },
+    {
+      method: 'POST',
+      path: `${MAIN}/FillAreaManagers`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":"admin"}',
+    },
+    {
+      ...soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }),
+      headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNDetails"' },
+    },
+    {
+      ...soapCall('1.2', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }),
+      headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/getPCNList"' },
+    },
     soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNInvoices', { PCNNO: 'x'.repeat(BODY_LIMIT) }),
     { method: 'GET', path: MAIN },
-    soapCall('1.1', '/API/v2/MobileAppWebService.asmx', 'http://tempuri.org/v2/', 'FillAreaManagers', { username: 'admin' }),
+    soapCall('1.1', '/API/v2/MobileAppWebService.asmx', 'http://tempuri.org/v2/', 'FillAreaManagers', {
+      username: 'admin',
+    }),
     { method: 'GET', path: '/API/openapi.json' },
   ];
   for (const request of traffic) expect((await rawRequest(shadow.port, request)).status).toBeLessThan(600);
@@ -118,7 +156,8 @@ it('counts the deliberate differences as expected, by rule, and reports nothing 
   expect(fs.readFileSync(path.join(shadow.report.dir, 'differences.jsonl'), 'utf8')).toBe('');
   expect(rows.reduce((sum, row) => sum + row.different, 0)).toBe(0);
   expect(fs.readFileSync(path.join(shadow.report.dir, 'differences.jsonl'), 'utf8')).toBe('');
-  const rules = (operation: string, binding: string) => rows.find((row) => row.operation === operation && row.binding === binding)?.expectedRules;
+  const rules = (operation: string, binding: string) =>
+    rows.find((row) => row.operation === operation && row.binding === binding)?.expectedRules;
   expect(rules('FillAreaManagers', 'get')).toEqual({ 'json-result-for-empty-200': 1, 'missing-parameter-accepted': 1 });
   expect(rules('getPCNList', 'post')).toEqual({ 'missing-parameter-accepted': 1 });
   expect(rules('wsdl', 'document')).toEqual({ 'document-addresses': 1 });
@@ -135,6 +174,10 @@ it('counts the deliberate differences as expected, by rule, and reports nothing 
     ['FillAreaManagers', 'soap12'],
     ['HelloWorld', 'get'],
   ]) {
-    expect(rows.find((row) => row.operation === operation && row.binding === binding)).toMatchObject({ compared: 1, same: 1, expected: 0 });
+    expect(rows.find((row) => row.operation === operation && row.binding === binding)).toMatchObject({
+      compared: 1,
+      same: 1,
+      expected: 0,
+    });
   }
 });

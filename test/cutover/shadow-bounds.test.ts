@@ -28,7 +28,12 @@ describe('operations the contract does not declare', () => {
         const name = `MadeUp${i}`;
         const request = [
           { method: 'GET', path: `${MAIN}/${name}?x=1` },
-          { method: 'POST', path: `${MAIN}/${name}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1' },
+          {
+            method: 'POST',
+            path: `${MAIN}/${name}`,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'x=1',
+          },
           soapCall('1.1', MAIN, 'http://tempuri.org/', name, {}),
           { method: 'GET', path: `/API/Service${i}.asmx/${name}` },
         ][i % 4];
@@ -38,12 +43,25 @@ describe('operations the contract does not declare', () => {
       await shadow.settled();
       const rows = shadow.report.summary().operations;
       const undeclared = rows.filter((row) => row.operation === UNDECLARED);
-      expect(undeclared.map((row) => `${row.service} ${row.binding}`).sort()).toEqual(['MobileAppWebService get', 'MobileAppWebService post', 'MobileAppWebService soap11']);
+      expect(undeclared.map((row) => `${row.service} ${row.binding}`).sort()).toEqual([
+        'MobileAppWebService get',
+        'MobileAppWebService post',
+        'MobileAppWebService soap11',
+      ]);
       // A service the contract does not have is another path: the one `other` document row.
       const other = rows.filter((row) => row.operation === 'other');
       expect(other.map((row) => `${row.service} ${row.binding}`)).toEqual([' document']);
-      expect([...undeclared, ...other].reduce((sum, row) => sum + row.compared + row.notMirrored + row.candidateErrors + row.dropped, 0)).toBe(made);
-      expect(rows.filter((row) => row.operation !== UNDECLARED && row.operation !== 'other').map((row) => `${row.operation} ${row.binding}`)).toEqual(['FillAreaManagers get']);
+      expect(
+        [...undeclared, ...other].reduce(
+          (sum, row) => sum + row.compared + row.notMirrored + row.candidateErrors + row.dropped,
+          0,
+        ),
+      ).toBe(made);
+      expect(
+        rows
+          .filter((row) => row.operation !== UNDECLARED && row.operation !== 'other')
+          .map((row) => `${row.operation} ${row.binding}`),
+      ).toEqual(['FillAreaManagers get']);
       shadow.report.write();
       expect(fs.statSync(path.join(shadow.report.dir, 'summary.json')).size).toBeLessThan(10_000);
       expect(fs.statSync(path.join(shadow.report.dir, 'summary.html')).size).toBeLessThan(50_000);
@@ -65,7 +83,8 @@ function modeOf(file: string): string {
 describe('the files that hold requests and answers', () => {
   it('are readable by their owner only, also when they were there before', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-modes-'));
-    for (const name of ['differences.jsonl', 'summary.json', 'summary.html']) fs.writeFileSync(path.join(out, name), 'old', { mode: 0o644 });
+    for (const name of ['differences.jsonl', 'summary.json', 'summary.html'])
+      fs.writeFileSync(path.join(out, name), 'old', { mode: 0o644 });
     const shadow = await startProxy({ out });
     try {
       await rawRequest(shadow.port, differing);
@@ -74,7 +93,8 @@ describe('the files that hold requests and answers', () => {
       await shadow.close();
     }
     expect(fs.readFileSync(path.join(out, 'differences.jsonl'), 'utf8')).toContain('Anita Southern');
-    for (const name of ['differences.jsonl', 'summary.json', 'summary.html']) expect([name, modeOf(path.join(out, name))]).toEqual([name, '600']);
+    for (const name of ['differences.jsonl', 'summary.json', 'summary.html'])
+      expect([name, modeOf(path.join(out, name))]).toEqual([name, '600']);
     const fresh = path.join(out, 'new', 'report');
     const again = await startProxy({ out: fresh });
     await again.close();
@@ -87,14 +107,21 @@ describe('the files that hold requests and answers', () => {
       for (let i = 0; i < 10; i++) await rawRequest(shadow.port, differing);
       await shadow.settled();
       const file = path.join(shadow.report.dir, 'differences.jsonl');
-      const written = fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length;
+      const written = fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '').length;
       expect(fs.statSync(file).size).toBeLessThanOrEqual(2000);
       expect(written).toBeGreaterThan(0);
       const { overBudget } = shadow.report.summary();
       expect(written + overBudget.differences).toBe(10);
       shadow.report.write();
-      expect(JSON.parse(fs.readFileSync(path.join(shadow.report.dir, 'summary.json'), 'utf8')).overBudget).toEqual({ differences: overBudget.differences });
-      expect(fs.readFileSync(path.join(shadow.report.dir, 'summary.html'), 'utf8')).toContain(`${overBudget.differences} differing exchanges were left out of differences.jsonl`);
+      expect(JSON.parse(fs.readFileSync(path.join(shadow.report.dir, 'summary.json'), 'utf8')).overBudget).toEqual({
+        differences: overBudget.differences,
+      });
+      expect(fs.readFileSync(path.join(shadow.report.dir, 'summary.html'), 'utf8')).toContain(
+        `${overBudget.differences} differing exchanges were left out of differences.jsonl`,
+      );
     } finally {
       await shadow.close();
     }
@@ -108,7 +135,10 @@ describe("the proxy's own paths", () => {
     .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address;
 
   (external === undefined ? it.skip : it)('answer the local machine only, unless told to answer anyone', async () => {
-    for (const [ownPathsPublic, fromOutside] of [[false, 403], [true, 200]] as const) {
+    for (const [ownPathsPublic, fromOutside] of [
+      [false, 403],
+      [true, 200],
+    ] as const) {
       const shadow = await startProxy({ host: '0.0.0.0', ownPathsPublic });
       try {
         for (const own of ['/__shadow/metrics', '/__shadow/summary']) {
@@ -172,7 +202,8 @@ describe('a client of the proxy that holds its connection', () => {
       await new Promise((resolve) => socket.once('data', resolve));
       socket.pause();
       const started = Date.now();
-      while (guard.sendTimeouts === 0 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (guard.sendTimeouts === 0 && Date.now() - started < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(guard.sendTimeouts).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(primaryClosed).toBe(true);

@@ -45,7 +45,15 @@ afterAll(async () => {
 
 function startProxy(): Promise<Shadow> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-classified-'));
-  return startShadow({ ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidateServer.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0 });
+  return startShadow({
+    ...SHADOW_DEFAULTS,
+    primary: primary.baseUrl,
+    candidate: candidateServer.baseUrl,
+    port: 0,
+    host: '127.0.0.1',
+    out,
+    noiseEvery: 0,
+  });
 }
 
 const form = (id: string) => new URLSearchParams(warrantyFields(id)).toString();
@@ -53,23 +61,95 @@ const elements = (id: string) =>
   Object.entries(warrantyFields(id))
     .map(([name, value]) => `<${name}>${value}</${name}>`)
     .join('');
-const envelope = (envNs: string, inner: string) => `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envNs}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+const envelope = (envNs: string, inner: string) =>
+  `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envNs}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
 const warranty = (id: string) => `<CreateWarrantyRequest xmlns="${NS}">${elements(id)}</CreateWarrantyRequest>`;
 
 /** Each spelling of a CreateWarrantyRequest call, and whether this server runs it (one row) or refuses it (none). */
 const SPELLINGS: [string, (id: string) => RawRequest, 0 | 1][] = [
-  ['HTTP POST to a percent-encoded path', (id) => ({ method: 'POST', path: `${MAIN}/CreateWarranty%52equest`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(id) }), 1],
-  ['HTTP POST to a lower-case service path', (id) => ({ method: 'POST', path: `${MAIN.toLowerCase()}/CreateWarrantyRequest`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(id) }), 1],
-  ['HTTP POST to a lower-case method name', (id) => ({ method: 'POST', path: `${MAIN}/createwarrantyrequest`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(id) }), 0],
-  ['SOAP 1.2 with another operation in a SOAPAction header', (id) => ({ method: 'POST', path: MAIN, headers: { 'content-type': SOAP12, soapaction: `"${NS}getPCNList"` }, body: envelope(ENV12, warranty(id)) }), 1],
-  ['SOAP 1.2 whose action names another operation', (id) => ({ method: 'POST', path: MAIN, headers: { 'content-type': `${SOAP12}; action="${NS}getPCNList"` }, body: envelope(ENV12, warranty(id)) }), 0],
-  ['SOAP 1.1 without SOAPAction, a comment before the body element', (id) => ({ method: 'POST', path: MAIN, headers: { 'content-type': SOAP11 }, body: envelope(ENV11, `<!--x-->${warranty(id)}`) }), 1],
   [
-    'SOAP 1.1 with a prefixed body element',
-    (id) => ({ method: 'POST', path: MAIN, headers: { 'content-type': SOAP11 }, body: envelope(ENV11, `<m:CreateWarrantyRequest xmlns:m="${NS}">${elements(id).replace(/<(\/?)(\w+)>/g, '<$1m:$2>')}</m:CreateWarrantyRequest>`) }),
+    'HTTP POST to a percent-encoded path',
+    (id) => ({
+      method: 'POST',
+      path: `${MAIN}/CreateWarranty%52equest`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form(id),
+    }),
     1,
   ],
-  ['SOAP 1.1 with its envelope cut short', (id) => ({ method: 'POST', path: MAIN, headers: { 'content-type': SOAP11, soapaction: `"${NS}CreateWarrantyRequest"` }, body: envelope(ENV11, warranty(id)).slice(0, -30) }), 0],
+  [
+    'HTTP POST to a lower-case service path',
+    (id) => ({
+      method: 'POST',
+      path: `${MAIN.toLowerCase()}/CreateWarrantyRequest`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form(id),
+    }),
+    1,
+  ],
+  [
+    'HTTP POST to a lower-case method name',
+    (id) => ({
+      method: 'POST',
+      path: `${MAIN}/createwarrantyrequest`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form(id),
+    }),
+    0,
+  ],
+  [
+    'SOAP 1.2 with another operation in a SOAPAction header',
+    (id) => ({
+      method: 'POST',
+      path: MAIN,
+      headers: { 'content-type': SOAP12, soapaction: `"${NS}getPCNList"` },
+      body: envelope(ENV12, warranty(id)),
+    }),
+    1,
+  ],
+  [
+    'SOAP 1.2 whose action names another operation',
+    (id) => ({
+      method: 'POST',
+      path: MAIN,
+      headers: { 'content-type': `${SOAP12}; action="${NS}getPCNList"` },
+      body: envelope(ENV12, warranty(id)),
+    }),
+    0,
+  ],
+  [
+    'SOAP 1.1 without SOAPAction, a comment before the body element',
+    (id) => ({
+      method: 'POST',
+      path: MAIN,
+      headers: { 'content-type': SOAP11 },
+      body: envelope(ENV11, `<!--x-->${warranty(id)}`),
+    }),
+    1,
+  ],
+  [
+    'SOAP 1.1 with a prefixed body element',
+    (id) => ({
+      method: 'POST',
+      path: MAIN,
+      headers: { 'content-type': SOAP11 },
+      body: envelope(
+        ENV11,
+        `<m:CreateWarrantyRequest xmlns:m="${NS}">${elements(id).replace(/<(\/?)(\w+)>/g, '<$1m:$2>')}</m:CreateWarrantyRequest>`,
+      ),
+    }),
+    1,
+  ],
+  [
+    'SOAP 1.1 with its envelope cut short',
+    (id) => ({
+      method: 'POST',
+      path: MAIN,
+      headers: { 'content-type': SOAP11, soapaction: `"${NS}CreateWarrantyRequest"` },
+      body: envelope(ENV11, warranty(id)).slice(0, -30),
+    }),
+    0,
+  ],
 ];
 
 describe('writes in every spelling', () => {
@@ -79,28 +159,48 @@ describe('writes in every spelling', () => {
   });
   afterAll(() => shadow?.close());
 
-  it.each(SPELLINGS)('%s: one row on the primary per call it runs, the candidate untouched', async (name, spelled, rows) => {
-    const id = `spelling-${name.replace(/\W+/g, '-')}`;
-    const before = reachedCandidate.length;
-    for (let i = 0; i < 3; i++) await rawRequest(shadow.port, spelled(id));
-    await shadow.settled();
-    // A ClientRequestId makes a retried write one row: three calls the server runs are one row.
-    expect(await storedWarrantyRequests(primary.engine.db, id)).toHaveLength(rows);
-    expect(await storedWarrantyRequests(candidate.engine.db, id)).toHaveLength(0);
-    expect(reachedCandidate.slice(before)).toEqual([]);
-  });
+  it.each(SPELLINGS)(
+    '%s: one row on the primary per call it runs, the candidate untouched',
+    async (name, spelled, rows) => {
+      const id = `spelling-${name.replace(/\W+/g, '-')}`;
+      const before = reachedCandidate.length;
+      for (let i = 0; i < 3; i++) await rawRequest(shadow.port, spelled(id));
+      await shadow.settled();
+      // A ClientRequestId makes a retried write one row: three calls the server runs are one row.
+      expect(await storedWarrantyRequests(primary.engine.db, id)).toHaveLength(rows);
+      expect(await storedWarrantyRequests(candidate.engine.db, id)).toHaveLength(0);
+      expect(reachedCandidate.slice(before)).toEqual([]);
+    },
+  );
 
   it('runs each call once on the primary: twenty calls without ClientRequestId are twenty rows', async () => {
-    const count = async () => Number((await primary.engine.db.selectFrom('warranty_requests').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await primary.engine.db
+            .selectFrom('warranty_requests')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const fields = warrantyFields('x');
     delete (fields as Partial<typeof fields>).ClientRequestId;
     for (let i = 0; i < 20; i++) {
-      await rawRequest(shadow.port, { method: 'POST', path: `${MAIN}/CreateWarranty%52equest`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, SerialNo: `SN-twenty-${i}` }).toString() });
+      await rawRequest(shadow.port, {
+        method: 'POST',
+        path: `${MAIN}/CreateWarranty%52equest`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...fields, SerialNo: `SN-twenty-${i}` }).toString(),
+      });
     }
     await shadow.settled();
     expect((await count()) - before).toBe(20);
-    expect(shadow.report.summary().operations.find((row) => row.operation === 'CreateWarrantyRequest' && row.binding === 'post')).toMatchObject({ compared: 0 });
+    expect(
+      shadow.report
+        .summary()
+        .operations.find((row) => row.operation === 'CreateWarrantyRequest' && row.binding === 'post'),
+    ).toMatchObject({ compared: 0 });
   });
 });
 
@@ -110,8 +210,13 @@ describe('a body that would make a regular expression backtrack', () => {
     try {
       const body = '<Body'.repeat(13_107);
       const started = Date.now();
-      const hostile = Array.from({ length: 10 }, () => rawRequest(shadow.port, { method: 'POST', path: MAIN, headers: { 'content-type': SOAP11 }, body }));
-      const other = rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` }).then((answer) => ({ answer, ms: Date.now() - started }));
+      const hostile = Array.from({ length: 10 }, () =>
+        rawRequest(shadow.port, { method: 'POST', path: MAIN, headers: { 'content-type': SOAP11 }, body }),
+      );
+      const other = rawRequest(shadow.port, {
+        method: 'GET',
+        path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001`,
+      }).then((answer) => ({ answer, ms: Date.now() - started }));
       const answers = await Promise.all(hostile);
       const { answer, ms } = await other;
       await shadow.settled();
@@ -120,7 +225,11 @@ describe('a body that would make a regular expression backtrack', () => {
       // The old body pattern took most of a second for each of these, on the event loop.
       expect(ms).toBeLessThan(1000);
       expect(Date.now() - started).toBeLessThan(2000);
-      expect(shadow.report.summary().operations.find((row) => row.binding === 'soap11')).toMatchObject({ operation: '(undeclared)', notMirrored: 10, compared: 0 });
+      expect(shadow.report.summary().operations.find((row) => row.binding === 'soap11')).toMatchObject({
+        operation: '(undeclared)',
+        notMirrored: 10,
+        compared: 0,
+      });
     } finally {
       await shadow.close();
     }

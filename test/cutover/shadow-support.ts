@@ -25,27 +25,43 @@ export interface RawRequest {
 
 export function rawRequest(port: number, request: RawRequest, host = '127.0.0.1'): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = http.request({ host, port, method: request.method, path: request.path, headers: request.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const outgoing = http.request(
+      { host, port, method: request.method, path: request.path, headers: request.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });
 }
 
-const ENVELOPES = { '1.1': 'http://schemas.xmlsoap.org/soap/envelope/', '1.2': 'http://www.w3.org/2003/05/soap-envelope' } as const;
+const ENVELOPES = {
+  '1.1': 'http://schemas.xmlsoap.org/soap/envelope/',
+  '1.2': 'http://www.w3.org/2003/05/soap-envelope',
+} as const;
 
 /** A SOAP call of `operation` with its parameters, in the envelope and with the headers of `version`. */
-export function soapCall(version: '1.1' | '1.2', path: string, namespace: string, operation: string, params: Record<string, string>): RawRequest {
+export function soapCall(
+  version: '1.1' | '1.2',
+  path: string,
+  namespace: string,
+  operation: string,
+  params: Record<string, string>,
+): RawRequest {
   const inner = Object.entries(params)
     .map(([name, value]) => `<${name}>${value}</${name}>`)
     .join('');
   const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPES[version]}"><soap:Body><${operation} xmlns="${namespace}">${inner}</${operation}></soap:Body></soap:Envelope>`;
   const headers: Record<string, string> =
-    version === '1.1' ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${namespace}${operation}"` } : { 'content-type': `application/soap+xml; charset=utf-8; action="${namespace}${operation}"` };
+    version === '1.1'
+      ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${namespace}${operation}"` }
+      : { 'content-type': `application/soap+xml; charset=utf-8; action="${namespace}${operation}"` };
   return { method: 'POST', path, headers, body };
 }
 
@@ -60,15 +76,32 @@ export async function differingPair(): Promise<[ListeningApp, ListeningApp]> {
  * A shadow proxy between the two on a free port of 127.0.0.1, its report in a new folder, no noise
  * learnt unless asked, with the server's connection guard as `npm run shadow` has it.
  */
-export function proxyBetween(primary: Pick<ListeningApp, 'baseUrl'>, candidate: Pick<ListeningApp, 'baseUrl'>, overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
+export function proxyBetween(
+  primary: Pick<ListeningApp, 'baseUrl'>,
+  candidate: Pick<ListeningApp, 'baseUrl'>,
+  overrides: Partial<ShadowOptions> = {},
+): Promise<Shadow> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-'));
   const connections = overrides.connections ?? SHADOW_DEFAULTS.connections;
-  const options = { ...SHADOW_DEFAULTS, primary: primary.baseUrl, candidate: candidate.baseUrl, port: 0, host: '127.0.0.1', out, noiseEvery: 0, guard: new ConnectionGuard(connections) };
+  const options = {
+    ...SHADOW_DEFAULTS,
+    primary: primary.baseUrl,
+    candidate: candidate.baseUrl,
+    port: 0,
+    host: '127.0.0.1',
+    out,
+    noiseEvery: 0,
+    guard: new ConnectionGuard(connections),
+  };
   return startShadow({ ...options, ...overrides });
 }
 
 /** The differing pair, started before a test file's tests and stopped after them; `proxy` starts a proxy between the two. */
-export function differingPairForFile(): { readonly primary: ListeningApp; readonly candidate: ListeningApp; proxy(overrides?: Partial<ShadowOptions>): Promise<Shadow> } {
+export function differingPairForFile(): {
+  readonly primary: ListeningApp;
+  readonly candidate: ListeningApp;
+  proxy(overrides?: Partial<ShadowOptions>): Promise<Shadow>;
+} {
   let pair: [ListeningApp, ListeningApp] | undefined;
   beforeAll(async () => {
     pair = await differingPair();
@@ -76,7 +109,11 @@ export function differingPairForFile(): { readonly primary: ListeningApp; readon
   afterAll(async () => {
     await Promise.all(pair?.map((app) => app.stop()) ?? []);
   });
-  const started = () => pair ?? (() => { throw new Error('the pair starts in beforeAll'); })();
+  const started = () =>
+    pair ??
+    (() => {
+      throw new Error('the pair starts in beforeAll');
+    })();
   return {
     get primary() {
       return started()[0];

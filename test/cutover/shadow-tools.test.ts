@@ -26,7 +26,15 @@ describe('--sample', () => {
     servers.candidate.server.on('request', count);
     const shadow = await startProxy({ sample: 0.25 });
     try {
-      for (let i = 0; i < 40; i++) expect((await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` })).status).toBe(200);
+      for (let i = 0; i < 40; i++)
+        expect(
+          (
+            await rawRequest(shadow.port, {
+              method: 'GET',
+              path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001`,
+            })
+          ).status,
+        ).toBe(200);
       await shadow.settled();
       const counted = row(shadow, 'FillProfitCenterForCustomer', 'get')!;
       // An even spread: within one of the fraction asked for.
@@ -40,10 +48,17 @@ describe('--sample', () => {
   });
 
   it('0 mirrors nothing and 1 everything', async () => {
-    for (const [sample, compared] of [[0, 0], [1, 8]] as const) {
+    for (const [sample, compared] of [
+      [0, 0],
+      [1, 8],
+    ] as const) {
       const shadow = await startProxy({ sample });
       try {
-        for (let i = 0; i < 8; i++) await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` });
+        for (let i = 0; i < 8; i++)
+          await rawRequest(shadow.port, {
+            method: 'GET',
+            path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001`,
+          });
         await shadow.settled();
         expect(row(shadow, 'FillProfitCenterForCustomer', 'get')).toMatchObject({ compared, notSampled: 8 - compared });
       } finally {
@@ -57,8 +72,21 @@ describe('--record', () => {
   const secrets = ['c2VjcmV0OnNlY3JldA', 'cookie-value', 'key-value', 'hunter2', 'url-pass', 's3cret'];
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const exchanges = [
-    { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin&password=hunter2`, headers: { authorization: 'Basic c2VjcmV0OnNlY3JldA==', cookie: 'ASP.NET_SessionId=cookie-value', 'x-api-key': 'key-value' } },
-    { method: 'POST', path: `${MAIN}/FillProfitCenterForCustomer`, headers: form, body: 'CustomerCode=C001&Password=s3cret' },
+    {
+      method: 'GET',
+      path: `${MAIN}/FillAreaManagers?username=admin&password=hunter2`,
+      headers: {
+        authorization: 'Basic c2VjcmV0OnNlY3JldA==',
+        cookie: 'ASP.NET_SessionId=cookie-value',
+        'x-api-key': 'key-value',
+      },
+    },
+    {
+      method: 'POST',
+      path: `${MAIN}/FillProfitCenterForCustomer`,
+      headers: form,
+      body: 'CustomerCode=C001&Password=s3cret',
+    },
     soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01', Password: 's3cret' }),
     { method: 'GET', path: `${MAIN}?WSDL`, headers: { 'accept-encoding': 'gzip' } },
   ];
@@ -79,9 +107,17 @@ describe('--record', () => {
     const log = JSON.parse(text).log;
     expect(log.version).toBe('1.2');
     expect(log.entries).toHaveLength(exchanges.length);
-    expect(log.entries[0].request.url).toBe(`http://127.0.0.1:${shadow.port}${MAIN}/FillAreaManagers?username=admin&password=REDACTED`);
-    const io = { lines: [] as string[], out: (line: string) => io.lines.push(line), err: (line: string) => io.lines.push(line) };
-    expect(await replayMain([har, '--candidate', servers.primary.baseUrl, '--out', path.join(dir, 'replay')], io)).toBe(0);
+    expect(log.entries[0].request.url).toBe(
+      `http://127.0.0.1:${shadow.port}${MAIN}/FillAreaManagers?username=admin&password=REDACTED`,
+    );
+    const io = {
+      lines: [] as string[],
+      out: (line: string) => io.lines.push(line),
+      err: (line: string) => io.lines.push(line),
+    };
+    expect(await replayMain([har, '--candidate', servers.primary.baseUrl, '--out', path.join(dir, 'replay')], io)).toBe(
+      0,
+    );
     expect(io.lines.join('\n')).toContain(`${exchanges.length} compared, ${exchanges.length} same`);
   });
 
@@ -89,7 +125,8 @@ describe('--record', () => {
     const har = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'record-')), 'traffic.har');
     const shadow = await startProxy({ record: har, maxFileBytes: 4000 });
     try {
-      for (let i = 0; i < 10; i++) await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` });
+      for (let i = 0; i < 10; i++)
+        await rawRequest(shadow.port, { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` });
       await shadow.settled();
     } finally {
       await shadow.close();

@@ -34,10 +34,14 @@ function startProxy(overrides: Partial<ShadowOptions> = {}): Promise<Shadow> {
 }
 
 function row(shadow: Shadow, operation: string, binding: string, contract = 'legacy'): OperationSummary | undefined {
-  return shadow.report.summary().operations.find((r) => r.operation === operation && r.binding === binding && r.contract === contract);
+  return shadow.report
+    .summary()
+    .operations.find((r) => r.operation === operation && r.binding === binding && r.contract === contract);
 }
 
-function differences(shadow: Shadow): { operation: string; binding: string; contract: string; differences: string[]; request: { headers: object } }[] {
+function differences(
+  shadow: Shadow,
+): { operation: string; binding: string; contract: string; differences: string[]; request: { headers: object } }[] {
   return fs
     .readFileSync(path.join(shadow.report.dir, 'differences.jsonl'), 'utf8')
     .split('\n')
@@ -53,14 +57,41 @@ describe('shadow mode between two servers whose data differ in one name', () => 
     shadow = await startProxy();
     const via = (request: Parameters<typeof rawRequest>[1]) => rawRequest(shadow.port, request);
     const form = 'username=admin';
-    answers.set('get', await via({ method: 'GET', path: `${MAIN}/FillAreaManagers?${form}`, headers: { authorization: 'Basic c2VjcmV0OnNlY3JldA==' } }));
-    answers.set('post', await via({ method: 'POST', path: `${MAIN}/FillAreaManagers`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
-    answers.set('soap11', await via(soapCall('1.1', MAIN, 'http://tempuri.org/', 'FillAreaManagers', { username: 'admin' })));
-    answers.set('soap12', await via(soapCall('1.2', MAIN, 'http://tempuri.org/', 'FillAreaManagers', { username: 'admin' })));
-    answers.set('v2', await via(soapCall('1.1', V2, primary.settings.apiV2Namespace, 'FillAreaManagers', { username: 'admin' })));
+    answers.set(
+      'get',
+      await via({
+        method: 'GET',
+        path: `${MAIN}/FillAreaManagers?${form}`,
+        headers: { authorization: 'Basic c2VjcmV0OnNlY3JldA==' },
+      }),
+    );
+    answers.set(
+      'post',
+      await via({
+        method: 'POST',
+        path: `${MAIN}/FillAreaManagers`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      }),
+    );
+    answers.set(
+      'soap11',
+      await via(soapCall('1.1', MAIN, 'http://tempuri.org/', 'FillAreaManagers', { username: 'admin' })),
+    );
+    answers.set(
+      'soap12',
+      await via(soapCall('1.2', MAIN, 'http://tempuri.org/', 'FillAreaManagers', { username: 'admin' })),
+    );
+    answers.set(
+      'v2',
+      await via(soapCall('1.1', V2, primary.settings.apiV2Namespace, 'FillAreaManagers', { username: 'admin' })),
+    );
     answers.set('profit', await via({ method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` }));
     answers.set('wsdl', await via({ method: 'GET', path: `${MAIN}?WSDL`, headers: { 'accept-encoding': 'gzip' } }));
-    answers.set('hello', await via(soapCall('1.2', '/API/SyncCustomers.asmx', 'http://tempuri.org/', 'HelloWorld', {})));
+    answers.set(
+      'hello',
+      await via(soapCall('1.2', '/API/SyncCustomers.asmx', 'http://tempuri.org/', 'HelloWorld', {})),
+    );
     answers.set('openapi', await via({ method: 'GET', path: '/API/openapi.json' }));
     await shadow.settled();
   });
@@ -68,11 +99,17 @@ describe('shadow mode between two servers whose data differ in one name', () => 
 
   it('reports exactly the exchanges that show the differing name, at the path where it differs', () => {
     const found = differences(shadow);
-    expect(found.map((d) => `${d.contract} ${d.operation} ${d.binding}`).sort()).toEqual(['legacy FillAreaManagers get', 'legacy FillAreaManagers post', 'v2 FillAreaManagers soap11']);
+    expect(found.map((d) => `${d.contract} ${d.operation} ${d.binding}`).sort()).toEqual([
+      'legacy FillAreaManagers get',
+      'legacy FillAreaManagers post',
+      'v2 FillAreaManagers soap11',
+    ]);
     const get = found.find((d) => d.binding === 'get')!;
     expect(get.differences).toEqual(['Data[0].Name: "Anita South" / "Anita Southern"']);
     const v2 = found.find((d) => d.contract === 'v2')!;
-    expect(v2.differences).toEqual(['FillAreaManagersResponse/FillAreaManagersResult/Data/AreaManager[1]/Name: Anita South / Anita Southern']);
+    expect(v2.differences).toEqual([
+      'FillAreaManagersResponse/FillAreaManagersResult/Data/AreaManager[1]/Name: Anita South / Anita Southern',
+    ]);
   });
 
   it('counts the rest as the same, the legacy SOAP answers and the documents included', () => {
@@ -91,8 +128,22 @@ describe('shadow mode between two servers whose data differ in one name', () => 
 
   it("gives the client the primary's answer, byte for byte", async () => {
     for (const [key, request] of [
-      ['get', { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin`, headers: { authorization: 'Basic c2VjcmV0OnNlY3JldA==' } }],
-      ['wsdl', { method: 'GET', path: `${MAIN}?WSDL`, headers: { 'accept-encoding': 'gzip', host: `127.0.0.1:${shadow.port}` } }],
+      [
+        'get',
+        {
+          method: 'GET',
+          path: `${MAIN}/FillAreaManagers?username=admin`,
+          headers: { authorization: 'Basic c2VjcmV0OnNlY3JldA==' },
+        },
+      ],
+      [
+        'wsdl',
+        {
+          method: 'GET',
+          path: `${MAIN}?WSDL`,
+          headers: { 'accept-encoding': 'gzip', host: `127.0.0.1:${shadow.port}` },
+        },
+      ],
     ] as const) {
       const direct = await rawRequest(Number(new URL(primary.baseUrl).port), request);
       expect(answers.get(key)!.status).toBe(direct.status);
@@ -112,20 +163,37 @@ describe('shadow mode between two servers whose data differ in one name', () => 
   it('writes summary.json and summary.html, and answers its own metrics and summary', async () => {
     shadow.report.write();
     const summary = JSON.parse(fs.readFileSync(path.join(shadow.report.dir, 'summary.json'), 'utf8'));
-    expect(summary.operations).toContainEqual(expect.objectContaining({ service: 'MobileAppWebService', contract: 'legacy', operation: 'FillAreaManagers', binding: 'get', compared: 1, different: 1, noisyFields: [] }));
+    expect(summary.operations).toContainEqual(
+      expect.objectContaining({
+        service: 'MobileAppWebService',
+        contract: 'legacy',
+        operation: 'FillAreaManagers',
+        binding: 'get',
+        compared: 1,
+        different: 1,
+        noisyFields: [],
+      }),
+    );
     const html = fs.readFileSync(path.join(shadow.report.dir, 'summary.html'), 'utf8');
     expect(html).toContain('Data[0].Name: \\&quot;Anita South\\&quot; / \\&quot;Anita Southern\\&quot;');
     const metrics = await rawRequest(shadow.port, { method: 'GET', path: '/__shadow/metrics' });
-    expect(metrics.body.toString()).toContain('shadow_exchanges_total{service="MobileAppWebService",contract="legacy",operation="FillAreaManagers",binding="get",outcome="different"} 1');
+    expect(metrics.body.toString()).toContain(
+      'shadow_exchanges_total{service="MobileAppWebService",contract="legacy",operation="FillAreaManagers",binding="get",outcome="different"} 1',
+    );
     const own = await rawRequest(shadow.port, { method: 'GET', path: '/__shadow/summary' });
     expect(JSON.parse(own.body.toString()).operations).toEqual(summary.operations);
   });
 
   it('--ignore leaves a path out of the comparison', async () => {
-    const ignoring = await startProxy({ ignore: ['Data[*].Name', 'FillAreaManagersResponse/FillAreaManagersResult/Data/AreaManager[*]/Name'] });
+    const ignoring = await startProxy({
+      ignore: ['Data[*].Name', 'FillAreaManagersResponse/FillAreaManagersResult/Data/AreaManager[*]/Name'],
+    });
     try {
       await rawRequest(ignoring.port, { method: 'GET', path: `${MAIN}/FillAreaManagers?username=admin` });
-      await rawRequest(ignoring.port, soapCall('1.1', V2, primary.settings.apiV2Namespace, 'FillAreaManagers', { username: 'admin' }));
+      await rawRequest(
+        ignoring.port,
+        soapCall('1.1', V2, primary.settings.apiV2Namespace, 'FillAreaManagers', { username: 'admin' }),
+      );
       await ignoring.settled();
       expect(row(ignoring, 'FillAreaManagers', 'get')).toMatchObject({ compared: 1, same: 1 });
       expect(row(ignoring, 'FillAreaManagers', 'soap11', 'v2')).toMatchObject({ compared: 1, same: 1 });
@@ -140,11 +208,21 @@ describe('writes', () => {
     const shadow = await startProxy();
     try {
       const body = new URLSearchParams(warrantyFields('shadow-write-1')).toString();
-      const answer = await rawRequest(shadow.port, { method: 'POST', path: `${MAIN}/CreateWarrantyRequest`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const answer = await rawRequest(shadow.port, {
+        method: 'POST',
+        path: `${MAIN}/CreateWarrantyRequest`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body.toString()).Success).toBe(true);
       await shadow.settled();
-      const stored = (app: ListeningApp) => app.engine.db.selectFrom('warranty_requests').select('request_no').where('client_request_id', '=', 'shadow-write-1').execute();
+      const stored = (app: ListeningApp) =>
+        app.engine.db
+          .selectFrom('warranty_requests')
+          .select('request_no')
+          .where('client_request_id', '=', 'shadow-write-1')
+          .execute();
       expect(await stored(primary)).toHaveLength(1);
       expect(await stored(candidate)).toHaveLength(0);
       expect(row(shadow, 'CreateWarrantyRequest', 'post')).toMatchObject({ notMirrored: 1, compared: 0 });
@@ -157,9 +235,18 @@ describe('writes', () => {
     const shadow = await startProxy({ mirrorWrites: true });
     try {
       const body = new URLSearchParams(warrantyFields('shadow-write-2')).toString();
-      await rawRequest(shadow.port, { method: 'POST', path: `${MAIN}/CreateWarrantyRequest`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      await rawRequest(shadow.port, {
+        method: 'POST',
+        path: `${MAIN}/CreateWarrantyRequest`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
       await shadow.settled();
-      const stored = await candidate.engine.db.selectFrom('warranty_requests').select('request_no').where('client_request_id', '=', 'shadow-write-2').execute();
+      const stored = await candidate.engine.db
+        .selectFrom('warranty_requests')
+        .select('request_no')
+        .where('client_request_id', '=', 'shadow-write-2')
+        .execute();
       expect(stored).toHaveLength(1);
       expect(row(shadow, 'CreateWarrantyRequest', 'post')).toMatchObject({ notMirrored: 0, compared: 1 });
     } finally {
@@ -194,7 +281,11 @@ describe('a candidate that fails', () => {
       expect(Date.now() - started).toBeLessThan(1500);
       await shadow.settled();
       // One under way, one queued, two dropped; the two sent time out.
-      expect(row(shadow, 'FillProfitCenterForCustomer', 'get')).toMatchObject({ candidateErrors: 2, dropped: 2, compared: 0 });
+      expect(row(shadow, 'FillProfitCenterForCustomer', 'get')).toMatchObject({
+        candidateErrors: 2,
+        dropped: 2,
+        compared: 0,
+      });
     } finally {
       await shadow.close();
       await hanging.stop();
@@ -212,7 +303,9 @@ describe('noise', () => {
     const server = await listen((_req, res) => {
       calls += 1;
       stamp += 1;
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Success: true, Data: [{ Stamp: stamp, Name: 'Sunil' }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ Success: true, Data: [{ Stamp: stamp, Name: 'Sunil' }] }));
     });
     return { ...server, calls: () => calls };
   }
@@ -226,11 +319,21 @@ describe('noise', () => {
 
   it('is learnt from the candidate asked twice, and never from the primary asked again', async () => {
     const [noisyPrimary, noisyCandidate] = await Promise.all([stamped(), stamped()]);
-    const shadow = await startProxy({ primary: noisyPrimary.baseUrl, candidate: noisyCandidate.baseUrl, noiseEvery: 1 });
+    const shadow = await startProxy({
+      primary: noisyPrimary.baseUrl,
+      candidate: noisyCandidate.baseUrl,
+      noiseEvery: 1,
+    });
     try {
       await fiveReads(shadow);
       // Noisy from the third time the candidate's own answers differed there.
-      expect(row(shadow, 'getPCNList', 'get')).toMatchObject({ compared: 5, different: 2, same: 3, noisy: 3, noisyFields: ['Data[*].Stamp'] });
+      expect(row(shadow, 'getPCNList', 'get')).toMatchObject({
+        compared: 5,
+        different: 2,
+        same: 3,
+        noisy: 3,
+        noisyFields: ['Data[*].Stamp'],
+      });
       expect([noisyPrimary.calls(), noisyCandidate.calls()]).toEqual([5, 10]);
     } finally {
       await shadow.close();
@@ -240,10 +343,21 @@ describe('noise', () => {
 
   it('is learnt from a second legacy instance with --secondary, the candidate asked once', async () => {
     const [noisyPrimary, noisySecondary, noisyCandidate] = await Promise.all([stamped(), stamped(), stamped()]);
-    const shadow = await startProxy({ primary: noisyPrimary.baseUrl, secondary: noisySecondary.baseUrl, candidate: noisyCandidate.baseUrl, noiseEvery: 1 });
+    const shadow = await startProxy({
+      primary: noisyPrimary.baseUrl,
+      secondary: noisySecondary.baseUrl,
+      candidate: noisyCandidate.baseUrl,
+      noiseEvery: 1,
+    });
     try {
       await fiveReads(shadow);
-      expect(row(shadow, 'getPCNList', 'get')).toMatchObject({ compared: 5, different: 2, same: 3, noisy: 3, noisyFields: ['Data[*].Stamp'] });
+      expect(row(shadow, 'getPCNList', 'get')).toMatchObject({
+        compared: 5,
+        different: 2,
+        same: 3,
+        noisy: 3,
+        noisyFields: ['Data[*].Stamp'],
+      });
       expect([noisyPrimary.calls(), noisySecondary.calls(), noisyCandidate.calls()]).toEqual([5, 5, 5]);
     } finally {
       await shadow.close();
@@ -262,23 +376,36 @@ describe('noise', () => {
     });
     const reads = [
       { method: 'GET', path: `${MAIN}/FillProfitCenterForCustomer?CustomerCode=C001` },
-      { method: 'POST', path: `${MAIN}/FillProfitCenterForCustomer`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'CustomerCode=C001' },
+      {
+        method: 'POST',
+        path: `${MAIN}/FillProfitCenterForCustomer`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'CustomerCode=C001',
+      },
       soapCall('1.1', MAIN, 'http://tempuri.org/', 'getPCNList', { SalesOfficer: 'SO01' }),
       soapCall('1.2', MAIN, 'http://tempuri.org/', 'FillAreaManagers', { username: 'admin' }),
       { method: 'GET', path: `${MAIN}?WSDL` },
     ];
     try {
-      for (const [secondaryUrl, candidateCalls] of [[undefined, 2], [secondary.baseUrl, 1]] as const) {
+      for (const [secondaryUrl, candidateCalls] of [
+        [undefined, 2],
+        [secondary.baseUrl, 1],
+      ] as const) {
         Object.assign(seen, { primary: 0, secondary: 0, candidate: 0 });
         const shadow = await startProxy({ secondary: secondaryUrl, noiseEvery: 1 });
         try {
-          for (let round = 0; round < 4; round++) for (const read of reads) expect((await rawRequest(shadow.port, read)).status).toBe(200);
+          for (let round = 0; round < 4; round++)
+            for (const read of reads) expect((await rawRequest(shadow.port, read)).status).toBe(200);
           await shadow.settled();
         } finally {
           await shadow.close();
         }
         const n = 4 * reads.length;
-        expect(seen).toEqual({ primary: n, secondary: secondaryUrl === undefined ? 0 : n, candidate: candidateCalls * n });
+        expect(seen).toEqual({
+          primary: n,
+          secondary: secondaryUrl === undefined ? 0 : n,
+          candidate: candidateCalls * n,
+        });
       }
     } finally {
       for (const stop of counters) stop();
@@ -289,7 +416,8 @@ describe('noise', () => {
 
 describe('as a reverse proxy', () => {
   /** Answers with the headers it was sent, as JSON. */
-  const echo = (req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
+  const echo = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
   let tlsPrimary: https.Server;
   let tlsUrl: string;
   let caFile: string;
@@ -298,7 +426,10 @@ describe('as a reverse proxy', () => {
     // A primary on HTTPS with a self-signed certificate for 127.0.0.1 (tls/, valid for a century), as a legacy IIS server often is.
     const dir = path.join(__dirname, 'tls');
     caFile = path.join(dir, 'cert.pem');
-    tlsPrimary = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(caFile) }, echo);
+    tlsPrimary = https.createServer(
+      { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(caFile) },
+      echo,
+    );
     await new Promise<void>((resolve) => tlsPrimary.listen(0, '127.0.0.1', resolve));
     tlsUrl = `https://127.0.0.1:${(tlsPrimary.address() as AddressInfo).port}`;
   });
@@ -307,10 +438,26 @@ describe('as a reverse proxy', () => {
   it('passes the Host on, adds X-Forwarded-*, and drops the hop-by-hop headers', async () => {
     const shadow = await startProxy({ primary: tlsUrl, candidate: primary.baseUrl, ca: fs.readFileSync(caFile) });
     try {
-      const answer = await rawRequest(shadow.port, { method: 'GET', path: '/anything', headers: { host: 'app.example:8443', connection: 'keep-alive, x-drop', 'x-drop': '1', 'keep-alive': 'timeout=5', 'x-kept': '1' } });
+      const answer = await rawRequest(shadow.port, {
+        method: 'GET',
+        path: '/anything',
+        headers: {
+          host: 'app.example:8443',
+          connection: 'keep-alive, x-drop',
+          'x-drop': '1',
+          'keep-alive': 'timeout=5',
+          'x-kept': '1',
+        },
+      });
       expect(answer.status).toBe(200);
       const seen = JSON.parse(answer.body.toString());
-      expect(seen).toMatchObject({ host: 'app.example:8443', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': 'app.example:8443', 'x-kept': '1' });
+      expect(seen).toMatchObject({
+        host: 'app.example:8443',
+        'x-forwarded-for': '127.0.0.1',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'app.example:8443',
+        'x-kept': '1',
+      });
       expect(Object.keys(seen)).not.toEqual(expect.arrayContaining(['x-drop']));
       expect(seen['keep-alive']).toBeUndefined();
     } finally {
@@ -319,7 +466,11 @@ describe('as a reverse proxy', () => {
   });
 
   it('refuses a certificate it cannot verify (502), unless given its CA or told --insecure', async () => {
-    for (const [tls, status] of [[{}, 502], [{ insecure: true }, 200], [{ ca: fs.readFileSync(caFile) }, 200]] as const) {
+    for (const [tls, status] of [
+      [{}, 502],
+      [{ insecure: true }, 200],
+      [{ ca: fs.readFileSync(caFile) }, 200],
+    ] as const) {
       const shadow = await startProxy({ primary: tlsUrl, candidate: primary.baseUrl, ...tls });
       try {
         expect((await rawRequest(shadow.port, { method: 'GET', path: '/anything' })).status).toBe(status);
@@ -332,7 +483,13 @@ describe('as a reverse proxy', () => {
 
 describe('npm run shadow', () => {
   it('refuses bad arguments with exit code 2 and the usage, starting nothing', async () => {
-    for (const argv of [[], ['--primary', primary.baseUrl], ['--primary', 'ftp://x', '--candidate', candidate.baseUrl], ['--primary', primary.baseUrl, '--candidate', candidate.baseUrl, '--port', '70000'], ['--bogus']]) {
+    for (const argv of [
+      [],
+      ['--primary', primary.baseUrl],
+      ['--primary', 'ftp://x', '--candidate', candidate.baseUrl],
+      ['--primary', primary.baseUrl, '--candidate', candidate.baseUrl, '--port', '70000'],
+      ['--bogus'],
+    ]) {
       const lines: string[] = [];
       expect(await shadowMain(argv, { out: (line) => lines.push(line), err: (line) => lines.push(line) })).toBe(2);
       expect(lines.join('\n')).toContain('usage: npm run shadow --');
@@ -350,7 +507,12 @@ describe('memory held for comparisons', () => {
       expect(row(shadow, 'FillAreaManagers', 'get')).toMatchObject({ compared: 1, different: 1, byDigest: 1 });
       const big = await startProxy({ heldBytes: 0 });
       try {
-        await rawRequest(big.port, { method: 'POST', path: `${MAIN}/FillAreaManagers`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=admin' });
+        await rawRequest(big.port, {
+          method: 'POST',
+          path: `${MAIN}/FillAreaManagers`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'username=admin',
+        });
         await big.settled();
         expect(row(big, 'FillAreaManagers', 'post')).toMatchObject({ compared: 0, dropped: 1 });
       } finally {

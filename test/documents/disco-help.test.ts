@@ -98,7 +98,9 @@ describe('?op= pages', () => {
     expect(text).toContain('&lt;getPCNList xmlns=&quot;http://tempuri.org/&quot;&gt;');
     expect(text).toContain('&lt;SalesOfficer&gt;string&lt;/SalesOfficer&gt;');
     expect(text).toContain('&lt;getPCNListResponse xmlns=&quot;http://tempuri.org/&quot; /&gt;');
-    expect(text).toContain(`GET ${MAIN_PATH}/getPCNList?SalesOfficer=string&amp;Customer=string&amp;PaymentType=string&amp;PaymentMethod=string HTTP/1.1`);
+    expect(text).toContain(
+      `GET ${MAIN_PATH}/getPCNList?SalesOfficer=string&amp;Customer=string&amp;PaymentType=string&amp;PaymentMethod=string HTTP/1.1`,
+    );
     expect(text).toContain(`POST ${MAIN_PATH}/getPCNList HTTP/1.1`);
     expect(text).toContain('Host: legacy.example.com');
     expect(text).toContain('Content-Type: application/json; charset=utf-8');
@@ -127,7 +129,7 @@ describe('?op= pages', () => {
     const res = await request(t.app).get(`${MAIN_PATH}?op=NoSuchOp`);
     expect(res.status).toBe(500);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.text).toContain("Method &#39;NoSuchOp&#39; was not found in service MobileAppWebService.");
+    expect(res.text).toContain('Method &#39;NoSuchOp&#39; was not found in service MobileAppWebService.');
   });
 
   it('operation names are case-sensitive there too', async () => {
@@ -136,7 +138,9 @@ describe('?op= pages', () => {
   });
 
   it('never reflects the request unescaped', async () => {
-    const res = await request(t.app).get(`${MAIN_PATH}?op=${encodeURIComponent('<script>alert("x")</script>')}`).set('Host', 'h.example');
+    const res = await request(t.app)
+      .get(`${MAIN_PATH}?op=${encodeURIComponent('<script>alert("x")</script>')}`)
+      .set('Host', 'h.example');
     expect(res.status).toBe(500);
     expect(res.text).not.toContain('<script>');
     expect(res.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');

@@ -32,8 +32,12 @@ afterAll(async () => {
 });
 
 /** The test form's action and the names of its inputs, in order; undefined without a form. */
-function testForm(html: string): { action: string; enctype: string | undefined; inputs: string[]; files: boolean } | undefined {
-  const form = /<form target="_blank" action="([^"]*)" method="POST"(?: enctype="([^"]*)")?>([\s\S]*?)<\/form>/.exec(html);
+function testForm(
+  html: string,
+): { action: string; enctype: string | undefined; inputs: string[]; files: boolean } | undefined {
+  const form = /<form target="_blank" action="([^"]*)" method="POST"(?: enctype="([^"]*)")?>([\s\S]*?)<\/form>/.exec(
+    html,
+  );
   if (!form) return undefined;
   return {
     action: form[1],
@@ -68,17 +72,26 @@ describe('the test form', () => {
 
   it('sends files as multipart for an operation that takes them', async () => {
     const res = await request(local.app).get(`${MAIN_PATH}?op=WarrantyRequestFiles`);
-    expect(testForm(res.text)).toEqual({ action: `${MAIN_PATH}/WarrantyRequestFiles`, enctype: 'multipart/form-data', inputs: ['RequestNo', 'FileName', 'FileContent'], files: true });
+    expect(testForm(res.text)).toEqual({
+      action: `${MAIN_PATH}/WarrantyRequestFiles`,
+      enctype: 'multipart/form-data',
+      inputs: ['RequestNo', 'FileName', 'FileContent'],
+      files: true,
+    });
     const other = await request(local.app).get(`${MAIN_PATH}?op=getPCNList`);
     expect(testForm(other.text)).toMatchObject({ enctype: undefined, files: false });
   });
 
   it('is the legacy sentence for a remote client, the one TRUST_PROXY names', async () => {
-    const remote = await request(proxied.app).get(`${MAIN_PATH}?op=getPCNList`).set('X-Forwarded-For', '127.0.0.1, 203.0.113.7');
+    const remote = await request(proxied.app)
+      .get(`${MAIN_PATH}?op=getPCNList`)
+      .set('X-Forwarded-For', '127.0.0.1, 203.0.113.7');
     expect(remote.status).toBe(200);
     expect(testForm(remote.text)).toBeUndefined();
     expect(remote.text).toContain(`<h3>Test</h3>\n    <p>${LOCAL_ONLY}</p>`);
-    const viaLocalProxy = await request(proxied.app).get(`${MAIN_PATH}?op=getPCNList`).set('X-Forwarded-For', '203.0.113.7, 127.0.0.1');
+    const viaLocalProxy = await request(proxied.app)
+      .get(`${MAIN_PATH}?op=getPCNList`)
+      .set('X-Forwarded-For', '203.0.113.7, 127.0.0.1');
     expect(testForm(viaLocalProxy.text)).toBeDefined();
   });
 
@@ -110,9 +123,13 @@ describe('each parameter', () => {
 
   it('says what it accepts: dates, lists, sort fields and directions, words, numbers', async () => {
     const { text } = await request(local.app).get(`${MAIN_PATH}?op=getSalesSummaryRecords`);
-    expect(row(text, 'FromDate')[2]).toBe('A date: yyyy-MM-dd, dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy; a time after yyyy-MM-dd is ignored');
+    expect(row(text, 'FromDate')[2]).toBe(
+      'A date: yyyy-MM-dd, dd/MM/yyyy, dd-MM-yyyy, dd.MM.yyyy, dd-MMM-yyyy or dd MMM yyyy; a time after yyyy-MM-dd is ignored',
+    );
     expect(row(text, 'Zones')[2]).toMatch(/^Codes separated by commas, in any case, .*empty or ALL: no filter$/);
-    expect(row(text, 'SortBy')[2]).toBe('One of CustomerCode, CustomerName, StateCode, ZoneCode, SalesOfficer, InvoiceCount, Quantity, Value, in any case; default CustomerCode');
+    expect(row(text, 'SortBy')[2]).toBe(
+      'One of CustomerCode, CustomerName, StateCode, ZoneCode, SalesOfficer, InvoiceCount, Quantity, Value, in any case; default CustomerCode',
+    );
     expect(row(text, 'SortDirection')[2]).toBe('One of ASC, DESC, in any case');
     expect(row(text, 'SortDirection')[3]).toContain('default ASC');
     expect(row(text, 'SalesOfficer')[1]).toBe('string');
@@ -140,13 +157,20 @@ describe('/API/docs', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     const assets = [...page.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(assets).toEqual(['/API/docs/swagger-ui.css', '/API/docs/favicon-32x32.png', '/API/docs/swagger-ui-bundle.js', '/API/docs/init.js']);
+    expect(assets).toEqual([
+      '/API/docs/swagger-ui.css',
+      '/API/docs/favicon-32x32.png',
+      '/API/docs/swagger-ui-bundle.js',
+      '/API/docs/init.js',
+    ]);
     expect(page.text).toContain('data-url="/API/openapi.json"');
     for (const asset of assets) {
       const res = await request(local.app).get(asset);
       expect([asset, res.status]).toEqual([asset, 200]);
     }
-    expect((await request(local.app).get('/API/docs/swagger-ui.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await request(local.app).get('/API/docs/swagger-ui.css')).headers['content-type']).toBe(
+      'text/css; charset=utf-8',
+    );
   });
 
   it('follows the base path, and serves no other file of the package', async () => {

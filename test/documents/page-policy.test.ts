@@ -26,10 +26,12 @@ afterAll(async () => {
 /** The policy's directives by name. */
 function directives(policy: string | undefined): Record<string, string> {
   expect(policy).toBeDefined();
-  return Object.fromEntries(policy!.split(';').map((directive) => {
-    const [name, ...sources] = directive.trim().split(/\s+/);
-    return [name, sources.join(' ')];
-  }));
+  return Object.fromEntries(
+    policy!.split(';').map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      return [name, sources.join(' ')];
+    }),
+  );
 }
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -67,7 +69,9 @@ describe('/API/docs', () => {
   it('allows its own files and the icons its stylesheet holds, nothing inline', async () => {
     const page = await request(plain.app).get('/API/docs');
     expect(page.text).not.toMatch(/<style|<script>|\sstyle=|\son[a-z]+=/i);
-    expect([...page.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]).every((url) => url.startsWith('/'))).toBe(true);
+    expect(
+      [...page.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]).every((url) => url.startsWith('/')),
+    ).toBe(true);
     expect(directives(page.headers['content-security-policy'])).toEqual({
       'default-src': "'none'",
       'script-src': "'self'",

@@ -38,7 +38,11 @@ describe('TRUST_PROXY: the entries the nearest proxy added', () => {
   afterAll(() => t.close());
 
   const proxied = (path: string) =>
-    request(t.app).get(path).set('Host', 'internal:8080').set('X-Forwarded-Host', 'attacker.example, lb.internal').set('X-Forwarded-Proto', 'http, https');
+    request(t.app)
+      .get(path)
+      .set('Host', 'internal:8080')
+      .set('X-Forwarded-Host', 'attacker.example, lb.internal')
+      .set('X-Forwarded-Proto', 'http, https');
 
   it.each([MAIN_PATH, SYNC_PATH, V2_MAIN_PATH])('%s?wsdl names lb.internal in every address', async (path) => {
     const res = await proxied(`${path}?wsdl`).expect(200);
@@ -48,7 +52,12 @@ describe('TRUST_PROXY: the entries the nearest proxy added', () => {
 
   it('?disco too', async () => {
     const res = await proxied(`${MAIN_PATH}?disco`).expect(200);
-    expect(discoAddresses(res.text)).toEqual([`https://lb.internal${MAIN_PATH}?wsdl`, `https://lb.internal${MAIN_PATH}`, `https://lb.internal${MAIN_PATH}`, `https://lb.internal${MAIN_PATH}`]);
+    expect(discoAddresses(res.text)).toEqual([
+      `https://lb.internal${MAIN_PATH}?wsdl`,
+      `https://lb.internal${MAIN_PATH}`,
+      `https://lb.internal${MAIN_PATH}`,
+      `https://lb.internal${MAIN_PATH}`,
+    ]);
   });
 
   it('and the samples of an operation page', async () => {
@@ -58,7 +67,10 @@ describe('TRUST_PROXY: the entries the nearest proxy added', () => {
   });
 
   it('a last entry that is not a host name falls back to the Host header', async () => {
-    const res = await request(t.app).get(`${MAIN_PATH}?wsdl`).set('Host', 'internal:8080').set('X-Forwarded-Host', 'lb.internal, bad"host');
+    const res = await request(t.app)
+      .get(`${MAIN_PATH}?wsdl`)
+      .set('Host', 'internal:8080')
+      .set('X-Forwarded-Host', 'lb.internal, bad"host');
     expect(wsdlAddresses(res.text)).toEqual(Array(4).fill(`http://internal:8080${MAIN_PATH}`));
   });
 });
@@ -66,18 +78,27 @@ describe('TRUST_PROXY: the entries the nearest proxy added', () => {
 describe('PUBLIC_URL: the only source of addresses', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_URL: 'https://api.example.com/mobile/', TRUST_PROXY: 'true', BASE_PATH: '/M' } });
+    t = await startTestApp({
+      env: { PUBLIC_URL: 'https://api.example.com/mobile/', TRUST_PROXY: 'true', BASE_PATH: '/M' },
+    });
   });
   afterAll(() => t.close());
 
   const ROOT = 'https://api.example.com/mobile/M';
   const asked = (path: string) =>
-    request(t.app).get(`/M${path}`).set('Host', 'internal:8080').set('X-Forwarded-Host', 'lb.internal').set('X-Forwarded-Proto', 'http');
+    request(t.app)
+      .get(`/M${path}`)
+      .set('Host', 'internal:8080')
+      .set('X-Forwarded-Host', 'lb.internal')
+      .set('X-Forwarded-Proto', 'http');
 
-  it.each([MAIN_PATH, SYNC_PATH, V2_MAIN_PATH])('%s?wsdl: PUBLIC_URL, then BASE_PATH, whatever Host and X-Forwarded-* say', async (path) => {
-    const res = await asked(`${path}?wsdl`).expect(200);
-    expect(wsdlAddresses(res.text)).toEqual(Array(4).fill(`${ROOT}${path}`));
-  });
+  it.each([MAIN_PATH, SYNC_PATH, V2_MAIN_PATH])(
+    '%s?wsdl: PUBLIC_URL, then BASE_PATH, whatever Host and X-Forwarded-* say',
+    async (path) => {
+      const res = await asked(`${path}?wsdl`).expect(200);
+      expect(wsdlAddresses(res.text)).toEqual(Array(4).fill(`${ROOT}${path}`));
+    },
+  );
 
   it('?disco', async () => {
     const res = await asked(`${SYNC_PATH}?disco`).expect(200);
@@ -102,16 +123,19 @@ describe('Cache-Control of the documents', () => {
   });
   afterAll(() => t.close());
 
-  const documents = [MAIN_PATH, SYNC_PATH, V2_MAIN_PATH].flatMap((path) => [`${path}?wsdl`, `${path}?WSDL`, `${path}?disco`, path, `${path}?op=HelloWorld`].map((url) => `/M${url}`));
-
-  it.each([...documents.filter((url) => !url.includes('MobileAppWebService.asmx?op=')), `/M${MAIN_PATH}?op=getPCNList`, '/M/API/openapi.json'])(
-    '%s: private, max-age=0, as the legacy server sent on every 200',
-    async (url) => {
-      const res = await request(t.app).get(url).set('Accept-Encoding', 'gzip');
-      expect(res.status).toBe(200);
-      expect(res.headers['cache-control']).toBe('private, max-age=0');
-    },
+  const documents = [MAIN_PATH, SYNC_PATH, V2_MAIN_PATH].flatMap((path) =>
+    [`${path}?wsdl`, `${path}?WSDL`, `${path}?disco`, path, `${path}?op=HelloWorld`].map((url) => `/M${url}`),
   );
+
+  it.each([
+    ...documents.filter((url) => !url.includes('MobileAppWebService.asmx?op=')),
+    `/M${MAIN_PATH}?op=getPCNList`,
+    '/M/API/openapi.json',
+  ])('%s: private, max-age=0, as the legacy server sent on every 200', async (url) => {
+    const res = await request(t.app).get(url).set('Accept-Encoding', 'gzip');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, max-age=0');
+  });
 
   it('a compressed document still varies on Accept-Encoding', async () => {
     const res = await request(t.app).get(`/M${MAIN_PATH}?wsdl`).set('Accept-Encoding', 'gzip').expect(200);

@@ -28,7 +28,13 @@ const only = (parent: XmlElement, uri: string, local: string): XmlElement => {
   return found;
 };
 
-function checkWsdl(root: XmlElement, service: string, ns: string, operations: ReadonlyArray<readonly [string, readonly string[]]>, returnsString: boolean): void {
+function checkWsdl(
+  root: XmlElement,
+  service: string,
+  ns: string,
+  operations: ReadonlyArray<readonly [string, readonly string[]]>,
+  returnsString: boolean,
+): void {
   expect(root.uri).toBe(WSDL);
   expect(root.local).toBe('definitions');
   expect(root.attributes.targetNamespace).toBe(ns);
@@ -44,12 +50,15 @@ function checkWsdl(root: XmlElement, service: string, ns: string, operations: Re
     const response = only(named(schema, XSD, 'element', `${op}Response`), XSD, 'complexType');
     if (returnsString) {
       const result = childrenNamed(only(response, XSD, 'sequence'), XSD, 'element');
-      expect(result.map((e) => e.attributes)).toEqual([{ minOccurs: '0', maxOccurs: '1', name: `${op}Result`, type: 's:string' }]);
+      expect(result.map((e) => e.attributes)).toEqual([
+        { minOccurs: '0', maxOccurs: '1', name: `${op}Result`, type: 's:string' },
+      ]);
     } else {
       expect(response.children).toEqual([]);
     }
 
-    const parts = (message: string) => childrenNamed(named(root, WSDL, 'message', message), WSDL, 'part').map((p) => p.attributes);
+    const parts = (message: string) =>
+      childrenNamed(named(root, WSDL, 'message', message), WSDL, 'part').map((p) => p.attributes);
     expect(parts(`${op}SoapIn`)).toEqual([{ name: 'parameters', element: `tns:${op}` }]);
     expect(parts(`${op}SoapOut`)).toEqual([{ name: 'parameters', element: `tns:${op}Response` }]);
     for (const verb of ['HttpGet', 'HttpPost']) {
@@ -67,14 +76,20 @@ function checkWsdl(root: XmlElement, service: string, ns: string, operations: Re
   }
 
   for (const portType of ['Soap', 'HttpGet', 'HttpPost']) {
-    expect(childrenNamed(named(root, WSDL, 'portType', `${service}${portType}`), WSDL, 'operation')).toHaveLength(operations.length);
+    expect(childrenNamed(named(root, WSDL, 'portType', `${service}${portType}`), WSDL, 'operation')).toHaveLength(
+      operations.length,
+    );
   }
-  if (returnsString) expect(named(schema, XSD, 'element', 'string').attributes).toMatchObject({ nillable: 'true', type: 's:string' });
+  if (returnsString)
+    expect(named(schema, XSD, 'element', 'string').attributes).toMatchObject({ nillable: 'true', type: 's:string' });
   else expect(childrenNamed(schema, XSD, 'element').some((e) => e.attributes.name === 'string')).toBe(false);
 }
 
 function checkBindings(root: XmlElement, service: string, ns: string, op: string, returnsString: boolean): void {
-  for (const [suffix, uri] of [['Soap', SOAP], ['Soap12', SOAP12]] as const) {
+  for (const [suffix, uri] of [
+    ['Soap', SOAP],
+    ['Soap12', SOAP12],
+  ] as const) {
     const binding = named(root, WSDL, 'binding', `${service}${suffix}`);
     expect(binding.attributes.type).toBe(`tns:${service}Soap`);
     expect(only(binding, uri, 'binding').attributes.transport).toBe('http://schemas.xmlsoap.org/soap/http');
@@ -83,7 +98,10 @@ function checkBindings(root: XmlElement, service: string, ns: string, op: string
     expect(only(only(operation, WSDL, 'input'), uri, 'body').attributes).toEqual({ use: 'literal' });
     expect(only(only(operation, WSDL, 'output'), uri, 'body').attributes).toEqual({ use: 'literal' });
   }
-  for (const [suffix, verb] of [['HttpGet', 'GET'], ['HttpPost', 'POST']] as const) {
+  for (const [suffix, verb] of [
+    ['HttpGet', 'GET'],
+    ['HttpPost', 'POST'],
+  ] as const) {
     const binding = named(root, WSDL, 'binding', `${service}${suffix}`);
     expect(binding.attributes.type).toBe(`tns:${service}${suffix}`);
     expect(only(binding, HTTP, 'binding').attributes.verb).toBe(verb);
@@ -104,7 +122,12 @@ function addresses(root: XmlElement, service: string): string[] {
   expect(ports.map((p) => [p.attributes.name, p.attributes.binding])).toEqual(
     ['Soap', 'Soap12', 'HttpGet', 'HttpPost'].map((s) => [`${service}${s}`, `tns:${service}${s}`]),
   );
-  const kinds = [[SOAP, 'address'], [SOAP12, 'address'], [HTTP, 'address'], [HTTP, 'address']] as const;
+  const kinds = [
+    [SOAP, 'address'],
+    [SOAP12, 'address'],
+    [HTTP, 'address'],
+    [HTTP, 'address'],
+  ] as const;
   return ports.map((port, i) => only(port, kinds[i][0], kinds[i][1]).attributes.location);
 }
 
@@ -112,7 +135,11 @@ describe.each([
   { label: 'default settings', env: {}, apiNs: 'http://tempuri.org/', syncNs: 'http://tempuri.org/', base: '' },
   {
     label: 'custom namespaces and BASE_PATH',
-    env: { API_NAMESPACE: 'https://api.example.com/mobile/', SYNC_NAMESPACE: 'urn:example:sync', BASE_PATH: '/MobileApp' },
+    env: {
+      API_NAMESPACE: 'https://api.example.com/mobile/',
+      SYNC_NAMESPACE: 'urn:example:sync',
+      BASE_PATH: '/MobileApp',
+    },
     apiNs: 'https://api.example.com/mobile/',
     syncNs: 'urn:example:sync',
     base: '/MobileApp',
@@ -172,7 +199,7 @@ describe('WSDL addresses follow the request', () => {
     expect(addressOf(res.text, 'SyncCustomers')).toBe(`https://proxy.example.com/MobileApp${SYNC_PATH}`);
   });
 
-  it('of a forwarded chain takes the last entries, the ones the trusted proxy added, not the client\'s', async () => {
+  it("of a forwarded chain takes the last entries, the ones the trusted proxy added, not the client's", async () => {
     const res = await forwarded(proxied, `/MobileApp${SYNC_PATH}?wsdl`, 'attacker.example, lb.internal', 'http, https');
     expect(addressOf(res.text, 'SyncCustomers')).toBe(`https://lb.internal/MobileApp${SYNC_PATH}`);
   });
@@ -183,7 +210,11 @@ describe('WSDL addresses follow the request', () => {
   });
 
   it('a Host header that is not a host name never reaches the document', async () => {
-    const res = await rawRequest(plain.app, { method: 'GET', path: `${MAIN_PATH}?wsdl`, headers: { Host: 'evil"><x y="' } });
+    const res = await rawRequest(plain.app, {
+      method: 'GET',
+      path: `${MAIN_PATH}?wsdl`,
+      headers: { Host: 'evil"><x y="' },
+    });
     expect(res.status).toBe(200);
     expect(res.text).not.toContain('evil');
     expect(addressOf(res.text)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/API\/MobileAppWebService\.asmx$/);

@@ -32,12 +32,27 @@ const getCustomerNotes = readOperation({
   reads: ['activities'],
   params: ['SalesOfficer', 'CustomerCode'],
   fields: [],
-  returns: rows(recordType('CustomerNote', { ActivityNo: field.string, ActivityDate: field.date, Note: field.string, Remarks: nullable(field.string) })),
-  prepare: ({ fields }) => ({ customerCode: required(fields, 'CustomerCode', MAX_CODE_LENGTH), salesOfficer: code(fields, 'SalesOfficer') ?? null }),
+  returns: rows(
+    recordType('CustomerNote', {
+      ActivityNo: field.string,
+      ActivityDate: field.date,
+      Note: field.string,
+      Remarks: nullable(field.string),
+    }),
+  ),
+  prepare: ({ fields }) => ({
+    customerCode: required(fields, 'CustomerCode', MAX_CODE_LENGTH),
+    salesOfficer: code(fields, 'SalesOfficer') ?? null,
+  }),
   async read({ customerCode, salesOfficer }, ctx) {
     let query = ctx.db
       .selectFrom('activities')
-      .select(['activity_no as ActivityNo', 'activity_date as ActivityDate', 'description as Note', 'remarks as Remarks'])
+      .select([
+        'activity_no as ActivityNo',
+        'activity_date as ActivityDate',
+        'description as Note',
+        'remarks as Remarks',
+      ])
       .where('customer_code', '=', customerCode);
     if (salesOfficer !== null) query = query.where('sales_officer_id', '=', salesOfficer);
     return { data: await query.orderBy('activity_date').orderBy('activity_no').execute() };
@@ -53,9 +68,15 @@ const OPERATIONS: readonly Operation[] = [...mainServiceOperations, getCustomerN
  * parameter is username) copied after itself and renamed, with this operation's parameters.
  */
 function withEntry(legacy: string): string {
-  const block = /^( *)<(s:element|wsdl:message|wsdl:operation) name="FillAreaManagers\w*"(?: \/>|>[\s\S]*?\n\1<\/\2>)$/gm;
+  const block =
+    /^( *)<(s:element|wsdl:message|wsdl:operation) name="FillAreaManagers\w*"(?: \/>|>[\s\S]*?\n\1<\/\2>)$/gm;
   const renamed = (xml: string) =>
-    xml.replaceAll('FillAreaManagers', 'getCustomerNotes').replace(/^(.*)"username"(.*)$/m, (_line, before: string, after: string) => `${before}"SalesOfficer"${after}\n${before}"CustomerCode"${after}`);
+    xml
+      .replaceAll('FillAreaManagers', 'getCustomerNotes')
+      .replace(
+        /^(.*)"username"(.*)$/m,
+        (_line, before: string, after: string) => `${before}"SalesOfficer"${after}\n${before}"CustomerCode"${after}`,
+      );
   return legacy.replace(block, (xml) => `${xml}\n${renamed(xml)}`);
 }
 
@@ -65,7 +86,10 @@ function contractFolder(): string {
   fs.cpSync(path.join(__dirname, '..', '..', 'wsdl'), path.join(root, 'wsdl'), { recursive: true });
   const legacy = path.join(root, 'wsdl', 'MobileAppWebService.wsdl');
   fs.writeFileSync(legacy, withEntry(fs.readFileSync(legacy, 'utf8')));
-  const shapes = serviceShapes({ apiNamespace: '', syncNamespace: '', apiV2Namespace: '', syncV2Namespace: '' }, OPERATIONS);
+  const shapes = serviceShapes(
+    { apiNamespace: '', syncNamespace: '', apiV2Namespace: '', syncV2Namespace: '' },
+    OPERATIONS,
+  );
   for (const { file, text } of v2WsdlFiles(root, shapes)) fs.writeFileSync(path.join(root, file), text);
   return root;
 }
@@ -113,10 +137,14 @@ describe.each(ENGINES)('an operation added outside the registry: %s', (kind) => 
   it.each(BINDINGS)('answers over %s, and refuses a call without CustomerCode there', async (binding) => {
     const res = await exchange(t.app, binding, MAIN_PATH, 'getCustomerNotes', CALL);
     expect(res.status).toBe(200);
-    if (binding === 'soap11' || binding === 'soap12') expect(res.text).toBe(emptyResponse(binding === 'soap11' ? '1.1' : '1.2', 'getCustomerNotes', NS));
+    if (binding === 'soap11' || binding === 'soap12')
+      expect(res.text).toBe(emptyResponse(binding === 'soap11' ? '1.1' : '1.2', 'getCustomerNotes', NS));
     else expect(JSON.parse(res.text)).toMatchObject({ Success: true, Data: NOTES });
     // Legacy SOAP runs prepare only: the check is there, so every binding refuses.
-    expect(await send(t.app, binding, 'getCustomerNotes', { SalesOfficer: 'SO01' })).toMatchObject({ ok: false, message: expect.stringContaining('CustomerCode') });
+    expect(await send(t.app, binding, 'getCustomerNotes', { SalesOfficer: 'SO01' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('CustomerCode'),
+    });
   });
 
   it('is in the served WSDL of both contracts, and answers typed rows over v2', async () => {
@@ -124,20 +152,28 @@ describe.each(ENGINES)('an operation added outside the registry: %s', (kind) => 
     const v2 = (await request(t.app).get('/API/v2/MobileAppWebService.asmx?wsdl')).text;
     expect(v2).toContain('<s:complexType name="CustomerNote">');
     expect(v2).toContain('<http:operation location="/getCustomerNotes" />');
-    const typed = await request(t.app).get(`/API/v2/MobileAppWebService.asmx/getCustomerNotes?${new URLSearchParams(CALL).toString()}`);
+    const typed = await request(t.app).get(
+      `/API/v2/MobileAppWebService.asmx/getCustomerNotes?${new URLSearchParams(CALL).toString()}`,
+    );
     expect(typed.status).toBe(200);
-    expect(typed.text).toContain('<ActivityNo>ACT006</ActivityNo><ActivityDate>2026-06-03</ActivityDate><Note>Cheque pick-up</Note>');
+    expect(typed.text).toContain(
+      '<ActivityNo>ACT006</ActivityNo><ActivityDate>2026-06-03</ActivityDate><Note>Cheque pick-up</Note>',
+    );
   });
 
   it('keeps its answer, and reads it anew after a write to the table it reads', async () => {
     const first = await keptLookup(t, NOTES_URL);
     expect(await keptLookup(t, NOTES_URL)).toEqual({ body: first.body, hit: true });
     // ActivityApprovalRejection writes the activities table: the kept answer is stale.
-    const rejected = await request(t.app).get(`${MAIN_PATH}/ActivityApprovalRejection`).query({ ActivityNo: 'ACT001', Action: 'REJECT', ApprovedBy: 'AM01', Remarks: 'Call back in July' });
+    const rejected = await request(t.app)
+      .get(`${MAIN_PATH}/ActivityApprovalRejection`)
+      .query({ ActivityNo: 'ACT001', Action: 'REJECT', ApprovedBy: 'AM01', Remarks: 'Call back in July' });
     expect(rejected.body).toMatchObject({ Success: true });
     const renewed = await keptLookup(t, NOTES_URL);
     expect(renewed.hit).toBe(false);
-    expect(JSON.parse(renewed.body)).toMatchObject({ Data: [{ ActivityNo: 'ACT001', Remarks: 'Call back in July' }, NOTES[1]] });
+    expect(JSON.parse(renewed.body)).toMatchObject({
+      Data: [{ ActivityNo: 'ACT001', Remarks: 'Call back in July' }, NOTES[1]],
+    });
     expect(await keptLookup(t, NOTES_URL)).toEqual({ body: renewed.body, hit: true });
   });
 });

@@ -68,7 +68,9 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
     const again = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).send(warrantyFields('retry-1'));
     expect(again.body.Data.RequestNo).toBe(first.body.Data.RequestNo);
     expect(again.body.Data.Complaint).toBe('Motor hums but does not start');
-    const changed = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).send({ ...warrantyFields('retry-1'), Complaint: 'changed' });
+    const changed = await request(t.app)
+      .post(`${MAIN_PATH}/CreateWarrantyRequest`)
+      .send({ ...warrantyFields('retry-1'), Complaint: 'changed' });
     expect(changed.body).toMatchObject({ Success: false, Code: 'CONFLICT', Field: 'ClientRequestId' });
     expect(await stored('retry-1')).toHaveLength(1);
   });
@@ -86,10 +88,19 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
     expect(upload.body.Data[0]).toMatchObject({ ContentType: 'image/png', SizeBytes: PNG.length, Sha256: sha256(PNG) });
     expect(upload.body.Data[1].FileId).toBe(upload.body.Data[0].FileId);
 
-    const soap = await soapCall(t.app, '1.1', 'WarrantyRequestFiles', { RequestNo: requestNo, FileName: 'invoice.pdf', FileContent: PDF.toString('base64') });
+    const soap = await soapCall(t.app, '1.1', 'WarrantyRequestFiles', {
+      RequestNo: requestNo,
+      FileName: 'invoice.pdf',
+      FileContent: PDF.toString('base64'),
+    });
     expect(soap.status).toBe(200);
 
-    const files = await t.engine.db.selectFrom('warranty_files').selectAll().where('request_no', '=', requestNo).orderBy('file_id').execute();
+    const files = await t.engine.db
+      .selectFrom('warranty_files')
+      .selectAll()
+      .where('request_no', '=', requestNo)
+      .orderBy('file_id')
+      .execute();
     expect(files.map((f) => [f.content_type, f.sha256, f.size_bytes])).toEqual([
       ['image/png', sha256(PNG), PNG.length],
       ['application/pdf', sha256(PDF), PDF.length],
@@ -101,12 +112,30 @@ describe.each(ENGINES)('writes through every binding: %s', (kind) => {
   });
 
   it('state changes through the bindings: transport details, then a sync sees every request once', async () => {
-    const created = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).type('form').send(warrantyFields('ship-1'));
+    const created = await request(t.app)
+      .post(`${MAIN_PATH}/CreateWarrantyRequest`)
+      .type('form')
+      .send(warrantyFields('ship-1'));
     const requestNo: string = created.body.Data.RequestNo;
-    const shipped = await soapCall(t.app, '1.2', 'UpdateWarrantyTransportDetails', { RequestNo: requestNo, Transporter: 'Blue Dart', LRNo: 'LR-991', LRDate: '2026-02-01' });
+    const shipped = await soapCall(t.app, '1.2', 'UpdateWarrantyTransportDetails', {
+      RequestNo: requestNo,
+      Transporter: 'Blue Dart',
+      LRNo: 'LR-991',
+      LRDate: '2026-02-01',
+    });
     expect(shipped.status).toBe(200);
-    const row = (await t.engine.db.selectFrom('warranty_requests').selectAll().where('request_no', '=', requestNo).executeTakeFirstOrThrow());
-    expect(row).toMatchObject({ status: 'DISPATCHED', transporter: 'Blue Dart', lr_no: 'LR-991', lr_date: '2026-02-01', version: 2 });
+    const row = await t.engine.db
+      .selectFrom('warranty_requests')
+      .selectAll()
+      .where('request_no', '=', requestNo)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: 'DISPATCHED',
+      transporter: 'Blue Dart',
+      lr_no: 'LR-991',
+      lr_date: '2026-02-01',
+      version: 2,
+    });
 
     const seen: string[] = [];
     let since = '';

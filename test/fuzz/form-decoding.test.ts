@@ -32,9 +32,11 @@ test('every form URLSearchParams writes is read back exactly', () => {
 test('on arbitrary ASCII it reads what URLSearchParams reads, or refuses what URLSearchParams would alter', () => {
   const bytes = fc.oneof(
     fc.uint8Array({ max: 0x7f, maxLength: 40 }),
-    fc.array(fc.constantFrom('%', '+', '=', '&', 'a', '%FF', '%C3%A9', '%00', '%ED%A0%80', '%EF%BF%BE', '%4', '%zz'), { maxLength: 15 }).map((parts) =>
-      Buffer.from(parts.join('')),
-    ),
+    fc
+      .array(fc.constantFrom('%', '+', '=', '&', 'a', '%FF', '%C3%A9', '%00', '%ED%A0%80', '%EF%BF%BE', '%4', '%zz'), {
+        maxLength: 15,
+      })
+      .map((parts) => Buffer.from(parts.join(''))),
   );
   fc.assert(
     fc.property(bytes, (raw) => {
@@ -47,7 +49,9 @@ test('on arbitrary ASCII it reads what URLSearchParams reads, or refuses what UR
       } catch (error) {
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).code).toBe('INVALID_PARAMETER');
-        const altered = reference.some(([n, v]) => `${n}${v}`.includes('\uFFFD') || forbiddenCharacter(`${n}${v}`) !== undefined);
+        const altered = reference.some(
+          ([n, v]) => `${n}${v}`.includes('\uFFFD') || forbiddenCharacter(`${n}${v}`) !== undefined,
+        );
         expect(altered).toBe(true);
         return;
       }

@@ -56,7 +56,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.stop();
-  if (LONG_RUN) process.stdout.write(`fuzz seed ${SEED}: ${JSON.stringify(counts)} cases; live heap ${heapAtStart} -> ${heapAtEnd} bytes\n`);
+  if (LONG_RUN)
+    process.stdout.write(
+      `fuzz seed ${SEED}: ${JSON.stringify(counts)} cases; live heap ${heapAtStart} -> ${heapAtEnd} bytes\n`,
+    );
 });
 
 async function answerOf(raw: RawRequest): Promise<Answer> {
@@ -97,14 +100,17 @@ function soapViolation(answer: Answer): string | undefined {
 function httpViolation(answer: Answer): string | undefined {
   const type = answer.headers['content-type'] ?? '';
   if (answer.status === 200 && type.startsWith('application/json')) {
-    return typeof (JSON.parse(answer.text) as { Success?: unknown }).Success === 'boolean' ? undefined : 'JSON without Success';
+    return typeof (JSON.parse(answer.text) as { Success?: unknown }).Success === 'boolean'
+      ? undefined
+      : 'JSON without Success';
   }
-  if (answer.status === 200) return answer.text.includes('<string') ? undefined : 'a 200 that is neither JSON nor <string>';
+  if (answer.status === 200)
+    return answer.text.includes('<string') ? undefined : 'a 200 that is neither JSON nor <string>';
   if (answer.status === 414 || answer.status === 431) return undefined;
   if (!type.startsWith('text/plain')) return `status ${answer.status} as ${type}`;
   if ([400, 413, 415].includes(answer.status)) return undefined;
   if (answer.status !== 500) return `status ${answer.status}`;
-  return answer.text.startsWith('Server was unable to process request.') ? 'the server\'s own failure' : undefined;
+  return answer.text.startsWith('Server was unable to process request.') ? "the server's own failure" : undefined;
 }
 
 function isSoap(raw: RawRequest): boolean {
@@ -131,7 +137,12 @@ describe(`fuzzing every binding (seed ${SEED}, ${RUNS_PER_FAMILY} cases per fami
           const violation = isSoap(raw) ? soapViolation(answer) : httpViolation(answer);
           if (violation) throw new Error(`${violation}: ${answer.status} ${answer.text.slice(0, 300)}`);
         }),
-        { seed: SEED, numRuns: RUNS_PER_FAMILY, interruptAfterTimeLimit: TIME_LIMIT_MS > 0 ? TIME_LIMIT_MS : undefined, markInterruptAsFailure: false },
+        {
+          seed: SEED,
+          numRuns: RUNS_PER_FAMILY,
+          interruptAfterTimeLimit: TIME_LIMIT_MS > 0 ? TIME_LIMIT_MS : undefined,
+          markInterruptAsFailure: false,
+        },
       );
       // Bounded in time, but never so short that the family proves nothing.
       expect(counts[family]).toBeGreaterThanOrEqual(Math.min(RUNS_PER_FAMILY, 50));

@@ -15,9 +15,48 @@ import { MAIN_PATH } from '../support/interface-table';
 import { basicAuth, keptLookup, lookups, METRICS_ADMIN_PASSWORD } from '../support/answer-cache';
 
 const CHEQUES: Database['pcn'][] = [
-  { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
-  { pdc_id: 'PDC002', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C003', sales_officer_id: 'SO02', payment_type: 'ADVANCE', payment_method: 'UPI', cheque_no: null, cheque_date: null, bank_name: null, amount: 100000, status: 'RECEIVED' },
-  { pdc_id: 'PDC003', pcn_no: 'PCN003', pcn_date: '2026-03-07', customer_code: 'C004', sales_officer_id: 'SO03', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 800000, status: 'CLEARED' },
+  {
+    pdc_id: 'PDC001',
+    pcn_no: 'PCN001',
+    pcn_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'CHEQUE',
+    cheque_no: 'CHQ111',
+    cheque_date: '2026-03-15',
+    bank_name: 'HDFC Bank',
+    amount: 400000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC002',
+    pcn_no: 'PCN002',
+    pcn_date: '2026-03-05',
+    customer_code: 'C003',
+    sales_officer_id: 'SO02',
+    payment_type: 'ADVANCE',
+    payment_method: 'UPI',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 100000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC003',
+    pcn_no: 'PCN003',
+    pcn_date: '2026-03-07',
+    customer_code: 'C004',
+    sales_officer_id: 'SO03',
+    payment_type: 'CURRENT',
+    payment_method: 'NEFT',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 800000,
+    status: 'CLEARED',
+  },
 ];
 
 const PCN_LIST = `${MAIN_PATH}/getPCNList`;
@@ -76,7 +115,9 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     const first = await keptLookup(t, path);
     expect(JSON.parse(first.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal Traders' }] });
     // A warranty request written through the service: the cheques did not change.
-    expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-2'))).body).toMatchObject({ Success: true });
+    expect(
+      (await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-2'))).body,
+    ).toMatchObject({ Success: true });
     expect(await keptLookup(t, path)).toEqual({ body: first.body, hit: true });
     // The customer's name comes from a table joined to the cheques: renamed elsewhere, read anew.
     await commitElsewhere(t.engine, 'update {customers} set name = ? where code = ?', ['Agarwal & Sons', 'C001']);
@@ -89,16 +130,29 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
   it('reads the dashboard anew after a warranty request: it counts the open ones', async () => {
     const path = `${MAIN_PATH}/getSalesReportStats`;
     const before = JSON.parse((await keptLookup(t, path)).body) as { Data: { OpenWarrantyRequests: number } };
-    expect((await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-3'))).body).toMatchObject({ Success: true });
+    expect(
+      (await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-3'))).body,
+    ).toMatchObject({ Success: true });
     const after = await keptLookup(t, path);
     expect(after.hit).toBe(false);
-    expect(JSON.parse(after.body)).toMatchObject({ Data: { OpenWarrantyRequests: before.Data.OpenWarrantyRequests + 1 } });
+    expect(JSON.parse(after.body)).toMatchObject({
+      Data: { OpenWarrantyRequests: before.Data.OpenWarrantyRequests + 1 },
+    });
   });
 
-  it('versions every table but the credentials and the migrator\'s own, and a commit anywhere changes the written table\'s version alone', async () => {
+  it("versions every table but the credentials and the migrator's own, and a commit anywhere changes the written table's version alone", async () => {
     const versions = await t.engine.dataVersion!.read();
-    const unversioned = [...versions].filter(([, version]) => version === null).map(([table]) => table).sort();
-    expect(unversioned).toEqual(['api_keys', 'kysely_migration', 'kysely_migration_lock', 'table_versions', 'user_passwords']);
+    const unversioned = [...versions]
+      .filter(([, version]) => version === null)
+      .map(([table]) => table)
+      .sort();
+    expect(unversioned).toEqual([
+      'api_keys',
+      'kysely_migration',
+      'kysely_migration_lock',
+      'table_versions',
+      'user_passwords',
+    ]);
     await commitElsewhere(t.engine, 'delete from {complaints} where complaint_no = ?', ['none such']);
     await commitElsewhere(t.engine, 'update {zones} set name = name', []);
     const after = await t.engine.dataVersion!.read();
@@ -135,7 +189,11 @@ describe.each(ENGINES)('answer cache with authentication: %s', (kind) => {
     t = await startTestApp({ kind, env: { AUTH_MODE: 'basic' } });
     await insertMasterData(t.engine.db);
     await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
-    for (const [id, password] of [['AM01', 'area-secret'], ['SO01', 'officer-secret'], ['ADM001', METRICS_ADMIN_PASSWORD]]) {
+    for (const [id, password] of [
+      ['AM01', 'area-secret'],
+      ['SO01', 'officer-secret'],
+      ['ADM001', METRICS_ADMIN_PASSWORD],
+    ]) {
       await storePassword(t.engine.db, id, await hashPassword(password), new Date().toISOString());
     }
   });

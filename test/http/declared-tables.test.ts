@@ -28,7 +28,10 @@ const READS = mainServiceOperations.filter((op): op is ReadOperation => op.kind 
 describe('the tables each read of the registry reads', () => {
   it(`are in ${READ_TABLES_FILE} as npm run read-tables writes it`, async () => {
     const committed = fs.readFileSync(path.join(__dirname, '..', '..', READ_TABLES_FILE), 'utf8');
-    if (committed !== readTablesText(await deriveReadTables())) throw new Error(`${READ_TABLES_FILE} differs from the tables the reads' statements open: run npm run read-tables and commit the file`);
+    if (committed !== readTablesText(await deriveReadTables()))
+      throw new Error(
+        `${READ_TABLES_FILE} differs from the tables the reads' statements open: run npm run read-tables and commit the file`,
+      );
   });
 
   it('are named by no declaration of the registry', () => {
@@ -45,7 +48,9 @@ describe.each(ENGINES)('the answer cache follows the declared tables: %s', (kind
     await seed(t.engine, { scale: 0.03, asOf: AS_OF });
     calls = await demoDataCalls(t.engine.db);
     // Every table with a version: the schema's.
-    tables = [...(await t.engine.dataVersion!.read())].filter(([, version]) => version !== null).map(([table]) => table as TableName);
+    tables = [...(await t.engine.dataVersion!.read())]
+      .filter(([, version]) => version !== null)
+      .map(([table]) => table as TableName);
   });
 
   /** Writes one row of the table as it is, from another connection: the table's version changes. */
@@ -53,12 +58,21 @@ describe.each(ENGINES)('the answer cache follows the declared tables: %s', (kind
     const row = await t.engine.db.selectFrom(table).selectAll().limit(1).executeTakeFirst();
     if (row === undefined) throw new Error(`the demo data has no row in ${table}`);
     const column = Object.keys(row)[0];
-    await commitElsewhere(t.engine, `update {${table}} set ${column} = ${column} where ${column} = (select min(${column}) from {${table}})`, []);
+    await commitElsewhere(
+      t.engine,
+      `update {${table}} set ${column} = ${column} where ${column} = (select min(${column}) from {${table}})`,
+      [],
+    );
   }
 
   /** One GET, and whether the cache answered it. */
   async function get(path: string): Promise<boolean> {
-    const hits = async () => Number(/^asmx_answer_cache_lookups_total\{result="hit"\} (\d+)$/m.exec((await request(t.app).get('/metrics')).text)?.[1] ?? NaN);
+    const hits = async () =>
+      Number(
+        /^asmx_answer_cache_lookups_total\{result="hit"\} (\d+)$/m.exec(
+          (await request(t.app).get('/metrics')).text,
+        )?.[1] ?? NaN,
+      );
     const before = await hits();
     await request(t.app).get(path);
     return (await hits()) === before + 1;

@@ -34,7 +34,12 @@ export function send(baseUrl: string, raw: RawRequest): Promise<Answer> {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+        }),
       );
       res.on('error', reject);
     });
@@ -46,7 +51,8 @@ export function send(baseUrl: string, raw: RawRequest): Promise<Answer> {
 /** Sends the request and, until its answer is in, asks /health every 25 ms (and once more after). */
 export async function sendWithHealth(baseUrl: string, raw: RawRequest): Promise<HostileOutcome> {
   const health: Promise<{ status: number; ms: number }>[] = [];
-  const ask = () => health.push(send(baseUrl, { method: 'GET', path: '/health' }).then((a) => ({ status: a.status, ms: a.ms })));
+  const ask = () =>
+    health.push(send(baseUrl, { method: 'GET', path: '/health' }).then((a) => ({ status: a.status, ms: a.ms })));
   let done = false;
   const pending = send(baseUrl, raw).finally(() => {
     done = true;

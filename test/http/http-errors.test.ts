@@ -9,7 +9,12 @@ import { rawRequest } from '../support/raw-http';
 import { MAIN_PATH, SYNC_PATH } from '../support/interface-table';
 
 let t: TestApp;
-suiteApp({ env: { MAX_REQUEST_BYTES: '2048', MAX_FILE_BYTES: '16', MAX_FILES_PER_REQUEST: '2', MAX_REQUEST_FILES_BYTES: '24' } }, (started) => (t = started));
+suiteApp(
+  {
+    env: { MAX_REQUEST_BYTES: '2048', MAX_FILE_BYTES: '16', MAX_FILES_PER_REQUEST: '2', MAX_REQUEST_FILES_BYTES: '24' },
+  },
+  (started) => (t = started),
+);
 
 function expectPlain500(res: request.Response, message: string): void {
   expect(res.status).toBe(500);
@@ -24,7 +29,10 @@ describe('unknown and wrongly cased method names', () => {
   });
 
   it('a main-service operation at the sync service is unknown there', async () => {
-    expectPlain500(await request(t.app).get(`${SYNC_PATH}/getPCNList`), 'getPCNList Web Service method name is not valid.');
+    expectPlain500(
+      await request(t.app).get(`${SYNC_PATH}/getPCNList`),
+      'getPCNList Web Service method name is not valid.',
+    );
   });
 
   it.each([
@@ -32,7 +40,10 @@ describe('unknown and wrongly cased method names', () => {
     [MAIN_PATH, 'GETSALESSUMMARYRECORDS', 'getSalesSummaryRecords'],
     [SYNC_PATH, 'helloworld', 'HelloWorld'],
   ])('%s/%s names the right spelling, with the double spaces of ASMX', async (path, got, actual) => {
-    for (const res of [await request(t.app).get(`${path}/${got}`), await request(t.app).post(`${path}/${got}`).type('form').send('')]) {
+    for (const res of [
+      await request(t.app).get(`${path}/${got}`),
+      await request(t.app).post(`${path}/${got}`).type('form').send(''),
+    ]) {
       expectPlain500(
         res,
         `Invalid method name '${got}',  method names are case sensitive.   The method name '${actual}' with the same name but different casing was found.`,
@@ -66,7 +77,10 @@ describe('methods other than GET and POST', () => {
   });
 
   it('a bare slash after the .asmx is unrecognized', async () => {
-    expectPlain500(await request(t.app).get(`${MAIN_PATH}/`), "Request format is unrecognized for URL unexpectedly ending in '/'.");
+    expectPlain500(
+      await request(t.app).get(`${MAIN_PATH}/`),
+      "Request format is unrecognized for URL unexpectedly ending in '/'.",
+    );
   });
 });
 
@@ -89,20 +103,29 @@ describe('HTTP POST body formats', () => {
 
   it('a body that is not a JSON object, to an operation that takes extra fields', async () => {
     for (const body of ['{"broken"', '[1,2]', '"text"']) {
-      const res = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).set('Content-Type', 'application/json').send(body);
+      const res = await request(t.app)
+        .post(`${MAIN_PATH}/CreateWarrantyRequest`)
+        .set('Content-Type', 'application/json')
+        .send(body);
       expectPlain500(res, 'Request format is invalid: application/json.');
     }
   });
 
   it('a malformed multipart body', async () => {
-    const res = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).set('Content-Type', 'multipart/form-data').send('x');
+    const res = await request(t.app)
+      .post(`${MAIN_PATH}/CreateWarrantyRequest`)
+      .set('Content-Type', 'multipart/form-data')
+      .send('x');
     expectPlain500(res, 'Request format is invalid: multipart/form-data.');
   });
 });
 
 describe('body size and encoding', () => {
   it('a body over MAX_REQUEST_BYTES is 413', async () => {
-    const res = await request(t.app).post(`${MAIN_PATH}/getPCNList`).type('form').send(`SalesOfficer=${'x'.repeat(3000)}`);
+    const res = await request(t.app)
+      .post(`${MAIN_PATH}/getPCNList`)
+      .type('form')
+      .send(`SalesOfficer=${'x'.repeat(3000)}`);
     expect(res.status).toBe(413);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.text).toBe('Request body exceeds 2048 bytes.\r\n');
@@ -112,7 +135,11 @@ describe('body size and encoding', () => {
     rawRequest(t.app, {
       method: 'POST',
       path,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip', 'Content-Length': body.length },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Encoding': 'gzip',
+        'Content-Length': body.length,
+      },
       body,
     });
 
@@ -150,7 +177,11 @@ describe('business failures found by the binding (multipart file limits)', () =>
     ],
     [
       'more files than MAX_FILES_PER_REQUEST',
-      () => post().attach('a', Buffer.alloc(1), 'a.jpg').attach('b', Buffer.alloc(1), 'b.jpg').attach('c', Buffer.alloc(1), 'c.jpg'),
+      () =>
+        post()
+          .attach('a', Buffer.alloc(1), 'a.jpg')
+          .attach('b', Buffer.alloc(1), 'b.jpg')
+          .attach('c', Buffer.alloc(1), 'c.jpg'),
       'At most 2 files may be sent in one request',
       'files',
     ],
@@ -164,7 +195,13 @@ describe('business failures found by the binding (multipart file limits)', () =>
     const res = await send();
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(res.text)).toEqual({ Success: false, Code: 'PAYLOAD_TOO_LARGE', Message: message, Field: field, Data: null });
+    expect(JSON.parse(res.text)).toEqual({
+      Success: false,
+      Code: 'PAYLOAD_TOO_LARGE',
+      Message: message,
+      Field: field,
+      Data: null,
+    });
   });
 
   it('files sent to an operation that takes none are ignored, whatever their size', async () => {

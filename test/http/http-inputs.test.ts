@@ -45,7 +45,10 @@ describe.each(ENGINES)('HTTP inputs: %s', (kind) => {
     });
 
     it('a form Content-Type with a charset is a form', async () => {
-      const res = await request(t.app).post(AREA_MANAGERS).set('Content-Type', 'application/x-www-form-urlencoded; charset=utf-8').send('username=nobody');
+      const res = await request(t.app)
+        .post(AREA_MANAGERS)
+        .set('Content-Type', 'application/x-www-form-urlencoded; charset=utf-8')
+        .send('username=nobody');
       expect(body(res)).toMatchObject({ Success: false, Code: 'NOT_FOUND' });
     });
   });
@@ -58,15 +61,22 @@ describe.each(ENGINES)('HTTP inputs: %s', (kind) => {
     });
 
     it('from a form (POST)', async () => {
-      expect(body(await request(t.app).post(ACTIVITY_REPORT).type('form').send('FROMDATE=31%2F02%2F2026'))).toMatchObject(impossible);
+      expect(
+        body(await request(t.app).post(ACTIVITY_REPORT).type('form').send('FROMDATE=31%2F02%2F2026')),
+      ).toMatchObject(impossible);
     });
 
     it('from multipart parts (POST)', async () => {
-      expect(body(await request(t.app).post(ACTIVITY_REPORT).field('FromDate', '31/02/2026'))).toMatchObject(impossible);
+      expect(body(await request(t.app).post(ACTIVITY_REPORT).field('FromDate', '31/02/2026'))).toMatchObject(
+        impossible,
+      );
     });
 
     it('from a JSON object body (POST), members matched case-insensitively', async () => {
-      const res = await request(t.app).post(ACTIVITY_REPORT).set('Content-Type', 'application/json; charset=utf-8').send('{"fromDate":"31/02/2026","other":[1]}');
+      const res = await request(t.app)
+        .post(ACTIVITY_REPORT)
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send('{"fromDate":"31/02/2026","other":[1]}');
       expect(body(res)).toMatchObject(impossible);
     });
 
@@ -76,12 +86,17 @@ describe.each(ENGINES)('HTTP inputs: %s', (kind) => {
     });
 
     it('a body of another type carries no input', async () => {
-      const res = await request(t.app).post(ACTIVITY_REPORT).set('Content-Type', 'text/plain').send('FromDate=31/02/2026');
+      const res = await request(t.app)
+        .post(ACTIVITY_REPORT)
+        .set('Content-Type', 'text/plain')
+        .send('FromDate=31/02/2026');
       expect(body(res)).toMatchObject({ Success: true });
     });
 
     it('a write operation called with only empty fields does nothing and says so', async () => {
-      const res = await request(t.app).post(`${MAIN_PATH}/CreateWarrantyRequest`).send({ CustomerCode: '', SerialNo: '' });
+      const res = await request(t.app)
+        .post(`${MAIN_PATH}/CreateWarrantyRequest`)
+        .send({ CustomerCode: '', SerialNo: '' });
       expect(body(res)).toEqual({ Success: true, Message: 'No input was given: nothing was changed.', Data: null });
     });
   });

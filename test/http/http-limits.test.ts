@@ -9,7 +9,13 @@
 import { loadSettings } from '../../src/config';
 import { listenTestApp, type ListeningApp } from '../support/listen';
 import { MAIN_PATH } from '../support/interface-table';
-import { READ_WHOLE_WITHIN_MS, expectQuickAndHealthy, sendWithHealth, type Answer, type HostileOutcome } from './hostile-support';
+import {
+  READ_WHOLE_WITHIN_MS,
+  expectQuickAndHealthy,
+  sendWithHealth,
+  type Answer,
+  type HostileOutcome,
+} from './hostile-support';
 
 const MiB = 1024 * 1024;
 const FILL = 4 * MiB - 4096;
@@ -93,7 +99,11 @@ describe('JSON bodies', () => {
 
 describe('form bodies', () => {
   test('2,000,000 empty fields: 413 after the 1,000th', async () => {
-    expectPlain(checked(await post(FORM_OP, FORM_TYPE, repeatTo('a&', FILL))), 413, 'Request has more than 1000 fields.');
+    expectPlain(
+      checked(await post(FORM_OP, FORM_TYPE, repeatTo('a&', FILL))),
+      413,
+      'Request has more than 1000 fields.',
+    );
   });
 
   test.each([
@@ -111,7 +121,8 @@ describe('form bodies', () => {
 describe('multipart bodies', () => {
   const boundary = 'XyZ';
   const type = `multipart/form-data; boundary=${boundary}`;
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const end = `--${boundary}--\r\n`;
 
   test('77,000 fields: 413 after the 1,000th part', async () => {
@@ -126,7 +137,10 @@ describe('multipart bodies', () => {
   });
 
   test.each([
-    ['a part header with 100,000 parameters', `--${boundary}\r\nContent-Disposition: form-data; name="a"; ${Array.from({ length: 100_000 }, (_, i) => `p${i}="v"`).join('; ')}\r\n\r\n1\r\n${end}`],
+    [
+      'a part header with 100,000 parameters',
+      `--${boundary}\r\nContent-Disposition: form-data; name="a"; ${Array.from({ length: 100_000 }, (_, i) => `p${i}="v"`).join('; ')}\r\n\r\n1\r\n${end}`,
+    ],
     ['a 4 MiB part name', field(repeatTo('n', FILL), '1') + end],
     ['4 MiB of near-boundaries in a value', field('a', repeatTo(`--${boundary.slice(0, 2)}\r\n`, FILL)) + end],
   ])('%s: answered in time', async (_name, body) => {
@@ -147,11 +161,14 @@ describe('multipart bodies the fuzz suite found (test/fuzz)', () => {
   test.each([
     ['an operation that takes files', `${MAIN_PATH}/WarrantyRequestFiles`],
     ['an operation that does not', OPEN],
-  ])('a body ending inside a file part (%s) errored the file stream with nobody listening: now Request format is invalid', async (_name, path) => {
-    const body = '--B\r\nContent-Disposition: form-data; name="f"; filename="a.png"\r\n\r\n\x89PNG';
-    expectPlain(checked(await post(path, type, body)), 500, `Request format is invalid: ${type}.`);
-    expect((await sendWithHealth(t.baseUrl, { method: 'GET', path: '/health' })).answer.status).toBe(200);
-  });
+  ])(
+    'a body ending inside a file part (%s) errored the file stream with nobody listening: now Request format is invalid',
+    async (_name, path) => {
+      const body = '--B\r\nContent-Disposition: form-data; name="f"; filename="a.png"\r\n\r\n\x89PNG';
+      expectPlain(checked(await post(path, type, body)), 500, `Request format is invalid: ${type}.`);
+      expect((await sendWithHealth(t.baseUrl, { method: 'GET', path: '/health' })).answer.status).toBe(200);
+    },
+  );
 });
 
 describe('query strings (bounded by the 16 KiB header limit)', () => {
@@ -175,7 +192,9 @@ describe('the bounds are settings', () => {
   afterAll(() => small.stop());
 
   const send = (contentType: string, body: string) =>
-    sendWithHealth(small.baseUrl, { method: 'POST', path: OPEN, headers: { 'Content-Type': contentType }, body }).then((o) => o.answer);
+    sendWithHealth(small.baseUrl, { method: 'POST', path: OPEN, headers: { 'Content-Type': contentType }, body }).then(
+      (o) => o.answer,
+    );
 
   test.each([
     ['MAX_XML_DEPTH', '7'],
@@ -195,10 +214,46 @@ describe('the bounds are settings', () => {
 
   test('MAX_REQUEST_FIELDS=10, in a form, a JSON object and multipart', async () => {
     const names = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`);
-    expect(expectJson(await send(FORM_TYPE, names(10).map((n) => `${n}=1`).join('&')))).toMatchObject({ Success: true });
-    expectPlain(await send(FORM_TYPE, names(11).map((n) => `${n}=1`).join('&')), 413, 'Request has more than 10 fields.');
-    expect(expectJson(await send(JSON_TYPE, `{${names(10).map((n) => `"${n}":1`).join(',')}}`))).toMatchObject({ Success: true });
-    expectPlain(await send(JSON_TYPE, `{${names(11).map((n) => `"${n}":1`).join(',')}}`), 413, 'Request has more than 10 fields.');
+    expect(
+      expectJson(
+        await send(
+          FORM_TYPE,
+          names(10)
+            .map((n) => `${n}=1`)
+            .join('&'),
+        ),
+      ),
+    ).toMatchObject({ Success: true });
+    expectPlain(
+      await send(
+        FORM_TYPE,
+        names(11)
+          .map((n) => `${n}=1`)
+          .join('&'),
+      ),
+      413,
+      'Request has more than 10 fields.',
+    );
+    expect(
+      expectJson(
+        await send(
+          JSON_TYPE,
+          `{${names(10)
+            .map((n) => `"${n}":1`)
+            .join(',')}}`,
+        ),
+      ),
+    ).toMatchObject({ Success: true });
+    expectPlain(
+      await send(
+        JSON_TYPE,
+        `{${names(11)
+          .map((n) => `"${n}":1`)
+          .join(',')}}`,
+      ),
+      413,
+      'Request has more than 10 fields.',
+    );
     const part = (n: string) => `--b\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n1\r\n`;
     const multipart = (n: number) => names(n).map(part).join('') + '--b--\r\n';
     expect(expectJson(await send('multipart/form-data; boundary=b', multipart(10)))).toMatchObject({ Success: true });

@@ -10,11 +10,22 @@ import { ENGINES } from '../support/engines';
 import { MAIN_OPERATION_NAMES, MAIN_PATH, SYNC_PATH, WRITE_OPERATIONS } from '../support/interface-table';
 
 const SETUPS = ENGINES.flatMap((kind) => [
-  { label: `default settings: ${kind}`, kind, env: {}, base: '', apiNs: 'http://tempuri.org/', syncNs: 'http://tempuri.org/' },
+  {
+    label: `default settings: ${kind}`,
+    kind,
+    env: {},
+    base: '',
+    apiNs: 'http://tempuri.org/',
+    syncNs: 'http://tempuri.org/',
+  },
   {
     label: `custom namespaces and BASE_PATH: ${kind}`,
     kind,
-    env: { API_NAMESPACE: 'https://api.example.com/mobile/', SYNC_NAMESPACE: 'urn:example:sync', BASE_PATH: '/MobileApp' },
+    env: {
+      API_NAMESPACE: 'https://api.example.com/mobile/',
+      SYNC_NAMESPACE: 'urn:example:sync',
+      BASE_PATH: '/MobileApp',
+    },
     base: '/MobileApp',
     apiNs: 'https://api.example.com/mobile/',
     syncNs: 'urn:example:sync',
@@ -50,11 +61,14 @@ describe.each(SETUPS)('HTTP GET and POST, $label', ({ kind, env, base, syncNs })
     expectSuccessEnvelope(res, operation);
   });
 
-  it.each(['getSalesSummaryRecords', 'getCollectionStatements'])('%s carries Count, Data and Totals in that order', async (operation) => {
-    const body = JSON.parse((await request(t.app).get(`${base}${MAIN_PATH}/${operation}`)).text);
-    expect(Object.keys(body)).toEqual(['Success', 'Message', 'Count', 'Data', 'Totals']);
-    expect(typeof body.Totals).toBe('object');
-  });
+  it.each(['getSalesSummaryRecords', 'getCollectionStatements'])(
+    '%s carries Count, Data and Totals in that order',
+    async (operation) => {
+      const body = JSON.parse((await request(t.app).get(`${base}${MAIN_PATH}/${operation}`)).text);
+      expect(Object.keys(body)).toEqual(['Success', 'Message', 'Count', 'Data', 'Totals']);
+      expect(typeof body.Totals).toBe('object');
+    },
+  );
 
   it('an object result carries no Count and no Totals', async () => {
     const body = JSON.parse((await request(t.app).get(`${base}${MAIN_PATH}/getSalesReportStats`)).text);

@@ -20,19 +20,35 @@ const CREATE = `${MAIN_PATH}/CreateWarrantyRequest`;
 
 /** CreateWarrantyRequest for the fixture's customer C001 of officer SO01, but for SerialNo. */
 function fields(id: string): Record<string, string> {
-  return { CustomerCode: 'C001', SalesOfficer: 'SO01', ProductCode: 'P002', Complaint: 'No power', PurchaseDate: '15/01/2026', ClientRequestId: id };
+  return {
+    CustomerCode: 'C001',
+    SalesOfficer: 'SO01',
+    ProductCode: 'P002',
+    Complaint: 'No power',
+    PurchaseDate: '15/01/2026',
+    ClientRequestId: id,
+  };
 }
 
 /** A SOAP envelope whose SerialNo element holds `serial` as raw bytes (already escaped as XML). */
 function soapBytes(version: Version, id: string, serial: Buffer): Buffer {
-  const ns = version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
-  const children = Object.entries(fields(id)).map(([n, v]) => `<${n}>${v}</${n}>`).join('');
+  const ns =
+    version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
+  const children = Object.entries(fields(id))
+    .map(([n, v]) => `<${n}>${v}</${n}>`)
+    .join('');
   const head = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body><CreateWarrantyRequest xmlns="${NS}">${children}<SerialNo>`;
-  return Buffer.concat([Buffer.from(head), serial, Buffer.from('</SerialNo></CreateWarrantyRequest></soap:Body></soap:Envelope>')]);
+  return Buffer.concat([
+    Buffer.from(head),
+    serial,
+    Buffer.from('</SerialNo></CreateWarrantyRequest></soap:Body></soap:Envelope>'),
+  ]);
 }
 
 function postSoapBytes(app: App, version: Version, body: Buffer, contentType?: string) {
-  const req = request(app).post(MAIN_PATH).set('Content-Type', contentType ?? (version === '1.1' ? SOAP11_TYPE : SOAP12_TYPE));
+  const req = request(app)
+    .post(MAIN_PATH)
+    .set('Content-Type', contentType ?? (version === '1.1' ? SOAP11_TYPE : SOAP12_TYPE));
   if (version === '1.1') req.set('SOAPAction', `"${NS}CreateWarrantyRequest"`);
   return req.send(body);
 }
@@ -51,7 +67,20 @@ const BAD_BYTES: [string, Buffer][] = [
   ['U+FFFF', Buffer.from('\uFFFF', 'utf8')],
 ];
 
-const BAD_REFERENCES = ['&#0;', '&#x0;', '&#1;', '&#x8;', '&#xB;', '&#x1F;', '&#xD800;', '&#xDFFF;', '&#55296;', '&#xFFFE;', '&#xFFFF;', '&#x110000;'];
+const BAD_REFERENCES = [
+  '&#0;',
+  '&#x0;',
+  '&#1;',
+  '&#x8;',
+  '&#xB;',
+  '&#x1F;',
+  '&#xD800;',
+  '&#xDFFF;',
+  '&#55296;',
+  '&#xFFFE;',
+  '&#xFFFF;',
+  '&#x110000;',
+];
 
 /** Percent-encoded SerialNo values for the query string and the form. */
 const BAD_ENCODED: [string, string][] = [
@@ -111,7 +140,9 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
 
     test('a UTF-16 body with a lone surrogate', async () => {
       const id = nextId(`soap${version}`);
-      const text = soapBytes(version, id, Buffer.from('SN')).toString('utf8').replace('encoding="utf-8"', 'encoding="utf-16"');
+      const text = soapBytes(version, id, Buffer.from('SN'))
+        .toString('utf8')
+        .replace('encoding="utf-8"', 'encoding="utf-16"');
       const at = text.indexOf('SN</SerialNo>');
       const utf16 = Buffer.from(`${text.slice(0, at)}SN\uD800${text.slice(at + 2)}`, 'utf16le');
       const base = version === '1.1' ? 'text/xml' : 'application/soap+xml';
@@ -138,7 +169,10 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
 
     test('a parameter name that is not UTF-8 is refused too', async () => {
       const id = nextId('form');
-      const res = await request(t.app).post(CREATE).type('form').send(`${new URLSearchParams(fields(id)).toString()}&S%FF=1`);
+      const res = await request(t.app)
+        .post(CREATE)
+        .type('form')
+        .send(`${new URLSearchParams(fields(id)).toString()}&S%FF=1`);
       expect(res.body).toMatchObject({ Success: false, Code: 'INVALID_PARAMETER', Field: null });
       await expectNothingStored(id);
     });
@@ -162,18 +196,28 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
     test('a nested value holding a forbidden character: refused, nothing stored', async () => {
       const id = nextId('json');
       const body = JSON.stringify(fields(id)).replace(/}$/, ',"SerialNo":["ok",{"k":"\\u0002"}]}');
-      expectRefusedField(await request(t.app).post(CREATE).set('Content-Type', 'application/json').send(body), 'U+0002');
+      expectRefusedField(
+        await request(t.app).post(CREATE).set('Content-Type', 'application/json').send(body),
+        'U+0002',
+      );
       await expectNothingStored(id);
     });
 
     test('a body that is not UTF-8: 400 text/plain, nothing stored', async () => {
       const id = nextId('json');
-      const body = Buffer.concat([Buffer.from(JSON.stringify(fields(id)).replace(/}$/, ',"SerialNo":"')), Buffer.from([0xff]), Buffer.from('"}')]);
+      const body = Buffer.concat([
+        Buffer.from(JSON.stringify(fields(id)).replace(/}$/, ',"SerialNo":"')),
+        Buffer.from([0xff]),
+        Buffer.from('"}'),
+      ]);
       // supertest would send a Buffer with a JSON type as JSON of the Buffer: send the bytes as they are.
       const listening = await listen(t.app);
-      const res = await send(listening.baseUrl, { method: 'POST', path: CREATE, headers: { 'Content-Type': 'application/json' }, body }).finally(() =>
-        listening.stop(),
-      );
+      const res = await send(listening.baseUrl, {
+        method: 'POST',
+        path: CREATE,
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      }).finally(() => listening.stop());
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.text).toBe('Request body is not valid UTF-8.\r\n');
@@ -185,11 +229,16 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
     const boundary = 'chars-boundary';
     function multipart(values: Record<string, string>, serial: Buffer, partHeaders = ''): Buffer {
       const part = (name: string, value: Buffer, extra = '') =>
-        Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n${extra}\r\n`), value, Buffer.from('\r\n')]);
+        Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n${extra}\r\n`),
+          value,
+          Buffer.from('\r\n'),
+        ]);
       const parts = Object.entries(values).map(([n, v]) => part(n, Buffer.from(v)));
       return Buffer.concat([...parts, part('SerialNo', serial, partHeaders), Buffer.from(`--${boundary}--\r\n`)]);
     }
-    const post = (body: Buffer) => request(t.app).post(CREATE).set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body);
+    const post = (body: Buffer) =>
+      request(t.app).post(CREATE).set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body);
 
     test.each(BAD_BYTES)('SerialNo as raw bytes: %s', async (_name, bytes) => {
       const id = nextId('multipart');
@@ -213,7 +262,9 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
 
     test('a part that declares charset=utf-8 is checked too', async () => {
       const id = nextId('multipart');
-      const res = await post(multipart(fields(id), Buffer.from([0x41, 0xff]), 'Content-Type: text/plain; charset=UTF-8\r\n'));
+      const res = await post(
+        multipart(fields(id), Buffer.from([0x41, 0xff]), 'Content-Type: text/plain; charset=UTF-8\r\n'),
+      );
       expect(res.body).toMatchObject({ Success: false, Code: 'INVALID_PARAMETER', Field: 'SerialNo' });
       await expectNothingStored(id);
     });
@@ -231,31 +282,60 @@ describe.each(ENGINES)('characters no binding may store: %s', (kind) => {
 
     test('a multipart file name in UTF-8 (as browsers send it) is stored as written', async () => {
       const id = nextId('good-file');
-      const created = await request(t.app).post(CREATE).send({ ...fields(id), SerialNo: GOOD });
-      const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-        '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+      const created = await request(t.app)
+        .post(CREATE)
+        .send({ ...fields(id), SerialNo: GOOD });
+      const png = Buffer.from(
+        '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+          '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+        'hex',
+      );
       const upload = await request(t.app)
         .post(`${MAIN_PATH}/WarrantyRequestFiles`)
         .field('RequestNo', created.body.Data.RequestNo)
         .attach('photo', png, { filename: 'Café ☕.png', contentType: 'image/png' });
       expect(upload.body).toMatchObject({ Success: true, Count: 1 });
-      const stored = await t.engine.db.selectFrom('warranty_files').select(['file_name']).where('request_no', '=', created.body.Data.RequestNo).execute();
+      const stored = await t.engine.db
+        .selectFrom('warranty_files')
+        .select(['file_name'])
+        .where('request_no', '=', created.body.Data.RequestNo)
+        .execute();
       expect(stored).toEqual([{ file_name: 'Café ☕.png' }]);
     });
 
     test('GET, form, JSON and multipart', async () => {
       const get = nextId('good-get');
-      expect((await request(t.app).get(CREATE).query({ ...fields(get), SerialNo: GOOD })).body).toMatchObject({ Success: true });
+      expect(
+        (
+          await request(t.app)
+            .get(CREATE)
+            .query({ ...fields(get), SerialNo: GOOD })
+        ).body,
+      ).toMatchObject({ Success: true });
       await expectStored(get);
       const form = nextId('good-form');
-      expect((await request(t.app).post(CREATE).type('form').send({ ...fields(form), SerialNo: GOOD })).body).toMatchObject({ Success: true });
+      expect(
+        (
+          await request(t.app)
+            .post(CREATE)
+            .type('form')
+            .send({ ...fields(form), SerialNo: GOOD })
+        ).body,
+      ).toMatchObject({ Success: true });
       await expectStored(form);
       const json = nextId('good-json');
-      expect((await request(t.app).post(CREATE).send({ ...fields(json), SerialNo: GOOD })).body).toMatchObject({ Success: true });
+      expect(
+        (
+          await request(t.app)
+            .post(CREATE)
+            .send({ ...fields(json), SerialNo: GOOD })
+        ).body,
+      ).toMatchObject({ Success: true });
       await expectStored(json);
       const parts = nextId('good-multipart');
       let multipart = request(t.app).post(CREATE);
-      for (const [name, value] of Object.entries({ ...fields(parts), SerialNo: GOOD })) multipart = multipart.field(name, value);
+      for (const [name, value] of Object.entries({ ...fields(parts), SerialNo: GOOD }))
+        multipart = multipart.field(name, value);
       expect((await multipart).body).toMatchObject({ Success: true });
       await expectStored(parts);
     });

@@ -57,7 +57,12 @@ const CASES: Case[] = [
     body: envelope('1.1', operationElement('getPCNList', NS, { PaymentType: 'CREDIT' })),
   },
   { label: 'HTTP GET HelloWorld (XML)', status: 200, method: 'GET', path: `${SYNC_PATH}/HelloWorld` },
-  { label: 'HTTP GET getPCNList (JSON rows)', status: 200, method: 'GET', path: `${MAIN_PATH}/getPCNList?SalesOfficer=so01` },
+  {
+    label: 'HTTP GET getPCNList (JSON rows)',
+    status: 200,
+    method: 'GET',
+    path: `${MAIN_PATH}/getPCNList?SalesOfficer=so01`,
+  },
   {
     label: 'HTTP POST getPCNList with an invalid value (a JSON error)',
     status: 200,
@@ -66,7 +71,12 @@ const CASES: Case[] = [
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: 'PaymentType=CREDIT',
   },
-  { label: 'HTTP GET of an operation that does not exist (a plain error)', status: 500, method: 'GET', path: `${MAIN_PATH}/NoSuchOperation` },
+  {
+    label: 'HTTP GET of an operation that does not exist (a plain error)',
+    status: 500,
+    method: 'GET',
+    path: `${MAIN_PATH}/NoSuchOperation`,
+  },
   { label: 'GET /health', status: 200, method: 'GET', path: '/health' },
 ];
 
@@ -77,11 +87,14 @@ function recordWrites(server: http.Server): WeakMap<Socket, number[]> {
     const sizes: number[] = [];
     writes.set(socket, sizes);
     const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-    socket.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      const size = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : 'utf8') : chunk.length;
+    socket.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const size =
+        typeof chunk === 'string'
+          ? Buffer.byteLength(chunk, typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : 'utf8')
+          : chunk.length;
       if (size > 0) sizes.push(size);
       return write(chunk, ...rest);
-    });
+    };
   });
   return writes;
 }
@@ -93,14 +106,26 @@ function exchange(listening: Listening, writes: WeakMap<Socket, number[]>, c: Ca
     let response: http.IncomingMessage | undefined;
     listening.server.once('connection', (socket: Socket) => (serverSocket = socket));
     const headers = Object.assign({ Connection: 'close' }, c.headers);
-    const req = http.request({ host: '127.0.0.1', port: listening.port, method: c.method, path: c.path, headers, agent: false });
+    const req = http.request({
+      host: '127.0.0.1',
+      port: listening.port,
+      method: c.method,
+      path: c.path,
+      headers,
+      agent: false,
+    });
     req.on('socket', (socket: Socket) => {
       const received: Buffer[] = [];
       // The raw bytes as they arrive, before the client's parser: the whole answer, headers included.
       socket.prependListener('data', (chunk: Buffer) => received.push(chunk));
       socket.on('close', () => {
         if (!response || !serverSocket) return reject(new Error(`${c.label}: no answer`));
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, received: Buffer.concat(received), writes: writes.get(serverSocket) ?? [] });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          received: Buffer.concat(received),
+          writes: writes.get(serverSocket) ?? [],
+        });
       });
     });
     req.on('response', (res) => {

@@ -8,7 +8,14 @@ import { startServer } from '../../src/server';
 
 describe('server start and stop', () => {
   it('listens, answers, and stops', async () => {
-    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', BASE_PATH: '/M', SHUTDOWN_DRAIN_MS: '0' });
+    const settings = loadSettings({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'silent',
+      BASE_PATH: '/M',
+      SHUTDOWN_DRAIN_MS: '0',
+    });
     const running = await startServer(settings, { seedEmbedded: false });
     const res = await fetch(`${running.address}/M/API/SyncCustomers.asmx/HelloWorld`);
     expect(res.status).toBe(200);
@@ -22,11 +29,26 @@ describe('server start and stop', () => {
   });
 
   it("answers the probes and the bindings on Node's own request and response, the routed requests on Express's", async () => {
-    const running = await startServer(loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_MS: '0' }), { seedEmbedded: false });
+    const running = await startServer(
+      loadSettings({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'sqlite::memory:',
+        LOG_LEVEL: 'silent',
+        SHUTDOWN_DRAIN_MS: '0',
+      }),
+      { seedEmbedded: false },
+    );
     const seen = new Map<string, boolean>();
     running.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
       const asked = `${req.method} ${req.url}`;
-      res.once('finish', () => seen.set(asked, Object.getPrototypeOf(req) === IncomingMessage.prototype && Object.getPrototypeOf(res) === ServerResponse.prototype));
+      res.once('finish', () =>
+        seen.set(
+          asked,
+          Object.getPrototypeOf(req) === IncomingMessage.prototype &&
+            Object.getPrototypeOf(res) === ServerResponse.prototype,
+        ),
+      );
     });
     try {
       const health = await fetch(`${running.address}/Health?probe=1`);
@@ -34,10 +56,16 @@ describe('server start and stop', () => {
       expect(health.headers.get('cache-control')).toBe('no-store');
       expect(await health.json()).toEqual({ status: 'ok' });
       const head = await fetch(`${running.address}/health`, { method: 'HEAD' });
-      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'application/json; charset=utf-8', '']);
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+        200,
+        'application/json; charset=utf-8',
+        '',
+      ]);
       expect((await fetch(`${running.address}/ready`)).status).toBe(200);
       expect(await (await fetch(`${running.address}/metrics`)).text()).toContain('# TYPE');
-      expect(await (await fetch(`${running.address}/API/SyncCustomers.asmx/HelloWorld`)).text()).toContain('>Hello World</string>');
+      expect(await (await fetch(`${running.address}/API/SyncCustomers.asmx/HelloWorld`)).text()).toContain(
+        '>Hello World</string>',
+      );
       // Routed: a document, a path only like a probe's, a probe's path with another method.
       expect((await fetch(`${running.address}/API/SyncCustomers.asmx?wsdl`)).status).toBe(200);
       expect((await fetch(`${running.address}/health/`)).status).toBe(404);
@@ -58,11 +86,23 @@ describe('server start and stop', () => {
   });
 
   it('refuses a port that is taken', async () => {
-    const first = await startServer(loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_MS: '0' }), { seedEmbedded: false });
+    const first = await startServer(
+      loadSettings({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'sqlite::memory:',
+        LOG_LEVEL: 'silent',
+        SHUTDOWN_DRAIN_MS: '0',
+      }),
+      { seedEmbedded: false },
+    );
     const port = new URL(first.address).port;
     try {
       await expect(
-        startServer(loadSettings({ PORT: port, HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }), { seedEmbedded: false }),
+        startServer(
+          loadSettings({ PORT: port, HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }),
+          { seedEmbedded: false },
+        ),
       ).rejects.toThrow(/EADDRINUSE/);
     } finally {
       await first.stop();

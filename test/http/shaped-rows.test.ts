@@ -13,24 +13,92 @@ import { MAIN_PATH } from '../support/interface-table';
 import { expectedChequeList } from '../support/cheques';
 
 const ODD_NAME = 'Zoë "Quoted" \\ back/slash \u2028 𝄞 <&> \u0001\t';
-const ODD_CUSTOMER = { code: 'C009', name: ODD_NAME, state_code: 'DL', sales_officer_id: 'SO01', credit_limit: 0, active: 1 };
+const ODD_CUSTOMER = {
+  code: 'C009',
+  name: ODD_NAME,
+  state_code: 'DL',
+  sales_officer_id: 'SO01',
+  credit_limit: 0,
+  active: 1,
+};
 const NAMES = new Map<string, string>([...CUSTOMERS, ODD_CUSTOMER].map((c) => [c.code, c.name]));
 
 const CHEQUES: Database['pcn'][] = [
-  { pdc_id: 'PDC001', pcn_no: 'PCN001', pcn_date: '2026-03-01', customer_code: 'C001', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'CHEQUE', cheque_no: 'CHQ111', cheque_date: '2026-03-15', bank_name: 'HDFC Bank', amount: 400000, status: 'RECEIVED' },
-  { pdc_id: 'PDC002', pcn_no: 'PCN002', pcn_date: '2026-03-05', customer_code: 'C009', sales_officer_id: 'SO01', payment_type: 'CURRENT', payment_method: 'NEFT', cheque_no: null, cheque_date: null, bank_name: null, amount: 1, status: 'CLEARED' },
-  { pdc_id: 'PDC003', pcn_no: 'PCN003', pcn_date: '2026-03-05', customer_code: 'C009', sales_officer_id: 'SO01', payment_type: 'PDC', payment_method: 'DD', cheque_no: 'DD "9"', cheque_date: '2026-03-06', bank_name: 'Bank \u2029 of Zoë', amount: 123456789012, status: 'BOUNCED' },
-  { pdc_id: 'PDC004', pcn_no: 'PCN004', pcn_date: '2026-02-20', customer_code: 'C003', sales_officer_id: 'SO02', payment_type: 'ADVANCE', payment_method: 'UPI', cheque_no: null, cheque_date: null, bank_name: null, amount: 120055, status: 'RECEIVED' },
+  {
+    pdc_id: 'PDC001',
+    pcn_no: 'PCN001',
+    pcn_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'CHEQUE',
+    cheque_no: 'CHQ111',
+    cheque_date: '2026-03-15',
+    bank_name: 'HDFC Bank',
+    amount: 400000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC002',
+    pcn_no: 'PCN002',
+    pcn_date: '2026-03-05',
+    customer_code: 'C009',
+    sales_officer_id: 'SO01',
+    payment_type: 'CURRENT',
+    payment_method: 'NEFT',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 1,
+    status: 'CLEARED',
+  },
+  {
+    pdc_id: 'PDC003',
+    pcn_no: 'PCN003',
+    pcn_date: '2026-03-05',
+    customer_code: 'C009',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'DD',
+    cheque_no: 'DD "9"',
+    cheque_date: '2026-03-06',
+    bank_name: 'Bank \u2029 of Zoë',
+    amount: 123456789012,
+    status: 'BOUNCED',
+  },
+  {
+    pdc_id: 'PDC004',
+    pcn_no: 'PCN004',
+    pcn_date: '2026-02-20',
+    customer_code: 'C003',
+    sales_officer_id: 'SO02',
+    payment_type: 'ADVANCE',
+    payment_method: 'UPI',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 120055,
+    status: 'RECEIVED',
+  },
 ];
 
 /** The getPCNList rows of the cheques `keep` selects, spelled out from the stored values. */
-const expectedRows = (keep: (c: Database['pcn']) => boolean) => expectedChequeList(CHEQUES, (code) => NAMES.get(code)!, keep);
+const expectedRows = (keep: (c: Database['pcn']) => boolean) =>
+  expectedChequeList(CHEQUES, (code) => NAMES.get(code)!, keep);
 
 const envelope = (rows: unknown[]) => JSON.stringify({ Success: true, Message: '', Count: rows.length, Data: rows });
 
-describe.each(ENGINES.flatMap((kind) => [{ kind, cache: 'on' }, { kind, cache: 'off' }]))('getPCNList rows made where they are read: $kind, answer cache $cache', ({ kind, cache }) => {
+describe.each(
+  ENGINES.flatMap((kind) => [
+    { kind, cache: 'on' },
+    { kind, cache: 'off' },
+  ]),
+)('getPCNList rows made where they are read: $kind, answer cache $cache', ({ kind, cache }) => {
   let t: TestApp;
-  suiteApp({ kind, masterData: true, env: { ANSWER_CACHE_MB: cache === 'on' ? '64' : '0' } }, (started) => (t = started));
+  suiteApp(
+    { kind, masterData: true, env: { ANSWER_CACHE_MB: cache === 'on' ? '64' : '0' } },
+    (started) => (t = started),
+  );
   beforeAll(async () => {
     await t.engine.db.insertInto('customers').values(ODD_CUSTOMER).execute();
     await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
@@ -42,21 +110,26 @@ describe.each(ENGINES.flatMap((kind) => [{ kind, cache: 'on' }, { kind, cache: '
     ['a payment type', 'PaymentType=PDC', (c: Database['pcn']) => c.payment_type === 'PDC'],
     ['no filter', '', () => true],
     ['an unknown officer', 'SalesOfficer=NOBODY', () => false],
-  ])('GET and POST with %s answer JSON.stringify of the envelope, byte for byte, twice', async (_label, query, keep) => {
-    const expected = envelope(expectedRows(keep));
-    for (let i = 0; i < 2; i++) {
-      // Uncompressed, so that the length sent is the text's own.
-      const got = await request(t.app).get(`${MAIN_PATH}/getPCNList?${query}`).set('Accept-Encoding', 'identity');
-      expect(got.status).toBe(200);
-      expect(got.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
-      expect(got.text).toBe(expected);
-      const posted = await request(t.app).post(`${MAIN_PATH}/getPCNList`).type('form').send(query);
-      expect(posted.text).toBe(expected);
-    }
-  });
+  ])(
+    'GET and POST with %s answer JSON.stringify of the envelope, byte for byte, twice',
+    async (_label, query, keep) => {
+      const expected = envelope(expectedRows(keep));
+      for (let i = 0; i < 2; i++) {
+        // Uncompressed, so that the length sent is the text's own.
+        const got = await request(t.app).get(`${MAIN_PATH}/getPCNList?${query}`).set('Accept-Encoding', 'identity');
+        expect(got.status).toBe(200);
+        expect(got.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+        expect(got.text).toBe(expected);
+        const posted = await request(t.app).post(`${MAIN_PATH}/getPCNList`).type('form').send(query);
+        expect(posted.text).toBe(expected);
+      }
+    },
+  );
 
-  it('answers the v2 contract\'s XML from the same rows', async () => {
-    const got = await request(t.app).get('/API/v2/MobileAppWebService.asmx/getPCNList?Customer=C009').set('Accept-Encoding', 'identity');
+  it("answers the v2 contract's XML from the same rows", async () => {
+    const got = await request(t.app)
+      .get('/API/v2/MobileAppWebService.asmx/getPCNList?Customer=C009')
+      .set('Accept-Encoding', 'identity');
     expect(got.status).toBe(200);
     // Short, so written whole (src/asmx/chunk-writer.ts).
     expect(got.headers['content-length']).toBe(String(Buffer.byteLength(got.text)));

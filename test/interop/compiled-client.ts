@@ -49,7 +49,14 @@ export interface CompiledClient {
 
 function callsFile(calls: readonly Call[]): string {
   return calls
-    .map(({ operation, fields }) => [operation, ...contractInputs(OPERATIONS.get(operation)!, 'v2').map((name) => (fields[name] === undefined ? '~' : encodeURIComponent(fields[name])))].join('\t'))
+    .map(({ operation, fields }) =>
+      [
+        operation,
+        ...contractInputs(OPERATIONS.get(operation)!, 'v2').map((name) =>
+          fields[name] === undefined ? '~' : encodeURIComponent(fields[name]),
+        ),
+      ].join('\t'),
+    )
     .join('\n');
 }
 
@@ -63,17 +70,33 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
     const legacy: Record<string, unknown>[] = [];
 
     const json = async ({ operation, fields }: Call) =>
-      (await (await fetch(`${server.baseUrl}/API/MobileAppWebService.asmx/${operation}?${new URLSearchParams(fields).toString()}`)).json()) as Record<string, unknown>;
+      (await (
+        await fetch(
+          `${server.baseUrl}/API/MobileAppWebService.asmx/${operation}?${new URLSearchParams(fields).toString()}`,
+        )
+      ).json()) as Record<string, unknown>;
 
     beforeAll(async () => {
       server = await listenTestApp({ clock: { now: () => new Date('2026-05-15T10:00:00Z') } });
       await seed(server.engine, { scale: 0.03, asOf: '2026-05-15' });
       await nameCustomerNonAscii(server.engine.db);
       const db = server.engine.db;
-      const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
-      const cheque = await db.selectFrom('pcn').select(['pdc_id', 'pcn_no']).where('sales_officer_id', '=', officer.id).orderBy('pdc_id').executeTakeFirstOrThrow();
+      const officer = await db
+        .selectFrom('users')
+        .select('id')
+        .where('role', '=', 'SO')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      const cheque = await db
+        .selectFrom('pcn')
+        .select(['pdc_id', 'pcn_no'])
+        .where('sales_officer_id', '=', officer.id)
+        .orderBy('pdc_id')
+        .executeTakeFirstOrThrow();
       calls = client.everyCall
-        ? Object.entries(await demoDataCalls(db)).flatMap(([operation, list]) => list.map((fields) => ({ operation, fields })))
+        ? Object.entries(await demoDataCalls(db)).flatMap(([operation, list]) =>
+            list.map((fields) => ({ operation, fields })),
+          )
         : [
             { operation: 'getPCNList', fields: { SalesOfficer: officer.id, PageSize: '3' } },
             { operation: 'getPCNDetails', fields: { PDCID: cheque.pdc_id } },
@@ -92,7 +115,10 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
       const input = client.everyCall ? [path.join(dir, 'calls.txt')] : [officer.id, cheque.pdc_id, cheque.pcn_no];
       if (client.everyCall) fs.writeFileSync(input[0], callsFile(calls));
       const { stdout } = await run(command, [...args, endpoint, ...input], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
-      records = stdout.trim().split('\n').map((line) => JSON.parse(line) as ClientRecord);
+      records = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as ClientRecord);
     }, 240_000);
     afterAll(async () => {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -108,7 +134,11 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
         if (expected.Success === false) return;
         expect({ ...label, ok: record.ok }).toEqual({ ...label, ok: true });
         const op = OPERATIONS.get(record.operation)!;
-        const typed = typedAsJson(record.result, op.returns, 'PageSize' in calls[i].fields || 'PageToken' in calls[i].fields);
+        const typed = typedAsJson(
+          record.result,
+          op.returns,
+          'PageSize' in calls[i].fields || 'PageToken' in calls[i].fields,
+        );
         const members = jsonMembers(expected);
         // A write repeated answers the same Data with its own message ("already ...").
         if (op.kind === 'write' && members.Data !== null) typed.Message = members.Message;
@@ -119,11 +149,17 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
     });
 
     it('gets each business error as a fault whose ServiceError carries the code, field and message', () => {
-      const failures = records.map((record, i) => [record, legacy[i], calls[i]] as const).filter(([, expected]) => expected.Success === false);
+      const failures = records
+        .map((record, i) => [record, legacy[i], calls[i]] as const)
+        .filter(([, expected]) => expected.Success === false);
       expect(failures.length).toBeGreaterThanOrEqual(1);
       for (const [record, expected, call] of failures) {
         const label = { operation: call.operation, fields: call.fields };
-        expect({ ...label, ok: record.ok, detail: record.fault?.detail }).toEqual({ ...label, ok: false, detail: { Code: expected.Code, Field: expected.Field, Message: expected.Message } });
+        expect({ ...label, ok: record.ok, detail: record.fault?.detail }).toEqual({
+          ...label,
+          ok: false,
+          detail: { Code: expected.Code, Field: expected.Field, Message: expected.Message },
+        });
         if (client.faultCode !== undefined) expect(record.fault?.code).toBe(client.faultCode);
       }
     });

@@ -41,7 +41,9 @@ const CLIENTS_DIR = path.join(__dirname, 'clients');
 
 /** The first python3 that can import `module` (a pyenv shim may come before the system python3). */
 function findPython(module: string): string | undefined {
-  return ['python3', '/usr/bin/python3'].find((python) => spawnSync(python, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0);
+  return ['python3', '/usr/bin/python3'].find(
+    (python) => spawnSync(python, ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0,
+  );
 }
 
 function phpHasSoap(): boolean {
@@ -49,14 +51,23 @@ function phpHasSoap(): boolean {
 }
 
 /** The clients of one kind this machine has: npm soap always, zeep and PHP when installed. */
-function detect<C>(make: { npm: (version: '1.1' | '1.2') => C; zeep: (python: string) => C; php: (version: '1.1' | '1.2') => C }, zeepBindings: string): { available: C[]; leftOut: string[] } {
+function detect<C>(
+  make: { npm: (version: '1.1' | '1.2') => C; zeep: (python: string) => C; php: (version: '1.1' | '1.2') => C },
+  zeepBindings: string,
+): { available: C[]; leftOut: string[] } {
   const available: C[] = [make.npm('1.1'), make.npm('1.2')];
   const leftOut: string[] = [];
   const python = findPython('zeep');
   if (python) available.push(make.zeep(python));
-  else leftOut.push(`python3-zeep (${zeepBindings}) because no python3 on this machine can import zeep (apt-get install python3-zeep)`);
+  else
+    leftOut.push(
+      `python3-zeep (${zeepBindings}) because no python3 on this machine can import zeep (apt-get install python3-zeep)`,
+    );
   if (phpHasSoap()) available.push(make.php('1.1'), make.php('1.2'));
-  else leftOut.push('PHP SoapClient (SOAP_1_1, SOAP_1_2) because php with the soap extension is not installed (apt-get install php-cli php-soap)');
+  else
+    leftOut.push(
+      'PHP SoapClient (SOAP_1_1, SOAP_1_2) because php with the soap extension is not installed (apt-get install php-cli php-soap)',
+    );
   return { available, leftOut };
 }
 
@@ -92,14 +103,23 @@ interface ZeepRecord {
   fault?: { code: string; message: string };
 }
 
-const ZEEP_PORTS: Record<ZeepRecord['port'], ClientBinding> = { Soap: 'soap11', Soap12: 'soap12', HttpGet: 'httpget', HttpPost: 'httppost' };
+const ZEEP_PORTS: Record<ZeepRecord['port'], ClientBinding> = {
+  Soap: 'soap11',
+  Soap12: 'soap12',
+  HttpGet: 'httpget',
+  HttpPost: 'httppost',
+};
 
 function zeepClient(python: string): InteropClient {
   return {
     name: 'python3-zeep',
     bindings: ['soap11', 'soap12', 'httpget', 'httppost'],
     async run(serviceRoot, calls) {
-      const records = (await runJson(python, [path.join(CLIENTS_DIR, 'zeep_client.py'), serviceRoot, JSON.stringify(calls)])) as ZeepRecord[];
+      const records = (await runJson(python, [
+        path.join(CLIENTS_DIR, 'zeep_client.py'),
+        serviceRoot,
+        JSON.stringify(calls),
+      ])) as ZeepRecord[];
       return records.map((record) => ({
         binding: ZEEP_PORTS[record.port],
         operation: record.operation,
@@ -133,11 +153,25 @@ function phpClient(version: '1.1' | '1.2'): InteropClient {
     name: `PHP SoapClient SOAP_${version.replace('.', '_')}`,
     bindings: [binding],
     async run(serviceRoot, calls) {
-      const records = (await runJson('php', [path.join(CLIENTS_DIR, 'php_client.php'), serviceRoot, version, JSON.stringify(calls)])) as PhpRecord[];
+      const records = (await runJson('php', [
+        path.join(CLIENTS_DIR, 'php_client.php'),
+        serviceRoot,
+        version,
+        JSON.stringify(calls),
+      ])) as PhpRecord[];
       return records.map((record) => {
-        const soapVersionSeen = record.requestContentType?.startsWith(version === '1.1' ? 'text/xml' : 'application/soap+xml');
+        const soapVersionSeen = record.requestContentType?.startsWith(
+          version === '1.1' ? 'text/xml' : 'application/soap+xml',
+        );
         if (!soapVersionSeen) throw new Error(`PHP sent ${record.requestContentType} for SOAP ${version}`);
-        return { binding, operation: record.operation, args: record.args, ok: record.ok, value: unwrap(record.operation, record.result), fault: record.fault };
+        return {
+          binding,
+          operation: record.operation,
+          args: record.args,
+          ok: record.ok,
+          value: unwrap(record.operation, record.result),
+          fault: record.fault,
+        };
       });
     },
   };
@@ -156,9 +190,18 @@ type Callback = (error: unknown, result: unknown) => void;
 type PortMethod = (args: Record<string, string>, callback: Callback) => void;
 
 /** The npm soap client's proxy of one service, built from its ?wsdl, on the SOAP port of `version`. */
-async function npmPort(serviceRoot: string, service: string, version: '1.1' | '1.2'): Promise<Record<string, PortMethod>> {
-  const client = await soap.createClientAsync(`${serviceRoot}/${service}.asmx?wsdl`, version === '1.2' ? { forceSoap12Headers: true } : {});
-  return (client as unknown as Record<string, Record<string, Record<string, PortMethod>>>)[service][`${service}${version === '1.1' ? 'Soap' : 'Soap12'}`];
+async function npmPort(
+  serviceRoot: string,
+  service: string,
+  version: '1.1' | '1.2',
+): Promise<Record<string, PortMethod>> {
+  const client = await soap.createClientAsync(
+    `${serviceRoot}/${service}.asmx?wsdl`,
+    version === '1.2' ? { forceSoap12Headers: true } : {},
+  );
+  return (client as unknown as Record<string, Record<string, Record<string, PortMethod>>>)[service][
+    `${service}${version === '1.1' ? 'Soap' : 'Soap12'}`
+  ];
 }
 
 function npmSoapClient(version: '1.1' | '1.2'): InteropClient {
@@ -175,7 +218,12 @@ function npmSoapClient(version: '1.1' | '1.2'): InteropClient {
   };
 }
 
-function npmCall(binding: ClientBinding, port: Record<string, PortMethod>, operation: string, args: Record<string, string>): Promise<CallRecord> {
+function npmCall(
+  binding: ClientBinding,
+  port: Record<string, PortMethod>,
+  operation: string,
+  args: Record<string, string>,
+): Promise<CallRecord> {
   return new Promise((resolve) => {
     port[operation](args, (error, result) => {
       if (error) resolve({ binding, operation, args, ok: false, fault: npmFault(error) });
@@ -222,10 +270,16 @@ export interface TypedClient {
 }
 
 export function detectTypedClients(): { available: TypedClient[]; leftOut: string[] } {
-  const clients = detect({ npm: npmTypedClient, zeep: zeepTypedClient, php: phpTypedClient }, 'v2: SOAP 1.1, SOAP 1.2, HttpGet');
+  const clients = detect(
+    { npm: npmTypedClient, zeep: zeepTypedClient, php: phpTypedClient },
+    'v2: SOAP 1.1, SOAP 1.2, HttpGet',
+  );
   const suds = findPython('suds');
   if (suds) clients.available.push(sudsTypedClient(suds));
-  else clients.leftOut.push('python3-suds (v2: SOAP 1.1) because no python3 on this machine can import suds (apt-get install python3-suds)');
+  else
+    clients.leftOut.push(
+      'python3-suds (v2: SOAP 1.1) because no python3 on this machine can import suds (apt-get install python3-suds)',
+    );
   return clients;
 }
 
@@ -234,7 +288,11 @@ function sudsTypedClient(python: string): TypedClient {
     name: 'python3-suds',
     bindings: ['soap11'],
     async run(serviceRoot, calls) {
-      const records = (await runJson(python, [path.join(CLIENTS_DIR, 'suds_v2_client.py'), serviceRoot, JSON.stringify(calls)])) as Array<Omit<TypedCallRecord, 'binding'> & { port: 'Soap' }>;
+      const records = (await runJson(python, [
+        path.join(CLIENTS_DIR, 'suds_v2_client.py'),
+        serviceRoot,
+        JSON.stringify(calls),
+      ])) as Array<Omit<TypedCallRecord, 'binding'> & { port: 'Soap' }>;
       return records.map(({ port, ...record }) => ({ ...record, binding: ZEEP_PORTS[port] }));
     },
   };
@@ -245,7 +303,11 @@ function zeepTypedClient(python: string): TypedClient {
     name: 'python3-zeep',
     bindings: ['soap11', 'soap12', 'httpget'],
     async run(serviceRoot, calls) {
-      const records = (await runJson(python, [path.join(CLIENTS_DIR, 'zeep_v2_client.py'), serviceRoot, JSON.stringify(calls)])) as Array<Omit<TypedCallRecord, 'binding'> & { port: ZeepRecord['port'] }>;
+      const records = (await runJson(python, [
+        path.join(CLIENTS_DIR, 'zeep_v2_client.py'),
+        serviceRoot,
+        JSON.stringify(calls),
+      ])) as Array<Omit<TypedCallRecord, 'binding'> & { port: ZeepRecord['port'] }>;
       return records.map(({ port, ...record }) => ({ ...record, binding: ZEEP_PORTS[port] }));
     },
   };
@@ -257,7 +319,12 @@ function phpTypedClient(version: '1.1' | '1.2'): TypedClient {
     name: `PHP SoapClient SOAP_${version.replace('.', '_')}`,
     bindings: [binding],
     async run(serviceRoot, calls) {
-      const records = (await runJson('php', [path.join(CLIENTS_DIR, 'php_v2_client.php'), serviceRoot, version, JSON.stringify(calls)])) as Array<Omit<TypedCallRecord, 'binding'>>;
+      const records = (await runJson('php', [
+        path.join(CLIENTS_DIR, 'php_v2_client.php'),
+        serviceRoot,
+        version,
+        JSON.stringify(calls),
+      ])) as Array<Omit<TypedCallRecord, 'binding'>>;
       return records.map((record) => ({ ...record, binding }));
     },
   };
@@ -276,10 +343,27 @@ function npmTypedClient(version: '1.1' | '1.2'): TypedClient {
           await new Promise<TypedCallRecord>((resolve) => {
             port[call.operation](call.args, (error, result) => {
               const base = { binding, operation: call.operation, args: call.args };
-              if (!error) return resolve({ ...base, ok: true, result: (result as Record<string, unknown> | null)?.[`${call.operation}Result`] ?? null });
+              if (!error)
+                return resolve({
+                  ...base,
+                  ok: true,
+                  result: (result as Record<string, unknown> | null)?.[`${call.operation}Result`] ?? null,
+                });
               const fault = npmFault(error);
-              const body = (error as { root?: { Envelope?: { Body?: { Fault?: { detail?: { ServiceError?: unknown }; Detail?: { ServiceError?: unknown } } } } } }).root?.Envelope?.Body?.Fault;
-              resolve({ ...base, ok: false, fault: { ...fault, detail: body?.detail?.ServiceError ?? body?.Detail?.ServiceError } });
+              const body = (
+                error as {
+                  root?: {
+                    Envelope?: {
+                      Body?: { Fault?: { detail?: { ServiceError?: unknown }; Detail?: { ServiceError?: unknown } } };
+                    };
+                  };
+                }
+              ).root?.Envelope?.Body?.Fault;
+              resolve({
+                ...base,
+                ok: false,
+                fault: { ...fault, detail: body?.detail?.ServiceError ?? body?.Detail?.ServiceError },
+              });
             });
           }),
         );

@@ -15,7 +15,11 @@ describeCompiledClient('a gSOAP C++ client generated from the v2 WSDL', {
     await run('wsdl2h', ['-o', 'app.h', wsdlFile], { cwd: dir });
     await run('soapcpp2', ['-j', '-C', '-x', '-I/usr/share/gsoap/import', 'app.h'], { cwd: dir });
     const source = path.join(__dirname, 'clients', 'gsoap_v2_client.cpp');
-    await run('g++', ['-O0', '-I', dir, '-o', 'client', source, 'soapC.cpp', 'soapMobileAppWebServiceSoapProxy.cpp', '-lgsoap++'], { cwd: dir });
+    await run(
+      'g++',
+      ['-O0', '-I', dir, '-o', 'client', source, 'soapC.cpp', 'soapMobileAppWebServiceSoapProxy.cpp', '-lgsoap++'],
+      { cwd: dir },
+    );
     return { command: path.join(dir, 'client'), args: [] };
   },
 });

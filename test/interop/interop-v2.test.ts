@@ -32,7 +32,9 @@ beforeAll(async () => {
   const table = await demoDataCalls(server.engine.db);
   calls = Object.entries(table).flatMap(([operation, list]) => list.map((args) => ({ operation, args })));
   const json = async (call: MainCall) => {
-    const res = await fetch(`${server.baseUrl}/API/MobileAppWebService.asmx/${call.operation}?${new URLSearchParams(call.args).toString()}`);
+    const res = await fetch(
+      `${server.baseUrl}/API/MobileAppWebService.asmx/${call.operation}?${new URLSearchParams(call.args).toString()}`,
+    );
     return (await res.json()) as Record<string, unknown>;
   };
   // The writes are made once first, so that every answer read next (the dashboard's counts too) is
@@ -48,39 +50,56 @@ describe.each(available.map((client) => [client.name, client] as const))('%s', (
     records = await client.run(`${server.baseUrl}/API/v2`, calls);
   }, 120_000);
 
-  it.each(client.bindings.map((binding) => [binding]))('%s: every call answers the legacy JSON data, typed', (binding) => {
-    const mine = records.filter((record) => record.binding === binding);
-    expect(mine.map((record) => record.operation)).toEqual(calls.map((call) => call.operation));
-    let nonAscii = 0;
-    mine.forEach((record, i) => {
-      const expected = legacy[i];
-      const label = { operation: record.operation, args: record.args };
-      if (expected.Success === false) {
-        expect({ ...label, ok: record.ok }).toEqual({ ...label, ok: false });
-        return;
-      }
-      expect({ ...label, ok: record.ok, fault: record.fault }).toEqual({ ...label, ok: true, fault: undefined });
-      const op = OPERATIONS.get(record.operation)!;
-      const typed = typedAsJson(record.result, op.returns, 'PageSize' in record.args || 'PageToken' in record.args);
-      const members = jsonMembers(expected);
-      // A write repeated answers the same Data with its own message ("already ...").
-      if (op.kind === 'write' && members.Data !== null) typed.Message = members.Message;
-      expect({ ...label, typed }).toEqual({ ...label, typed: members });
-      if (JSON.stringify(typed).includes(NON_ASCII_NAME)) nonAscii++;
-    });
-    expect(nonAscii).toBeGreaterThan(2);
-  });
+  it.each(client.bindings.map((binding) => [binding]))(
+    '%s: every call answers the legacy JSON data, typed',
+    (binding) => {
+      const mine = records.filter((record) => record.binding === binding);
+      expect(mine.map((record) => record.operation)).toEqual(calls.map((call) => call.operation));
+      let nonAscii = 0;
+      mine.forEach((record, i) => {
+        const expected = legacy[i];
+        const label = { operation: record.operation, args: record.args };
+        if (expected.Success === false) {
+          expect({ ...label, ok: record.ok }).toEqual({ ...label, ok: false });
+          return;
+        }
+        expect({ ...label, ok: record.ok, fault: record.fault }).toEqual({ ...label, ok: true, fault: undefined });
+        const op = OPERATIONS.get(record.operation)!;
+        const typed = typedAsJson(record.result, op.returns, 'PageSize' in record.args || 'PageToken' in record.args);
+        const members = jsonMembers(expected);
+        // A write repeated answers the same Data with its own message ("already ...").
+        if (op.kind === 'write' && members.Data !== null) typed.Message = members.Message;
+        expect({ ...label, typed }).toEqual({ ...label, typed: members });
+        if (JSON.stringify(typed).includes(NON_ASCII_NAME)) nonAscii++;
+      });
+      expect(nonAscii).toBeGreaterThan(2);
+    },
+  );
 
-  it.each(client.bindings.map((binding) => [binding]))('%s: a business error is a fault with its code, field and message', (binding) => {
-    const failures = records.filter((record) => record.binding === binding && !record.ok);
-    expect(failures.length).toBeGreaterThan(5);
-    for (const record of failures) {
-      const expected = legacy[calls.findIndex((call) => call.operation === record.operation && JSON.stringify(call.args) === JSON.stringify(record.args))];
-      const detail = record.fault?.detail as Record<string, unknown> | undefined;
-      const label = { operation: record.operation, args: record.args };
-      expect({ ...label, Code: detail?.Code, Field: detail?.Field ?? null, Message: detail?.Message }).toEqual({ ...label, Code: expected.Code, Field: expected.Field, Message: expected.Message });
-      if (binding === 'soap11') expect(record.fault?.code).toMatch(/^(soap:)?Client$/);
-      if (binding === 'soap12') expect(record.fault?.code).toMatch(/^(soap:)?Sender$/);
-    }
-  });
+  it.each(client.bindings.map((binding) => [binding]))(
+    '%s: a business error is a fault with its code, field and message',
+    (binding) => {
+      const failures = records.filter((record) => record.binding === binding && !record.ok);
+      expect(failures.length).toBeGreaterThan(5);
+      for (const record of failures) {
+        const expected =
+          legacy[
+            calls.findIndex(
+              (call) =>
+                call.operation === record.operation && JSON.stringify(call.args) === JSON.stringify(record.args),
+            )
+          ];
+        const detail = record.fault?.detail as Record<string, unknown> | undefined;
+        const label = { operation: record.operation, args: record.args };
+        expect({ ...label, Code: detail?.Code, Field: detail?.Field ?? null, Message: detail?.Message }).toEqual({
+          ...label,
+          Code: expected.Code,
+          Field: expected.Field,
+          Message: expected.Message,
+        });
+        if (binding === 'soap11') expect(record.fault?.code).toMatch(/^(soap:)?Client$/);
+        if (binding === 'soap12') expect(record.fault?.code).toMatch(/^(soap:)?Sender$/);
+      }
+    },
+  );
 });

@@ -35,7 +35,9 @@ function extractSchema(wsdl: string, ns: string): string {
   const start = wsdl.indexOf('<s:schema');
   const end = wsdl.indexOf('</s:schema>') + '</s:schema>'.length;
   if (start < 0 || end < start) throw new Error('the WSDL has no s:schema');
-  const schema = wsdl.slice(start, end).replace('<s:schema', `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="${ns}"`);
+  const schema = wsdl
+    .slice(start, end)
+    .replace('<s:schema', `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="${ns}"`);
   return `<?xml version="1.0" encoding="utf-8"?>\n${schema}\n`;
 }
 
@@ -45,7 +47,15 @@ function requestElement(name: string, params: readonly string[], ns: string): st
 
 const SETTINGS = [
   { label: 'default namespaces', env: {} as Record<string, string>, basePath: '' },
-  { label: 'custom namespaces and base path', env: { API_NAMESPACE: 'urn:example:mobile-app', SYNC_NAMESPACE: 'http://example.com/sync/', BASE_PATH: '/MobileApp' }, basePath: '/MobileApp' },
+  {
+    label: 'custom namespaces and base path',
+    env: {
+      API_NAMESPACE: 'urn:example:mobile-app',
+      SYNC_NAMESPACE: 'http://example.com/sync/',
+      BASE_PATH: '/MobileApp',
+    },
+    basePath: '/MobileApp',
+  },
 ];
 
 describe.each(SETTINGS)('served WSDL documents against the published schemas: $label', ({ env, basePath }) => {
@@ -67,7 +77,8 @@ describe.each(SETTINGS)('served WSDL documents against the published schemas: $l
     await server.stop();
   });
 
-  const namespaceOf = (name: string) => (name === 'SyncCustomers' ? env.SYNC_NAMESPACE : env.API_NAMESPACE) ?? 'http://tempuri.org/';
+  const namespaceOf = (name: string) =>
+    (name === 'SyncCustomers' ? env.SYNC_NAMESPACE : env.API_NAMESPACE) ?? 'http://tempuri.org/';
   const write = (file: string, text: string) => {
     const full = path.join(dir, file);
     fs.writeFileSync(full, text);
@@ -80,18 +91,25 @@ describe.each(SETTINGS)('served WSDL documents against the published schemas: $l
     expect(result.ok).toBe(true);
   });
 
-  it.each(CONTRACT_SERVICES.map((s) => [s.name]))('%s: the embedded s:schema compiles and validates every request element', (name) => {
-    const contract = CONTRACT_SERVICES.find((s) => s.name === name)!;
-    const ns = namespaceOf(name);
-    const schema = write(`${name}.xsd`, extractSchema(wsdls.get(name)!, ns));
-    const instances = contract.operations.map((op) => write(`${name}-${op.name}.xml`, requestElement(op.name, op.params, ns)));
-    const result = xmllint(schema, instances);
-    expect(result.output).not.toContain('error');
-    expect(result.ok).toBe(true);
-  });
+  it.each(CONTRACT_SERVICES.map((s) => [s.name]))(
+    '%s: the embedded s:schema compiles and validates every request element',
+    (name) => {
+      const contract = CONTRACT_SERVICES.find((s) => s.name === name)!;
+      const ns = namespaceOf(name);
+      const schema = write(`${name}.xsd`, extractSchema(wsdls.get(name)!, ns));
+      const instances = contract.operations.map((op) =>
+        write(`${name}-${op.name}.xml`, requestElement(op.name, op.params, ns)),
+      );
+      const result = xmllint(schema, instances);
+      expect(result.output).not.toContain('error');
+      expect(result.ok).toBe(true);
+    },
+  );
 
   it('a WSDL that breaks the WSDL 1.1 schema fails (a portType without name)', () => {
-    const broken = wsdls.get('MobileAppWebService')!.replace('<wsdl:portType name="MobileAppWebServiceSoap">', '<wsdl:portType>');
+    const broken = wsdls
+      .get('MobileAppWebService')!
+      .replace('<wsdl:portType name="MobileAppWebServiceSoap">', '<wsdl:portType>');
     const result = xmllint(WSDL_XSD, [write('broken.wsdl', broken)]);
     expect(result.ok).toBe(false);
     expect(result.output).toContain("The attribute 'name' is required but missing");
@@ -100,7 +118,10 @@ describe.each(SETTINGS)('served WSDL documents against the published schemas: $l
   it('an s:schema that breaks the XML Schema rules fails to compile, and a request with parameters out of order fails', () => {
     const ns = namespaceOf('MobileAppWebService');
     const schema = extractSchema(wsdls.get('MobileAppWebService')!, ns);
-    const invalidSchema = write('invalid.xsd', schema.replace('<s:element name="getPCNList">', '<s:element name="getPCNList" type="s:string">'));
+    const invalidSchema = write(
+      'invalid.xsd',
+      schema.replace('<s:element name="getPCNList">', '<s:element name="getPCNList" type="s:string">'),
+    );
     const anyInstance = write('any.xml', requestElement('getPCNList', [], ns));
     const compiled = xmllint(invalidSchema, [anyInstance]);
     expect(compiled.ok).toBe(false);
@@ -140,15 +161,23 @@ describe('the v2 WSDL documents and the answers they describe', () => {
     await server.stop();
   });
 
-  it.each([['MobileAppWebService'], ['SyncCustomers']])('v2 %s?wsdl is valid against the WSDL 1.1 schema and its schema compiles', async (name) => {
-    const wsdl = await (await fetch(`${server.baseUrl}/API/v2/${name}.asmx?wsdl`)).text();
-    const result = xmllint(WSDL_XSD, [write(`v2-${name}.wsdl`, wsdl)]);
-    expect(result.output).toContain('validates');
-    expect(result.ok).toBe(true);
-    const compiled = xmllint(write(`v2-${name}.xsd`, extractSchema(wsdl, V2_NS)), [write(`v2-${name}-hello.xml`, requestElement(name === 'SyncCustomers' ? 'HelloWorld' : 'getPCNList', [], V2_NS))]);
-    expect(compiled.output).not.toContain('error');
-    expect(compiled.ok).toBe(true);
-  });
+  it.each([['MobileAppWebService'], ['SyncCustomers']])(
+    'v2 %s?wsdl is valid against the WSDL 1.1 schema and its schema compiles',
+    async (name) => {
+      const wsdl = await (await fetch(`${server.baseUrl}/API/v2/${name}.asmx?wsdl`)).text();
+      const result = xmllint(WSDL_XSD, [write(`v2-${name}.wsdl`, wsdl)]);
+      expect(result.output).toContain('validates');
+      expect(result.ok).toBe(true);
+      const compiled = xmllint(write(`v2-${name}.xsd`, extractSchema(wsdl, V2_NS)), [
+        write(
+          `v2-${name}-hello.xml`,
+          requestElement(name === 'SyncCustomers' ? 'HelloWorld' : 'getPCNList', [], V2_NS),
+        ),
+      ]);
+      expect(compiled.output).not.toContain('error');
+      expect(compiled.ok).toBe(true);
+    },
+  );
 
   it('every answer of every operation validates against the v2 schema, over HTTP GET and SOAP 1.2', async () => {
     const wsdl = await (await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx?wsdl`)).text();
@@ -161,16 +190,26 @@ describe('the v2 WSDL documents and the answers they describe', () => {
         const get = await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx/${operation}?${query}`);
         if (get.status !== 200) continue; // a business failure: its ServiceError is checked below
         answers.push(write(`${operation}-${i}-get.xml`, await get.text()));
-        const args = Object.entries(fields).map(([k, v]) => `<${k}>${escapeXmlText(v)}</${k}>`).join('');
+        const args = Object.entries(fields)
+          .map(([k, v]) => `<${k}>${escapeXmlText(v)}</${k}>`)
+          .join('');
         const soap = await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
           body: `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><${operation} xmlns="${V2_NS}">${args}</${operation}></soap:Body></soap:Envelope>`,
         });
         const envelope = await soap.text();
-        const body = envelope.slice(envelope.indexOf('<soap:Body>') + '<soap:Body>'.length, envelope.indexOf('</soap:Body>'));
+        const body = envelope.slice(
+          envelope.indexOf('<soap:Body>') + '<soap:Body>'.length,
+          envelope.indexOf('</soap:Body>'),
+        );
         // The response element as a document of its own, with the prefixes the envelope declared.
-        answers.push(write(`${operation}-${i}-soap.xml`, body.replace(/^<(\w+) xmlns=/, '<$1 xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns=')));
+        answers.push(
+          write(
+            `${operation}-${i}-soap.xml`,
+            body.replace(/^<(\w+) xmlns=/, '<$1 xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns='),
+          ),
+        );
       }
     }
     const failure = await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx/getPCNList?PaymentType=X`);
@@ -181,7 +220,10 @@ describe('the v2 WSDL documents and the answers they describe', () => {
     expect(result.output).not.toContain('fails to validate');
     expect(result.ok).toBe(true);
     // And an answer off the schema fails: a money value with an exponent.
-    const broken = write('broken.xml', fs.readFileSync(answers[0], 'utf8').replace(/<Value>[^<]*<\/Value>/, '<Value>1e3</Value>'));
+    const broken = write(
+      'broken.xml',
+      fs.readFileSync(answers[0], 'utf8').replace(/<Value>[^<]*<\/Value>/, '<Value>1e3</Value>'),
+    );
     expect(fs.readFileSync(broken, 'utf8')).toContain('<Value>1e3</Value>');
     expect(xmllint(schema, [broken]).ok).toBe(false);
   }, 120_000);

@@ -10,7 +10,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSettings, SETTING_VARIABLES, type Settings } from '../../src/config';
-import { DASHBOARD_FILE, provisionedDatasources, readYaml, REPO, yamlFilesIn, type ComposeFile, type DashboardProvider, type PrometheusConfig } from './ops-files';
+import {
+  DASHBOARD_FILE,
+  provisionedDatasources,
+  readYaml,
+  REPO,
+  yamlFilesIn,
+  type ComposeFile,
+  type DashboardProvider,
+  type PrometheusConfig,
+} from './ops-files';
 
 const compose = readYaml<ComposeFile>('compose.yaml');
 const services = compose.services;
@@ -30,7 +39,11 @@ function mountsOf(service: string): Mount[] {
       return { source: bind ? path.relative(REPO, path.resolve(REPO, source)) : source, target, bind };
     }
     const bind = volume.type === 'bind';
-    return { source: bind ? path.relative(REPO, path.resolve(REPO, volume.source)) : volume.source, target: volume.target, bind };
+    return {
+      source: bind ? path.relative(REPO, path.resolve(REPO, volume.source)) : volume.source,
+      target: volume.target,
+      bind,
+    };
   });
 }
 
@@ -45,7 +58,9 @@ function hostPathOf(service: string, containerPath: string): string | undefined 
 /** A service's environment, in either of compose's forms, as the strings the process gets. */
 function environmentOf(service: string): Record<string, string> {
   const env = services[service].environment ?? {};
-  const entries: Array<[string, unknown]> = Array.isArray(env) ? env.map((item: string) => [item.split('=')[0], item.slice(item.indexOf('=') + 1)]) : Object.entries(env);
+  const entries: Array<[string, unknown]> = Array.isArray(env)
+    ? env.map((item: string) => [item.split('=')[0], item.slice(item.indexOf('=') + 1)])
+    : Object.entries(env);
   return Object.fromEntries(entries.map(([name, value]) => [name, String(value)]));
 }
 
@@ -65,7 +80,9 @@ function dockerfileEnv(dockerfile: string): Record<string, string> {
 /** The env files a service reads, as paths of the repository. */
 function envFilesOf(service: string): string[] {
   const files = services[service].env_file ?? [];
-  return (Array.isArray(files) ? files : [files]).map((file) => path.relative(REPO, path.resolve(REPO, typeof file === 'string' ? file : file.path)));
+  return (Array.isArray(files) ? files : [files]).map((file) =>
+    path.relative(REPO, path.resolve(REPO, typeof file === 'string' ? file : file.path)),
+  );
 }
 
 const ENV_FILE = 'ops/compose.env';
@@ -113,10 +130,15 @@ describe('compose.yaml', () => {
     expect(Object.keys(services).sort()).toEqual([...SERVICES].sort());
     for (const name of SERVICES) {
       const service = services[name];
-      if (service.image !== undefined) expect([name, service.image]).toEqual([name, expect.stringMatching(/^[\w./-]+:(?!latest$)[\w][\w.-]*$/)]);
+      if (service.image !== undefined)
+        expect([name, service.image]).toEqual([name, expect.stringMatching(/^[\w./-]+:(?!latest$)[\w][\w.-]*$/)]);
       else expect(service.build).toBeDefined();
       const { test, disable } = service.healthcheck ?? {};
-      expect([name, disable ?? false, Array.isArray(test) && ['CMD', 'CMD-SHELL'].includes(test[0]) && test.length > 1]).toEqual([name, false, true]);
+      expect([
+        name,
+        disable ?? false,
+        Array.isArray(test) && ['CMD', 'CMD-SHELL'].includes(test[0]) && test.length > 1,
+      ]).toEqual([name, false, true]);
     }
   });
 
@@ -125,7 +147,8 @@ describe('compose.yaml', () => {
       SERVICES.map((name) => {
         const dependsOn = services[name].depends_on ?? {};
         expect([name, Array.isArray(dependsOn)]).toEqual([name, false]);
-        for (const [other, { condition }] of Object.entries(dependsOn)) expect([name, other, other in services, condition]).toEqual([name, other, true, 'service_healthy']);
+        for (const [other, { condition }] of Object.entries(dependsOn))
+          expect([name, other, other in services, condition]).toEqual([name, other, true, 'service_healthy']);
         return [name, Object.keys(dependsOn)];
       }),
     );
@@ -137,7 +160,11 @@ describe('compose.yaml', () => {
     for (const name of SERVICES) {
       for (const mount of mountsOf(name)) {
         if (mount.bind) {
-          expect([mount.source, mount.source.startsWith('..') || path.isAbsolute(mount.source), fs.existsSync(path.join(REPO, mount.source))]).toEqual([mount.source, false, true]);
+          expect([
+            mount.source,
+            mount.source.startsWith('..') || path.isAbsolute(mount.source),
+            fs.existsSync(path.join(REPO, mount.source)),
+          ]).toEqual([mount.source, false, true]);
         } else {
           expect(named).toContain(mount.source);
         }
@@ -148,15 +175,24 @@ describe('compose.yaml', () => {
   it('publishes every port on 127.0.0.1 only', () => {
     const published = SERVICES.flatMap((name) => (services[name].ports ?? []).map((port) => [name, String(port)]));
     expect(published.length).toBeGreaterThan(0);
-    for (const [name, port] of published) expect([name, port]).toEqual([name, expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/)]);
+    for (const [name, port] of published)
+      expect([name, port]).toEqual([name, expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/)]);
   });
 
   it('commits no password: each is read from ops/compose.env, which git ignores, listed empty in its example', () => {
     const text = fs.readFileSync(path.join(REPO, 'compose.yaml'), 'utf8');
     // No URL with a password, and no variable of compose's own environments that names one.
     expect(text).not.toMatch(/:\/\/[^\s/@:]*:[^\s/@]+@/);
-    for (const name of SERVICES) expect([name, Object.keys(environmentOf(name)).filter((key) => /PASSWORD|SECRET|TOKEN/i.test(key))]).toEqual([name, []]);
-    expect(Object.fromEntries(['postgres', 'server', 'grafana'].map((name) => [name, envFilesOf(name)]))).toEqual({ postgres: [ENV_FILE], server: [ENV_FILE], grafana: [ENV_FILE] });
+    for (const name of SERVICES)
+      expect([name, Object.keys(environmentOf(name)).filter((key) => /PASSWORD|SECRET|TOKEN/i.test(key))]).toEqual([
+        name,
+        [],
+      ]);
+    expect(Object.fromEntries(['postgres', 'server', 'grafana'].map((name) => [name, envFilesOf(name)]))).toEqual({
+      postgres: [ENV_FILE],
+      server: [ENV_FILE],
+      grafana: [ENV_FILE],
+    });
     // Not the repository root's .env, which npm start loads into the server's own environment.
     expect(fs.readFileSync(path.join(REPO, '.gitignore'), 'utf8').split('\n')).toContain(ENV_FILE);
     expect(envFileVariables(ENV_EXAMPLE)).toEqual([
@@ -168,7 +204,11 @@ describe('compose.yaml', () => {
 
   it('leaves nothing to the environment it is run from: no ${VARIABLE} for compose to fill in', () => {
     const strings = (value: unknown): string[] =>
-      typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+      typeof value === 'string'
+        ? [value]
+        : value && typeof value === 'object'
+          ? Object.values(value).flatMap(strings)
+          : [];
     expect(strings(compose).filter((s) => /(^|[^$])\$(?!\$)/.test(s))).toEqual([]);
   });
 });
@@ -183,26 +223,43 @@ describe('the server in compose.yaml', () => {
     expect(path.relative(REPO, dockerfile)).toBe('Dockerfile');
     expect(fs.existsSync(dockerfile)).toBe(true);
     // The image's defaults that compose's environment overrides or keeps, read from the runtime stage.
-    expect(dockerfileEnv(dockerfile)).toMatchObject({ NODE_ENV: 'production', PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'sqlite:/data/mobileapp.db' });
+    expect(dockerfileEnv(dockerfile)).toMatchObject({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'sqlite:/data/mobileapp.db',
+    });
   });
 
   it('sets only settings the server reads, with values its settings loader accepts', () => {
     // OTEL_* are the OpenTelemetry SDK's own variables, which it reads itself.
-    expect(Object.keys(env).filter((name) => !SETTING_VARIABLES.includes(name) && !name.startsWith('OTEL_'))).toEqual([]);
+    expect(Object.keys(env).filter((name) => !SETTING_VARIABLES.includes(name) && !name.startsWith('OTEL_'))).toEqual(
+      [],
+    );
     expect(() => serverSettings()).not.toThrow();
     // 0 is any free port: Prometheus could not know it.
     expect(serverSettings().metricsPort).not.toBe(0);
   });
 
-  it("uses the postgres service, as its user and database, its password PGPASSWORD of the env file", () => {
+  it('uses the postgres service, as its user and database, its password PGPASSWORD of the env file', () => {
     const url = new URL(serverSettings().databaseUrl);
     const postgres = environmentOf('postgres');
     expect(url.protocol).toMatch(/^postgres(ql)?:$/);
     // pg takes PGPASSWORD when the URL names no password; the env file holds it beside POSTGRES_PASSWORD.
-    expect([url.hostname, url.port || '5432', decodeURIComponent(url.username), url.password, url.pathname]).toEqual(['postgres', '5432', postgres.POSTGRES_USER, '', `/${postgres.POSTGRES_DB}`]);
+    expect([url.hostname, url.port || '5432', decodeURIComponent(url.username), url.password, url.pathname]).toEqual([
+      'postgres',
+      '5432',
+      postgres.POSTGRES_USER,
+      '',
+      `/${postgres.POSTGRES_DB}`,
+    ]);
     expect(envFilesOf('server')).toEqual(envFilesOf('postgres'));
-    expect(envFileVariables(ENV_EXAMPLE).map(([name]) => name)).toEqual(expect.arrayContaining(['POSTGRES_PASSWORD', 'PGPASSWORD']));
-    expect(healthCommand('postgres')).toMatch(new RegExp(`^CMD pg_isready .*--username=${postgres.POSTGRES_USER} .*--dbname=${postgres.POSTGRES_DB}\\b`));
+    expect(envFileVariables(ENV_EXAMPLE).map(([name]) => name)).toEqual(
+      expect.arrayContaining(['POSTGRES_PASSWORD', 'PGPASSWORD']),
+    );
+    expect(healthCommand('postgres')).toMatch(
+      new RegExp(`^CMD pg_isready .*--username=${postgres.POSTGRES_USER} .*--dbname=${postgres.POSTGRES_DB}\\b`),
+    );
   });
 
   it('is healthy when /ready says so, publishes its port and not the metrics port, and has time to stop gracefully', () => {
@@ -210,7 +267,9 @@ describe('the server in compose.yaml', () => {
     expect(healthCommand('server')).toContain(`fetch('http://127.0.0.1:${settings.port}/ready')`);
     const published = (server.ports ?? []).map((port) => Number(String(port).split(':').at(-1)));
     expect(published).toEqual([settings.port]);
-    expect(seconds(server.stop_grace_period ?? '0s') * 1000).toBeGreaterThan(settings.shutdownDrainMs + settings.shutdownTimeoutMs);
+    expect(seconds(server.stop_grace_period ?? '0s') * 1000).toBeGreaterThan(
+      settings.shutdownDrainMs + settings.shutdownTimeoutMs,
+    );
   });
 });
 
@@ -225,7 +284,9 @@ describe('Prometheus and Grafana in compose.yaml', () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0].metrics_path ?? '/metrics').toBe('/metrics');
     const settings = serverSettings();
-    expect(jobs[0].static_configs.flatMap((c) => c.targets)).toEqual([`server:${settings.metricsPort ?? settings.port}`]);
+    expect(jobs[0].static_configs.flatMap((c) => c.targets)).toEqual([
+      `server:${settings.metricsPort ?? settings.port}`,
+    ]);
     expect(healthCommand('prometheus')).toContain('http://127.0.0.1:9090/-/');
   });
 
@@ -237,19 +298,27 @@ describe('Prometheus and Grafana in compose.yaml', () => {
     const [datasource] = datasources;
     expect(datasource.type).toBe('prometheus');
     expect(new URL(datasource.url).host).toBe('prometheus:9090');
-    expect(datasource.jsonData?.timeInterval).toBe(readYaml<PrometheusConfig>(prometheusConfig!).global.scrape_interval);
+    expect(datasource.jsonData?.timeInterval).toBe(
+      readYaml<PrometheusConfig>(prometheusConfig!).global.scrape_interval,
+    );
     expect(healthCommand('grafana')).toContain('http://127.0.0.1:3000/api/health');
   });
 
   it('loads the dashboard from where compose mounts it, and opens on it', () => {
     const providersDir = hostPathOf('grafana', '/etc/grafana/provisioning/dashboards');
     expect(providersDir).toBe('ops/grafana/provisioning/dashboards');
-    const providers = yamlFilesIn<{ providers: DashboardProvider[] }>(providersDir!).flatMap(({ content }) => content.providers);
+    const providers = yamlFilesIn<{ providers: DashboardProvider[] }>(providersDir!).flatMap(
+      ({ content }) => content.providers,
+    );
     expect(providers).toHaveLength(1);
     expect(providers[0].type).toBe('file');
     const dashboards = hostPathOf('grafana', providers[0].options.path);
     expect(dashboards).toBe(path.dirname(DASHBOARD_FILE));
-    expect(fs.readdirSync(path.join(REPO, dashboards!)).filter((f) => f.endsWith('.json'))).toEqual([path.basename(DASHBOARD_FILE)]);
-    expect(hostPathOf('grafana', environmentOf('grafana').GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH)).toBe(DASHBOARD_FILE);
+    expect(fs.readdirSync(path.join(REPO, dashboards!)).filter((f) => f.endsWith('.json'))).toEqual([
+      path.basename(DASHBOARD_FILE),
+    ]);
+    expect(hostPathOf('grafana', environmentOf('grafana').GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH)).toBe(
+      DASHBOARD_FILE,
+    );
   });
 });

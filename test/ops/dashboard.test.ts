@@ -113,7 +113,11 @@ function queriesOf(dashboard: Dashboard): Query[] {
   const queries: Query[] = [];
   for (const panel of allPanels(dashboard)) {
     for (const target of panel.targets ?? []) {
-      queries.push({ where: `panel "${panel.title}" ${target.refId}`, scan: scanPromQL(target.expr), legend: target.legendFormat });
+      queries.push({
+        where: `panel "${panel.title}" ${target.refId}`,
+        scan: scanPromQL(target.expr),
+        legend: target.legendFormat,
+      });
     }
   }
   for (const variable of dashboard.templating.list) {
@@ -127,8 +131,10 @@ function queriesOf(dashboard: Dashboard): Query[] {
 /** What in the dashboard's queries the exposition does not have; empty when it has everything. */
 function missingFrom(dashboard: Dashboard, series: Exposition, kind: EngineKind): string[] {
   const problems: string[] = [];
-  const hasLabel = (metric: string, label: string) => SCRAPE_LABELS.has(label) || (series.get(metric)?.has(label) ?? false);
-  const absent = (metric: string, label: string, value: string) => ABSENT_ON[kind].some(([m, l, v]) => m === metric && l === label && v === value);
+  const hasLabel = (metric: string, label: string) =>
+    SCRAPE_LABELS.has(label) || (series.get(metric)?.has(label) ?? false);
+  const absent = (metric: string, label: string, value: string) =>
+    ABSENT_ON[kind].some(([m, l, v]) => m === metric && l === label && v === value);
   for (const { where, scan, legend } of queriesOf(dashboard)) {
     for (const { metric, matchers } of scan.selectors) {
       if (!series.has(metric)) {
@@ -137,7 +143,13 @@ function missingFrom(dashboard: Dashboard, series: Exposition, kind: EngineKind)
       }
       for (const { label, op, value } of matchers) {
         if (!hasLabel(metric, label)) problems.push(`${where}: ${metric} has no label ${label}`);
-        else if ((op === '=' || op === '!=') && !value.includes('$') && !SCRAPE_LABELS.has(label) && !series.get(metric)!.get(label)!.has(value) && !absent(metric, label, value)) {
+        else if (
+          (op === '=' || op === '!=') &&
+          !value.includes('$') &&
+          !SCRAPE_LABELS.has(label) &&
+          !series.get(metric)!.get(label)!.has(value) &&
+          !absent(metric, label, value)
+        ) {
           problems.push(`${where}: ${metric} has no ${label}="${value}"`);
         }
       }
@@ -146,12 +158,16 @@ function missingFrom(dashboard: Dashboard, series: Exposition, kind: EngineKind)
       if (metrics.length === 0) problems.push(`${where}: ${keyword} (${labels.join(', ')}) applies to no metric`);
       for (const label of labels) {
         const on = metrics.filter((metric) => hasLabel(metric, label));
-        if (onAny ? on.length === 0 : on.length < metrics.length) problems.push(`${where}: ${keyword} (${label}): not a label of ${metrics.filter((m) => !on.includes(m)).join(', ')}`);
+        if (onAny ? on.length === 0 : on.length < metrics.length)
+          problems.push(
+            `${where}: ${keyword} (${label}): not a label of ${metrics.filter((m) => !on.includes(m)).join(', ')}`,
+          );
       }
     }
     const metrics = scan.selectors.map((s) => s.metric);
     for (const [, label] of (legend ?? '').matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)) {
-      if (!metrics.some((metric) => hasLabel(metric, label))) problems.push(`${where}: the legend's {{${label}}} is no label of ${metrics.join(', ')}`);
+      if (!metrics.some((metric) => hasLabel(metric, label)))
+        problems.push(`${where}: the legend's {{${label}}} is no label of ${metrics.join(', ')}`);
     }
   }
   return problems;
@@ -166,13 +182,29 @@ describe('the PromQL scan', () => {
         '/ on (instance) group_left (job) sum(rate(asmx_requests_total{}[5m:1m])) without (outcome) or vector(0) > bool 2e-3',
     );
     expect(scan.selectors).toEqual([
-      { metric: 'asmx_request_duration_seconds_bucket', matchers: [{ label: 'binding', op: '=~', value: 'soap.*' }, { label: 'outcome', op: '!=', value: 'by (x)' }] },
+      {
+        metric: 'asmx_request_duration_seconds_bucket',
+        matchers: [
+          { label: 'binding', op: '=~', value: 'soap.*' },
+          { label: 'outcome', op: '!=', value: 'by (x)' },
+        ],
+      },
       { metric: 'asmx_requests_total', matchers: [] },
     ]);
     expect(scan.labelLists).toEqual([
       { keyword: 'by', labels: ['le', 'service'], metrics: ['asmx_request_duration_seconds_bucket'], onAny: false },
-      { keyword: 'on', labels: ['instance'], metrics: ['asmx_request_duration_seconds_bucket', 'asmx_requests_total'], onAny: false },
-      { keyword: 'group_left', labels: ['job'], metrics: ['asmx_request_duration_seconds_bucket', 'asmx_requests_total'], onAny: true },
+      {
+        keyword: 'on',
+        labels: ['instance'],
+        metrics: ['asmx_request_duration_seconds_bucket', 'asmx_requests_total'],
+        onAny: false,
+      },
+      {
+        keyword: 'group_left',
+        labels: ['job'],
+        metrics: ['asmx_request_duration_seconds_bucket', 'asmx_requests_total'],
+        onAny: true,
+      },
       { keyword: 'without', labels: ['outcome'], metrics: ['asmx_requests_total'], onAny: false },
     ]);
     expect(scanVariableQuery('label_values(asmx_requests_total{service=~"$service"}, operation)').labelLists).toEqual([
@@ -197,7 +229,8 @@ describe.each(ENGINES)('the dashboard against /metrics: %s', (kind) => {
   const call = async (expected: number, url: string, init?: RequestInit) => {
     const res = await fetch(`${listening!.baseUrl}${url}`, init);
     await res.text();
-    if (res.status !== expected) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status}, expected ${expected}`);
+    if (res.status !== expected)
+      throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status}, expected ${expected}`);
   };
   const soap = (version: typeof SOAP11, operation: string, params = '') => ({
     method: 'POST',
@@ -243,7 +276,11 @@ describe.each(ENGINES)('the dashboard against /metrics: %s', (kind) => {
       type: 'timeseries',
       title: 'Made up',
       targets: [
-        { refId: 'A', expr: 'sum by (opration) (rate(asmx_requests_total[5m])) / sum(rate(asmx_request_duration_seconds{outcome="fault"}[5m]))', legendFormat: '{{opration}}' },
+        {
+          refId: 'A',
+          expr: 'sum by (opration) (rate(asmx_requests_total[5m])) / sum(rate(asmx_request_duration_seconds{outcome="fault"}[5m]))',
+          legendFormat: '{{opration}}',
+        },
         { refId: 'B', expr: 'sum(asmx_answer_cache_bytes{result="hit"}) + sum(asmx_db_connections{state="busy"})' },
       ],
     });
@@ -278,7 +315,11 @@ describe('the dashboard for Grafana', () => {
     const taken = new Map<string, string>();
     for (const panel of panels) {
       const { x, y, w, h } = panel.gridPos ?? { x: NaN, y: NaN, w: NaN, h: NaN };
-      expect([panel.title, [x, y, w, h].every(Number.isInteger), x >= 0 && y >= 0 && w > 0 && h > 0 && x + w <= 24]).toEqual([panel.title, true, true]);
+      expect([
+        panel.title,
+        [x, y, w, h].every(Number.isInteger),
+        x >= 0 && y >= 0 && w > 0 && h > 0 && x + w <= 24,
+      ]).toEqual([panel.title, true, true]);
       for (let col = x; col < x + w; col++) {
         for (let row = y; row < y + h; row++) {
           const other = taken.get(`${col},${row}`);
@@ -302,8 +343,10 @@ describe('the dashboard for Grafana', () => {
       expect([panel.title, targets.length > 0]).toEqual([panel.title, true]);
       const refIds = targets.map((t) => t.refId);
       expect([panel.title, new Set(refIds).size]).toEqual([panel.title, refIds.length]);
-      for (const target of targets) expect([panel.title, target.datasource, typeof target.expr]).toEqual([panel.title, expected, 'string']);
+      for (const target of targets)
+        expect([panel.title, target.datasource, typeof target.expr]).toEqual([panel.title, expected, 'string']);
     }
-    for (const variable of dashboard.templating.list) expect([variable.name, variable.datasource]).toEqual([variable.name, expected]);
+    for (const variable of dashboard.templating.list)
+      expect([variable.name, variable.datasource]).toEqual([variable.name, expected]);
   });
 });

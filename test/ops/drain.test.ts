@@ -80,6 +80,8 @@ describe('the drain period of a graceful shutdown', () => {
 
     expect(await running.exited).toEqual({ code: 0, signal: null });
     expect((await get(port, '/health')).error).toBe('ECONNREFUSED');
-    expect(running.lines.filter((l) => l.msg === 'request completed' && l.path === `${SYNC}/HelloWorld`)).toHaveLength(outcomes.length);
+    expect(running.lines.filter((l) => l.msg === 'request completed' && l.path === `${SYNC}/HelloWorld`)).toHaveLength(
+      outcomes.length,
+    );
   }, 60_000);
 });

@@ -15,7 +15,9 @@ function getJson(port: number, target: string): Promise<{ status: number; body: 
       .get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }),
+        );
       })
       .on('error', reject);
   });

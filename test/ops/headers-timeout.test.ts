@@ -13,7 +13,14 @@ describe('HEADERS_TIMEOUT_MS', () => {
   let running: RunningServer;
   let port: number;
   beforeAll(async () => {
-    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '60000', SHUTDOWN_DRAIN_MS: '0' });
+    const settings = loadSettings({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      HEADERS_TIMEOUT_MS: '1000',
+      REQUEST_TIMEOUT_MS: '60000',
+      SHUTDOWN_DRAIN_MS: '0',
+    });
     running = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
     port = Number(new URL(running.address).port);
   });

@@ -22,12 +22,21 @@ interface Answer {
 
 function post(port: number, path: string, headers: Record<string, string>, body: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -37,7 +46,12 @@ function post(port: number, path: string, headers: Record<string, string>, body:
 const large = (i: number) => `${i}-${'X'.repeat(2_000_000)}`;
 
 function httpPost(port: number, operation: string, name: string, value: string): Promise<Answer> {
-  return post(port, `${MAIN}/${operation}`, { 'Content-Type': 'application/x-www-form-urlencoded' }, `${name}=${encodeURIComponent(value)}`);
+  return post(
+    port,
+    `${MAIN}/${operation}`,
+    { 'Content-Type': 'application/x-www-form-urlencoded' },
+    `${name}=${encodeURIComponent(value)}`,
+  );
 }
 
 function v2Soap(port: number, operation: string, name: string, value: string): Promise<Answer> {
@@ -46,15 +60,25 @@ function v2Soap(port: number, operation: string, name: string, value: string): P
 }
 
 /** Per binding, the values go alternately to a code parameter and to a list parameter (as a list's second item). */
-const BINDINGS: ReadonlyArray<{ label: string; send: (port: number, i: number) => Promise<Answer>; field: (i: number) => string }> = [
+const BINDINGS: ReadonlyArray<{
+  label: string;
+  send: (port: number, i: number) => Promise<Answer>;
+  field: (i: number) => string;
+}> = [
   {
     label: 'HTTP POST',
-    send: (port, i) => (i % 2 === 0 ? httpPost(port, 'getPCNList', 'SalesOfficer', large(i)) : httpPost(port, 'getOpeningBalance', 'CustomerIds', `C001,${large(i)}`)),
+    send: (port, i) =>
+      i % 2 === 0
+        ? httpPost(port, 'getPCNList', 'SalesOfficer', large(i))
+        : httpPost(port, 'getOpeningBalance', 'CustomerIds', `C001,${large(i)}`),
     field: (i) => (i % 2 === 0 ? 'SalesOfficer' : 'CustomerIds'),
   },
   {
     label: 'v2 SOAP',
-    send: (port, i) => (i % 2 === 0 ? v2Soap(port, 'getPCNList', 'Customer', large(i)) : v2Soap(port, 'getSalesSummaryRecords', 'Zones', `NORTH,${large(i)}`)),
+    send: (port, i) =>
+      i % 2 === 0
+        ? v2Soap(port, 'getPCNList', 'Customer', large(i))
+        : v2Soap(port, 'getSalesSummaryRecords', 'Zones', `NORTH,${large(i)}`),
     field: (i) => (i % 2 === 0 ? 'Customer' : 'Zones'),
   },
 ];
@@ -64,7 +88,11 @@ describe('a server with a small heap, sent many distinct 2 MB parameter values',
 
   it(`survives ${VALUES} of them over each of ${BINDINGS.map((binding) => binding.label).join(' and ')}, refusing each, and answers afterwards`, async () => {
     // A SQLite file: the answer cache keeps nothing of a private in-memory database.
-    const server = spawn({ DATABASE_URL: 'sqlite:./memory-bound.db', AUTH_MODE: 'off', NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
+    const server = spawn({
+      DATABASE_URL: 'sqlite:./memory-bound.db',
+      AUTH_MODE: 'off',
+      NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`,
+    });
     const port = await server.port();
     let failure: string | undefined;
     const refusals = new Set<string>();
@@ -76,12 +104,18 @@ describe('a server with a small heap, sent many distinct 2 MB parameter values',
         });
         if (answer === undefined) break;
         // Refused naming the field, in the binding's form (the JSON envelope or the v2 ServiceError).
-        const refused = answer.body.includes('INVALID_PARAMETER') && new RegExp(`"Field":"${field(i)}"|<Field>${field(i)}</Field>`).test(answer.body);
+        const refused =
+          answer.body.includes('INVALID_PARAMETER') &&
+          new RegExp(`"Field":"${field(i)}"|<Field>${field(i)}</Field>`).test(answer.body);
         if (!refused) refusals.add(`${label}: not refused: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
       }
     }
     const exited = server.child.exitCode ?? server.child.signalCode;
-    expect({ failure, exited, heapLimit: /heap limit/.test(server.stderr()) }).toEqual({ failure: undefined, exited: null, heapLimit: false });
+    expect({ failure, exited, heapLimit: /heap limit/.test(server.stderr()) }).toEqual({
+      failure: undefined,
+      exited: null,
+      heapLimit: false,
+    });
     expect([...refusals]).toEqual([]);
     const after = await httpPost(port, 'getPCNList', 'SalesOfficer', 'SO01');
     expect(after).toEqual({ status: 200, body: expect.stringContaining('"Success":true') });

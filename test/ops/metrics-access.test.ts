@@ -52,20 +52,25 @@ describe('/metrics on the main port with authentication on', () => {
     ['a wrong password', basic('admin', 'wrong horse battery')],
     ['an unknown user', basic('nobody', 'admin horse battery')],
     ["a zonal manager's right password", basic('zm.north', 'manager horse battery')],
-  ])('refuses %s with the bindings\' 401', async (_label, headers: Record<string, string>) => {
+  ])("refuses %s with the bindings' 401", async (_label, headers: Record<string, string>) => {
     const res = await request(basicApp.app).get('/metrics').set(headers);
-    expect([res.status, res.headers['www-authenticate'], res.headers['content-type'], res.text]).toEqual([401, CHALLENGE, 'text/plain; charset=utf-8', DENIED]);
+    expect([res.status, res.headers['www-authenticate'], res.headers['content-type'], res.text]).toEqual([
+      401,
+      CHALLENGE,
+      'text/plain; charset=utf-8',
+      DENIED,
+    ]);
     expect(res.text).not.toMatch(SERIES);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('counts its failed logins with the bindings\' (LOGIN_FAILURES_PER_MINUTE): guessing here is no way around them', async () => {
+  it("counts its failed logins with the bindings' (LOGIN_FAILURES_PER_MINUTE): guessing here is no way around them", async () => {
     const guess = basic('zm.south', 'guessed horse battery');
     for (let i = 0; i < 3; i++) expect((await request(basicApp.app).get('/metrics').set(guess)).status).toBe(401);
     expect((await request(basicApp.app).get('/metrics').set(guess)).status).toBe(429);
   });
 
-  it('answers an ADMIN API key under AUTH_MODE=apikey, refuses another user\'s key and no key', async () => {
+  it("answers an ADMIN API key under AUTH_MODE=apikey, refuses another user's key and no key", async () => {
     expect((await request(keyApp.app).get('/metrics').set('X-API-Key', adminKey)).status).toBe(200);
     for (const headers of [{ 'X-API-Key': managerKey }, {}, basic('admin', 'admin horse battery')]) {
       const res = await request(keyApp.app).get('/metrics').set(headers);
@@ -92,7 +97,15 @@ describe('/metrics elsewhere', () => {
   });
 
   it('with METRICS_PORT, is answered there without credentials, the main port 404', async () => {
-    const env = { AUTH_MODE: 'basic', METRICS_PORT: '0', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_MS: '0' };
+    const env = {
+      AUTH_MODE: 'basic',
+      METRICS_PORT: '0',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_DRAIN_MS: '0',
+    };
     const running = await startServer(loadSettings(env), { seedEmbedded: false });
     try {
       expect((await fetch(`${running.metricsAddress}/metrics`)).status).toBe(200);

@@ -8,7 +8,17 @@ import { loadSettings } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server';
 
 function serverWith(env: Record<string, string>): Promise<RunningServer> {
-  return startServer(loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_MS: '0', ...env }), { seedEmbedded: false });
+  return startServer(
+    loadSettings({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...env,
+    }),
+    { seedEmbedded: false },
+  );
 }
 
 describe('METRICS_PORT', () => {
@@ -18,7 +28,9 @@ describe('METRICS_PORT', () => {
     try {
       expect(metricsAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(metricsAddress).not.toBe(running.address);
-      expect(await (await fetch(`${running.address}/API/SyncCustomers.asmx/HelloWorld`)).text()).toContain('Hello World');
+      expect(await (await fetch(`${running.address}/API/SyncCustomers.asmx/HelloWorld`)).text()).toContain(
+        'Hello World',
+      );
 
       const main = await fetch(`${running.address}/metrics`);
       expect([main.status, await main.text()]).toEqual([404, 'Not Found\r\n']);
@@ -27,12 +39,22 @@ describe('METRICS_PORT', () => {
       const metrics = await fetch(`${metricsAddress}/Metrics?x=1`);
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(await metrics.text()).toMatch(/^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 1$/m);
+      expect(await metrics.text()).toMatch(
+        /^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 1$/m,
+      );
       expect((await fetch(`${metricsAddress}/metrics`, { method: 'HEAD' })).status).toBe(200);
 
-      for (const [path, method] of [['/health', 'GET'], ['/API/SyncCustomers.asmx/HelloWorld', 'GET'], ['/metrics', 'POST']] as const) {
+      for (const [path, method] of [
+        ['/health', 'GET'],
+        ['/API/SyncCustomers.asmx/HelloWorld', 'GET'],
+        ['/metrics', 'POST'],
+      ] as const) {
         const other = await fetch(`${metricsAddress}${path}`, { method });
-        expect([other.status, other.headers.get('x-content-type-options'), await other.text()]).toEqual([404, 'nosniff', 'Not Found\r\n']);
+        expect([other.status, other.headers.get('x-content-type-options'), await other.text()]).toEqual([
+          404,
+          'nosniff',
+          'Not Found\r\n',
+        ]);
       }
     } finally {
       await running.stop();

@@ -13,7 +13,8 @@ function series(text: string, name: string, labels: Record<string, string>): num
     if (!line.startsWith(`${name}{`)) continue;
     const labelText = line.slice(name.length + 1, line.lastIndexOf('}'));
     const present = labelText.split(',');
-    if (wanted.every((w) => present.includes(w)) && present.length === wanted.length) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (wanted.every((w) => present.includes(w)) && present.length === wanted.length)
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
@@ -28,16 +29,37 @@ describe.each(ENGINES)('metrics: %s', (kind) => {
   it('counts requests of every binding by service, operation, binding and outcome', async () => {
     const main = `/Mobile${MAIN}`;
     const sync = `/Mobile${SYNC}`;
-    await request(ops.app).post(sync).set('Content-Type', SOAP11.type).send(soapEnvelope(SOAP11, 'HelloWorld')).expect(200);
-    await request(ops.app).post(sync).set('Content-Type', SOAP12.type).send(soapEnvelope(SOAP12, 'HelloWorld')).expect(200);
-    await request(ops.app).post(sync).set('Content-Type', SOAP12.type).send(soapEnvelope(SOAP12, 'HelloWorld')).expect(200);
+    await request(ops.app)
+      .post(sync)
+      .set('Content-Type', SOAP11.type)
+      .send(soapEnvelope(SOAP11, 'HelloWorld'))
+      .expect(200);
+    await request(ops.app)
+      .post(sync)
+      .set('Content-Type', SOAP12.type)
+      .send(soapEnvelope(SOAP12, 'HelloWorld'))
+      .expect(200);
+    await request(ops.app)
+      .post(sync)
+      .set('Content-Type', SOAP12.type)
+      .send(soapEnvelope(SOAP12, 'HelloWorld'))
+      .expect(200);
     await request(ops.app).get(`${sync}/HelloWorld`).expect(200);
     await request(ops.app).post(`${sync}/HelloWorld`).type('form').send('').expect(200);
     await request(ops.app).get(`${main}?wsdl`).expect(200);
     await request(ops.app).get(`${main}/FillAreaManagers?username=nobody`).expect(200);
-    await request(ops.app).post(main).set('Content-Type', SOAP11.type).send(soapEnvelope(SOAP11, 'FillAreaManagers', '<username>nobody</username>')).expect(500);
+    await request(ops.app)
+      .post(main)
+      .set('Content-Type', SOAP11.type)
+      .send(soapEnvelope(SOAP11, 'FillAreaManagers', '<username>nobody</username>'))
+      .expect(500);
     await request(ops.app).get(`${main}/NoSuchOperation`).expect(500);
-    await request(ops.app).post(main).set('Content-Type', SOAP11.type).set('SOAPAction', '"http://tempuri.org/AlsoMadeUp"').send(soapEnvelope(SOAP11, 'AlsoMadeUp')).expect(500);
+    await request(ops.app)
+      .post(main)
+      .set('Content-Type', SOAP11.type)
+      .set('SOAPAction', '"http://tempuri.org/AlsoMadeUp"')
+      .send(soapEnvelope(SOAP11, 'AlsoMadeUp'))
+      .expect(500);
 
     const res = await request(ops.app).get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -45,16 +67,47 @@ describe.each(ENGINES)('metrics: %s', (kind) => {
     const total = (labels: Record<string, string>) => series(text, 'asmx_requests_total', labels);
     expect(total({ service: 'SyncCustomers', operation: 'HelloWorld', binding: 'soap11', outcome: 'success' })).toBe(1);
     expect(total({ service: 'SyncCustomers', operation: 'HelloWorld', binding: 'soap12', outcome: 'success' })).toBe(2);
-    expect(total({ service: 'SyncCustomers', operation: 'HelloWorld', binding: 'httpget', outcome: 'success' })).toBe(1);
-    expect(total({ service: 'SyncCustomers', operation: 'HelloWorld', binding: 'httppost', outcome: 'success' })).toBe(1);
-    expect(total({ service: 'MobileAppWebService', operation: 'wsdl', binding: 'document', outcome: 'success' })).toBe(1);
-    expect(total({ service: 'MobileAppWebService', operation: 'FillAreaManagers', binding: 'httpget', outcome: 'business_error' })).toBe(1);
-    expect(total({ service: 'MobileAppWebService', operation: 'FillAreaManagers', binding: 'soap11', outcome: 'business_error' })).toBe(1);
-    expect(total({ service: 'MobileAppWebService', operation: 'unknown', binding: 'httpget', outcome: 'protocol_error' })).toBe(1);
-    expect(total({ service: 'MobileAppWebService', operation: 'unknown', binding: 'soap11', outcome: 'client_fault' })).toBe(1);
+    expect(total({ service: 'SyncCustomers', operation: 'HelloWorld', binding: 'httpget', outcome: 'success' })).toBe(
+      1,
+    );
+    expect(total({ service: 'SyncCustomers', operation: 'HelloWorld', binding: 'httppost', outcome: 'success' })).toBe(
+      1,
+    );
+    expect(total({ service: 'MobileAppWebService', operation: 'wsdl', binding: 'document', outcome: 'success' })).toBe(
+      1,
+    );
+    expect(
+      total({
+        service: 'MobileAppWebService',
+        operation: 'FillAreaManagers',
+        binding: 'httpget',
+        outcome: 'business_error',
+      }),
+    ).toBe(1);
+    expect(
+      total({
+        service: 'MobileAppWebService',
+        operation: 'FillAreaManagers',
+        binding: 'soap11',
+        outcome: 'business_error',
+      }),
+    ).toBe(1);
+    expect(
+      total({ service: 'MobileAppWebService', operation: 'unknown', binding: 'httpget', outcome: 'protocol_error' }),
+    ).toBe(1);
+    expect(
+      total({ service: 'MobileAppWebService', operation: 'unknown', binding: 'soap11', outcome: 'client_fault' }),
+    ).toBe(1);
     expect(text).not.toContain('NoSuchOperation');
     expect(text).not.toContain('AlsoMadeUp');
-    expect(series(text, 'asmx_request_duration_seconds_count', { service: 'SyncCustomers', operation: 'HelloWorld', binding: 'soap12', outcome: 'success' })).toBe(2);
+    expect(
+      series(text, 'asmx_request_duration_seconds_count', {
+        service: 'SyncCustomers',
+        operation: 'HelloWorld',
+        binding: 'soap12',
+        outcome: 'success',
+      }),
+    ).toBe(2);
     // The probes and /metrics itself are not service requests, in any letter case the router answers
     // them in: nothing of binding "other" yet.
     await request(ops.app).get('/health').expect(200);
@@ -62,7 +115,15 @@ describe.each(ENGINES)('metrics: %s', (kind) => {
     await request(ops.app).get('/Ready?probe=1').expect(200);
     await request(ops.app).head('/Metrics').expect(200);
     expect((await request(ops.app).get('/metrics')).text).not.toContain('binding="other"');
-    expect(series(text, 'asmx_request_duration_seconds_bucket', { le: '+Inf', service: 'SyncCustomers', operation: 'HelloWorld', binding: 'soap12', outcome: 'success' })).toBe(2);
+    expect(
+      series(text, 'asmx_request_duration_seconds_bucket', {
+        le: '+Inf',
+        service: 'SyncCustomers',
+        operation: 'HelloWorld',
+        binding: 'soap12',
+        outcome: 'success',
+      }),
+    ).toBe(2);
   });
 
   it('exposes the process figures and the database connections', async () => {

@@ -27,8 +27,13 @@ describe('operations settings', () => {
 
   it('keep rate-limit counts in the database by default on PostgreSQL, and in Redis when asked', () => {
     expect(loadSettings({ DATABASE_URL: 'postgres://u@h/d' }).rateLimitStore).toBe('postgres');
-    expect(loadSettings({ DATABASE_URL: 'postgres://u@h/d', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
-    expect(loadSettings({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://r:6379' })).toMatchObject({ rateLimitStore: 'redis', redisUrl: 'redis://r:6379' });
+    expect(loadSettings({ DATABASE_URL: 'postgres://u@h/d', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe(
+      'memory',
+    );
+    expect(loadSettings({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://r:6379' })).toMatchObject({
+      rateLimitStore: 'redis',
+      redisUrl: 'redis://r:6379',
+    });
   });
 
   it.each([
@@ -54,11 +59,15 @@ describe('operations settings', () => {
   });
 
   it('refuse RATE_LIMIT_STORE=redis without REDIS_URL, naming REDIS_URL', () => {
-    expect(() => loadSettings({ RATE_LIMIT_STORE: 'redis' })).toThrow(/^REDIS_URL: RATE_LIMIT_STORE=redis needs REDIS_URL/);
+    expect(() => loadSettings({ RATE_LIMIT_STORE: 'redis' })).toThrow(
+      /^REDIS_URL: RATE_LIMIT_STORE=redis needs REDIS_URL/,
+    );
   });
 
   it('refuse a headers timeout longer than the request timeout', () => {
-    expect(() => loadSettings({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/^HEADERS_TIMEOUT_MS: 6000 is longer than REQUEST_TIMEOUT_MS/);
+    expect(() => loadSettings({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      /^HEADERS_TIMEOUT_MS: 6000 is longer than REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it('reach the listening server', async () => {
@@ -77,7 +86,11 @@ describe('operations settings', () => {
       expect(running.server.requestTimeout).toBe(45_000);
       expect(running.server.headersTimeout).toBe(15_000);
       expect(running.server.keepAliveTimeout).toBe(70_000);
-      expect(log.lines.find((l) => l.msg.startsWith('listening'))).toMatchObject({ level: 'info', address: running.address, database: 'sqlite::memory:' });
+      expect(log.lines.find((l) => l.msg.startsWith('listening'))).toMatchObject({
+        level: 'info',
+        address: running.address,
+        database: 'sqlite::memory:',
+      });
     } finally {
       expect(await running.stop()).toEqual({ forced: false });
     }

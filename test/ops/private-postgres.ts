@@ -91,7 +91,8 @@ export class PrivatePostgres {
 
   private run(program: string, args: string[]): void {
     const command = path.join(BIN, program);
-    if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe', cwd: this.dir });
+    if (process.getuid?.() === 0)
+      execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe', cwd: this.dir });
     else execFileSync(command, args, { stdio: 'pipe', cwd: this.dir });
   }
 }

@@ -29,7 +29,9 @@ describe.each(ENGINES)('probes: %s', (kind) => {
     }
     const res = await request(ops.app).get('/ready').expect(503);
     expect(res.body).toEqual({ status: 'unavailable', reason: 'the database does not answer' });
-    expect(ops.log.lines.some((l) => l.level === 'warn' && l.msg === 'readiness: the database did not answer')).toBe(true);
+    expect(ops.log.lines.some((l) => l.level === 'warn' && l.msg === 'readiness: the database did not answer')).toBe(
+      true,
+    );
   });
 
   it('/ready is 503 while the server is stopping', async () => {
@@ -37,7 +39,10 @@ describe.each(ENGINES)('probes: %s', (kind) => {
     try {
       await request(ops.app).get('/ready').expect(200);
       ops.state.stopping = true;
-      expect((await request(ops.app).get('/ready').expect(503)).body).toEqual({ status: 'unavailable', reason: 'the server is shutting down' });
+      expect((await request(ops.app).get('/ready').expect(503)).body).toEqual({
+        status: 'unavailable',
+        reason: 'the server is shutting down',
+      });
     } finally {
       await ops.close();
     }

@@ -47,7 +47,29 @@ const GROUPING = new Set(['by', 'without']);
 const MATCHING = new Set(['on', 'ignoring', 'group_left', 'group_right']);
 /** Operators written as words, the `@` modifiers and the number literals. */
 const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'atan2', 'inf', 'nan', 'start', 'end']);
-const OPERATORS = ['=~', '!~', '!=', '==', '>=', '<=', '+', '-', '*', '/', '%', '^', '>', '<', '=', '(', ')', '{', '}', ',', '@'];
+const OPERATORS = [
+  '=~',
+  '!~',
+  '!=',
+  '==',
+  '>=',
+  '<=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '^',
+  '>',
+  '<',
+  '=',
+  '(',
+  ')',
+  '{',
+  '}',
+  ',',
+  '@',
+];
 const NUMBER = /^(?:0x[0-9a-f]+|(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?(?:(?:ms|[smhdwy])(?:\d+(?:ms|[smhdwy]))*)?)/i;
 const IDENT = /^[A-Za-z_:][A-Za-z0-9_:]*/;
 const VARIABLE = /^\$(?:\{[^}]+\}|\w+)/;
@@ -141,7 +163,12 @@ export function scanPromQL(expr: string): Scan {
     let j = open + 1;
     while (!is(j, '}')) {
       const [label, op, value] = [tokens[j], tokens[j + 1], tokens[j + 2]];
-      if (label?.kind !== 'ident' || op?.kind !== 'punct' || !['=', '!=', '=~', '!~'].includes(op.text) || value?.kind !== 'string') {
+      if (
+        label?.kind !== 'ident' ||
+        op?.kind !== 'punct' ||
+        !['=', '!=', '=~', '!~'].includes(op.text) ||
+        value?.kind !== 'string'
+      ) {
         throw new Error(`unreadable label matcher in ${expr}`);
       }
       matchers.push({ label: label.text, op: op.text as MatchOp, value: value.value! });
@@ -215,5 +242,8 @@ export function scanVariableQuery(query: string): Scan {
   if (!labelValues) throw new Error(`not a label_values(selector, label) query: ${query}`);
   const scan = scanPromQL(labelValues[1]);
   const metrics = [...new Set(scan.selectors.map((s) => s.metric))];
-  return { ...scan, labelLists: [...scan.labelLists, { keyword: 'label_values', labels: [labelValues[2]], metrics, onAny: false }] };
+  return {
+    ...scan,
+    labelLists: [...scan.labelLists, { keyword: 'label_values', labels: [labelValues[2]], metrics, onAny: false }],
+  };
 }

@@ -13,7 +13,11 @@ import { captureLog, MAIN, SOAP11, SOAP12, soapEnvelope, startOpsApp, SYNC, type
 
 /** A SOAP call of `operation` with `params` (child elements) under the request id `reqId`. */
 function soapCall(app: OpsApp['app'], version: typeof SOAP11, operation: string, params: string, reqId: string) {
-  return request(app).post(MAIN).set('Content-Type', version.type).set('X-Request-Id', reqId).send(soapEnvelope(version, operation, params));
+  return request(app)
+    .post(MAIN)
+    .set('Content-Type', version.type)
+    .set('X-Request-Id', reqId)
+    .send(soapEnvelope(version, operation, params));
 }
 
 describe('request log', () => {
@@ -68,7 +72,11 @@ describe('request log', () => {
       level: 'info',
     });
 
-    const http = await request(ops.app).post(`${MAIN}/FillAreaManagers`).type('form').send({ username: 'nobody' }).set('X-Request-Id', 'http-business');
+    const http = await request(ops.app)
+      .post(`${MAIN}/FillAreaManagers`)
+      .type('form')
+      .send({ username: 'nobody' })
+      .set('X-Request-Id', 'http-business');
     expect(http.body.Code).toBe('NOT_FOUND');
     expect(await ops.log.find((l) => l.reqId === 'http-business')).toMatchObject({
       binding: 'httppost',
@@ -92,12 +100,29 @@ describe('request log', () => {
       outcome: 'client_fault',
       faultCode: 'soap:Client',
     });
-    await request(ops.app).post(MAIN).set('Content-Type', 'application/json').set('X-Request-Id', 'soap-415').send('{}');
-    expect(await ops.log.find((l) => l.reqId === 'soap-415')).toMatchObject({ binding: 'soap11', outcome: 'protocol_error', status: 415 });
+    await request(ops.app)
+      .post(MAIN)
+      .set('Content-Type', 'application/json')
+      .set('X-Request-Id', 'soap-415')
+      .send('{}');
+    expect(await ops.log.find((l) => l.reqId === 'soap-415')).toMatchObject({
+      binding: 'soap11',
+      outcome: 'protocol_error',
+      status: 415,
+    });
     await request(ops.app).get('/nowhere').set('X-Request-Id', 'nowhere');
-    expect(await ops.log.find((l) => l.reqId === 'nowhere')).toMatchObject({ binding: 'other', service: 'none', outcome: 'not_found', status: 404 });
+    expect(await ops.log.find((l) => l.reqId === 'nowhere')).toMatchObject({
+      binding: 'other',
+      service: 'none',
+      outcome: 'not_found',
+      status: 404,
+    });
     await request(ops.app).get(`${MAIN}?wsdl`).set('X-Request-Id', 'wsdl');
-    expect(await ops.log.find((l) => l.reqId === 'wsdl')).toMatchObject({ binding: 'document', operation: 'wsdl', outcome: 'success' });
+    expect(await ops.log.find((l) => l.reqId === 'wsdl')).toMatchObject({
+      binding: 'document',
+      operation: 'wsdl',
+      outcome: 'success',
+    });
   });
 
   it('never logs credentials, query strings or request bodies', async () => {
@@ -113,18 +138,33 @@ describe('request log', () => {
     const line = await ops.log.find((l) => l.reqId === 'secrets');
     expect(line.path).toBe(`${MAIN}/FillAreaManagers`);
     const everything = JSON.stringify(ops.log.lines);
-    for (const secret of ['c2VjcmV0', 'cookie-secret-2', 'header-secret-3', 'query-secret-1', 'body-secret-4', 'password-secret-5']) {
+    for (const secret of [
+      'c2VjcmV0',
+      'cookie-secret-2',
+      'header-secret-3',
+      'query-secret-1',
+      'body-secret-4',
+      'password-secret-5',
+    ]) {
       expect(everything).not.toContain(secret);
     }
   });
 
   it('logs an unexpected failure at error level with its stack, and the client sees no internals', async () => {
     await ops.close();
-    const http = await request(ops.app).get(`${MAIN}/FillAreaManagers`).query({ username: 'x' }).set('X-Request-Id', 'broken-http');
+    const http = await request(ops.app)
+      .get(`${MAIN}/FillAreaManagers`)
+      .query({ username: 'x' })
+      .set('X-Request-Id', 'broken-http');
     expect(http.status).toBe(500);
     expect(http.text).toBe('Server was unable to process request.\r\n');
     const httpLine = await ops.log.find((l) => l.reqId === 'broken-http');
-    expect(httpLine).toMatchObject({ level: 'error', outcome: 'server_fault', binding: 'httpget', operation: 'FillAreaManagers' });
+    expect(httpLine).toMatchObject({
+      level: 'error',
+      outcome: 'server_fault',
+      binding: 'httpget',
+      operation: 'FillAreaManagers',
+    });
     expect((httpLine.err as { stack: string }).stack).toMatch(/\n\s+at /);
 
     const soap = await soapCall(ops.app, SOAP11, 'FillAreaManagers', '<username>x</username>', 'broken-soap');
@@ -132,7 +172,12 @@ describe('request log', () => {
     expect(soap.text).toContain('<faultcode>soap:Server</faultcode>');
     expect(soap.text).not.toMatch(/destroyed|\sat\s/);
     const soapLine = await ops.log.find((l) => l.reqId === 'broken-soap');
-    expect(soapLine).toMatchObject({ level: 'error', outcome: 'server_fault', faultCode: 'soap:Server', binding: 'soap11' });
+    expect(soapLine).toMatchObject({
+      level: 'error',
+      outcome: 'server_fault',
+      faultCode: 'soap:Server',
+      binding: 'soap11',
+    });
     expect((soapLine.err as { stack: string }).stack).toMatch(/\n\s+at /);
   });
 
@@ -180,10 +225,17 @@ describe('the request line writer', () => {
       lineWriter(logger)('info', fields, 'request completed');
       logger.debug(fields, 'request aborted');
       lineWriter(logger)('debug', fields, 'request aborted');
-      const [byLogger, byWriter, debugByLogger, debugByWriter] = raw.map((line) => line.replace(/"time":"[^"]+"/, '"time":"T"'));
+      const [byLogger, byWriter, debugByLogger, debugByWriter] = raw.map((line) =>
+        line.replace(/"time":"[^"]+"/, '"time":"T"'),
+      );
       expect(byWriter).toBe(byLogger);
       expect(debugByWriter).toBe(debugByLogger);
-      expect(JSON.parse(byWriter)).toMatchObject({ level: 'info', path: fields.path, status: 200, msg: 'request completed' });
+      expect(JSON.parse(byWriter)).toMatchObject({
+        level: 'info',
+        path: fields.path,
+        status: 200,
+        msg: 'request completed',
+      });
     }
   });
 });

@@ -9,7 +9,10 @@ import { spawnPerTest, type SpawnedServer } from './spawned-server';
 const SECRET = 'S3cretPW';
 
 /** Everything the process wrote, once it has exited (or been stopped after its listening line). */
-async function output(server: SpawnedServer, stopWhenListening: boolean): Promise<{ code: number | null; text: string }> {
+async function output(
+  server: SpawnedServer,
+  stopWhenListening: boolean,
+): Promise<{ code: number | null; text: string }> {
   if (stopWhenListening) {
     await server.waitForLine((line) => typeof line.address === 'string');
     server.child.kill('SIGKILL');
@@ -38,10 +41,26 @@ describe('a process started with secrets in its settings', () => {
 
   it.each([
     ['an unsupported DATABASE_URL', { DATABASE_URL: `mysql://app:${SECRET}@db/x` }, 'mysql://app:***@db/x'],
-    ['a malformed REDIS_URL', { RATE_LIMIT_STORE: 'redis', REDIS_URL: `redis://app:${SECRET} x@cache:6379` }, 'redis://app:***@cache:6379'],
-    ['a PUBLIC_URL with credentials', { PUBLIC_URL: `https://ops:${SECRET}@api.example.com` }, 'https://ops:***@api.example.com'],
-    ['an unreachable database', { DATABASE_URL: `postgres://app:${SECRET}@127.0.0.1:1/app`, DB_STARTUP_TIMEOUT_MS: '0' }, 'postgres://app:***@127.0.0.1:1/app'],
-    ['a password in the query', { DATABASE_URL: `postgres://app@127.0.0.1:1/app?password=${SECRET}`, DB_STARTUP_TIMEOUT_MS: '0' }, 'password=***'],
+    [
+      'a malformed REDIS_URL',
+      { RATE_LIMIT_STORE: 'redis', REDIS_URL: `redis://app:${SECRET} x@cache:6379` },
+      'redis://app:***@cache:6379',
+    ],
+    [
+      'a PUBLIC_URL with credentials',
+      { PUBLIC_URL: `https://ops:${SECRET}@api.example.com` },
+      'https://ops:***@api.example.com',
+    ],
+    [
+      'an unreachable database',
+      { DATABASE_URL: `postgres://app:${SECRET}@127.0.0.1:1/app`, DB_STARTUP_TIMEOUT_MS: '0' },
+      'postgres://app:***@127.0.0.1:1/app',
+    ],
+    [
+      'a password in the query',
+      { DATABASE_URL: `postgres://app@127.0.0.1:1/app?password=${SECRET}`, DB_STARTUP_TIMEOUT_MS: '0' },
+      'password=***',
+    ],
   ])('refused for %s, names it without the password', async (_case, env, shown) => {
     const { code, text } = await output(spawn(env), false);
     expect(code).toBe(1);

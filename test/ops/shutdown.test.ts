@@ -17,7 +17,14 @@ interface HeldRequest {
   expectBody: string;
 }
 
-function held(method: string, path: string, contentType: string, body: string, expectStatus: number, expectBody: string): HeldRequest {
+function held(
+  method: string,
+  path: string,
+  contentType: string,
+  body: string,
+  expectStatus: number,
+  expectBody: string,
+): HeldRequest {
   const bytes = Buffer.from(body, 'utf8');
   return {
     head: `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\n\r\n`,
@@ -28,11 +35,39 @@ function held(method: string, path: string, contentType: string, body: string, e
 }
 
 const REQUESTS: HeldRequest[] = [
-  held('POST', SYNC, SOAP11.type, soapEnvelope(SOAP11, 'HelloWorld'), 200, '<HelloWorldResult>Hello World</HelloWorldResult>'),
-  held('POST', SYNC, SOAP12.type, soapEnvelope(SOAP12, 'HelloWorld'), 200, '<HelloWorldResult>Hello World</HelloWorldResult>'),
+  held(
+    'POST',
+    SYNC,
+    SOAP11.type,
+    soapEnvelope(SOAP11, 'HelloWorld'),
+    200,
+    '<HelloWorldResult>Hello World</HelloWorldResult>',
+  ),
+  held(
+    'POST',
+    SYNC,
+    SOAP12.type,
+    soapEnvelope(SOAP12, 'HelloWorld'),
+    200,
+    '<HelloWorldResult>Hello World</HelloWorldResult>',
+  ),
   held('POST', `${SYNC}/HelloWorld`, 'application/x-www-form-urlencoded', 'a=1&b=2', 200, '>Hello World</string>'),
-  held('POST', `${MAIN}/FillAreaManagers`, 'application/x-www-form-urlencoded', 'username=nobody', 200, '"Code":"NOT_FOUND"'),
-  held('POST', MAIN, SOAP11.type, soapEnvelope(SOAP11, 'FillAreaManagers', '<username>nobody</username>'), 500, '<faultcode>soap:Client</faultcode>'),
+  held(
+    'POST',
+    `${MAIN}/FillAreaManagers`,
+    'application/x-www-form-urlencoded',
+    'username=nobody',
+    200,
+    '"Code":"NOT_FOUND"',
+  ),
+  held(
+    'POST',
+    MAIN,
+    SOAP11.type,
+    soapEnvelope(SOAP11, 'FillAreaManagers', '<username>nobody</username>'),
+    500,
+    '<faultcode>soap:Client</faultcode>',
+  ),
 ];
 
 /** Opens a connection, proves the server took it (one whole request), then starts a held request. */
@@ -49,7 +84,12 @@ describe('graceful shutdown of the server process', () => {
   const spawn = spawnPerTest();
 
   it('answers every request in flight at SIGTERM in full, refuses new connections, and exits 0', async () => {
-    const server = spawn({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
+    const server = spawn({
+      DATABASE_URL: 'sqlite::memory:',
+      SHUTDOWN_TIMEOUT_MS: '20000',
+      SHUTDOWN_DRAIN_MS: '0',
+      LOG_LEVEL: 'debug',
+    });
     const port = await server.port();
     expect(await healthPid(server, port)).toBe(server.child.pid);
     const inFlight = [...REQUESTS, ...REQUESTS];
@@ -66,7 +106,9 @@ describe('graceful shutdown of the server process', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.child.exitCode).toBeNull();
 
-    connections.forEach((connection, i) => connection.write(inFlight[i].body.subarray(Math.floor(inFlight[i].body.length / 2))));
+    connections.forEach((connection, i) =>
+      connection.write(inFlight[i].body.subarray(Math.floor(inFlight[i].body.length / 2))),
+    );
     const answers = await Promise.all(connections.map((connection) => connection.response()));
     answers.forEach((answer, i) => {
       expect(answer.status).toBe(inFlight[i].expectStatus);
@@ -93,7 +135,13 @@ describe('graceful shutdown of the server process', () => {
 
 describe('readiness during shutdown', () => {
   it('answers 503 to a request that arrives on an open connection once stop() has begun', async () => {
-    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '0' });
+    const settings = loadSettings({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      SHUTDOWN_TIMEOUT_MS: '10000',
+      SHUTDOWN_DRAIN_MS: '0',
+    });
     const running = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
     const port = Number(new URL(running.address).port);
     const probe = await RawConnection.open(port);

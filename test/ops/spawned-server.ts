@@ -30,7 +30,14 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'asmx-server-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'test', 'ops', 'launch-ts.js'), 'src/main.ts'], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      SEED_DEMO_DATA: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];
@@ -57,9 +64,13 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
       const check = () => {
         const found = lines.find(match);
         if (found) return finish(() => resolve(found));
-        if (child.exitCode !== null || child.signalCode !== null) finish(() => reject(new Error(`the server exited (${child.exitCode}): ${stderr}`)));
+        if (child.exitCode !== null || child.signalCode !== null)
+          finish(() => reject(new Error(`the server exited (${child.exitCode}): ${stderr}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no such log line within ${timeoutMs} ms; stderr: ${stderr}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`no such log line within ${timeoutMs} ms; stderr: ${stderr}`))),
+        timeoutMs,
+      );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         waiters.delete(check);
@@ -108,10 +119,12 @@ export class RawConnection {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.wake?.();
     });
-    this.closed = new Promise((resolve) => socket.once('close', () => {
-      this.wake?.();
-      resolve();
-    }));
+    this.closed = new Promise((resolve) =>
+      socket.once('close', () => {
+        this.wake?.();
+        resolve();
+      }),
+    );
     socket.on('error', () => undefined);
   }
 
@@ -137,7 +150,8 @@ export class RawConnection {
     for (;;) {
       const parsed = this.parse();
       if (parsed) return parsed;
-      if (this.socket.destroyed || Date.now() > deadline) throw new Error(`no whole response; received: ${this.buffer.toString('utf8')}`);
+      if (this.socket.destroyed || Date.now() > deadline)
+        throw new Error(`no whole response; received: ${this.buffer.toString('utf8')}`);
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         setTimeout(resolve, 50);
@@ -150,8 +164,10 @@ export class RawConnection {
     if (end < 0) return undefined;
     const [statusLine, ...headerLines] = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
     const headers: Record<string, string> = {};
-    for (const line of headerLines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
-    if (headers['transfer-encoding'] === 'chunked') return this.parseChunked(end + 4, Number(statusLine.split(' ')[1]), headers);
+    for (const line of headerLines)
+      headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+    if (headers['transfer-encoding'] === 'chunked')
+      return this.parseChunked(end + 4, Number(statusLine.split(' ')[1]), headers);
     const length = Number(headers['content-length'] ?? 0);
     if (this.buffer.length < end + 4 + length) return undefined;
     const body = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
@@ -191,15 +207,20 @@ export class RawConnection {
 export function healthPid(server: SpawnedServer, port: number): Promise<number | undefined> {
   const id = `probe-${randomUUID()}`;
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: false, timeout: 5000, headers: { 'X-Request-Id': id } }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        server.waitForLine((line) => line.reqId === id, 2000).then(
-          (line) => resolve(typeof line.pid === 'number' ? line.pid : -1),
-          () => resolve(-1),
-        );
-      });
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/health', agent: false, timeout: 5000, headers: { 'X-Request-Id': id } },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          server
+            .waitForLine((line) => line.reqId === id, 2000)
+            .then(
+              (line) => resolve(typeof line.pid === 'number' ? line.pid : -1),
+              () => resolve(-1),
+            );
+        });
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(undefined));
   });

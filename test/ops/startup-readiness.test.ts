@@ -13,10 +13,12 @@ import { spawnPerTest } from './spawned-server';
 
 function get(port: number, target: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: target, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
   });
 }
 
@@ -31,7 +33,12 @@ describe('readiness during the first start', () => {
 
   it('says 503 while the demo data is written, and serves operations from the moment it says 200', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const running = spawn({ DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`, PORT: String(port), SEED_DEMO_DATA: 'true', SHUTDOWN_DRAIN_MS: '0' });
+    const running = spawn({
+      DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`,
+      PORT: String(port),
+      SEED_DEMO_DATA: 'true',
+      SHUTDOWN_DRAIN_MS: '0',
+    });
     const seen: { ready: number; operation: number }[] = [];
     const deadline = Date.now() + 120_000;
     for (;;) {

@@ -29,7 +29,13 @@ interface Answer {
   body: string;
 }
 
-function request(port: number, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+function request(
+  port: number,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent: false }, (res) => {
       let text = '';
@@ -57,7 +63,10 @@ interface TestDatabase {
 function testDatabase(kind: string): TestDatabase {
   if (kind === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asmx-traces-'));
-    return { url: `sqlite:${path.join(dir, 'traces.db')}`, drop: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })) };
+    return {
+      url: `sqlite:${path.join(dir, 'traces.db')}`,
+      drop: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })),
+    };
   }
   const schema = `t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -77,7 +86,12 @@ const FAST_EXPORT = { OTEL_BSP_SCHEDULE_DELAY: '100' };
 /** The chain of parents of `span` among `spans`, nearest first. */
 function ancestors(span: ReceivedSpan, spans: ReceivedSpan[]): ReceivedSpan[] {
   const chain: ReceivedSpan[] = [];
-  for (let parent = spans.find((s) => s.spanId === span.parentSpanId); parent; parent = spans.find((s) => s.spanId === parent.parentSpanId)) chain.push(parent);
+  for (
+    let parent = spans.find((s) => s.spanId === span.parentSpanId);
+    parent;
+    parent = spans.find((s) => s.spanId === parent.parentSpanId)
+  )
+    chain.push(parent);
   return chain;
 }
 
@@ -90,7 +104,11 @@ describe.each(ENGINES)('traces on %s', (kind) => {
   beforeAll(async () => {
     receiver = await startOtlpReceiver('http/protobuf');
     database = testDatabase(kind);
-    server = spawnServer({ DATABASE_URL: database.url, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, ...FAST_EXPORT });
+    server = spawnServer({
+      DATABASE_URL: database.url,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      ...FAST_EXPORT,
+    });
     port = await server.port();
   });
   afterAll(async () => {
@@ -107,10 +125,17 @@ describe.each(ENGINES)('traces on %s', (kind) => {
     });
     expect(answer.status).toBe(200);
 
-    const operation = await receiver.waitForSpan((s) => s.name === 'MobileAppWebService/getPCNList' && s.traceId === TRACE_ID);
+    const operation = await receiver.waitForSpan(
+      (s) => s.name === 'MobileAppWebService/getPCNList' && s.traceId === TRACE_ID,
+    );
     const httpSpan = await receiver.waitForSpan((s) => s.spanId === operation.parentSpanId);
     expect(httpSpan).toMatchObject({ traceId: TRACE_ID, parentSpanId: CALLER_SPAN_ID, kind: 2, name: 'GET' });
-    expect(httpSpan.attributes).toMatchObject({ 'http.request.method': 'GET', 'url.path': `${SERVICE}/getPCNList`, 'url.query': 'SalesOfficer=REDACTED', 'http.response.status_code': 200 });
+    expect(httpSpan.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'url.path': `${SERVICE}/getPCNList`,
+      'url.query': 'SalesOfficer=REDACTED',
+      'http.response.status_code': 200,
+    });
     expect(operation.kind).toBe(1);
     expect(operation.statusCode).toBe(0);
     expect(operation.attributes).toEqual({
@@ -131,7 +156,8 @@ describe.each(ENGINES)('traces on %s', (kind) => {
       expect(span.attributes['db.system.name']).toBe(kind === 'sqlite' ? 'sqlite' : 'postgresql');
       expect(ancestors(span, receiver.spans).map((s) => s.spanId)).toContain(operation.spanId);
     }
-    for (const query of queries) expect(String(query.attributes['db.query.text'])).toMatch(/^\s*(select|with|begin|commit|rollback)/i);
+    for (const query of queries)
+      expect(String(query.attributes['db.query.text'])).toMatch(/^\s*(select|with|begin|commit|rollback)/i);
 
     expect(answer.headers.traceresponse).toBe(`00-${TRACE_ID}-${httpSpan.spanId}-01`);
     const line = await server.waitForLine((l) => l.msg === 'request completed' && l.operation === 'getPCNList');
@@ -144,10 +170,18 @@ describe.each(ENGINES)('traces on %s', (kind) => {
   });
 
   it('marks the operation span of a business failure (a SOAP 1.2 fault) with error.type and an error status', async () => {
-    const answer = await request(port, 'POST', SERVICE, { 'Content-Type': 'application/soap+xml; charset=utf-8' }, soap12('getPCNList', '<PaymentType>CHEQUES</PaymentType>'));
+    const answer = await request(
+      port,
+      'POST',
+      SERVICE,
+      { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+      soap12('getPCNList', '<PaymentType>CHEQUES</PaymentType>'),
+    );
     expect(answer.status).toBe(500);
     const traceId = String(answer.headers.traceresponse).split('-')[1];
-    const operation = await receiver.waitForSpan((s) => s.name === 'MobileAppWebService/getPCNList' && s.traceId === traceId);
+    const operation = await receiver.waitForSpan(
+      (s) => s.name === 'MobileAppWebService/getPCNList' && s.traceId === traceId,
+    );
     expect(operation.attributes).toMatchObject({
       'rpc.system.name': 'soap',
       'asmx.binding': 'soap12',
@@ -165,13 +199,21 @@ describe.each(ENGINES)('traces on %s', (kind) => {
     const answer = await request(port, 'GET', '/API/v2/MobileAppWebService.asmx/FillAreaManagers', {});
     expect(answer.status).toBe(200);
     const traceId = String(answer.headers.traceresponse).split('-')[1];
-    const operation = await receiver.waitForSpan((s) => s.name === 'MobileAppWebService/FillAreaManagers' && s.traceId === traceId);
-    expect(operation.attributes).toMatchObject({ 'asmx.binding': 'httpget', 'asmx.contract': 'v2', 'asmx.outcome': 'success' });
+    const operation = await receiver.waitForSpan(
+      (s) => s.name === 'MobileAppWebService/FillAreaManagers' && s.traceId === traceId,
+    );
+    expect(operation.attributes).toMatchObject({
+      'asmx.binding': 'httpget',
+      'asmx.contract': 'v2',
+      'asmx.outcome': 'success',
+    });
   });
 
   it('records nothing of a trace its caller did not sample, and its answer has no traceresponse, but its log line has the trace', async () => {
     const unsampled = 'f1e2d3c4b5a697887766554433221100';
-    const answer = await request(port, 'GET', `${SERVICE}/FillAreaManagers`, { traceparent: `00-${unsampled}-${CALLER_SPAN_ID}-00` });
+    const answer = await request(port, 'GET', `${SERVICE}/FillAreaManagers`, {
+      traceparent: `00-${unsampled}-${CALLER_SPAN_ID}-00`,
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.traceresponse).toBeUndefined();
     const line = await server.waitForLine((l) => l.msg === 'request completed' && l.trace_id === unsampled);
@@ -187,10 +229,19 @@ describe.each(ENGINES)('traces on %s', (kind) => {
     const answer = await request(port, 'GET', `${SERVICE}?WSDL`, {});
     expect(answer.status).toBe(200);
     const traceId = String(answer.headers.traceresponse).split('-')[1];
-    const handler = await receiver.waitForSpan((s) => s.traceId === traceId && s.attributes['express.type'] === 'request_handler');
+    const handler = await receiver.waitForSpan(
+      (s) => s.traceId === traceId && s.attributes['express.type'] === 'request_handler',
+    );
     const httpSpan = await receiver.waitForSpan((s) => s.traceId === traceId && s.kind === 2);
     expect(handler.parentSpanId).toBe(httpSpan.spanId);
-    expect(receiver.spans.filter((s) => s.traceId === traceId && s.attributes['express.type'] !== undefined && s.attributes['express.type'] !== 'request_handler')).toEqual([]);
+    expect(
+      receiver.spans.filter(
+        (s) =>
+          s.traceId === traceId &&
+          s.attributes['express.type'] !== undefined &&
+          s.attributes['express.type'] !== 'request_handler',
+      ),
+    ).toEqual([]);
   });
 
   it('leaves the probes out of the traces', async () => {
@@ -198,7 +249,9 @@ describe.each(ENGINES)('traces on %s', (kind) => {
     expect(health.status).toBe(200);
     expect(health.headers.traceresponse).toBeUndefined();
     await request(port, 'GET', `${SERVICE}/FillAreaManagers`, {});
-    await receiver.waitForSpan((s) => s.name === 'MobileAppWebService/FillAreaManagers' && s.attributes['asmx.contract'] === 'legacy');
+    await receiver.waitForSpan(
+      (s) => s.name === 'MobileAppWebService/FillAreaManagers' && s.attributes['asmx.contract'] === 'legacy',
+    );
     expect(receiver.spans.filter((s) => s.attributes['url.path'] === '/health')).toEqual([]);
   });
 });
@@ -217,7 +270,12 @@ describe('trace export protocols and switches', () => {
   async function serve(env: Record<string, string>, protocol?: OtlpProtocol) {
     const receiver = protocol ? await startOtlpReceiver(protocol) : undefined;
     const database = testDatabase('sqlite');
-    const server = spawnServer({ DATABASE_URL: database.url, ...FAST_EXPORT, ...(receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } : {}), ...env });
+    const server = spawnServer({
+      DATABASE_URL: database.url,
+      ...FAST_EXPORT,
+      ...(receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } : {}),
+      ...env,
+    });
     started.push({ server, receiver, database });
     return { server, receiver, port: await server.port() };
   }
@@ -226,7 +284,10 @@ describe('trace export protocols and switches', () => {
     ['http/json', 'application/json'],
     ['grpc', 'application/grpc'],
   ] as const)('exports over %s when OTEL_EXPORTER_OTLP_PROTOCOL says so', async (protocol, contentType) => {
-    const { receiver, port } = await serve({ OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_SERVICE_NAME: 'field-sales-api' }, protocol);
+    const { receiver, port } = await serve(
+      { OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_SERVICE_NAME: 'field-sales-api' },
+      protocol,
+    );
     await request(port, 'GET', '/API/SyncCustomers.asmx/HelloWorld', {});
     const operation = await receiver!.waitForSpan((s) => s.name === 'SyncCustomers/HelloWorld');
     expect(operation.resource['service.name']).toBe('field-sales-api');
@@ -247,10 +308,13 @@ describe('trace export protocols and switches', () => {
     ['OTEL_SDK_DISABLED is true', { OTEL_SDK_DISABLED: 'true' }],
   ])('traces nothing when %s', async (_when, env) => {
     const receiver = await startOtlpReceiver('http/protobuf');
-    const endpoint: Record<string, string> = Object.keys(env).length > 0 ? { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces` } : {};
+    const endpoint: Record<string, string> =
+      Object.keys(env).length > 0 ? { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces` } : {};
     const { server, port } = await serve({ ...endpoint, ...env });
     started[started.length - 1].receiver = receiver;
-    const answer = await request(port, 'GET', `${SERVICE}/FillAreaManagers`, { traceparent: `00-${TRACE_ID}-${CALLER_SPAN_ID}-01` });
+    const answer = await request(port, 'GET', `${SERVICE}/FillAreaManagers`, {
+      traceparent: `00-${TRACE_ID}-${CALLER_SPAN_ID}-01`,
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.traceresponse).toBeUndefined();
     const line = await server.waitForLine((l) => l.msg === 'request completed' && l.operation === 'FillAreaManagers');

@@ -31,7 +31,9 @@ describe('rate limiting across WORKERS=2', () => {
   it('refuses RATE_LIMIT_STORE=postgres on SQLite at start, naming the variable', async () => {
     const server = spawn({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_STORE: 'postgres' });
     expect(await server.exited).toEqual({ code: 1, signal: null });
-    expect(server.stderr().trim()).toBe('Invalid setting RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)');
+    expect(server.stderr().trim()).toBe(
+      'Invalid setting RATE_LIMIT_STORE: postgres needs a PostgreSQL DATABASE_URL (use memory or redis with SQLite)',
+    );
   });
 
   if (!databaseUrl) {
@@ -40,19 +42,26 @@ describe('rate limiting across WORKERS=2', () => {
   }
 
   /** WORKERS=2 on a schema of its own, once both workers listen; resolves with the server and its port. */
-  async function startWorkers(schemaName: string, env: Record<string, string>): Promise<{ running: SpawnedServer; port: number }> {
+  async function startWorkers(
+    schemaName: string,
+    env: Record<string, string>,
+  ): Promise<{ running: SpawnedServer; port: number }> {
     const url = new URL(databaseUrl!);
     url.searchParams.set('schema', schemaName);
     const running = spawn({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_DRAIN_MS: '0', ...env });
     const port = await running.port();
-    await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
+    await running.waitForLine(
+      (l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid,
+    );
     return { running, port };
   }
 
   /** Both workers answered, one of them with a 429; then the server stops cleanly. */
   async function expectBothWorkersAndStop(running: SpawnedServer): Promise<void> {
     await running.waitForLine((l) => l.msg === 'request completed' && l.outcome === 'rate_limited');
-    const answeredBy = new Set(running.lines.filter((l) => l.msg === 'request completed' && l.operation === 'HelloWorld').map((l) => l.pid));
+    const answeredBy = new Set(
+      running.lines.filter((l) => l.msg === 'request completed' && l.operation === 'HelloWorld').map((l) => l.pid),
+    );
     expect(answeredBy.size).toBe(2);
     running.child.kill('SIGTERM');
     expect(await running.exited).toEqual({ code: 0, signal: null });

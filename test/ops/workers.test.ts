@@ -47,7 +47,9 @@ describe('WORKERS', () => {
 
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) {
-    process.stdout.write('[left out] WORKERS=2 on PostgreSQL (two pids, a dead worker replaced, SIGTERM stops all): TEST_DATABASE_URL is not set.\n');
+    process.stdout.write(
+      '[left out] WORKERS=2 on PostgreSQL (two pids, a dead worker replaced, SIGTERM stops all): TEST_DATABASE_URL is not set.\n',
+    );
     return;
   }
 
@@ -65,9 +67,18 @@ describe('WORKERS', () => {
     it('serves from two processes, replaces a dead worker, and stops all on SIGTERM with exit 0', async () => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', schema);
-      const running = spawn({ DATABASE_URL: url.toString(), WORKERS: '2', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '500', LOG_LEVEL: 'debug' });
+      const running = spawn({
+        DATABASE_URL: url.toString(),
+        WORKERS: '2',
+        SHUTDOWN_TIMEOUT_MS: '5000',
+        SHUTDOWN_DRAIN_MS: '500',
+        LOG_LEVEL: 'debug',
+      });
       const port = await running.port();
-      await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid);
+      await running.waitForLine(
+        (l) =>
+          l.msg?.startsWith('listening') && l.pid !== running.lines.find((m) => m.msg?.startsWith('listening'))!.pid,
+      );
       const primaryPid = running.child.pid!;
 
       const pids = await pidsAnswering(running, port, 12);
@@ -78,7 +89,9 @@ describe('WORKERS', () => {
       // The metrics answer is the sum over both workers whichever of them is asked.
       for (let i = 0; i < 4; i++) await get(port, `${SYNC}/HelloWorld`);
       const metrics = (await get(port, '/metrics')).body;
-      expect(metrics).toMatch(/^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 5$/m);
+      expect(metrics).toMatch(
+        /^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 5$/m,
+      );
 
       const [victim] = pids;
       process.kill(victim, 'SIGKILL');
@@ -91,17 +104,31 @@ describe('WORKERS', () => {
       running.child.kill('SIGTERM');
       expect(await running.exited).toEqual({ code: 0, signal: null });
       for (const pid of after) expect(() => process.kill(pid, 0)).toThrow();
-      expect(running.lines.filter((l) => l.msg === 'stopped').map((l) => l.pid).sort()).toEqual([...after].sort());
+      expect(
+        running.lines
+          .filter((l) => l.msg === 'stopped')
+          .map((l) => l.pid)
+          .sort(),
+      ).toEqual([...after].sort());
     });
 
     it('with METRICS_PORT, serves the sum over both workers there and /metrics 404 on the main port', async () => {
       const url = new URL(databaseUrl);
       url.searchParams.set('schema', schema);
-      const running = spawn({ DATABASE_URL: url.toString(), WORKERS: '2', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
+      const running = spawn({
+        DATABASE_URL: url.toString(),
+        WORKERS: '2',
+        METRICS_PORT: '0',
+        SHUTDOWN_TIMEOUT_MS: '5000',
+        SHUTDOWN_DRAIN_MS: '0',
+        LOG_LEVEL: 'debug',
+      });
       const port = await running.port();
       const listening = running.lines.filter((l) => l.msg?.startsWith('listening'));
       await running.waitForLine((l) => l.msg?.startsWith('listening') && l.pid !== listening[0].pid);
-      const metricsPorts = new Set(running.lines.filter((l) => l.msg?.startsWith('listening')).map((l) => new URL(String(l.metricsAddress)).port));
+      const metricsPorts = new Set(
+        running.lines.filter((l) => l.msg?.startsWith('listening')).map((l) => new URL(String(l.metricsAddress)).port),
+      );
       // node:cluster shares the one metrics port between the workers as it shares the main one.
       expect(metricsPorts.size).toBe(1);
       const metricsPort = Number([...metricsPorts][0]);
@@ -112,7 +139,9 @@ describe('WORKERS', () => {
       for (let i = 0; i < 4; i++) {
         const metrics = await get(metricsPort, '/metrics');
         expect(metrics.status).toBe(200);
-        expect(metrics.body).toMatch(/^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 5$/m);
+        expect(metrics.body).toMatch(
+          /^asmx_requests_total\{service="SyncCustomers",operation="HelloWorld",binding="httpget",outcome="success"\} 5$/m,
+        );
       }
       running.child.kill('SIGTERM');
       expect(await running.exited).toEqual({ code: 0, signal: null });

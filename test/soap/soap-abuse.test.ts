@@ -48,18 +48,26 @@ afterAll(async () => {
 });
 
 /** One request; the body goes out in chunks (no Content-Length) when chunked is set. */
-function send(path: string, headers: http.OutgoingHttpHeaders, body: Buffer | string, chunked = false): Promise<Answer> {
+function send(
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  body: Buffer | string,
+  chunked = false,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
     if (!chunked) return void req.end(bytes);
-    for (let offset = 0; offset < bytes.length; offset += 16 * 1024) req.write(bytes.subarray(offset, offset + 16 * 1024));
+    for (let offset = 0; offset < bytes.length; offset += 16 * 1024)
+      req.write(bytes.subarray(offset, offset + 16 * 1024));
     req.end();
   });
 }
@@ -88,7 +96,7 @@ describe('the size limit (MAX_REQUEST_BYTES)', () => {
     ['SOAP 1.1 chunked', '1.1' as const, true],
     ['SOAP 1.2 with Content-Length', '1.2' as const, false],
     ['SOAP 1.2 chunked', '1.2' as const, true],
-  ])('%s over the limit: 413, empty, in the version\'s content type', async (_name, version, chunked) => {
+  ])("%s over the limit: 413, empty, in the version's content type", async (_name, version, chunked) => {
     const headers = version === '1.1' ? soap11Headers : { 'Content-Type': SOAP12_TYPE };
     const res = await send(MAIN_PATH, headers, padded(version, LIMIT * 4), chunked);
     expect(res.status).toBe(413);
@@ -144,11 +152,14 @@ describe('compressed bodies', () => {
     expect(res.text).toBe('');
   });
 
-  test.each(['constructor', 'toString', '__proto__'])('a Content-Type named %s, as every object has a member of that name: 415', async (mediaType) => {
-    const res = await send(MAIN_PATH, { 'Content-Type': mediaType }, pcn11);
-    expect(res.status).toBe(415);
-    expect(res.text).toBe('');
-  });
+  test.each(['constructor', 'toString', '__proto__'])(
+    'a Content-Type named %s, as every object has a member of that name: 415',
+    async (mediaType) => {
+      const res = await send(MAIN_PATH, { 'Content-Type': mediaType }, pcn11);
+      expect(res.status).toBe(415);
+      expect(res.text).toBe('');
+    },
+  );
 });
 
 function corrupt(bytes: Buffer): Buffer {
@@ -160,7 +171,14 @@ function corrupt(bytes: Buffer): Buffer {
 describe('clients and documents that try to tie the server up', () => {
   test('a client that goes away in the middle of its body leaves the server serving', async () => {
     await new Promise<void>((resolve) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: MAIN_PATH, headers: { ...soap11Headers, 'Content-Length': '5000' }, agent: false });
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: MAIN_PATH,
+        headers: { ...soap11Headers, 'Content-Length': '5000' },
+        agent: false,
+      });
       req.on('error', () => resolve());
       req.write(pcn11.slice(0, 100), () => setTimeout(() => req.destroy(), 50));
       req.on('close', () => resolve());
@@ -172,7 +190,11 @@ describe('clients and documents that try to tie the server up', () => {
   test('a deeply nested parameter (8 000 levels) is refused as malformed XML: 400, empty', async () => {
     const depth = 8000;
     const value = '<a>'.repeat(depth) + 'x' + '</a>'.repeat(depth);
-    const res = await send(MAIN_PATH, soap11Headers, envelope('1.1', operationElement('getPCNList', ns, { SalesOfficer: value })));
+    const res = await send(
+      MAIN_PATH,
+      soap11Headers,
+      envelope('1.1', operationElement('getPCNList', ns, { SalesOfficer: value })),
+    );
     expect(res.status).toBe(400);
     expect(res.text).toBe('');
     await expectStillServing();
@@ -180,17 +202,39 @@ describe('clients and documents that try to tie the server up', () => {
 
   test('deep nesting outside the Body is refused too; nesting within the bound is read', async () => {
     const header = (depth: number) => '<h xmlns="urn:x">' + '<a>'.repeat(depth) + '</a>'.repeat(depth) + '</h>';
-    const deep = await send(MAIN_PATH, soap11Headers, envelope('1.1', operationElement('getPCNList', ns), header(8000)));
+    const deep = await send(
+      MAIN_PATH,
+      soap11Headers,
+      envelope('1.1', operationElement('getPCNList', ns), header(8000)),
+    );
     expect(deep.status).toBe(400);
-    const within = await send(MAIN_PATH, soap11Headers, envelope('1.1', operationElement('getPCNList', ns), header(50)));
+    const within = await send(
+      MAIN_PATH,
+      soap11Headers,
+      envelope('1.1', operationElement('getPCNList', ns), header(50)),
+    );
     expect(within.status).toBe(200);
   });
 });
 
 describe('200 concurrent mixed requests', () => {
   const kinds = [
-    { name: 'soap11', path: MAIN_PATH, headers: soap11Headers, body: pcn11, status: 200, text: emptyResponse('1.1', 'getPCNList', ns) },
-    { name: 'soap12', path: MAIN_PATH, headers: { 'Content-Type': SOAP12_TYPE }, body: pcn12, status: 200, text: emptyResponse('1.2', 'getPCNList', ns) },
+    {
+      name: 'soap11',
+      path: MAIN_PATH,
+      headers: soap11Headers,
+      body: pcn11,
+      status: 200,
+      text: emptyResponse('1.1', 'getPCNList', ns),
+    },
+    {
+      name: 'soap12',
+      path: MAIN_PATH,
+      headers: { 'Content-Type': SOAP12_TYPE },
+      body: pcn12,
+      status: 200,
+      text: emptyResponse('1.2', 'getPCNList', ns),
+    },
     {
       name: 'hello',
       path: SYNC_PATH,
@@ -199,10 +243,31 @@ describe('200 concurrent mixed requests', () => {
       status: 200,
       text: helloWorldResponse('1.2', ns),
     },
-    { name: 'unknown', path: MAIN_PATH, headers: { ...soap11Headers, SOAPAction: '"urn:nope"' }, body: pcn11, status: 500, text: undefined },
+    {
+      name: 'unknown',
+      path: MAIN_PATH,
+      headers: { ...soap11Headers, SOAPAction: '"urn:nope"' },
+      body: pcn11,
+      status: 500,
+      text: undefined,
+    },
     { name: 'malformed', path: MAIN_PATH, headers: soap11Headers, body: pcn11.slice(0, 120), status: 400, text: '' },
-    { name: 'media', path: MAIN_PATH, headers: { 'Content-Type': 'application/json' }, body: '{}', status: 415, text: '' },
-    { name: 'gzip', path: MAIN_PATH, headers: { ...soap11Headers, 'Content-Encoding': 'gzip' }, body: zlib.gzipSync(Buffer.from(pcn11)), status: 200, text: emptyResponse('1.1', 'getPCNList', ns) },
+    {
+      name: 'media',
+      path: MAIN_PATH,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+      status: 415,
+      text: '',
+    },
+    {
+      name: 'gzip',
+      path: MAIN_PATH,
+      headers: { ...soap11Headers, 'Content-Encoding': 'gzip' },
+      body: zlib.gzipSync(Buffer.from(pcn11)),
+      status: 200,
+      text: emptyResponse('1.1', 'getPCNList', ns),
+    },
     { name: 'large', path: MAIN_PATH, headers: soap11Headers, body: padded('1.1', LIMIT * 2), status: 413, text: '' },
   ];
 

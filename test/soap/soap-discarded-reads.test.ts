@@ -17,7 +17,8 @@ const SOAP_BINDINGS: Array<Extract<BindingName, 'soap11' | 'soap12'>> = ['soap11
 const REPORT_TABLES = ['pcn', 'receipts', 'activities', 'complaints'];
 
 async function hideReportTables(app: TestApp): Promise<void> {
-  for (const table of REPORT_TABLES) await sql`alter table ${sql.table(table)} rename to ${sql.table(`${table}_hidden`)}`.execute(app.engine.db);
+  for (const table of REPORT_TABLES)
+    await sql`alter table ${sql.table(table)} rename to ${sql.table(`${table}_hidden`)}`.execute(app.engine.db);
 }
 
 /** The JSON error an HTTP binding answers (Success false), whose message the SOAP fault carries. */
@@ -30,28 +31,40 @@ function httpError(text: string): { Code: string; Message: string } {
 describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
   describe('authentication off', () => {
     let app: TestApp;
-    suiteAuthApp(kind, {}, (started) => (app = started), async () => {
-      await hideReportTables(app);
-    });
+    suiteAuthApp(
+      kind,
+      {},
+      (started) => (app = started),
+      async () => {
+        await hideReportTables(app);
+      },
+    );
 
     it.each([
       ['getPCNList', { SalesOfficer: 'SO01' }, 'a 500'],
       // A streamed list's first bytes leave before its count, so the count's failure cuts the connection.
-      ['getCollectionStatements', { SalesOfficer: 'SO01', FromDate: '2026-01-01', ToDate: '2026-06-30' }, 'a cut stream'],
+      [
+        'getCollectionStatements',
+        { SalesOfficer: 'SO01', FromDate: '2026-01-01', ToDate: '2026-06-30' },
+        'a cut stream',
+      ],
       // A page is read whole before it is written, so its failure is a 500 rather than a cut stream.
       ['ActivityReportAndComplaints', { SalesOfficer: 'SO01', PageSize: '10' }, 'a 500'],
-    ])('%s answers the empty response over SOAP without its query, and fails over HTTP GET (%j, %s)', async (operation, values, failure) => {
-      for (const binding of SOAP_BINDINGS) {
-        const res = await call(app.app, binding, MAIN, operation, values);
-        expect(res.status).toBe(200);
-        expect(res.text).toBe(emptyResponse(binding === 'soap11' ? '1.1' : '1.2', operation, NS));
-      }
-      const http = call(app.app, 'httpget', MAIN, operation, values);
-      // Cut after the head was written: the client sees the answer aborted, or, when the cut came
-      // before the head left the socket's buffer, the connection hung up without one. Never a whole answer.
-      if (failure === 'a cut stream') await expect(http).rejects.toThrow(/^(aborted|socket hang up)$/);
-      else expect((await http).status).toBe(500);
-    });
+    ])(
+      '%s answers the empty response over SOAP without its query, and fails over HTTP GET (%j, %s)',
+      async (operation, values, failure) => {
+        for (const binding of SOAP_BINDINGS) {
+          const res = await call(app.app, binding, MAIN, operation, values);
+          expect(res.status).toBe(200);
+          expect(res.text).toBe(emptyResponse(binding === 'soap11' ? '1.1' : '1.2', operation, NS));
+        }
+        const http = call(app.app, 'httpget', MAIN, operation, values);
+        // Cut after the head was written: the client sees the answer aborted, or, when the cut came
+        // before the head left the socket's buffer, the connection hung up without one. Never a whole answer.
+        if (failure === 'a cut stream') await expect(http).rejects.toThrow(/^(aborted|socket hang up)$/);
+        else expect((await http).status).toBe(500);
+      },
+    );
 
     it.each([
       ['getPCNList', { PaymentType: 'CHEQUES' }],
@@ -70,10 +83,14 @@ describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
 
     it('still answers NOT_FOUND for an unknown user, which decides what a report may show', async () => {
       const values = { Username: 'nobody' };
-      const { Code, Message } = httpError((await call(app.app, 'httpget', MAIN, 'ActivityReportAndComplaints', values)).text);
+      const { Code, Message } = httpError(
+        (await call(app.app, 'httpget', MAIN, 'ActivityReportAndComplaints', values)).text,
+      );
       expect(Code).toBe('NOT_FOUND');
       for (const binding of SOAP_BINDINGS) {
-        expect((await call(app.app, binding, MAIN, 'ActivityReportAndComplaints', values)).text).toBe(clientFault(binding, Message));
+        expect((await call(app.app, binding, MAIN, 'ActivityReportAndComplaints', values)).text).toBe(
+          clientFault(binding, Message),
+        );
       }
     });
   });
@@ -81,10 +98,15 @@ describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
   describe('authentication on', () => {
     let app: TestApp;
     const asSoOne = basic('so.one', 'secret one');
-    suiteAuthApp(kind, { AUTH_MODE: 'basic' }, (started) => (app = started), async () => {
-      await givePassword(app, 'so.one', 'secret one');
-      await hideReportTables(app);
-    });
+    suiteAuthApp(
+      kind,
+      { AUTH_MODE: 'basic' },
+      (started) => (app = started),
+      async () => {
+        await givePassword(app, 'so.one', 'secret one');
+        await hideReportTables(app);
+      },
+    );
 
     // A user named outside the scope is answered as an unknown one (docs/behaviour.md, "Records outside the caller's scope").
     it.each([
@@ -99,16 +121,19 @@ describe.each(ENGINES)('SOAP reads whose result is discarded (%s)', (kind) => {
       ['getSalesReportStats', { Username: 'so.three' }, 'Username', 'NOT_FOUND'],
       ['FillAreaManagers', { username: 'so.three' }, 'username', 'NOT_FOUND'],
       ['SyncWarrantyReqList', { SalesOfficer: 'SO03' }, 'SalesOfficer', 'FORBIDDEN'],
-    ])('%s refuses a filter outside the user\'s scope over SOAP as over HTTP (%j)', async (operation, values, field, code) => {
-      const { Code, Message } = httpError((await call(app.app, 'httpget', MAIN, operation, values, asSoOne)).text);
-      expect(Code).toBe(code);
-      expect(Message.startsWith(`${field}:`)).toBe(true);
-      for (const binding of SOAP_BINDINGS) {
-        const res = await call(app.app, binding, MAIN, operation, values, asSoOne);
-        expect(res.status).toBe(500);
-        expect(res.text).toBe(clientFault(binding, Message));
-      }
-    });
+    ])(
+      "%s refuses a filter outside the user's scope over SOAP as over HTTP (%j)",
+      async (operation, values, field, code) => {
+        const { Code, Message } = httpError((await call(app.app, 'httpget', MAIN, operation, values, asSoOne)).text);
+        expect(Code).toBe(code);
+        expect(Message.startsWith(`${field}:`)).toBe(true);
+        for (const binding of SOAP_BINDINGS) {
+          const res = await call(app.app, binding, MAIN, operation, values, asSoOne);
+          expect(res.status).toBe(500);
+          expect(res.text).toBe(clientFault(binding, Message));
+        }
+      },
+    );
 
     it('answers a read within the scope with the empty response over SOAP without its query', async () => {
       for (const binding of SOAP_BINDINGS) {

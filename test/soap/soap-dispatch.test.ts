@@ -12,7 +12,7 @@ import { helloWorldResponse } from './soap-support';
 
 const NS = 'http://tempuri.org/';
 
-describe('the bindings\' dispatcher', () => {
+describe("the bindings' dispatcher", () => {
   let ops: OpsApp;
   beforeAll(async () => {
     ops = await startOpsApp();
@@ -20,7 +20,12 @@ describe('the bindings\' dispatcher', () => {
   afterAll(() => ops.close());
 
   const hello = (app: RequestListener, path: string, headers: Record<string, string> = {}) =>
-    request(app).post(path).set('Content-Type', SOAP11.type).set('SOAPAction', `"${NS}HelloWorld"`).set(headers).send(soapEnvelope(SOAP11, 'HelloWorld'));
+    request(app)
+      .post(path)
+      .set('Content-Type', SOAP11.type)
+      .set('SOAPAction', `"${NS}HelloWorld"`)
+      .set(headers)
+      .send(soapEnvelope(SOAP11, 'HelloWorld'));
 
   it('answers a path that differs only in case as the router would, with one log line', async () => {
     const exact = await hello(ops.app, SYNC, { 'X-Request-Id': 'door-exact' });
@@ -28,10 +33,22 @@ describe('the bindings\' dispatcher', () => {
     expect(exact.status).toBe(200);
     expect(lower.text).toBe(exact.text);
     expect(exact.text).toBe(helloWorldResponse('1.1', NS));
-    expect({ ...lower.headers, date: '', 'x-request-id': '' }).toEqual({ ...exact.headers, date: '', 'x-request-id': '' });
+    expect({ ...lower.headers, date: '', 'x-request-id': '' }).toEqual({
+      ...exact.headers,
+      date: '',
+      'x-request-id': '',
+    });
     expect(lower.headers['x-request-id']).toBe('door-lower');
     const line = await ops.log.find((l) => l.reqId === 'door-lower');
-    expect(line).toMatchObject({ method: 'POST', path: SYNC.toLowerCase(), binding: 'soap11', service: 'SyncCustomers', operation: 'HelloWorld', outcome: 'success', status: 200 });
+    expect(line).toMatchObject({
+      method: 'POST',
+      path: SYNC.toLowerCase(),
+      binding: 'soap11',
+      service: 'SyncCustomers',
+      operation: 'HelloWorld',
+      outcome: 'success',
+      status: 200,
+    });
     expect(ops.log.lines.filter((l) => l.reqId === 'door-lower')).toHaveLength(1);
   });
 
@@ -59,7 +76,12 @@ describe('the bindings\' dispatcher', () => {
     const lower = await request(ops.app).get(`${SYNC.toLowerCase()}/HelloWorld`).set('X-Request-Id', 'door-get-lower');
     expect(exact.status).toBe(200);
     expect(lower.text).toBe(exact.text);
-    expect(await ops.log.find((l) => l.reqId === 'door-get-lower')).toMatchObject({ binding: 'httpget', operation: 'HelloWorld', outcome: 'success', path: `${SYNC.toLowerCase()}/HelloWorld` });
+    expect(await ops.log.find((l) => l.reqId === 'door-get-lower')).toMatchObject({
+      binding: 'httpget',
+      operation: 'HelloWorld',
+      outcome: 'success',
+      path: `${SYNC.toLowerCase()}/HelloWorld`,
+    });
     const post = await request(ops.app).post(`${MAIN}/FillAreaManagers`).type('form').send({ username: 'nobody' });
     expect(JSON.parse(post.text)).toMatchObject({ Success: false, Code: 'NOT_FOUND' });
     expect((await request(ops.app).get(`${MAIN}/NoSuchOp`)).status).toBe(500);

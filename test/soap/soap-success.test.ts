@@ -42,7 +42,9 @@ describe.each(ENGINES)('SOAP success on the default settings: %s', (kind) => {
 
   describe.each(VERSIONS)('SOAP %s', (version) => {
     test.each(MAIN_OPERATIONS)('%s answers the empty <opResponse/> (no parameters sent)', async (op) => {
-      const res = await postSoap(t.app, MAIN_PATH, version, envelope(version, operationElement(op, ns)), { action: `"${ns}${op}"` });
+      const res = await postSoap(t.app, MAIN_PATH, version, envelope(version, operationElement(op, ns)), {
+        action: `"${ns}${op}"`,
+      });
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe(CONTENT_TYPE[version]);
       expect(res.text).toBe(emptyResponse(version, op, ns));
@@ -77,8 +79,24 @@ describe.each(ENGINES)('SOAP success on the default settings: %s', (kind) => {
 describe('SOAP success: the captured requests and the lenient forms ASMX accepts', () => {
   let t: TestApp;
   const ns = 'http://tempuri.org/';
-  const pcn = envelope('1.1', operationElement('getPCNList', ns, { SalesOfficer: 'SO1', Customer: 'C1', PaymentType: 'PDC', PaymentMethod: 'CHEQUE' }));
-  const pcn12 = envelope('1.2', operationElement('getPCNList', ns, { SalesOfficer: 'SO1', Customer: 'C1', PaymentType: 'PDC', PaymentMethod: 'CHEQUE' }));
+  const pcn = envelope(
+    '1.1',
+    operationElement('getPCNList', ns, {
+      SalesOfficer: 'SO1',
+      Customer: 'C1',
+      PaymentType: 'PDC',
+      PaymentMethod: 'CHEQUE',
+    }),
+  );
+  const pcn12 = envelope(
+    '1.2',
+    operationElement('getPCNList', ns, {
+      SalesOfficer: 'SO1',
+      Customer: 'C1',
+      PaymentType: 'PDC',
+      PaymentMethod: 'CHEQUE',
+    }),
+  );
   beforeAll(async () => {
     t = await startTestApp();
   });
@@ -107,27 +125,41 @@ describe('SOAP success: the captured requests and the lenient forms ASMX accepts
     ['without action (ok-soap12-getPCNList)', SOAP12_TYPE],
     ['with action= (ok-soap12-action-getPCNList)', `${SOAP12_TYPE}; action="${ns}getPCNList"`],
     ['with an unquoted action= and no charset', `application/soap+xml;action=${ns}getPCNList`],
-  ])('SOAP 1.2 %s answers application/soap+xml; charset=utf-8 whatever the request carried', async (_name, contentType) => {
-    const res = await postSoap(t.app, MAIN_PATH, '1.2', pcn12, { contentType });
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe(SOAP12_TYPE);
-    expect(res.text).toBe(emptyResponse('1.2', 'getPCNList', ns));
-  });
+  ])(
+    'SOAP 1.2 %s answers application/soap+xml; charset=utf-8 whatever the request carried',
+    async (_name, contentType) => {
+      const res = await postSoap(t.app, MAIN_PATH, '1.2', pcn12, { contentType });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe(SOAP12_TYPE);
+      expect(res.text).toBe(emptyResponse('1.2', 'getPCNList', ns));
+    },
+  );
 
   test('SOAP 1.2 HelloWorld with action= (ok-soap12-action-HelloWorld)', async () => {
     const body = envelope('1.2', operationElement('HelloWorld', ns));
-    const res = await postSoap(t.app, SYNC_PATH, '1.2', body, { contentType: `${SOAP12_TYPE}; action="${ns}HelloWorld"` });
+    const res = await postSoap(t.app, SYNC_PATH, '1.2', body, {
+      contentType: `${SOAP12_TYPE}; action="${ns}HelloWorld"`,
+    });
     expect(res.status).toBe(200);
     expect(res.text).toBe(helloWorldResponse('1.2', ns));
   });
 
   test.each([
     ['partial parameters (var-soap11-partial-params)', operationElement('getPCNList', ns, { SalesOfficer: 'SO1' })],
-    ['an unknown extra parameter (var-soap11-extra-param)', operationElement('getPCNList', ns, { SalesOfficer: 'SO1', Bogus: 'x' })],
-    ['wrong-case parameter names (var-soap11-wrongcase-params)', operationElement('getPCNList', ns, { salesofficer: 'SO1', CUSTOMER: 'C1' })],
+    [
+      'an unknown extra parameter (var-soap11-extra-param)',
+      operationElement('getPCNList', ns, { SalesOfficer: 'SO1', Bogus: 'x' }),
+    ],
+    [
+      'wrong-case parameter names (var-soap11-wrongcase-params)',
+      operationElement('getPCNList', ns, { salesofficer: 'SO1', CUSTOMER: 'C1' }),
+    ],
     ['a nil parameter', `<getPCNList xmlns="${ns}"><SalesOfficer xsi:nil="true" /></getPCNList>`],
     ['an empty Body (err-soap11-envelope-empty-body)', ''],
-    ['comments, whitespace and a processing instruction', `<!-- c --><?pi x?>\n  ${operationElement('getPCNList', ns)}\n`],
+    [
+      'comments, whitespace and a processing instruction',
+      `<!-- c --><?pi x?>\n  ${operationElement('getPCNList', ns)}\n`,
+    ],
   ])('SOAP 1.1 with %s', async (_name, bodyXml) => {
     const res = await postSoap(t.app, MAIN_PATH, '1.1', envelope('1.1', bodyXml), { action: `"${ns}getPCNList"` });
     expect(res.status).toBe(200);
@@ -157,20 +189,32 @@ describe('SOAP success: the captured requests and the lenient forms ASMX accepts
 
   test('a body in UTF-16 with its charset is read', async () => {
     const bytes = Buffer.from(`\uFEFF${pcn.replace('encoding="utf-8"', 'encoding="utf-16"')}`, 'utf16le');
-    const res = await postSoap(t.app, MAIN_PATH, '1.1', bytes, { action: `"${ns}getPCNList"`, contentType: 'text/xml; charset=utf-16' });
+    const res = await postSoap(t.app, MAIN_PATH, '1.1', bytes, {
+      action: `"${ns}getPCNList"`,
+      contentType: 'text/xml; charset=utf-16',
+    });
     expect(res.status).toBe(200);
     expect(res.text).toBe(emptyResponse('1.1', 'getPCNList', ns));
   });
 
   test('a UTF-16 body without charset is recognised by its byte order mark', async () => {
     const bytes = Buffer.from(`\uFEFF${pcn.replace('encoding="utf-8"', 'encoding="utf-16"')}`, 'utf16le');
-    const res = await postSoap(t.app, MAIN_PATH, '1.1', bytes, { action: `"${ns}getPCNList"`, contentType: 'text/xml' });
+    const res = await postSoap(t.app, MAIN_PATH, '1.1', bytes, {
+      action: `"${ns}getPCNList"`,
+      contentType: 'text/xml',
+    });
     expect(res.status).toBe(200);
   });
 
   test('an ISO-8859-1 body without charset is read by its XML declaration (the value comes back in the fault)', async () => {
-    const text = envelope('1.1', operationElement('getPCNList', ns, { PaymentType: 'Jos\u00e9' })).replace('encoding="utf-8"', 'encoding="ISO-8859-1"');
-    const res = await postSoap(t.app, MAIN_PATH, '1.1', Buffer.from(text, 'latin1'), { action: `"${ns}getPCNList"`, contentType: 'text/xml' });
+    const text = envelope('1.1', operationElement('getPCNList', ns, { PaymentType: 'Jos\u00e9' })).replace(
+      'encoding="utf-8"',
+      'encoding="ISO-8859-1"',
+    );
+    const res = await postSoap(t.app, MAIN_PATH, '1.1', Buffer.from(text, 'latin1'), {
+      action: `"${ns}getPCNList"`,
+      contentType: 'text/xml',
+    });
     expect(res.status).toBe(500);
     expect(res.text).toContain("PaymentType: 'Jos\u00e9' is not accepted");
   });
@@ -193,27 +237,45 @@ describe.each(VERSIONS)('SOAP %s with custom namespaces and a base path', (versi
   afterAll(() => t.close());
 
   test.each(MAIN_OPERATIONS)('%s answers in the configured namespace under the base path', async (op) => {
-    const res = await postSoap(t.app, `/MobileApp${MAIN_PATH}`, version, envelope(version, operationElement(op, apiNs)), {
-      action: `"${apiNs}${op}"`,
-    });
+    const res = await postSoap(
+      t.app,
+      `/MobileApp${MAIN_PATH}`,
+      version,
+      envelope(version, operationElement(op, apiNs)),
+      {
+        action: `"${apiNs}${op}"`,
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(CONTENT_TYPE[version]);
     expect(res.text).toBe(emptyResponse(version, op, apiNs));
   });
 
   test('HelloWorld answers in the sync namespace', async () => {
-    const res = await postSoap(t.app, `/MobileApp${SYNC_PATH}`, version, envelope(version, operationElement('HelloWorld', syncNs)), {
-      action: `"${syncNs}HelloWorld"`,
-    });
+    const res = await postSoap(
+      t.app,
+      `/MobileApp${SYNC_PATH}`,
+      version,
+      envelope(version, operationElement('HelloWorld', syncNs)),
+      {
+        action: `"${syncNs}HelloWorld"`,
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.text).toBe(helloWorldResponse(version, syncNs));
   });
 
   test('the default namespace is no longer an operation of the service', async () => {
     const ns = 'http://tempuri.org/';
-    const res = await postSoap(t.app, `/MobileApp${MAIN_PATH}`, version, envelope(version, operationElement('getPCNList', ns)), {
-      action: `"${ns}getPCNList"`,
-    });
+    const res = await postSoap(
+      t.app,
+      `/MobileApp${MAIN_PATH}`,
+      version,
+      envelope(version, operationElement('getPCNList', ns)),
+      {
+        action: `"${ns}getPCNList"`,
+      },
+    );
     expect(res.status).toBe(500);
     expect(res.text).toContain(version === '1.1' ? 'soap:Client' : 'soap:Sender');
   });

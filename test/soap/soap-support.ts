@@ -57,7 +57,8 @@ export function postSoap(
   let req = request(app)
     .post(url)
     .set('Content-Type', options.contentType ?? (version === '1.1' ? SOAP11_TYPE : SOAP12_TYPE));
-  if (version === '1.1' && options.action !== null && options.action !== undefined) req = req.set('SOAPAction', options.action);
+  if (version === '1.1' && options.action !== null && options.action !== undefined)
+    req = req.set('SOAPAction', options.action);
   for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
   return req.buffer(true).parse(textParser).send(body);
 }

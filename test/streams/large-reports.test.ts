@@ -22,7 +22,15 @@ import { getRaw, startStreamApp, type StreamApp } from './stream-support';
 const CUSTOMERS = 1500;
 // 'Emoji 🚀' and 'Emoji ｆ' sort one way by UTF-16 code units (the answer's order) and the other by
 // code points (SQL's): the report must still answer in the former.
-const NAMES = ['Agarwal "Big" Traders', 'Back\\slash & Co', 'Müller Ünal Pumps', 'Tab\there\nnewline', 'Pompes Électriques ☂', 'Emoji 🚀 Motors', 'Emoji ｆ Motors'];
+const NAMES = [
+  'Agarwal "Big" Traders',
+  'Back\\slash & Co',
+  'Müller Ünal Pumps',
+  'Tab\there\nnewline',
+  'Pompes Électriques ☂',
+  'Emoji 🚀 Motors',
+  'Emoji ｆ Motors',
+];
 
 async function insertManyCustomers(db: Kysely<Database>): Promise<void> {
   await insertMasterData(db);
@@ -45,11 +53,29 @@ async function insertManyCustomers(db: Kysely<Database>): Promise<void> {
     order_no: null,
     amount: 10_001 + i * 37,
   }));
-  const lines = invoices.map((inv) => ({ invoice_no: inv.invoice_no, line_no: 1, product_code: 'P001', category_code: 'CAT01', quantity: 1 + (inv.amount % 7), value: inv.amount, order_no: null, order_line_no: null }));
+  const lines = invoices.map((inv) => ({
+    invoice_no: inv.invoice_no,
+    line_no: 1,
+    product_code: 'P001',
+    category_code: 'CAT01',
+    quantity: 1 + (inv.amount % 7),
+    value: inv.amount,
+    order_no: null,
+    order_line_no: null,
+  }));
   for (let i = 0; i < CUSTOMERS; i += 250) {
-    await db.insertInto('customers').values(customers.slice(i, i + 250)).execute();
-    await db.insertInto('invoices').values(invoices.slice(i, i + 250)).execute();
-    await db.insertInto('invoice_lines').values(lines.slice(i, i + 250)).execute();
+    await db
+      .insertInto('customers')
+      .values(customers.slice(i, i + 250))
+      .execute();
+    await db
+      .insertInto('invoices')
+      .values(invoices.slice(i, i + 250))
+      .execute();
+    await db
+      .insertInto('invoice_lines')
+      .values(lines.slice(i, i + 250))
+      .execute();
   }
   await rebuildSummaries(db);
 }
@@ -67,26 +93,39 @@ describe.each(ENGINES)('large reports: %s', (kind: EngineKind) => {
   });
   afterAll(() => t.stop());
 
-  it.each(CASES.map(([op, fields]) => [op.name, JSON.stringify(fields), op, fields] as const))('%s %s: the sliced bytes are the whole envelope', async (_name, _label, op, fields) => {
-    const result = await runOperation(op, t.engine, { ...fields });
-    expect(Array.isArray(result.data) && result.data.length).toBeGreaterThan(WHOLE_ANSWER_ROWS);
-    const res = await getRaw(t.port, `${MAIN_PATH}/${op.name}?${new URLSearchParams(fields).toString()}`);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['transfer-encoding']).toBe('chunked');
-    expect(res.body.toString('utf8')).toBe(JSON.stringify(successEnvelope(result)));
-  });
+  it.each(CASES.map(([op, fields]) => [op.name, JSON.stringify(fields), op, fields] as const))(
+    '%s %s: the sliced bytes are the whole envelope',
+    async (_name, _label, op, fields) => {
+      const result = await runOperation(op, t.engine, { ...fields });
+      expect(Array.isArray(result.data) && result.data.length).toBeGreaterThan(WHOLE_ANSWER_ROWS);
+      const res = await getRaw(t.port, `${MAIN_PATH}/${op.name}?${new URLSearchParams(fields).toString()}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect(res.body.toString('utf8')).toBe(JSON.stringify(successEnvelope(result)));
+    },
+  );
 
-  it.each(['asc', 'desc'])('orders by CustomerName %s in UTF-16 code units, ties by CustomerCode, whatever order SQL gave', async (direction) => {
-    const res = await getRaw(t.port, `${MAIN_PATH}/getSalesSummaryRecords?SortBy=CustomerName&SortDirection=${direction}`);
-    const rows: { CustomerName: string; CustomerCode: string }[] = JSON.parse(res.body.toString('utf8')).Data;
-    const sign = direction === 'desc' ? -1 : 1;
-    const expected = [...rows].sort((a, b) => sign * (a.CustomerName < b.CustomerName ? -1 : a.CustomerName > b.CustomerName ? 1 : 0) || (a.CustomerCode < b.CustomerCode ? -1 : 1));
-    expect(rows.map((r) => r.CustomerCode)).toEqual(expected.map((r) => r.CustomerCode));
-    const rocket = rows.findIndex((r) => r.CustomerName.startsWith('Emoji 🚀'));
-    const fullwidth = rows.findIndex((r) => r.CustomerName.startsWith('Emoji ｆ'));
-    expect(direction === 'asc' ? rocket < fullwidth : rocket > fullwidth).toBe(true);
-  });
+  it.each(['asc', 'desc'])(
+    'orders by CustomerName %s in UTF-16 code units, ties by CustomerCode, whatever order SQL gave',
+    async (direction) => {
+      const res = await getRaw(
+        t.port,
+        `${MAIN_PATH}/getSalesSummaryRecords?SortBy=CustomerName&SortDirection=${direction}`,
+      );
+      const rows: { CustomerName: string; CustomerCode: string }[] = JSON.parse(res.body.toString('utf8')).Data;
+      const sign = direction === 'desc' ? -1 : 1;
+      const expected = [...rows].sort(
+        (a, b) =>
+          sign * (a.CustomerName < b.CustomerName ? -1 : a.CustomerName > b.CustomerName ? 1 : 0) ||
+          (a.CustomerCode < b.CustomerCode ? -1 : 1),
+      );
+      expect(rows.map((r) => r.CustomerCode)).toEqual(expected.map((r) => r.CustomerCode));
+      const rocket = rows.findIndex((r) => r.CustomerName.startsWith('Emoji 🚀'));
+      const fullwidth = rows.findIndex((r) => r.CustomerName.startsWith('Emoji ｆ'));
+      expect(direction === 'asc' ? rocket < fullwidth : rocket > fullwidth).toBe(true);
+    },
+  );
 
   it('compresses a sliced answer only when Accept-Encoding asks, the same bytes once inflated', async () => {
     const path = `${MAIN_PATH}/getSalesSummaryRecords`;
@@ -119,7 +158,9 @@ describe.each(ENGINES)('large reports: %s', (kind: EngineKind) => {
       expect(inflate[coding](kept.body).equals(identity.body)).toBe(true);
     }
     // Both kept, the request's preference still decides; refusing both, or not asking, gets the answer as it is.
-    expect((await getRaw(t.port, path, { 'Accept-Encoding': 'gzip;q=1, br;q=0.5' })).headers['content-encoding']).toBe('gzip');
+    expect((await getRaw(t.port, path, { 'Accept-Encoding': 'gzip;q=1, br;q=0.5' })).headers['content-encoding']).toBe(
+      'gzip',
+    );
     expect((await getRaw(t.port, path, { 'Accept-Encoding': 'gzip, br' })).headers['content-encoding']).toBe('br');
     for (const headers of [{ 'Accept-Encoding': 'gzip;q=0, br;q=0' }, {}]) {
       const plain = await getRaw(t.port, path, headers);

@@ -24,7 +24,10 @@ function day(i: number): string {
 const numbered = (prefix: string, i: number) => `${prefix}${String(i).padStart(6, '0')}`;
 
 /** `count` rows made by `row`; row i belongs to the i-th customer and officer of CUSTOMER_OFFICERS in turn. */
-function documentRows<T>(count: number, row: (i: number, party: { customer_code: string; sales_officer_id: string }) => T): T[] {
+function documentRows<T>(
+  count: number,
+  row: (i: number, party: { customer_code: string; sales_officer_id: string }) => T,
+): T[] {
   return Array.from({ length: count }, (_, i) => {
     const [customer_code, sales_officer_id] = CUSTOMER_OFFICERS[i % CUSTOMER_OFFICERS.length];
     return row(i, { customer_code, sales_officer_id });
@@ -93,8 +96,16 @@ export interface ListSizes {
   complaints: number;
 }
 
-async function insertChunked<T extends object>(db: Kysely<Database>, table: 'receipts' | 'pcn' | 'activities' | 'complaints', rows: T[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto(table).values(rows.slice(i, i + 500) as never).execute();
+async function insertChunked<T extends object>(
+  db: Kysely<Database>,
+  table: 'receipts' | 'pcn' | 'activities' | 'complaints',
+  rows: T[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + 500) as never)
+      .execute();
 }
 
 export async function insertListFixture(db: Kysely<Database>, sizes: ListSizes): Promise<void> {

@@ -44,7 +44,19 @@ const dateLike = fc
 /** What a part of a key may be changed into. */
 const changedValue: fc.Arbitrary<unknown> = fc.oneof(
   dateLike,
-  fc.constantFrom('2026-02-30', '2025-02-29', '2026-1-5', '2026-01-05T10:00:00Z', 'end', '', 'PDC\u0000', '\u0000', "' or 1=1 --", 'x'.repeat(513), 'x'.repeat(900)),
+  fc.constantFrom(
+    '2026-02-30',
+    '2025-02-29',
+    '2026-1-5',
+    '2026-01-05T10:00:00Z',
+    'end',
+    '',
+    'PDC\u0000',
+    '\u0000',
+    "' or 1=1 --",
+    'x'.repeat(513),
+    'x'.repeat(900),
+  ),
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.integer(),
@@ -60,12 +72,18 @@ type Path = ReadonlyArray<string | number>;
 /** The paths of every value inside a key (its parts, and the members of a part that is an object). */
 function pathsOf(value: unknown, path: Path = []): Path[] {
   if (value === null || typeof value !== 'object') return [path];
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   return [path, ...entries.flatMap(([name, v]) => pathsOf(v, [...path, name]))];
 }
 
 /** The key with the value at `path` changed by `change` (which gets the container and the name). */
-function atPath(key: unknown, path: Path, change: (container: Record<string | number, unknown>, name: string | number) => void): unknown {
+function atPath(
+  key: unknown,
+  path: Path,
+  change: (container: Record<string | number, unknown>, name: string | number) => void,
+): unknown {
   if (path.length === 0) return key;
   const copy = structuredClone(key) as Record<string | number, unknown>;
   let container = copy;
@@ -83,16 +101,37 @@ const pick = (key: unknown, index: number) => {
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   // A part (or a member of one) changed.
-  fc.tuple(fc.nat(), changedValue).map(([i, value]): Mutation => (key) => atPath(key, pick(key, i), (c, name) => (c[name] = value))),
+  fc.tuple(fc.nat(), changedValue).map(
+    ([i, value]): Mutation =>
+      (key) =>
+        atPath(key, pick(key, i), (c, name) => (c[name] = value)),
+  ),
   // A part taken away, or one added.
-  fc.nat().map((i): Mutation => (key) => atPath(key, pick(key, i), (c, name) => (Array.isArray(c) ? c.splice(Number(name), 1) : delete c[name]))),
-  fc.tuple(fc.nat(), changedValue).map(([i, value]): Mutation => (key) => (Array.isArray(key) ? [...key.slice(0, i % (key.length + 1)), value, ...key.slice(i % (key.length + 1))] : key)),
-  fc.tuple(fc.nat(), fc.string({ maxLength: 5 }), changedValue).map(([i, name, value]): Mutation => (key) => atPath(key, pick(key, i), (c, at) => {
-    const target = c[at];
-    if (target !== null && typeof target === 'object' && !Array.isArray(target)) (target as Record<string, unknown>)[name] = value;
-  })),
+  fc.nat().map(
+    (i): Mutation =>
+      (key) =>
+        atPath(key, pick(key, i), (c, name) => (Array.isArray(c) ? c.splice(Number(name), 1) : delete c[name])),
+  ),
+  fc.tuple(fc.nat(), changedValue).map(
+    ([i, value]): Mutation =>
+      (key) =>
+        Array.isArray(key) ? [...key.slice(0, i % (key.length + 1)), value, ...key.slice(i % (key.length + 1))] : key,
+  ),
+  fc.tuple(fc.nat(), fc.string({ maxLength: 5 }), changedValue).map(
+    ([i, name, value]): Mutation =>
+      (key) =>
+        atPath(key, pick(key, i), (c, at) => {
+          const target = c[at];
+          if (target !== null && typeof target === 'object' && !Array.isArray(target))
+            (target as Record<string, unknown>)[name] = value;
+        }),
+  ),
   // The whole key replaced.
-  changedValue.map((value): Mutation => () => value),
+  changedValue.map(
+    (value): Mutation =>
+      () =>
+        value,
+  ),
 );
 
 /** What a call gave: a page, or the refusal of the token; anything else (a server fault) is thrown. */
@@ -101,7 +140,8 @@ async function outcome(call: Promise<unknown>): Promise<'page' | 'refused'> {
     await call;
     return 'page';
   } catch (error) {
-    if (error instanceof AppError && error.code === 'INVALID_PARAMETER' && error.field === 'PageToken') return 'refused';
+    if (error instanceof AppError && error.code === 'INVALID_PARAMETER' && error.field === 'PageToken')
+      return 'refused';
     throw error;
   }
 }
@@ -109,7 +149,9 @@ async function outcome(call: Promise<unknown>): Promise<'page' | 'refused'> {
 describe.each(ENGINES)('changed page tokens: %s', (kind: EngineKind) => {
   let t: StreamApp;
   beforeAll(async () => {
-    t = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 60, cheques: 30, activities: 25, complaints: 15 }));
+    t = await startStreamApp(kind, (engine) =>
+      insertListFixture(engine.db, { receipts: 60, cheques: 30, activities: 25, complaints: 15 }),
+    );
   });
   afterAll(() => t.stop());
 
@@ -124,7 +166,9 @@ describe.each(ENGINES)('changed page tokens: %s', (kind: EngineKind) => {
     await fc.assert(
       fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (mutations) => {
         const k = mutations.reduce((key, change) => change(key), document.k);
-        await outcome(runOperation(op, t.engine, { ...fields, PageSize: '4', PageToken: encode({ v: document.v, k }) }));
+        await outcome(
+          runOperation(op, t.engine, { ...fields, PageSize: '4', PageToken: encode({ v: document.v, k }) }),
+        );
       }),
       { numRuns: 60 },
     );
@@ -136,21 +180,52 @@ describe.each(ENGINES)('changed page tokens: %s', (kind: EngineKind) => {
     ['getPCNList: a NUL in the number', getPCNList, {}, () => ['2026-01-30', 'PDC\u00001']],
     ['getPCNList: a part too many', getPCNList, {}, (k: unknown[]) => [...k, 'x']],
     ['getPCNList: a number for the date', getPCNList, {}, (k: unknown[]) => [20260130, k[1]]],
-    ['ActivityReportAndComplaints: a garbage date', activityReportAndComplaints, {}, () => [{ date: 'garbage', no: 'ACT1' }, null]],
-    ['ActivityReportAndComplaints: a member too many', activityReportAndComplaints, {}, (k: unknown[]) => [{ ...(k[0] as object), extra: 1 }, k[1]]],
-    ['getCollectionStatements: an impossible receipt date', getCollectionStatements, {}, (k: unknown[]) => [k[0], k[1], '2026-04-31', k[3]]],
-    ['getCollectionStatements: an amount as text', getCollectionStatements, { SortBy: 'Amount' }, (k: unknown[]) => [k[0], k[1], '1000', k[3]]],
-    ['getCollectionStatements: an amount beyond exact integers', getCollectionStatements, { SortBy: 'Amount' }, (k: unknown[]) => [k[0], k[1], 1e20, k[3]]],
+    [
+      'ActivityReportAndComplaints: a garbage date',
+      activityReportAndComplaints,
+      {},
+      () => [{ date: 'garbage', no: 'ACT1' }, null],
+    ],
+    [
+      'ActivityReportAndComplaints: a member too many',
+      activityReportAndComplaints,
+      {},
+      (k: unknown[]) => [{ ...(k[0] as object), extra: 1 }, k[1]],
+    ],
+    [
+      'getCollectionStatements: an impossible receipt date',
+      getCollectionStatements,
+      {},
+      (k: unknown[]) => [k[0], k[1], '2026-04-31', k[3]],
+    ],
+    [
+      'getCollectionStatements: an amount as text',
+      getCollectionStatements,
+      { SortBy: 'Amount' },
+      (k: unknown[]) => [k[0], k[1], '1000', k[3]],
+    ],
+    [
+      'getCollectionStatements: an amount beyond exact integers',
+      getCollectionStatements,
+      { SortBy: 'Amount' },
+      (k: unknown[]) => [k[0], k[1], 1e20, k[3]],
+    ],
   ] as const)('refuses %s', async (_label, op, fields, change) => {
     const document = decode(await firstToken(op, fields));
     const k = change(document.k as unknown[]);
-    await expect(outcome(runOperation(op, t.engine, { ...fields, PageToken: encode({ v: 1, k }) }))).resolves.toBe('refused');
+    await expect(outcome(runOperation(op, t.engine, { ...fields, PageToken: encode({ v: 1, k }) }))).resolves.toBe(
+      'refused',
+    );
   });
 
   it('answers the tampered token over HTTP as a JSON failure naming PageToken', async () => {
     const token = encode({ v: 1, k: ['2026-02-30', 'PDC1'] });
     const answer = await getRaw(t.port, `${MAIN_PATH}/getPCNList?PageToken=${token}`);
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body.toString('utf8'))).toMatchObject({ Success: false, Code: 'INVALID_PARAMETER', Field: 'PageToken' });
+    expect(JSON.parse(answer.body.toString('utf8'))).toMatchObject({
+      Success: false,
+      Code: 'INVALID_PARAMETER',
+      Field: 'PageToken',
+    });
   });
 });

@@ -19,7 +19,12 @@ import { getRaw, startStreamApp, type StreamApp } from './stream-support';
 type Row = Record<string, unknown>;
 
 /** Every page of an operation from the first; the pages' results in order. */
-async function walk(engine: Engine, op: Operation, fields: Record<string, string>, between?: (page: number) => Promise<void>): Promise<OperationResult[]> {
+async function walk(
+  engine: Engine,
+  op: Operation,
+  fields: Record<string, string>,
+  between?: (page: number) => Promise<void>,
+): Promise<OperationResult[]> {
   const pages: OperationResult[] = [];
   let token: string | undefined;
   do {
@@ -37,7 +42,9 @@ const rowsOf = (pages: OperationResult[]) => pages.flatMap((p) => p.data as Row[
 describe.each(ENGINES)('paging: %s', (kind: EngineKind) => {
   let t: StreamApp;
   beforeAll(async () => {
-    t = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 203, cheques: 101, activities: 67, complaints: 41 }));
+    t = await startStreamApp(kind, (engine) =>
+      insertListFixture(engine.db, { receipts: 203, cheques: 101, activities: 67, complaints: 41 }),
+    );
   });
   afterAll(() => t.stop());
 
@@ -47,27 +54,35 @@ describe.each(ENGINES)('paging: %s', (kind: EngineKind) => {
     [{ SortBy: 'CustomerName', SalesOfficer: 'SO01' }],
     [{ SortBy: 'ReceiptNo', FromDate: '2026-01-05', ToDate: '2026-02-01' }],
     [{ SortBy: 'PaymentMethod', SortDirection: 'desc' }],
-  ])('getCollectionStatements %j: the pages are the whole list, once each, in order', async (fields: Record<string, string>) => {
-    const whole = await runOperation(getCollectionStatements, t.engine, fields);
-    const pages = await walk(t.engine, getCollectionStatements, { ...fields, PageSize: '17' });
-    expect(rowsOf(pages)).toEqual(whole.data);
-    expect(pages.slice(0, -1).every((p) => (p.data as Row[]).length === 17)).toBe(true);
-    expect(pages[pages.length - 1].nextPageToken).toBeNull();
-    const counted = pages.reduce((n, p) => n + p.totals!.Count, 0);
-    const summed = pages.reduce((sum, p) => sum + Math.round(p.totals!.Amount * 100), 0);
-    expect(counted).toBe(whole.totals!.Count);
-    expect(summed).toBe(Math.round(whole.totals!.Amount * 100));
-  });
+  ])(
+    'getCollectionStatements %j: the pages are the whole list, once each, in order',
+    async (fields: Record<string, string>) => {
+      const whole = await runOperation(getCollectionStatements, t.engine, fields);
+      const pages = await walk(t.engine, getCollectionStatements, { ...fields, PageSize: '17' });
+      expect(rowsOf(pages)).toEqual(whole.data);
+      expect(pages.slice(0, -1).every((p) => (p.data as Row[]).length === 17)).toBe(true);
+      expect(pages[pages.length - 1].nextPageToken).toBeNull();
+      const counted = pages.reduce((n, p) => n + p.totals!.Count, 0);
+      const summed = pages.reduce((sum, p) => sum + Math.round(p.totals!.Amount * 100), 0);
+      expect(counted).toBe(whole.totals!.Count);
+      expect(summed).toBe(Math.round(whole.totals!.Amount * 100));
+    },
+  );
 
   it('getPCNList: the pages are the whole list, once each, in order', async () => {
     const whole = await runOperation(getPCNList, t.engine, { PaymentType: 'PDC' });
     const pages = await walk(t.engine, getPCNList, { PaymentType: 'PDC', PageSize: '5' });
     expect(rowsOf(pages)).toEqual(whole.data);
-    expect(pages.length).toBe(Math.ceil((whole.data as Row[]).length / 5) + ((whole.data as Row[]).length % 5 === 0 ? 1 : 0));
+    expect(pages.length).toBe(
+      Math.ceil((whole.data as Row[]).length / 5) + ((whole.data as Row[]).length % 5 === 0 ? 1 : 0),
+    );
   });
 
   it('ActivityReportAndComplaints: the pages hold both lists whole, each page summarising its own rows', async () => {
-    const whole = (await runOperation(activityReportAndComplaints, t.engine, {})).data as { Activities: Row[]; Complaints: Row[] };
+    const whole = (await runOperation(activityReportAndComplaints, t.engine, {})).data as {
+      Activities: Row[];
+      Complaints: Row[];
+    };
     const pages = await walk(t.engine, activityReportAndComplaints, { PageSize: '10' });
     const data = pages.map((p) => p.data as { Activities: Row[]; Complaints: Row[]; Summary: Record<string, number> });
     expect(data.flatMap((d) => d.Activities)).toEqual(whole.Activities);
@@ -86,7 +101,11 @@ describe.each(ENGINES)('paging: %s', (kind: EngineKind) => {
     const extra = receiptRows(40, 'NEW');
     const pages = await walk(t.engine, getCollectionStatements, fields, async (page) => {
       // After each of the first four pages, ten more receipts spread over the whole date range.
-      if (page <= 4) await t.engine.db.insertInto('receipts').values(extra.slice((page - 1) * 10, page * 10)).execute();
+      if (page <= 4)
+        await t.engine.db
+          .insertInto('receipts')
+          .values(extra.slice((page - 1) * 10, page * 10))
+          .execute();
     });
     const seen = rowsOf(pages).map((r) => r.ReceiptNo as string);
     expect(new Set(seen).size).toBe(seen.length);
@@ -119,23 +138,43 @@ describe.each(ENGINES)('paging: %s', (kind: EngineKind) => {
   it('refuses a token given for another sort order', async () => {
     const first = await runOperation(getCollectionStatements, t.engine, { SortBy: 'Amount', PageSize: '3' });
     const token = first.nextPageToken!;
-    await expect(runOperation(getCollectionStatements, t.engine, { SortBy: 'Amount', PageSize: '3', PageToken: token })).resolves.toMatchObject({ nextPageToken: expect.any(String) });
+    await expect(
+      runOperation(getCollectionStatements, t.engine, { SortBy: 'Amount', PageSize: '3', PageToken: token }),
+    ).resolves.toMatchObject({ nextPageToken: expect.any(String) });
     // A token without PageSize gives a page of the default size: here the rest of the list.
-    await expect(runOperation(getCollectionStatements, t.engine, { SortBy: 'Amount', PageToken: token })).resolves.toMatchObject({ nextPageToken: null });
-    await expect(runOperation(getCollectionStatements, t.engine, { SortBy: 'ReceiptNo', PageToken: token })).rejects.toMatchObject({ code: 'INVALID_PARAMETER', field: 'PageToken' });
-    await expect(runOperation(getPCNList, t.engine, { PageToken: token })).rejects.toMatchObject({ code: 'INVALID_PARAMETER', field: 'PageToken' });
+    await expect(
+      runOperation(getCollectionStatements, t.engine, { SortBy: 'Amount', PageToken: token }),
+    ).resolves.toMatchObject({ nextPageToken: null });
+    await expect(
+      runOperation(getCollectionStatements, t.engine, { SortBy: 'ReceiptNo', PageToken: token }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER', field: 'PageToken' });
+    await expect(runOperation(getPCNList, t.engine, { PageToken: token })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETER',
+      field: 'PageToken',
+    });
   });
 
   it('over HTTP: NextPageToken follows Totals, a page token walks on, and a bad PageSize is a JSON failure naming it', async () => {
-    const first = JSON.parse((await getRaw(t.port, `${MAIN_PATH}/getCollectionStatements?pagesize=50`)).body.toString('utf8'));
+    const first = JSON.parse(
+      (await getRaw(t.port, `${MAIN_PATH}/getCollectionStatements?pagesize=50`)).body.toString('utf8'),
+    );
     expect(Object.keys(first)).toEqual(['Success', 'Message', 'Count', 'Data', 'Totals', 'NextPageToken']);
     expect(first.Count).toBe(50);
-    const second = JSON.parse((await getRaw(t.port, `${MAIN_PATH}/getCollectionStatements?PageSize=50&PageToken=${first.NextPageToken}`)).body.toString('utf8'));
+    const second = JSON.parse(
+      (
+        await getRaw(t.port, `${MAIN_PATH}/getCollectionStatements?PageSize=50&PageToken=${first.NextPageToken}`)
+      ).body.toString('utf8'),
+    );
     expect(second.Data[0].ReceiptNo).not.toBe(first.Data[0].ReceiptNo);
     const whole = (await runOperation(getCollectionStatements, t.engine, {})).data as Row[];
     expect([...first.Data, ...second.Data]).toEqual(whole.slice(0, 100));
     const bad = JSON.parse((await getRaw(t.port, `${MAIN_PATH}/getPCNList?PageSize=abc`)).body.toString('utf8'));
-    expect(bad).toEqual({ Success: false, Code: 'INVALID_PARAMETER', Message: "PageSize: 'abc' is not a whole number between 1 and 5000", Field: 'PageSize', Data: null });
+    expect(bad).toEqual({
+      Success: false,
+      Code: 'INVALID_PARAMETER',
+      Message: "PageSize: 'abc' is not a whole number between 1 and 5000",
+      Field: 'PageSize',
+      Data: null,
+    });
   });
 });
-

@@ -55,9 +55,20 @@ async function listDatabase(kind: EngineKind): Promise<Database> {
   return { url: url.toString(), drop: () => Promise.resolve() };
 }
 
-async function serve(database: Database, env: Record<string, string> = {}): Promise<{ server: RunningServer; port: number; spoolDir: string }> {
+async function serve(
+  database: Database,
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; port: number; spoolDir: string }> {
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-spool-'));
-  const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, ANSWER_CACHE_MB: '0', SPOOL_DIR: spoolDir, SHUTDOWN_DRAIN_MS: '0', ...env });
+  const settings = loadSettings({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    ANSWER_CACHE_MB: '0',
+    SPOOL_DIR: spoolDir,
+    SHUTDOWN_DRAIN_MS: '0',
+    ...env,
+  });
   const server = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
   return { server, port: Number(new URL(server.address).port), spoolDir };
 }
@@ -143,7 +154,8 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
     const { server, port } = await serve(database);
     const silent: net.Socket[] = [];
     try {
-      for (let i = 0; i < 48; i++) silent.push(await silentClient(port, i % 2 === 0 ? LARGE_LIST : V2_LARGE_LIST, `127.0.0.${2 + (i % 16)}`));
+      for (let i = 0; i < 48; i++)
+        silent.push(await silentClient(port, i % 2 === 0 ? LARGE_LIST : V2_LARGE_LIST, `127.0.0.${2 + (i % 16)}`));
       await othersAreServed(port, 4);
     } finally {
       for (const socket of silent) socket.destroy();
@@ -189,7 +201,9 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
       expect(refused.body.toString('utf8')).toBe('Too many requests; retry after 1 seconds.\r\n');
       const soap = await soapV2List(port);
       expect(soap.status).toBe(429);
-      expect(soap.body.toString('utf8')).toContain('<faultstring>Too many requests; retry after 1 seconds.</faultstring>');
+      expect(soap.body.toString('utf8')).toContain(
+        '<faultstring>Too many requests; retry after 1 seconds.</faultstring>',
+      );
       // A short list is read whole by one statement, not streamed: it needs no share.
       expect((await getRaw(port, `${MAIN}/getPCNList`)).status).toBe(200);
       expect((await getFrom(port, LARGE_LIST, '127.0.0.9')).status).toBe(200);
@@ -217,7 +231,13 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
 
 describe('the ceiling on open connections', () => {
   it('answers a connection past MAX_CONNECTIONS 503 and closes it, instead of dropping it; counts it', async () => {
-    const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', MAX_CONNECTIONS: '3', SHUTDOWN_DRAIN_MS: '0' });
+    const settings = loadSettings({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      MAX_CONNECTIONS: '3',
+      SHUTDOWN_DRAIN_MS: '0',
+    });
     const server = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
     const port = Number(new URL(server.address).port);
     const held: net.Socket[] = [];
@@ -231,11 +251,15 @@ describe('the ceiling on open connections', () => {
       // Served again once a connection closes; every refusal is counted (the server may see the close after a retry).
       held.pop()!.destroy();
       let refusals = 1;
-      await until(async () => {
-        const answer = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-        if (answer.startsWith('HTTP/1.1 503 ')) refusals++;
-        return answer.startsWith('HTTP/1.1 200 ');
-      }, 2000, 'served again');
+      await until(
+        async () => {
+          const answer = await rawExchange(port, 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+          if (answer.startsWith('HTTP/1.1 503 ')) refusals++;
+          return answer.startsWith('HTTP/1.1 200 ');
+        },
+        2000,
+        'served again',
+      );
       expect(await metric(port, 'asmx_connections_refused_total')).toBe(refusals);
     } finally {
       for (const socket of held) socket.destroy();
@@ -249,12 +273,19 @@ describe('the ceiling on open connections', () => {
  * the server has put part of it on disk when `spilled` says it must (a plain answer is larger than what
  * the kernel buffers; a compressed one may not be).
  */
-function slowRead(port: number, requestPath: string, headers: Record<string, string>, pauseMs = 100): Promise<{ status: number; body: Buffer }> {
+function slowRead(
+  port: number,
+  requestPath: string,
+  headers: Record<string, string>,
+  pauseMs = 100,
+): Promise<{ status: number; body: Buffer }> {
   const spills = Object.keys(headers).length === 0;
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => {
       socket.pause();
-      const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const extra = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`);
       const bite = () => {
         if (socket.destroyed) return;
@@ -264,7 +295,9 @@ function slowRead(port: number, requestPath: string, headers: Record<string, str
           setTimeout(bite, pauseMs);
         }, 5);
       };
-      const spilled = spills ? until(async () => (await metric(port, 'asmx_spool_bytes')) > 0, 10_000, 'part of the answer on disk') : pause(500);
+      const spilled = spills
+        ? until(async () => (await metric(port, 'asmx_spool_bytes')) > 0, 10_000, 'part of the answer on disk')
+        : pause(500);
       spilled.then(bite, reject);
     });
     const chunks: Buffer[] = [];
@@ -284,7 +317,11 @@ function slowRead(port: number, requestPath: string, headers: Record<string, str
 /** A client that never reads its large list is cut for `reason`: counted once, its spool file gone, its socket closed. */
 async function expectSilentClientCut(port: number, reason: 'send_timeout' | 'spool_full'): Promise<void> {
   const socket = await silentClient(port, LARGE_LIST);
-  await until(async () => (await metric(port, `asmx_connections_closed_total{reason="${reason}"}`)) === 1, 5000, `cut for ${reason}`);
+  await until(
+    async () => (await metric(port, `asmx_connections_closed_total{reason="${reason}"}`)) === 1,
+    5000,
+    `cut for ${reason}`,
+  );
   expect(await metric(port, 'asmx_spool_bytes')).toBe(0);
   await closedOnceRead(socket);
 }
@@ -313,12 +350,20 @@ function dechunk(body: Buffer, head: string): Buffer {
 
 function soapV2List(port: number): Promise<{ status: number; body: Buffer }> {
   const envelope = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><getCollectionStatements xmlns="http://tempuri.org/v2/"></getCollectionStatements></soap:Body></soap:Envelope>`;
-  return getRaw(port, '/API/v2/MobileAppWebService.asmx', { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://tempuri.org/v2/getCollectionStatements"' }, 'POST', envelope);
+  return getRaw(
+    port,
+    '/API/v2/MobileAppWebService.asmx',
+    { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://tempuri.org/v2/getCollectionStatements"' },
+    'POST',
+    envelope,
+  );
 }
 
 function getFrom(port: number, requestPath: string, localAddress: string): Promise<{ status: number }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () =>
+      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    );
     let head = '';
     socket.on('data', (chunk: Buffer) => (head ||= chunk.toString('latin1')));
     socket.on('end', () => resolve({ status: Number(head.split(' ')[1]) }));

@@ -23,18 +23,32 @@ export interface StreamApp {
  * The answer cache is off unless `env` turns it on: an answer it keeps is sent again whole, and these
  * suites watch answers being streamed.
  */
-export async function startStreamApp(kind: EngineKind, prepare: (engine: Engine) => Promise<void>, env: Record<string, string> = { ANSWER_CACHE_MB: '0' }): Promise<StreamApp> {
+export async function startStreamApp(
+  kind: EngineKind,
+  prepare: (engine: Engine) => Promise<void>,
+  env: Record<string, string> = { ANSWER_CACHE_MB: '0' },
+): Promise<StreamApp> {
   const engine = await freshEngine(kind);
   try {
     await prepare(engine);
     const log = captureLog();
-    const app = createApp({ settings: loadSettings({ LOG_LEVEL: 'info', ...env }), engine, logDestination: log.destination });
+    const app = createApp({
+      settings: loadSettings({ LOG_LEVEL: 'info', ...env }),
+      engine,
+      logDestination: log.destination,
+    });
     await app.ready;
     const server = await listen(app);
-    return { engine, baseUrl: server.baseUrl, port: server.port, log, stop: async () => {
-      await server.stop();
-      await engine.close();
-    } };
+    return {
+      engine,
+      baseUrl: server.baseUrl,
+      port: server.port,
+      log,
+      stop: async () => {
+        await server.stop();
+        await engine.close();
+      },
+    };
   } catch (err) {
     await engine.close();
     throw err;
@@ -47,7 +61,13 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-export function getRaw(port: number, path: string, headers: http.OutgoingHttpHeaders = {}, method = 'GET', body?: string): Promise<RawAnswer> {
+export function getRaw(
+  port: number,
+  path: string,
+  headers: http.OutgoingHttpHeaders = {},
+  method = 'GET',
+  body?: string,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -87,19 +107,35 @@ export function getInParts(port: number, path: string): PartsAnswer {
 }
 
 /** Sends a GET, reads until `bytes` have arrived, then destroys the socket; resolves with what it read. */
-export function hangUpAfter(port: number, path: string, bytes: number, requestId: string, headers: http.OutgoingHttpHeaders = {}): Promise<number> {
+export function hangUpAfter(
+  port: number,
+  path: string,
+  bytes: number,
+  requestId: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'GET', path, headers: { ...headers, 'X-Request-Id': requestId }, agent: false }, (res) => {
-      let received = 0;
-      res.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received >= bytes) {
-          req.destroy();
-          resolve(received);
-        }
-      });
-      res.on('end', () => reject(new Error(`the whole answer (${received} bytes) arrived before the hang-up`)));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'GET',
+        path,
+        headers: { ...headers, 'X-Request-Id': requestId },
+        agent: false,
+      },
+      (res) => {
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received >= bytes) {
+            req.destroy();
+            resolve(received);
+          }
+        });
+        res.on('end', () => reject(new Error(`the whole answer (${received} bytes) arrived before the hang-up`)));
+      },
+    );
     req.on('error', () => undefined);
     req.end();
   });

@@ -19,7 +19,16 @@ import { ENGINES } from '../support/engines';
 import { MAIN_PATH } from '../support/interface-table';
 import { runOperation } from '../support/operation';
 import { insertListFixture, receiptRows } from './list-fixture';
-import { busyConnections, eventually, getInParts, getRaw, hangUpAfter, startStreamApp, type PartsAnswer, type StreamApp } from './stream-support';
+import {
+  busyConnections,
+  eventually,
+  getInParts,
+  getRaw,
+  hangUpAfter,
+  startStreamApp,
+  type PartsAnswer,
+  type StreamApp,
+} from './stream-support';
 
 const CASES: ReadonlyArray<readonly [Operation, Record<string, string>]> = [
   [getCollectionStatements, {}],
@@ -41,30 +50,40 @@ const query = (fields: Record<string, string>) => new URLSearchParams(fields).to
 describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
   let t: StreamApp;
   beforeAll(async () => {
-    t = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 600, cheques: 300, activities: 240, complaints: 160 }));
+    t = await startStreamApp(kind, (engine) =>
+      insertListFixture(engine.db, { receipts: 600, cheques: 300, activities: 240, complaints: 160 }),
+    );
   });
   afterAll(() => t.stop());
 
-  it.each(CASES.map(([op, fields]) => [op.name, JSON.stringify(fields), op, fields] as const))('%s %s: the streamed bytes are the whole envelope of the same rows', async (_name, _label, op, fields) => {
-    const expected = JSON.stringify(successEnvelope(await runOperation(op, t.engine, fields)));
-    const res = await getRaw(t.port, `${MAIN_PATH}/${op.name}?${query(fields)}`);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.body.toString('utf8')).toBe(expected);
-    expect(busyConnections(t.engine)).toBe(0);
-  });
+  it.each(CASES.map(([op, fields]) => [op.name, JSON.stringify(fields), op, fields] as const))(
+    '%s %s: the streamed bytes are the whole envelope of the same rows',
+    async (_name, _label, op, fields) => {
+      const expected = JSON.stringify(successEnvelope(await runOperation(op, t.engine, fields)));
+      const res = await getRaw(t.port, `${MAIN_PATH}/${op.name}?${query(fields)}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body.toString('utf8')).toBe(expected);
+      expect(busyConnections(t.engine)).toBe(0);
+    },
+  );
 
   it.each([
-    ['one officer\'s report for a day', { SalesOfficer: 'SO02', FromDate: '2026-01-05', ToDate: '2026-01-05' }],
-    ['a list of nobody\'s', { SalesOfficer: 'NOBODY' }],
-  ])('answers a streamed answer that ends before its first chunk (%s) whole, with its Content-Length', async (_label, fields) => {
-    const expected = JSON.stringify(successEnvelope(await runOperation(activityReportAndComplaints, t.engine, fields)));
-    const res = await getRaw(t.port, `${MAIN_PATH}/ActivityReportAndComplaints?${query(fields)}`);
-    expect(res.headers['transfer-encoding']).toBeUndefined();
-    expect(res.headers['content-length']).toBe(String(res.body.length));
-    expect(res.body.toString('utf8')).toBe(expected);
-  });
+    ["one officer's report for a day", { SalesOfficer: 'SO02', FromDate: '2026-01-05', ToDate: '2026-01-05' }],
+    ["a list of nobody's", { SalesOfficer: 'NOBODY' }],
+  ])(
+    'answers a streamed answer that ends before its first chunk (%s) whole, with its Content-Length',
+    async (_label, fields) => {
+      const expected = JSON.stringify(
+        successEnvelope(await runOperation(activityReportAndComplaints, t.engine, fields)),
+      );
+      const res = await getRaw(t.port, `${MAIN_PATH}/ActivityReportAndComplaints?${query(fields)}`);
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(res.headers['content-length']).toBe(String(res.body.length));
+      expect(res.body.toString('utf8')).toBe(expected);
+    },
+  );
 
   it('writes a list with Transfer-Encoding chunked (streamed, no Content-Length) and Count, Data, Totals in order', async () => {
     const res = await getRaw(t.port, `${MAIN_PATH}/getCollectionStatements`);
@@ -110,8 +129,19 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
       const gzipped = await getRaw(t.port, `${MAIN_PATH}?wsdl`, { 'Accept-Encoding': 'gzip' });
       expect(gzipped.headers['content-encoding']).toBe('gzip');
       expect(zlib.gunzipSync(gzipped.body).equals(wsdl.body)).toBe(true);
-      const envelope = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><getPCNList xmlns="http://tempuri.org/" /></soap:Body></soap:Envelope>';
-      const soap = await getRaw(t.port, MAIN_PATH, { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://tempuri.org/getPCNList"', 'Accept-Encoding': 'gzip' }, 'POST', envelope);
+      const envelope =
+        '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><getPCNList xmlns="http://tempuri.org/" /></soap:Body></soap:Envelope>';
+      const soap = await getRaw(
+        t.port,
+        MAIN_PATH,
+        {
+          'Content-Type': 'text/xml; charset=utf-8',
+          SOAPAction: '"http://tempuri.org/getPCNList"',
+          'Accept-Encoding': 'gzip',
+        },
+        'POST',
+        envelope,
+      );
       expect(soap.status).toBe(200);
       expect(soap.headers['content-encoding']).toBeUndefined();
       expect(soap.headers['content-length']).toBe(String(soap.body.length));
@@ -141,7 +171,7 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
   }
 
   if (kind === 'postgres') {
-    it('cuts the connection when it fails after its first bytes: the count\'s connection killed while a lock holds it up', async () => {
+    it("cuts the connection when it fails after its first bytes: the count's connection killed while a lock holds it up", async () => {
       const lock = await t.engine.db.startTransaction().execute();
       let answer: PartsAnswer | undefined;
       try {
@@ -153,7 +183,9 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
         let killed = 0;
         for (let tries = 0; killed === 0 && tries < 1000; tries++) {
           const { rows } = await sql<{ pid: number }>`select pg_terminate_backend(pid) as pid from pg_stat_activity
-            where pid <> pg_backend_pid() and wait_event_type = 'Lock' and query ilike '%count(%receipts%'`.execute(lock);
+            where pid <> pg_backend_pid() and wait_event_type = 'Lock' and query ilike '%count(%receipts%'`.execute(
+            lock,
+          );
           killed = rows.length;
           if (killed === 0) await new Promise((resolve) => setTimeout(resolve, 10));
         }
@@ -168,8 +200,15 @@ describe.each(ENGINES)('streamed lists: %s', (kind: EngineKind) => {
   }
 
   it('answers SOAP without reading the list, and lets go of the snapshot at once', async () => {
-    const envelope = '<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><getCollectionStatements xmlns="http://tempuri.org/" /></soap12:Body></soap12:Envelope>';
-    const res = await getRaw(t.port, MAIN_PATH, { 'Content-Type': 'application/soap+xml; charset=utf-8' }, 'POST', envelope);
+    const envelope =
+      '<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><getCollectionStatements xmlns="http://tempuri.org/" /></soap12:Body></soap12:Envelope>';
+    const res = await getRaw(
+      t.port,
+      MAIN_PATH,
+      { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+      'POST',
+      envelope,
+    );
     expect(res.status).toBe(200);
     expect(res.body.toString('utf8')).toContain('<getCollectionStatementsResponse xmlns="http://tempuri.org/" />');
     expect(busyConnections(t.engine)).toBe(0);
@@ -180,21 +219,26 @@ describe.each(ENGINES)('getPCNList, short or long: %s', (kind: EngineKind) => {
   const many = SMALL_LIST_ROWS + 150;
   let t: StreamApp;
   beforeAll(async () => {
-    t = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 0, cheques: many, activities: 0, complaints: 0 }));
+    t = await startStreamApp(kind, (engine) =>
+      insertListFixture(engine.db, { receipts: 0, cheques: many, activities: 0, complaints: 0 }),
+    );
   });
   afterAll(() => t.stop());
 
   it.each([
     ['one officer', { SalesOfficer: 'SO01' }],
     ['one payment type', { PaymentType: 'ADVANCE' }],
-  ])('answers a list of at most SMALL_LIST_ROWS cheques (%s) whole, with its Content-Length', async (_label, fields) => {
-    const result = await runOperation(getPCNList, t.engine, fields);
-    expect(Array.isArray(result.data) && result.data.length).toBeLessThanOrEqual(SMALL_LIST_ROWS);
-    const res = await getRaw(t.port, `${MAIN_PATH}/getPCNList?${query(fields)}`);
-    expect(res.headers['transfer-encoding']).toBeUndefined();
-    expect(Number(res.headers['content-length'])).toBe(res.body.length);
-    expect(res.body.toString('utf8')).toBe(JSON.stringify(successEnvelope(result)));
-  });
+  ])(
+    'answers a list of at most SMALL_LIST_ROWS cheques (%s) whole, with its Content-Length',
+    async (_label, fields) => {
+      const result = await runOperation(getPCNList, t.engine, fields);
+      expect(Array.isArray(result.data) && result.data.length).toBeLessThanOrEqual(SMALL_LIST_ROWS);
+      const res = await getRaw(t.port, `${MAIN_PATH}/getPCNList?${query(fields)}`);
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(res.body.toString('utf8')).toBe(JSON.stringify(successEnvelope(result)));
+    },
+  );
 
   it('streams a longer list (chunked), the same bytes as the whole envelope', async () => {
     const result = await runOperation(getPCNList, t.engine, {});
@@ -213,7 +257,11 @@ describe.each(ENGINES)('a client that hangs up during a large list: %s', (kind: 
     t = await startStreamApp(kind, async (engine) => {
       await insertListFixture(engine.db, { receipts: 0, cheques: 0, activities: 0, complaints: 0 });
       const rows = receiptRows(ROWS, 'BIG');
-      for (let i = 0; i < rows.length; i += 1000) await engine.db.insertInto('receipts').values(rows.slice(i, i + 1000)).execute();
+      for (let i = 0; i < rows.length; i += 1000)
+        await engine.db
+          .insertInto('receipts')
+          .values(rows.slice(i, i + 1000))
+          .execute();
     });
   }, 120_000);
   afterAll(() => t.stop());
@@ -225,7 +273,12 @@ describe.each(ENGINES)('a client that hangs up during a large list: %s', (kind: 
     const freedIn = await eventually(() => busyConnections(t.engine) === 0, 2000, 'the connection being freed');
     expect(freedIn).toBeLessThan(2000);
     const line = await t.log.find((l) => l.reqId === 'hang-up-1');
-    expect(line).toMatchObject({ operation: 'getCollectionStatements', binding: 'httpget', outcome: 'aborted', msg: 'request aborted' });
+    expect(line).toMatchObject({
+      operation: 'getCollectionStatements',
+      binding: 'httpget',
+      outcome: 'aborted',
+      msg: 'request aborted',
+    });
     // The freed connection serves the next request in full.
     const next = await getRaw(t.port, `${MAIN_PATH}/getPCNList`);
     expect(next.status).toBe(200);
@@ -241,7 +294,12 @@ describe.each(ENGINES)('a client that hangs up during a large list: %s', (kind: 
     expect(received).toBeLessThan(whole.body.length / 4);
     await eventually(() => busyConnections(t.engine) === 0, 2000, 'the connection being freed');
     const line = await t.log.find((l) => l.reqId === 'hang-up-v2');
-    expect(line).toMatchObject({ operation: 'getCollectionStatements', binding: 'httpget', outcome: 'aborted', msg: 'request aborted' });
+    expect(line).toMatchObject({
+      operation: 'getCollectionStatements',
+      binding: 'httpget',
+      outcome: 'aborted',
+      msg: 'request aborted',
+    });
   });
 
   it('does the same while compressing: a gzip client that hangs up frees the connection and is logged as aborted', async () => {
@@ -260,7 +318,11 @@ describe.each(ENGINES)('a streamed list and the answer cache: %s', (kind: Engine
   const apps: StreamApp[] = [];
   afterAll(() => Promise.all(apps.map((app) => app.stop())));
   const start = async (cacheMb: string) => {
-    const app = await startStreamApp(kind, (engine) => insertListFixture(engine.db, { receipts: 2000, cheques: 0, activities: 0, complaints: 0 }), { ANSWER_CACHE_MB: cacheMb });
+    const app = await startStreamApp(
+      kind,
+      (engine) => insertListFixture(engine.db, { receipts: 2000, cheques: 0, activities: 0, complaints: 0 }),
+      { ANSWER_CACHE_MB: cacheMb },
+    );
     apps.push(app);
     return app;
   };
@@ -288,16 +350,19 @@ describe.each(ENGINES)('a streamed list and the answer cache: %s', (kind: Engine
 describe('the event loop while SQLite works', () => {
   let t: StreamApp;
   beforeAll(async () => {
-    t = await startStreamApp('sqlite', (engine) => insertListFixture(engine.db, { receipts: 10, cheques: 10, activities: 10, complaints: 10 }));
+    t = await startStreamApp('sqlite', (engine) =>
+      insertListFixture(engine.db, { receipts: 10, cheques: 10, activities: 10, complaints: 10 }),
+    );
   });
   afterAll(() => t.stop());
 
   it('answers /health within 500 ms while a multi-second query runs on a worker', async () => {
     let done = false;
     const started = Date.now();
-    const slow = sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < 15000000) select count(*) as n from c`
-      .execute(t.engine.db)
-      .then(() => (done = true));
+    const slow =
+      sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < 15000000) select count(*) as n from c`
+        .execute(t.engine.db)
+        .then(() => (done = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const probes: number[] = [];
     while (!done && probes.length < 5) {

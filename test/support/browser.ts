@@ -7,7 +7,9 @@ import type * as Puppeteer from 'puppeteer-core';
 const CHROMIUM = '/usr/bin/chromium';
 
 // puppeteer-core is ESM only, which Jest's CommonJS runtime cannot load; Node's own require can.
-const puppeteer = process.getBuiltinModule('node:module').createRequire(__filename)('puppeteer-core') as typeof Puppeteer;
+const puppeteer = process.getBuiltinModule('node:module').createRequire(__filename)(
+  'puppeteer-core',
+) as typeof Puppeteer;
 
 export function launchBrowser(): Promise<Puppeteer.Browser> {
   return puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

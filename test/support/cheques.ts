@@ -23,7 +23,11 @@ export function expectedCheque(c: Database['pcn'], customerName: string) {
 }
 
 /** The getPCNList rows of the cheques `keep` selects, newest first (date, then PDCID, descending). */
-export function expectedChequeList(cheques: readonly Database['pcn'][], customerName: (code: string) => string, keep: (c: Database['pcn']) => boolean) {
+export function expectedChequeList(
+  cheques: readonly Database['pcn'][],
+  customerName: (code: string) => string,
+  keep: (c: Database['pcn']) => boolean,
+) {
   return cheques
     .filter(keep)
     .sort((a, b) => (a.pcn_date !== b.pcn_date ? (a.pcn_date < b.pcn_date ? 1 : -1) : a.pdc_id < b.pdc_id ? 1 : -1))

@@ -41,7 +41,11 @@ export function emptyEngine(kind: EngineKind): Engine {
  * What `open` gives, for the enclosing describe block: opened before its tests, handed to `assign`,
  * prepared (`prepare`: the rows, the credentials its tests need), and closed after them.
  */
-export function suiteOpened<T extends { close(): Promise<void> }>(open: () => Promise<T>, assign: (opened: T) => void, prepare: () => Promise<void> = () => Promise.resolve()): void {
+export function suiteOpened<T extends { close(): Promise<void> }>(
+  open: () => Promise<T>,
+  assign: (opened: T) => void,
+  prepare: () => Promise<void> = () => Promise.resolve(),
+): void {
   let opened: T | undefined;
   beforeAll(async () => {
     opened = await open();
@@ -128,7 +132,9 @@ export function schemaPrefix(runId: string): string {
 export async function dropTestSchemas(databaseUrl: string, runId: string): Promise<number> {
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    const { rows } = await pool.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like 't\\_%'`);
+    const { rows } = await pool.query<{ nspname: string }>(
+      `select nspname from pg_namespace where nspname like 't\\_%'`,
+    );
     const staleBefore = Date.now() - 2 * 60 * 60 * 1000;
     const doomed = rows
       .map((r) => r.nspname)

@@ -45,7 +45,15 @@ export const PRODUCTS = [
 
 export const USERS = [
   { id: 'ADM001', username: 'admin', name: 'Asha Admin', role: 'ADMIN', manager_id: null, zone_code: null, active: 1 },
-  { id: 'ZM01', username: 'zm.north', name: 'Zubin North', role: 'ZM', manager_id: 'ADM001', zone_code: 'N', active: 1 },
+  {
+    id: 'ZM01',
+    username: 'zm.north',
+    name: 'Zubin North',
+    role: 'ZM',
+    manager_id: 'ADM001',
+    zone_code: 'N',
+    active: 1,
+  },
   { id: 'ZM02', username: 'zm.south', name: 'Zara South', role: 'ZM', manager_id: 'ADM001', zone_code: 'S', active: 1 },
   { id: 'AM01', username: 'am.north', name: 'Arun North', role: 'AM', manager_id: 'ZM01', zone_code: 'N', active: 1 },
   { id: 'AM02', username: 'am.south', name: 'Anita South', role: 'AM', manager_id: 'ZM02', zone_code: 'S', active: 1 },
@@ -56,10 +64,31 @@ export const USERS = [
 ] as const;
 
 export const CUSTOMERS = [
-  { code: 'C001', name: 'Agarwal Traders', state_code: 'DL', sales_officer_id: 'SO01', credit_limit: 50000000, active: 1 },
+  {
+    code: 'C001',
+    name: 'Agarwal Traders',
+    state_code: 'DL',
+    sales_officer_id: 'SO01',
+    credit_limit: 50000000,
+    active: 1,
+  },
   { code: 'C002', name: 'Bhatia Pumps', state_code: 'PB', sales_officer_id: 'SO01', credit_limit: 20000000, active: 1 },
-  { code: 'C003', name: 'Chawla & Sons', state_code: 'DL', sales_officer_id: 'SO02', credit_limit: 10000000, active: 1 },
-  { code: 'C004', name: 'Deshpande Agencies', state_code: 'KA', sales_officer_id: 'SO03', credit_limit: 30000000, active: 1 },
+  {
+    code: 'C003',
+    name: 'Chawla & Sons',
+    state_code: 'DL',
+    sales_officer_id: 'SO02',
+    credit_limit: 10000000,
+    active: 1,
+  },
+  {
+    code: 'C004',
+    name: 'Deshpande Agencies',
+    state_code: 'KA',
+    sales_officer_id: 'SO03',
+    credit_limit: 30000000,
+    active: 1,
+  },
   { code: 'C005', name: 'Easwaran Stores', state_code: 'TN', sales_officer_id: 'SO03', credit_limit: 0, active: 0 },
 ];
 
@@ -79,7 +108,11 @@ export async function insertMasterData(db: Kysely<Database>): Promise<void> {
   await db.insertInto('product_categories').values(CATEGORIES).execute();
   await db.insertInto('products').values(PRODUCTS).execute();
   // Managers before their reports (foreign key on manager_id).
-  for (const user of USERS) await db.insertInto('users').values({ ...user }).execute();
+  for (const user of USERS)
+    await db
+      .insertInto('users')
+      .values({ ...user })
+      .execute();
   await db.insertInto('customers').values(CUSTOMERS).execute();
   await db.insertInto('customer_profit_centers').values(CUSTOMER_PROFIT_CENTERS).execute();
 }
@@ -99,5 +132,10 @@ export function warrantyFields(clientRequestId: string): Record<string, string> 
 
 /** The warranty requests stored under a ClientRequestId. */
 export function storedWarrantyRequests(db: Kysely<Database>, clientRequestId: string) {
-  return db.selectFrom('warranty_requests').selectAll().where('client_request_id', '=', clientRequestId).orderBy('request_no').execute();
+  return db
+    .selectFrom('warranty_requests')
+    .selectAll()
+    .where('client_request_id', '=', clientRequestId)
+    .orderBy('request_no')
+    .execute();
 }

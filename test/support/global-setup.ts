@@ -19,5 +19,6 @@ export default function globalSetup(): void {
     );
   }
   // jest.config.js leaves these out on the same checks.
-  for (const suite of leftOutSuites()) process.stdout.write(`[left out] ${suite.file} (${suite.what}): ${suite.missing}\n`);
+  for (const suite of leftOutSuites())
+    process.stdout.write(`[left out] ${suite.file} (${suite.what}): ${suite.missing}\n`);
 }

@@ -15,8 +15,18 @@ export const NON_ASCII_NAME = 'Śrī Gaṇeśa Traders & Sons <Pune> 𝄞';
  * customer names carry one; returns that customer's code.
  */
 export async function nameCustomerNonAscii(db: Kysely<Database>): Promise<string> {
-  const officer = await db.selectFrom('users').select('id').where('role', '=', 'SO').orderBy('id').executeTakeFirstOrThrow();
-  const customer = await db.selectFrom('customers').select('code').where('sales_officer_id', '=', officer.id).orderBy('code').executeTakeFirstOrThrow();
+  const officer = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'SO')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const customer = await db
+    .selectFrom('customers')
+    .select('code')
+    .where('sales_officer_id', '=', officer.id)
+    .orderBy('code')
+    .executeTakeFirstOrThrow();
   await db.updateTable('customers').set({ name: NON_ASCII_NAME }).where('code', '=', customer.code).execute();
   return customer.code;
 }

@@ -9,7 +9,14 @@ import { inspect } from 'node:util';
 import type { Engine } from '../../src/db/engine';
 import { AppError } from '../../src/errors';
 import type { UsersTable } from '../../src/db/schema';
-import type { Clock, DomainSettings, Operation, OperationContext, OperationResult, UploadedFile } from '../../src/operations/types';
+import type {
+  Clock,
+  DomainSettings,
+  Operation,
+  OperationContext,
+  OperationResult,
+  UploadedFile,
+} from '../../src/operations/types';
 import { resultMismatches } from './result-check';
 import { NO_INPUT_MESSAGE } from '../../src/services/mobile-app';
 
@@ -70,7 +77,8 @@ export async function runReport(
 export function assertDeclared(operation: Operation, result: OperationResult): void {
   const noInputWrite = operation.kind === 'write' && result.data === null && result.message === NO_INPUT_MESSAGE;
   const problems = resultMismatches(result, operation.returns, noInputWrite);
-  if (problems.length > 0) throw new Error(`${operation.name} answered other than it declares:\n  ${problems.slice(0, 10).join('\n  ')}`);
+  if (problems.length > 0)
+    throw new Error(`${operation.name} answered other than it declares:\n  ${problems.slice(0, 10).join('\n  ')}`);
 }
 
 /** The business failure (AppError) a call ends in; anything else, success included, fails the test. */

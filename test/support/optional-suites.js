@@ -21,7 +21,11 @@ const OPTIONAL_SUITES = [
   {
     file: 'test/interop/interop-gsoap.test.ts',
     what: 'a gSOAP C++ client of the v2 contract',
-    available: () => runs('wsdl2h', ['-h']) && runs('soapcpp2', ['-h']) && existsSync('/usr/include/stdsoap2.h') && succeeds('g++', ['--version']),
+    available: () =>
+      runs('wsdl2h', ['-h']) &&
+      runs('soapcpp2', ['-h']) &&
+      existsSync('/usr/include/stdsoap2.h') &&
+      succeeds('g++', ['--version']),
     missing: 'gSOAP or g++ is not installed (apt-get install gsoap libgsoap-dev g++)',
   },
   {
@@ -53,7 +57,11 @@ const OPTIONAL_SUITES = [
 
 /** The suites this machine cannot run, each checked once per call. */
 function leftOutSuites() {
-  return OPTIONAL_SUITES.filter((suite) => !suite.available()).map(({ file, what, missing }) => ({ file, what, missing }));
+  return OPTIONAL_SUITES.filter((suite) => !suite.available()).map(({ file, what, missing }) => ({
+    file,
+    what,
+    missing,
+  }));
 }
 
 module.exports = { leftOutSuites };

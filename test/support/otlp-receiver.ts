@@ -117,11 +117,14 @@ function grpcServer(take: Take): http2.Http2Server {
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
       if (headers[':path'] !== '/opentelemetry.proto.collector.trace.v1.TraceService/Export') {
-        stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' }, { endStream: true });
+        stream.respond(
+          { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' },
+          { endStream: true },
+        );
         return;
       }
       const framed = Buffer.concat(chunks);
-      for (let at = 0; at + 5 <= framed.length; ) {
+      for (let at = 0; at + 5 <= framed.length;) {
         const length = framed.readUInt32BE(at + 1);
         take(framed.subarray(at + 5, at + 5 + length), 'application/grpc');
         at += 5 + length;
@@ -158,7 +161,10 @@ interface JsonSpan {
   status?: { code?: number; message?: string };
 }
 interface JsonRequest {
-  resourceSpans?: { resource?: { attributes?: JsonKeyValue[] }; scopeSpans?: { scope?: { name?: string }; spans?: JsonSpan[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: JsonKeyValue[] };
+    scopeSpans?: { scope?: { name?: string }; spans?: JsonSpan[] }[];
+  }[];
 }
 
 function fromJson(request: JsonRequest): ReceivedSpan[] {
@@ -244,8 +250,10 @@ function fields(buffer: Buffer): Fields {
 
 const all = (message: Fields, number: number) => (message.get(number) ?? []) as Buffer[];
 const one = (message: Fields, number: number) => message.get(number)?.[0];
-const text = (message: Fields, number: number) => ((one(message, number) as Buffer | undefined) ?? Buffer.alloc(0)).toString('utf8');
-const hex = (message: Fields, number: number) => ((one(message, number) as Buffer | undefined) ?? Buffer.alloc(0)).toString('hex');
+const text = (message: Fields, number: number) =>
+  ((one(message, number) as Buffer | undefined) ?? Buffer.alloc(0)).toString('utf8');
+const hex = (message: Fields, number: number) =>
+  ((one(message, number) as Buffer | undefined) ?? Buffer.alloc(0)).toString('hex');
 const int = (message: Fields, number: number) => Number((one(message, number) as bigint | undefined) ?? 0n);
 
 function fromProtobuf(body: Buffer): ReceivedSpan[] {

@@ -12,7 +12,10 @@ import { inValues } from '../../src/db/sql-in';
 type Db = Kysely<Database>;
 
 /** The filters on a document (invoice or order) and its lines, as the reports applied them to raw rows. */
-function filterConditions(f: ResolvedFilters, c: { officer: string; profitCenter: string; date: string; customer: string; category: string }): Expression<SqlBool>[] {
+function filterConditions(
+  f: ResolvedFilters,
+  c: { officer: string; profitCenter: string; date: string; customer: string; category: string },
+): Expression<SqlBool>[] {
   const conditions = keyConditions(f, c);
   if (f.dates.from !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.date)} >= ${f.dates.from}`);
   if (f.dates.to !== undefined) conditions.push(sql<SqlBool>`${sql.ref(c.date)} <= ${f.dates.to}`);
@@ -35,19 +38,42 @@ export async function rawSalesPerCustomer(db: Db, filters: ResolvedFilters) {
     .innerJoin('invoice_lines as l', 'l.invoice_no', 'i.invoice_no')
     .where((eb) => eb.and(conditions))
     .groupBy(['i.invoice_no', 'i.customer_code'])
-    .select((eb) => ['i.customer_code', eb.fn.sum<number>('l.quantity').as('quantity'), eb.fn.sum<number>('l.value').as('value_minor')]);
+    .select((eb) => [
+      'i.customer_code',
+      eb.fn.sum<number>('l.quantity').as('quantity'),
+      eb.fn.sum<number>('l.value').as('value_minor'),
+    ]);
   const perCustomer = db
     .selectFrom(perInvoice.as('y'))
     .groupBy('y.customer_code')
-    .select((eb) => ['y.customer_code', eb.fn.countAll<number>().as('invoice_count'), eb.fn.sum<number>('y.quantity').as('quantity'), eb.fn.sum<number>('y.value_minor').as('value_minor')]);
+    .select((eb) => [
+      'y.customer_code',
+      eb.fn.countAll<number>().as('invoice_count'),
+      eb.fn.sum<number>('y.quantity').as('quantity'),
+      eb.fn.sum<number>('y.value_minor').as('value_minor'),
+    ]);
   const rows = await db
     .selectFrom(perCustomer.as('x'))
     .innerJoin('customers as c', 'c.code', 'x.customer_code')
     .innerJoin('states as s', 's.code', 'c.state_code')
-    .select(['c.code', 'c.name', 'c.state_code', 's.zone_code', 'c.sales_officer_id', 'x.invoice_count', 'x.quantity', 'x.value_minor'])
+    .select([
+      'c.code',
+      'c.name',
+      'c.state_code',
+      's.zone_code',
+      'c.sales_officer_id',
+      'x.invoice_count',
+      'x.quantity',
+      'x.value_minor',
+    ])
     .execute();
   // PostgreSQL hands count/sum back as int8/numeric; engine.ts parses them, Number() makes it explicit.
-  return rows.map((r) => ({ ...r, invoice_count: Number(r.invoice_count), quantity: Number(r.quantity), value_minor: Number(r.value_minor) }));
+  return rows.map((r) => ({
+    ...r,
+    invoice_count: Number(r.invoice_count),
+    quantity: Number(r.quantity),
+    value_minor: Number(r.value_minor),
+  }));
 }
 
 // ---- order versus delivery ---------------------------------------------------------------------
@@ -71,7 +97,9 @@ export function withLineDeliveries(db: Kysely<Database>, filters: ResolvedFilter
   const upTo = filters.dates.to;
   // Deliveries after the end of the range do not count; only then is the invoice read for its date.
   const delivered = (column: 'quantity' | 'value') =>
-    upTo === undefined ? sql<number>`coalesce(sum(${sql.ref(`il.${column}`)}), 0)` : sql<number>`coalesce(sum(case when i.invoice_date <= ${upTo} then ${sql.ref(`il.${column}`)} end), 0)`;
+    upTo === undefined
+      ? sql<number>`coalesce(sum(${sql.ref(`il.${column}`)}), 0)`
+      : sql<number>`coalesce(sum(case when i.invoice_date <= ${upTo} then ${sql.ref(`il.${column}`)} end), 0)`;
   return db
     .with(
       (cte) => cte('ordered_lines').materialized(),
@@ -86,7 +114,9 @@ export function withLineDeliveries(db: Kysely<Database>, filters: ResolvedFilter
     .with('line_deliveries', (qb) =>
       qb
         .selectFrom('ordered_lines as l')
-        .leftJoin('invoice_lines as il', (join) => join.onRef('il.order_no', '=', 'l.order_no').onRef('il.order_line_no', '=', 'l.line_no'))
+        .leftJoin('invoice_lines as il', (join) =>
+          join.onRef('il.order_no', '=', 'l.order_no').onRef('il.order_line_no', '=', 'l.line_no'),
+        )
         .$if(upTo !== undefined, (q) => q.leftJoin('invoices as i', 'i.invoice_no', 'il.invoice_no'))
         .groupBy(['l.order_no', 'l.line_no', 'l.customer_code', 'l.sales_officer_id', 'l.quantity', 'l.value'])
         .select([
@@ -106,8 +136,12 @@ export const measureSums = [
   sql<number>`sum(x.ordered_value)`.as('ordered_value'),
   sql<number>`sum(x.delivered_quantity)`.as('delivered_quantity'),
   sql<number>`sum(x.delivered_value)`.as('delivered_value'),
-  sql<number>`sum(case when x.ordered_quantity > x.delivered_quantity then x.ordered_quantity - x.delivered_quantity else 0 end)`.as('pending_quantity'),
-  sql<number>`sum(case when x.ordered_value > x.delivered_value then x.ordered_value - x.delivered_value else 0 end)`.as('pending_value'),
+  sql<number>`sum(case when x.ordered_quantity > x.delivered_quantity then x.ordered_quantity - x.delivered_quantity else 0 end)`.as(
+    'pending_quantity',
+  ),
+  sql<number>`sum(case when x.ordered_value > x.delivered_value then x.ordered_value - x.delivered_value else 0 end)`.as(
+    'pending_value',
+  ),
 ] as const;
 
 export async function rawDeliveriesPerCustomer(db: Db, filters: ResolvedFilters) {
@@ -116,10 +150,7 @@ export async function rawDeliveriesPerCustomer(db: Db, filters: ResolvedFilters)
       eb
         .selectFrom('line_deliveries as x')
         .groupBy('x.customer_code')
-        .select([
-          'x.customer_code',
-          ...measureSums,
-        ])
+        .select(['x.customer_code', ...measureSums])
         .as('t'),
     )
     .innerJoin('customers as c', 'c.code', 't.customer_code')
@@ -127,16 +158,23 @@ export async function rawDeliveriesPerCustomer(db: Db, filters: ResolvedFilters)
     .selectAll('t')
     .select(['c.code', 'c.name', 'c.state_code', 's.zone_code'])
     .execute();
-  return rows.map((r) => ({ code: r.code, name: r.name, state_code: r.state_code, zone_code: r.zone_code, ...deliveryRecord(r) }));
+  return rows.map((r) => ({
+    code: r.code,
+    name: r.name,
+    state_code: r.state_code,
+    zone_code: r.zone_code,
+    ...deliveryRecord(r),
+  }));
 }
-export async function rawDeliveriesPerOfficer(db: Db, filters: ResolvedFilters, officers: string[] | undefined): Promise<Map<string, DeliveryRecord>> {
+export async function rawDeliveriesPerOfficer(
+  db: Db,
+  filters: ResolvedFilters,
+  officers: string[] | undefined,
+): Promise<Map<string, DeliveryRecord>> {
   const rows = await withLineDeliveries(db, filters, officers)
     .selectFrom('line_deliveries as x')
     .groupBy('x.sales_officer_id')
-    .select([
-      'x.sales_officer_id',
-      ...measureSums,
-    ])
+    .select(['x.sales_officer_id', ...measureSums])
     .execute();
   return new Map(rows.map((r) => [r.sales_officer_id, deliveryRecord(r)]));
 }
@@ -153,12 +191,16 @@ export async function rawBalancesBefore(
   let query = db
     .selectFrom('customers')
     .leftJoin('ledger_entries', (join) =>
-      join.onRef('ledger_entries.customer_code', '=', 'customers.code').on('ledger_entries.entry_date', '<', beforeDate),
+      join
+        .onRef('ledger_entries.customer_code', '=', 'customers.code')
+        .on('ledger_entries.entry_date', '<', beforeDate),
     )
     .select((eb) => [
       'customers.code',
       'customers.name',
-      eb.fn.coalesce(eb.fn.sum<number>(eb('ledger_entries.debit', '-', eb.ref('ledger_entries.credit'))), eb.lit(0)).as('balance'),
+      eb.fn
+        .coalesce(eb.fn.sum<number>(eb('ledger_entries.debit', '-', eb.ref('ledger_entries.credit'))), eb.lit(0))
+        .as('balance'),
     ])
     .groupBy(['customers.code', 'customers.name'])
     .orderBy('customers.code');
@@ -175,7 +217,11 @@ function inScope(column: string, officers: string[] | undefined): Expression<Sql
   return sql<SqlBool>`${sql.ref(column)} in (select code from customers where ${inValues('sales_officer_id', officers)})`;
 }
 
-export async function rawSalesTotals(db: Db, officers: string[] | undefined, p: { asOf: string; monthStart: string; yearStart: string }): Promise<{ mtd: number; ytd: number }> {
+export async function rawSalesTotals(
+  db: Db,
+  officers: string[] | undefined,
+  p: { asOf: string; monthStart: string; yearStart: string },
+): Promise<{ mtd: number; ytd: number }> {
   const row = await db
     .selectFrom('invoices')
     .where('invoice_date', '>=', p.yearStart)
@@ -193,7 +239,11 @@ export async function rawSalesTotals(db: Db, officers: string[] | undefined, p: 
  * OPEN orders up to AsOf, collected first (materialized: the few open orders, not every order line
  * in key order), their lines' deliveries invoiced up to AsOf, what each line still owes, per order.
  */
-export async function rawPendingOrders(db: Db, officers: string[] | undefined, asOf: string): Promise<{ orders: number; value: number }> {
+export async function rawPendingOrders(
+  db: Db,
+  officers: string[] | undefined,
+  asOf: string,
+): Promise<{ orders: number; value: number }> {
   const row = await db
     .with(
       (cte) => cte('open_lines').materialized(),
@@ -209,13 +259,19 @@ export async function rawPendingOrders(db: Db, officers: string[] | undefined, a
     .with('owed_lines', (qb) =>
       qb
         .selectFrom('open_lines as l')
-        .leftJoin('invoice_lines as il', (join) => join.onRef('il.order_no', '=', 'l.order_no').onRef('il.order_line_no', '=', 'l.line_no'))
+        .leftJoin('invoice_lines as il', (join) =>
+          join.onRef('il.order_no', '=', 'l.order_no').onRef('il.order_line_no', '=', 'l.line_no'),
+        )
         .leftJoin('invoices as i', 'i.invoice_no', 'il.invoice_no')
         .groupBy(['l.order_no', 'l.line_no', 'l.quantity', 'l.value'])
         .select([
           'l.order_no',
-          sql<number>`l.quantity - coalesce(sum(case when i.invoice_date <= ${asOf} then il.quantity end), 0)`.as('owed_quantity'),
-          sql<number>`l.value - coalesce(sum(case when i.invoice_date <= ${asOf} then il.value end), 0)`.as('owed_value'),
+          sql<number>`l.quantity - coalesce(sum(case when i.invoice_date <= ${asOf} then il.quantity end), 0)`.as(
+            'owed_quantity',
+          ),
+          sql<number>`l.value - coalesce(sum(case when i.invoice_date <= ${asOf} then il.value end), 0)`.as(
+            'owed_value',
+          ),
         ]),
     )
     .selectFrom((eb) =>
@@ -231,7 +287,11 @@ export async function rawPendingOrders(db: Db, officers: string[] | undefined, a
   return { orders: Number(row.orders), value: Number(row.value) };
 }
 
-export async function rawCollectionsTotal(db: Db, officers: string[] | undefined, p: { asOf: string; monthStart: string; yearStart: string }): Promise<number> {
+export async function rawCollectionsTotal(
+  db: Db,
+  officers: string[] | undefined,
+  p: { asOf: string; monthStart: string; yearStart: string },
+): Promise<number> {
   const row = await db
     .selectFrom('receipts')
     .where('receipt_date', '>=', p.monthStart)
@@ -251,4 +311,3 @@ export async function rawOutstandingTotal(db: Db, officers: string[] | undefined
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
-

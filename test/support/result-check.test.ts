@@ -6,13 +6,23 @@
 import { resultMismatches, valueMismatches } from './result-check';
 import { field, nullable, record, recordType, rows, type RecordType } from '../../src/operations/results';
 
-const LINE = recordType('Line', { No: field.string, Day: field.date, At: nullable(field.dateTime), Units: field.integer, Amount: field.money, Share: field.decimal, Open: field.boolean });
+const LINE = recordType('Line', {
+  No: field.string,
+  Day: field.date,
+  At: nullable(field.dateTime),
+  Units: field.integer,
+  Amount: field.money,
+  Share: field.decimal,
+  Open: field.boolean,
+});
 const line = { No: 'A1', Day: '2026-01-31', At: null, Units: 3, Amount: 12.5, Share: 33.333, Open: true };
 
 describe('valueMismatches', () => {
   it('accepts values of the declared kinds', () => {
     expect(valueMismatches(line, { record: LINE }, 'Data')).toEqual([]);
-    expect(valueMismatches({ ...line, At: '2026-01-31T10:00:00.000Z', Amount: -0.07 }, { record: LINE }, 'Data')).toEqual([]);
+    expect(
+      valueMismatches({ ...line, At: '2026-01-31T10:00:00.000Z', Amount: -0.07 }, { record: LINE }, 'Data'),
+    ).toEqual([]);
   });
 
   it.each([
@@ -30,15 +40,21 @@ describe('valueMismatches', () => {
 
   it('wants exactly the declared fields in the declared order', () => {
     const { Open, ...withoutOpen } = line;
-    expect(valueMismatches(withoutOpen, { record: LINE }, 'Data')).toEqual([`Data: fields No, Day, At, Units, Amount, Share differ from Line's No, Day, At, Units, Amount, Share, Open`]);
+    expect(valueMismatches(withoutOpen, { record: LINE }, 'Data')).toEqual([
+      `Data: fields No, Day, At, Units, Amount, Share differ from Line's No, Day, At, Units, Amount, Share, Open`,
+    ]);
     expect(valueMismatches({ ...line, Extra: 1 }, { record: LINE }, 'Data')).toHaveLength(1);
     expect(valueMismatches({ Open, ...withoutOpen }, { record: LINE }, 'Data')).toHaveLength(1);
   });
 
   it('checks lists and nested records item by item', () => {
     const page: RecordType = recordType('Page', { Lines: { list: LINE }, Last: { record: LINE } });
-    expect(valueMismatches({ Lines: [line, { ...line, Units: '3' }], Last: line }, { record: page }, 'Data')).toEqual(['Data.Lines[1].Units: "3" is not a valid integer']);
-    expect(valueMismatches({ Lines: {}, Last: line }, { record: page }, 'Data')).toEqual(['Data.Lines: {} is not a list of Line']);
+    expect(valueMismatches({ Lines: [line, { ...line, Units: '3' }], Last: line }, { record: page }, 'Data')).toEqual([
+      'Data.Lines[1].Units: "3" is not a valid integer',
+    ]);
+    expect(valueMismatches({ Lines: {}, Last: line }, { record: page }, 'Data')).toEqual([
+      'Data.Lines: {} is not a list of Line',
+    ]);
   });
 });
 
@@ -47,9 +63,15 @@ describe('resultMismatches', () => {
 
   it('checks rows, Totals and NextPageToken against the declaration', () => {
     expect(resultMismatches({ data: [line], totals: { Amount: 12.5 } }, rows(LINE, { totals: TOTALS }))).toEqual([]);
-    expect(resultMismatches({ data: [line] }, rows(LINE, { totals: TOTALS }))).toEqual(['Totals: undefined is not a Totals']);
-    expect(resultMismatches({ data: [line], totals: { Amount: 1 } }, rows(LINE))).toEqual(['Totals: present, none declared']);
-    expect(resultMismatches({ data: [], nextPageToken: null }, rows(LINE))).toEqual(['NextPageToken: present, the operation is not pageable']);
+    expect(resultMismatches({ data: [line] }, rows(LINE, { totals: TOTALS }))).toEqual([
+      'Totals: undefined is not a Totals',
+    ]);
+    expect(resultMismatches({ data: [line], totals: { Amount: 1 } }, rows(LINE))).toEqual([
+      'Totals: present, none declared',
+    ]);
+    expect(resultMismatches({ data: [], nextPageToken: null }, rows(LINE))).toEqual([
+      'NextPageToken: present, the operation is not pageable',
+    ]);
     expect(resultMismatches({ data: [], nextPageToken: 'abc' }, rows(LINE, { pageable: true }))).toEqual([]);
   });
 

@@ -2,7 +2,13 @@
  * The check of a result against its declaration (src/operations/results.ts), run by the operation
  * tests on every result they get (test/support/operation.ts).
  */
-import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../../src/operations/results';
+import {
+  isScalar,
+  type FieldType,
+  type RecordType,
+  type ResultType,
+  type ScalarKind,
+} from '../../src/operations/results';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -31,10 +37,12 @@ export function valueMismatches(value: unknown, type: FieldType, path: string): 
 }
 
 function recordMismatches(value: unknown, type: RecordType, path: string): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${path}: ${describe(value)} is not a ${type.name}`];
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return [`${path}: ${describe(value)} is not a ${type.name}`];
   const actual = Object.keys(value);
   const declared = Object.keys(type.fields);
-  if (actual.join() !== declared.join()) return [`${path}: fields ${actual.join(', ')} differ from ${type.name}'s ${declared.join(', ')}`];
+  if (actual.join() !== declared.join())
+    return [`${path}: fields ${actual.join(', ')} differ from ${type.name}'s ${declared.join(', ')}`];
   const fields = value as Record<string, unknown>;
   return declared.flatMap((name) => valueMismatches(fields[name], type.fields[name], `${path}.${name}`));
 }
@@ -51,12 +59,15 @@ interface ResultParts {
 
 /** Where a result differs from its declaration; `noInputWrite`: a write called without input answers Data null. */
 export function resultMismatches(result: ResultParts, type: ResultType, noInputWrite = false): string[] {
-  if (type.kind === 'text') return typeof result.data === 'string' ? [] : [`Data: ${describe(result.data)} is not a string`];
+  if (type.kind === 'text')
+    return typeof result.data === 'string' ? [] : [`Data: ${describe(result.data)} is not a string`];
   const problems: string[] = [];
   if (result.data === null) {
     if (!noInputWrite && !(type.kind === 'record' && type.nullable)) problems.push('Data: null, declared not nullable');
   } else {
-    problems.push(...valueMismatches(result.data, type.kind === 'rows' ? { list: type.row } : { record: type.type }, 'Data'));
+    problems.push(
+      ...valueMismatches(result.data, type.kind === 'rows' ? { list: type.row } : { record: type.type }, 'Data'),
+    );
   }
   const totals = type.kind === 'rows' ? type.totals : undefined;
   if (totals === undefined) {
@@ -66,7 +77,8 @@ export function resultMismatches(result: ResultParts, type: ResultType, noInputW
   }
   if (result.nextPageToken !== undefined) {
     if (!type.pageable) problems.push('NextPageToken: present, the operation is not pageable');
-    else if (result.nextPageToken !== null && typeof result.nextPageToken !== 'string') problems.push('NextPageToken: not a string');
+    else if (result.nextPageToken !== null && typeof result.nextPageToken !== 'string')
+      problems.push('NextPageToken: not a string');
   }
   return problems;
 }

@@ -6,7 +6,13 @@
  * clients' own ways are undone here: list wrappers (ArrayOfX holds X, one item or many), empty lists
  * and empty strings given as nothing, numbers as text or decimals, timestamps in another ISO form.
  */
-import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../../src/operations/results';
+import {
+  isScalar,
+  type FieldType,
+  type RecordType,
+  type ResultType,
+  type ScalarKind,
+} from '../../src/operations/results';
 import { isNil, parseXmlDocument, type XmlNode } from '../../src/contract-check/xml';
 
 export type { XmlNode };
@@ -46,7 +52,9 @@ export function typedAsJson(value: unknown, returns: ResultType, paged: boolean)
   }
   if (returns.pageable && paged) members.NextPageToken = (result.NextPageToken as string | null | undefined) ?? null;
   // The JSON writes its members in this order: Message, Count, Data, Totals, NextPageToken.
-  return Object.fromEntries(Object.entries(members).filter(([key, v]) => v !== undefined || key === 'Data')) as unknown as JsonMembers;
+  return Object.fromEntries(
+    Object.entries(members).filter(([key, v]) => v !== undefined || key === 'Data'),
+  ) as unknown as JsonMembers;
 }
 
 function present(value: unknown): boolean {
@@ -63,11 +71,18 @@ function list(value: unknown, row: RecordType): unknown[] {
 
 function record(value: unknown, type: RecordType): Record<string, unknown> {
   const fields = (value ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(type.fields).map(([name, fieldType]) => [name, field(fields[name], fieldType)]));
+  return Object.fromEntries(
+    Object.entries(type.fields).map(([name, fieldType]) => [name, field(fields[name], fieldType)]),
+  );
 }
 
 function field(value: unknown, type: FieldType): unknown {
-  if (isScalar(type)) return value === null || value === undefined ? (type.kind === 'string' && !type.nullable ? '' : null) : scalar(type.kind, value);
+  if (isScalar(type))
+    return value === null || value === undefined
+      ? type.kind === 'string' && !type.nullable
+        ? ''
+        : null
+      : scalar(type.kind, value);
   if ('list' in type) return list(value, type.list);
   return record(value, type.record);
 }

@@ -27,7 +27,9 @@ type Binding = 'soap11' | 'soap12' | 'httpget' | 'httppost';
 const BINDINGS: Binding[] = ['soap11', 'soap12', 'httpget', 'httppost'];
 
 function soapEnvelope(version: SoapVersion, operation: string, fields: Fields): string {
-  const args = Object.entries(fields).map(([name, value]) => `<${name}>${escapeXmlText(value)}</${name}>`).join('');
+  const args = Object.entries(fields)
+    .map(([name, value]) => `<${name}>${escapeXmlText(value)}</${name}>`)
+    .join('');
   return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENVELOPE_NS[version]}"><soap:Body><${operation} xmlns="${V2_NS}">${args}</${operation}></soap:Body></soap:Envelope>`;
 }
 
@@ -68,21 +70,39 @@ describe.each(ENGINES)('the v2 contract: %s', (kind) => {
     for (const [operation, list] of Object.entries(calls)) {
       const op = OPERATIONS.get(operation)!;
       for (const fields of list) {
-        const legacy = JSON.parse((await request(t.app).get(`/API/MobileAppWebService.asmx/${operation}?${new URLSearchParams(fields).toString()}`)).text) as Record<string, unknown>;
+        const legacy = JSON.parse(
+          (
+            await request(t.app).get(
+              `/API/MobileAppWebService.asmx/${operation}?${new URLSearchParams(fields).toString()}`,
+            )
+          ).text,
+        ) as Record<string, unknown>;
         for (const binding of BINDINGS) {
           const res = await sendV2(t, binding, operation, fields);
           const label = { operation, fields, binding };
           if (legacy.Success === false) {
             expect({ ...label, status: res.status }).toEqual({ ...label, status: 500 });
             const error = findElement(readXml(res.text), 'ServiceError')!;
-            expect({ ...label, error: xmlToValue(error) }).toEqual({ ...label, error: { Code: legacy.Code, Field: legacy.Field, Message: legacy.Message } });
-            if (binding.startsWith('soap')) expect(res.text).toContain(binding === 'soap11' ? '<faultcode>soap:Client</faultcode>' : '<soap:Value>soap:Sender</soap:Value>');
+            expect({ ...label, error: xmlToValue(error) }).toEqual({
+              ...label,
+              error: { Code: legacy.Code, Field: legacy.Field, Message: legacy.Message },
+            });
+            if (binding.startsWith('soap'))
+              expect(res.text).toContain(
+                binding === 'soap11' ? '<faultcode>soap:Client</faultcode>' : '<soap:Value>soap:Sender</soap:Value>',
+              );
             failures++;
             continue;
           }
           expect({ ...label, status: res.status }).toEqual({ ...label, status: 200 });
-          expect(res.headers['content-type']).toBe(binding === 'soap12' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8');
-          const typed = typedAsJson(xmlToValue(resultElement(binding, operation, readXml(res.text))), op.returns, 'PageSize' in fields || 'PageToken' in fields);
+          expect(res.headers['content-type']).toBe(
+            binding === 'soap12' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8',
+          );
+          const typed = typedAsJson(
+            xmlToValue(resultElement(binding, operation, readXml(res.text))),
+            op.returns,
+            'PageSize' in fields || 'PageToken' in fields,
+          );
           const expected = jsonMembers(legacy);
           // A write repeated answers the same Data with its own message ("already ...").
           if (op.kind === 'write' && expected.Data !== null) typed.Message = expected.Message;
@@ -106,19 +126,29 @@ describe.each(ENGINES)('the v2 contract: %s', (kind) => {
     const created = await sendV2(t, 'httppost', 'CreateWarrantyRequest', calls.CreateWarrantyRequest[1]);
     expect(created.text).toMatch(/<CreatedAt>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z<\/CreatedAt>/);
     const none = await sendV2(t, 'httpget', 'getPCNDetails', { PDCID: 'NONE' });
-    expect(none.text).toBe(`<?xml version="1.0" encoding="utf-8"?><GetPCNDetailsResult xmlns="${V2_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><Message></Message></GetPCNDetailsResult>`);
+    expect(none.text).toBe(
+      `<?xml version="1.0" encoding="utf-8"?><GetPCNDetailsResult xmlns="${V2_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><Message></Message></GetPCNDetailsResult>`,
+    );
   });
 
   it('answers protocol errors as the legacy paths do, in its own namespace', async () => {
     const soapUnknown = (path: string, ns: string) =>
-      request(t.app).post(path).set('Content-Type', 'text/xml; charset=utf-8').set('SOAPAction', `"${ns}NoSuchOp"`).send(soapEnvelope('1.1', 'NoSuchOp', {}).split(V2_NS).join(ns));
+      request(t.app)
+        .post(path)
+        .set('Content-Type', 'text/xml; charset=utf-8')
+        .set('SOAPAction', `"${ns}NoSuchOp"`)
+        .send(soapEnvelope('1.1', 'NoSuchOp', {}).split(V2_NS).join(ns));
     const legacy = await soapUnknown('/API/MobileAppWebService.asmx', 'http://tempuri.org/');
     const typed = await soapUnknown(V2_PATH, V2_NS);
     expect(typed.status).toBe(legacy.status);
     expect(typed.text).toBe(legacy.text.split('http://tempuri.org/NoSuchOp').join(`${V2_NS}NoSuchOp`));
     const httpLegacy = await request(t.app).get('/API/MobileAppWebService.asmx/NoSuchOp');
     const httpTyped = await request(t.app).get(`${V2_PATH}/NoSuchOp`);
-    expect([httpTyped.status, httpTyped.headers['content-type'], httpTyped.text]).toEqual([httpLegacy.status, httpLegacy.headers['content-type'], httpLegacy.text]);
+    expect([httpTyped.status, httpTyped.headers['content-type'], httpTyped.text]).toEqual([
+      httpLegacy.status,
+      httpLegacy.headers['content-type'],
+      httpLegacy.text,
+    ]);
   });
 
   it('serves its WSDL, discovery document, help page and operation pages', async () => {

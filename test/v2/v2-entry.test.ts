@@ -21,8 +21,19 @@ let engine: Engine;
 suiteEngine('sqlite', (opened) => (engine = opened));
 
 function differences(wsdl: string, operations: readonly Operation[]): string[] {
-  const settings = { dateOrder: 'DMY' as const, fiscalYearStartMonth: 4, maxFileBytes: 1, maxFilesPerRequest: 1, maxRequestFilesBytes: 1 };
-  const service = createMobileAppService({ namespace: V2_NS, contract: 'v2', operations, context: { db: engine.db, engine, clock: { now: () => new Date() }, settings } });
+  const settings = {
+    dateOrder: 'DMY' as const,
+    fiscalYearStartMonth: 4,
+    maxFileBytes: 1,
+    maxFilesPerRequest: 1,
+    maxRequestFilesBytes: 1,
+  };
+  const service = createMobileAppService({
+    namespace: V2_NS,
+    contract: 'v2',
+    operations,
+    context: { db: engine.db, engine, clock: { now: () => new Date() }, settings },
+  });
   return contractDifferences(describeWsdl(wsdl, V2_NS), service);
 }
 
@@ -33,16 +44,27 @@ it('says what to paste for an operation the v2 WSDL lacks, and the WSDL with the
     ...invoices,
     name: 'getPCNReturns',
     params: ['PCNNO', 'Reason'],
-    returns: rows(recordType('PCNReturn', { ReturnNo: field.string, ReturnDate: nullable(field.date), Invoice: { record: invoices.returns.row } }), { pageable: true }),
+    returns: rows(
+      recordType('PCNReturn', {
+        ReturnNo: field.string,
+        ReturnDate: nullable(field.date),
+        Invoice: { record: invoices.returns.row },
+      }),
+      { pageable: true },
+    ),
   };
   const operations = [...mainServiceOperations, added];
   const found = differences(v2Wsdl, operations);
   expect(found).toHaveLength(1);
   const [said, ...pieces] = found[0].split(/\n {2}after (.*), before the next (.*):\n/);
-  expect(said).toBe('operation getPCNReturns is implemented but not in the WSDL; add to wsdl/v2/MobileAppWebService.wsdl:');
+  expect(said).toBe(
+    'operation getPCNReturns is implemented but not in the WSDL; add to wsdl/v2/MobileAppWebService.wsdl:',
+  );
   // The schema, the messages, three port types and four bindings; a type the schema has is not repeated.
   expect(pieces).toHaveLength(9 * 3);
-  expect(pieces[2]).toContain('<s:complexType name="PCNReturn">\n        <s:sequence>\n          <s:element minOccurs="1" maxOccurs="1" name="ReturnNo" type="s:string" />');
+  expect(pieces[2]).toContain(
+    '<s:complexType name="PCNReturn">\n        <s:sequence>\n          <s:element minOccurs="1" maxOccurs="1" name="ReturnNo" type="s:string" />',
+  );
   expect(pieces[2]).not.toContain('<s:complexType name="PCNInvoice">');
   let pasted = v2Wsdl;
   for (let i = 0; i < pieces.length; i += 3) {

@@ -15,9 +15,14 @@ import { mainServiceOperations } from '../../src/services/registry';
 const root = path.join(__dirname, '..', '..');
 const V2_NS = 'http://tempuri.org/v2/';
 
-it.each(v2WsdlFiles(root, serviceShapes({ apiNamespace: '', syncNamespace: '', apiV2Namespace: '', syncV2Namespace: '' })))('$file is what npm run v2-wsdl writes', ({ file, text }) => {
+it.each(
+  v2WsdlFiles(root, serviceShapes({ apiNamespace: '', syncNamespace: '', apiV2Namespace: '', syncV2Namespace: '' })),
+)('$file is what npm run v2-wsdl writes', ({ file, text }) => {
   const committed = fs.readFileSync(path.join(root, file), 'utf8');
-  if (committed !== text) throw new Error(`${file} differs from what the legacy WSDL and the declarations give: run npm run v2-wsdl and commit the file`);
+  if (committed !== text)
+    throw new Error(
+      `${file} differs from what the legacy WSDL and the declarations give: run npm run v2-wsdl and commit the file`,
+    );
 });
 
 it('writes an operation added to the declarations so that the start-up check accepts it', () => {
@@ -26,9 +31,16 @@ it('writes an operation added to the declarations so that the start-up check acc
     ...invoices,
     name: 'getPCNReturns',
     params: ['PCNNO', 'Reason'],
-    returns: rows(recordType('PCNReturn', { ReturnNo: field.string, ReturnDate: nullable(field.date) }), { pageable: true }),
+    returns: rows(recordType('PCNReturn', { ReturnNo: field.string, ReturnDate: nullable(field.date) }), {
+      pageable: true,
+    }),
   };
-  const service = createMobileAppService({ namespace: V2_NS, contract: 'v2', operations: [...mainServiceOperations, added], context: {} as OperationContext });
+  const service = createMobileAppService({
+    namespace: V2_NS,
+    contract: 'v2',
+    operations: [...mainServiceOperations, added],
+    context: {} as OperationContext,
+  });
   const generated = v2Wsdl(fs.readFileSync(path.join(root, 'wsdl/MobileAppWebService.wsdl'), 'utf8'), service);
   expect(generated).toContain('<s:complexType name="PCNReturn">');
   expect(contractDifferences(describeWsdl(generated, V2_NS), service)).toEqual([]);

@@ -29,11 +29,27 @@ export function successEnvelope(result: OperationResult): Record<string, unknown
 
 /** A business failure's envelope, sent whole. */
 export function writeFailureEnvelope(res: ServerResponse, error: AppError): void {
-  sendWhole(res, 200, JSON_TYPE, JSON.stringify({ Success: false, Code: error.code, Message: error.message, Field: error.field ?? null, Data: null }));
+  sendWhole(
+    res,
+    200,
+    JSON_TYPE,
+    JSON.stringify({
+      Success: false,
+      Code: error.code,
+      Message: error.message,
+      Field: error.field ?? null,
+      Data: null,
+    }),
+  );
 }
 
 /** Writes a result's envelope, whole or in chunks; the cache writer, if any, is handed the answer's bytes when it is complete and not too large. */
-export async function writeEnvelope(res: ServerResponse, result: OperationResult, spool: SpoolStore, cacheWriter?: CacheWriter): Promise<StreamEnd> {
+export async function writeEnvelope(
+  res: ServerResponse,
+  result: OperationResult,
+  spool: SpoolStore,
+  cacheWriter?: CacheWriter,
+): Promise<StreamEnd> {
   const { data } = result;
   if (!(data instanceof StreamedData) && !(Array.isArray(data) && data.length > WHOLE_ANSWER_ROWS)) {
     const body = JSON.stringify(successEnvelope(result));

@@ -28,7 +28,14 @@ import type { RequestKind } from '../../classifier';
 export type HttpKind = Extract<RequestKind, { kind: 'http' }>;
 
 /** Answers a request whose path continues after the .asmx (kind.rest: "/op"). */
-export async function handleHttpBinding(service: Service, settings: Settings, delivery: Delivery, req: BindingRequest, res: BindingResponse, kind: HttpKind): Promise<void> {
+export async function handleHttpBinding(
+  service: Service,
+  settings: Settings,
+  delivery: Delivery,
+  req: BindingRequest,
+  res: BindingResponse,
+  kind: HttpKind,
+): Promise<void> {
   // The legacy server's (docs/contract.md, "Recorded legacy answers"): private on a refusal, and
   // private, max-age=0 on whatever the operation answered, its own failure included.
   res.setHeader('Cache-Control', 'private');
@@ -40,9 +47,17 @@ export async function handleHttpBinding(service: Service, settings: Settings, de
     const legacyJson = service.contract === 'legacy';
     res.setHeader('Cache-Control', 'private, max-age=0');
     const streamTurn = () => delivery.streams.admit(req, res);
-    const invokeInput = { values: input.values, files: input.files, principal: principalOf(res), streams: true, streamTurn, answerForm: legacyJson ? 'json' : undefined };
+    const invokeInput = {
+      values: input.values,
+      files: input.files,
+      principal: principalOf(res),
+      streams: true,
+      streamTurn,
+      answerForm: legacyJson ? 'json' : undefined,
+    };
     const outcome = await traceOperation(res, service, op.name, () => service.invoke(op.name, invokeInput));
-    if (service.contract === 'v2' && outcome.kind === 'result') return await sendTypedOutcome(res, service, op, outcome.result, delivery);
+    if (service.contract === 'v2' && outcome.kind === 'result')
+      return await sendTypedOutcome(res, service, op, outcome.result, delivery);
     await sendOutcome(res, service, outcome, delivery);
   } catch (err) {
     if (service.contract === 'v2' && err instanceof AppError) return sendTypedFailure(res, service, err);
@@ -51,14 +66,21 @@ export async function handleHttpBinding(service: Service, settings: Settings, de
 }
 
 /** The v2 contract's HTTP GET/POST answer (docs/v2.md): the result element as the document's root, ASMX style. */
-async function sendTypedOutcome(res: BindingResponse, service: Service, op: ServiceOperation, result: OperationResult, delivery: Delivery): Promise<void> {
+async function sendTypedOutcome(
+  res: BindingResponse,
+  service: Service,
+  op: ServiceOperation,
+  result: OperationResult,
+  delivery: Delivery,
+): Promise<void> {
   annotate(res, { outcome: 'success' });
   try {
     const end = await sendTypedAnswer(res, delivery.spool, {
       service,
       status: 200,
       contentType: 'text/xml; charset=utf-8',
-      root: (stream) => writeTypedResult(stream, service.namespace, v2ResultTypeName(op.name), op.returns, result, true),
+      root: (stream) =>
+        writeTypedResult(stream, service.namespace, v2ResultTypeName(op.name), op.returns, result, true),
     });
     if (end === 'aborted') annotate(res, { outcome: 'aborted' });
   } catch (err) {
@@ -72,7 +94,12 @@ async function sendTypedOutcome(res: BindingResponse, service: Service, op: Serv
 /** A v2 business failure over HTTP: 500, as ASMX answers an operation's exception there, with the ServiceError document. */
 function sendTypedFailure(res: BindingResponse, service: Service, error: AppError): void {
   annotate(res, { outcome: 'business_error', faultCode: error.code });
-  sendWhole(res, 500, 'text/xml; charset=utf-8', `<?xml version="1.0" encoding="utf-8"?>${serviceErrorXml(service.namespace, error)}`);
+  sendWhole(
+    res,
+    500,
+    'text/xml; charset=utf-8',
+    `<?xml version="1.0" encoding="utf-8"?>${serviceErrorXml(service.namespace, error)}`,
+  );
 }
 
 /** A write refused before it runs (write-refusal.ts): the binding's plain-text error, whatever the contract. */
@@ -111,7 +138,10 @@ async function bodyInput(req: BindingRequest, op: ServiceOperation, settings: Se
     });
   }
   if (media === 'application/json' || media.endsWith('+json')) {
-    return { values: jsonMembers(body, contentType, { maxDepth: settings.maxJsonDepth, maxFields: settings.maxRequestFields }), files: [] };
+    return {
+      values: jsonMembers(body, contentType, { maxDepth: settings.maxJsonDepth, maxFields: settings.maxRequestFields }),
+      files: [],
+    };
   }
   // docs/contract.md: operations with no parameters accept any body; one they cannot read carries no input.
   return { values: [], files: [] };
@@ -128,7 +158,12 @@ function operationOf(service: Service, kind: HttpKind): ServiceOperation {
   throw new HttpProtocolError(other ? HTTP_TEXT.wrongCaseMethodName(name, other) : HTTP_TEXT.invalidMethodName(name));
 }
 
-async function sendOutcome(res: BindingResponse, service: Service, outcome: Outcome, delivery: Delivery): Promise<void> {
+async function sendOutcome(
+  res: BindingResponse,
+  service: Service,
+  outcome: Outcome,
+  delivery: Delivery,
+): Promise<void> {
   annotate(res, { outcome: 'success' });
   if (outcome.kind === 'string') {
     const xml = `<?xml version="1.0" encoding="utf-8"?>\r\n<string xmlns="${escapeXml(service.namespace)}">${escapeXml(outcome.value)}</string>`;
@@ -137,7 +172,8 @@ async function sendOutcome(res: BindingResponse, service: Service, outcome: Outc
   }
   if (outcome.kind === 'cached') return sendCached(res, outcome.answer);
   try {
-    if ((await writeEnvelope(res, outcome.result, delivery.spool, outcome.cacheWriter)) === 'aborted') annotate(res, { outcome: 'aborted' });
+    if ((await writeEnvelope(res, outcome.result, delivery.spool, outcome.cacheWriter)) === 'aborted')
+      annotate(res, { outcome: 'aborted' });
   } catch (err) {
     // Once the head is sent a failure can no longer become an error answer: the connection is cut,
     // so the client never takes a truncated answer for a whole one, and the failure is logged.
@@ -173,4 +209,3 @@ function sendFailure(res: BindingResponse, err: unknown): void {
   annotateUnexpected(res, err);
   sendPlainServerError(res);
 }
-

@@ -36,19 +36,24 @@ export function checkedField(name: string, value: string): [string, string] {
 
 function checkedName(name: string): string {
   const inName = forbiddenCharacter(name);
-  if (inName) throw new AppError('INVALID_PARAMETER', `A parameter name holds the character ${inName}, which is not allowed`);
+  if (inName)
+    throw new AppError('INVALID_PARAMETER', `A parameter name holds the character ${inName}, which is not allowed`);
   return name;
 }
 
 /** A protocol failure of the HTTP GET / POST bindings, answered as plain text (plain-error.ts). */
 export class HttpProtocolError extends Error {
-  constructor(message: string, readonly status = 500) {
+  constructor(
+    message: string,
+    readonly status = 500,
+  ) {
     super(message);
     this.name = 'HttpProtocolError';
   }
 }
 
-export const invalidRequestFormat = (contentType: string) => new HttpProtocolError(HTTP_TEXT.invalidRequestFormat(contentType));
+export const invalidRequestFormat = (contentType: string) =>
+  new HttpProtocolError(HTTP_TEXT.invalidRequestFormat(contentType));
 
 /** Over MAX_REQUEST_FIELDS: 413, like a body over MAX_REQUEST_BYTES. */
 export const tooManyFields = (max: number) => new HttpProtocolError(HTTP_TEXT.tooManyFields(max), 413);
@@ -74,7 +79,8 @@ function readPair(sequence: Buffer): [string, string] {
   const name = decodeUtf8(percentDecode(eq < 0 ? sequence : sequence.subarray(0, eq)));
   if (name === undefined) throw new AppError('INVALID_PARAMETER', 'A parameter name is not valid UTF-8');
   const value = decodeUtf8(percentDecode(eq < 0 ? Buffer.alloc(0) : sequence.subarray(eq + 1)));
-  if (value === undefined) throw invalid(checkedName(name), 'is not valid UTF-8 (percent-encode the UTF-8 bytes of the text)');
+  if (value === undefined)
+    throw invalid(checkedName(name), 'is not valid UTF-8 (percent-encode the UTF-8 bytes of the text)');
   return checkedField(name, value);
 }
 

@@ -5,7 +5,14 @@
  */
 import { invalid } from '../../errors';
 import { HTTP_TEXT } from '../../protocol-texts';
-import { checkedField, decodeUtf8, forbiddenCharacter, HttpProtocolError, invalidRequestFormat, tooManyFields } from './input-text';
+import {
+  checkedField,
+  decodeUtf8,
+  forbiddenCharacter,
+  HttpProtocolError,
+  invalidRequestFormat,
+  tooManyFields,
+} from './input-text';
 
 interface JsonLimits {
   maxDepth: number;

@@ -26,7 +26,11 @@ interface MultipartOptions {
   maxParts: number;
 }
 
-export async function parseMultipart(headers: IncomingHttpHeaders, body: Buffer, options: MultipartOptions): Promise<MultipartContent> {
+export async function parseMultipart(
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  options: MultipartOptions,
+): Promise<MultipartContent> {
   const content = await readParts(headers, body, options);
   const badField = firstFieldNotUtf8(body, boundaryOf(String(headers['content-type'] ?? '')));
   if (badField !== undefined) throw invalid(badField, 'is not valid UTF-8');
@@ -72,7 +76,12 @@ function readParts(headers: IncomingHttpHeaders, body: Buffer, options: Multipar
 }
 
 /** The body in slices, a turn of the event loop apart, stopping at the first failure: the rest of a hostile body is never parsed. */
-async function feed(parser: busboy.Busboy, body: Buffer, collector: PartCollector, reject: (error: unknown) => void): Promise<void> {
+async function feed(
+  parser: busboy.Busboy,
+  body: Buffer,
+  collector: PartCollector,
+  reject: (error: unknown) => void,
+): Promise<void> {
   for (let offset = 0; offset < body.length; offset += MULTIPART_BYTES_PER_TURN) {
     if (offset > 0) await nextTurn();
     parser.write(body.subarray(offset, offset + MULTIPART_BYTES_PER_TURN));
@@ -93,7 +102,10 @@ class PartCollector {
   failure: Error | undefined;
   private totalBytes = 0;
 
-  constructor(private readonly acceptFiles: boolean, private readonly limits: FileLimits) {}
+  constructor(
+    private readonly acceptFiles: boolean,
+    private readonly limits: FileLimits,
+  ) {}
 
   field(name: string, value: string): void {
     try {
@@ -115,7 +127,8 @@ class PartCollector {
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
       const content = Buffer.concat(chunks);
-      if (content.length > this.limits.maxFileBytes) this.fail(fileTooLarge(field, info.filename || field, this.limits.maxFileBytes));
+      if (content.length > this.limits.maxFileBytes)
+        this.fail(fileTooLarge(field, info.filename || field, this.limits.maxFileBytes));
       else this.add(field, info, content);
     });
   }
@@ -164,7 +177,8 @@ function badFieldName(part: Buffer): string | undefined {
   if (headerEnd < 0) return undefined;
   const headers = part.subarray(0, headerEnd).toString('latin1');
   if (decodeUtf8(part.subarray(0, headerEnd)) === undefined) return nameIn(headers);
-  if (/;\s*filename\*?\s*=/i.test(headers) || /^content-type:\s*application\/octet-stream/im.test(headers)) return undefined;
+  if (/;\s*filename\*?\s*=/i.test(headers) || /^content-type:\s*application\/octet-stream/im.test(headers))
+    return undefined;
   const charset = /^content-type:[^\r\n]*;\s*charset\s*=\s*"?([^";\s]+)/im.exec(headers)?.[1].toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return undefined;
   return decodeUtf8(part.subarray(headerEnd + 4)) === undefined ? nameIn(headers) : undefined;

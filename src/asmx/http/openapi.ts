@@ -36,8 +36,15 @@ class RecordSchemas {
   of(type: RecordType): Schema {
     if (!(type.name in this.byName)) {
       this.byName[type.name] = {}; // taken before the fields, so a record that holds itself ends
-      const properties = Object.fromEntries(Object.entries(type.fields).map(([name, field]) => [name, this.field(field)]));
-      this.byName[type.name] = { type: 'object', properties, required: Object.keys(type.fields), additionalProperties: false };
+      const properties = Object.fromEntries(
+        Object.entries(type.fields).map(([name, field]) => [name, this.field(field)]),
+      );
+      this.byName[type.name] = {
+        type: 'object',
+        properties,
+        required: Object.keys(type.fields),
+        additionalProperties: false,
+      };
     }
     return ref(type.name);
   }
@@ -61,14 +68,18 @@ function successSchema(returns: ResultType, write: boolean, records: RecordSchem
     if (!write) required.push('Count');
   }
   const data = returns.kind === 'rows' ? { type: 'array', items: records.of(returns.row) } : records.of(returns.type);
-  properties.Data = write || (returns.kind === 'record' && returns.nullable) ? { oneOf: [data, { type: 'null' }] } : data;
+  properties.Data =
+    write || (returns.kind === 'record' && returns.nullable) ? { oneOf: [data, { type: 'null' }] } : data;
   required.push('Data');
   if (returns.kind === 'rows' && returns.totals) {
     properties.Totals = records.of(returns.totals);
     required.push('Totals');
   }
   if (returns.pageable) {
-    properties.NextPageToken = { type: ['string', 'null'], description: 'Only when a page was asked for: the PageToken of the next page, null on the last one' };
+    properties.NextPageToken = {
+      type: ['string', 'null'],
+      description: 'Only when a page was asked for: the PageToken of the next page, null on the last one',
+    };
   }
   return { type: 'object', properties, required, additionalProperties: false };
 }
@@ -103,7 +114,8 @@ function parameterSchema(op: ServiceOperation, name: string, parameter: Paramete
     case 'word':
       return { type: 'string', enum: parameter.words };
     case 'sortField':
-      if (op.sorting === undefined) throw new Error(`${op.name}: ${name} sorts rows, and the operation declares no sorting`);
+      if (op.sorting === undefined)
+        throw new Error(`${op.name}: ${name} sorts rows, and the operation declares no sorting`);
       return { type: 'string', enum: [...op.sorting.fields], default: op.sorting.fallback };
     case 'date':
       return { type: 'string', examples: ['2026-01-31'] };
@@ -112,20 +124,31 @@ function parameterSchema(op: ServiceOperation, name: string, parameter: Paramete
   }
 }
 
-function describedInputs(op: ServiceOperation, dateOrder: DateOrder): Array<{ name: string; schema: Schema; description: string }> {
+function describedInputs(
+  op: ServiceOperation,
+  dateOrder: DateOrder,
+): Array<{ name: string; schema: Schema; description: string }> {
   return [...op.params, ...op.fields].map((name) => {
     const parameter = PARAMETERS[name];
-    if (parameter === undefined) throw new Error(`${op.name}: the input ${name} is not described in src/services/parameters.ts`);
+    if (parameter === undefined)
+      throw new Error(`${op.name}: the input ${name} is not described in src/services/parameters.ts`);
     const extension = op.fields.includes(name) && op.params.length > 0 ? ' (an extension: not in the WSDL)' : '';
     const forms = parameter.kind === 'date' ? ` (${dateForms(dateOrder)})` : '';
-    return { name, schema: parameterSchema(op, name, parameter), description: parameter.description + forms + extension };
+    return {
+      name,
+      schema: parameterSchema(op, name, parameter),
+      description: parameter.description + forms + extension,
+    };
   });
 }
 
 function responses(service: Service, op: ServiceOperation, method: 'get' | 'post', records: RecordSchemas): Schema {
   const ok =
     op.returns.kind === 'text'
-      ? { description: `<string xmlns="${service.namespace}">…</string>`, content: { 'text/xml': { schema: { type: 'string' } } } }
+      ? {
+          description: `<string xmlns="${service.namespace}">…</string>`,
+          content: { 'text/xml': { schema: { type: 'string' } } },
+        }
       : {
           description: 'The JSON envelope: success, or a business failure',
           content: { 'application/json': { schema: { oneOf: [ref(`${op.name}Success`), ref('Failure')] } } },
@@ -136,7 +159,13 @@ function responses(service: Service, op: ServiceOperation, method: 'get' | 'post
   return { '200': ok, default: { $ref: '#/components/responses/ProtocolFailure' } };
 }
 
-function operationObject(service: Service, op: ServiceOperation, method: 'get' | 'post', records: RecordSchemas, dateOrder: DateOrder): Schema {
+function operationObject(
+  service: Service,
+  op: ServiceOperation,
+  method: 'get' | 'post',
+  records: RecordSchemas,
+  dateOrder: DateOrder,
+): Schema {
   const inputs = describedInputs(op, dateOrder);
   const common = {
     operationId: method === 'get' ? op.name : `${op.name}_post`,
@@ -146,16 +175,32 @@ function operationObject(service: Service, op: ServiceOperation, method: 'get' |
   if (method === 'get') {
     return {
       ...common,
-      parameters: inputs.map(({ name, schema, description }) => ({ name, in: 'query', required: false, schema, description })),
+      parameters: inputs.map(({ name, schema, description }) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema,
+        description,
+      })),
       responses: responses(service, op, method, records),
     };
   }
-  const form = { type: 'object', properties: Object.fromEntries(inputs.map(({ name, schema, description }) => [name, { ...schema, description }])) };
+  const form = {
+    type: 'object',
+    properties: Object.fromEntries(inputs.map(({ name, schema, description }) => [name, { ...schema, description }])),
+  };
   const content: Record<string, Schema> = { 'application/x-www-form-urlencoded': { schema: form } };
   if (inputs.length > 0) content['application/json'] = { schema: form };
   if (op.acceptsFiles) {
     content['multipart/form-data'] = {
-      schema: { ...form, additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream', description: 'A file part, under any name' } },
+      schema: {
+        ...form,
+        additionalProperties: {
+          type: 'string',
+          contentMediaType: 'application/octet-stream',
+          description: 'A file part, under any name',
+        },
+      },
     };
   }
   return { ...common, requestBody: { required: false, content }, responses: responses(service, op, method, records) };
@@ -165,12 +210,19 @@ function operationObject(service: Service, op: ServiceOperation, method: 'get' |
 const DOCUMENT_VERSION = '1.0';
 
 /** The whole document, as an object ready for JSON.stringify; `serverUrl`: PUBLIC_URL + BASE_PATH ('' for the default server). */
-export function openApiDocument(services: readonly Service[], serverUrl: string, dateOrder: DateOrder): Record<string, unknown> {
+export function openApiDocument(
+  services: readonly Service[],
+  serverUrl: string,
+  dateOrder: DateOrder,
+): Record<string, unknown> {
   const records = new RecordSchemas();
   const paths: Record<string, Schema> = {};
   for (const service of services) {
     for (const op of service.operations.values()) {
-      paths[`${service.path}/${op.name}`] = { get: operationObject(service, op, 'get', records, dateOrder), post: operationObject(service, op, 'post', records, dateOrder) };
+      paths[`${service.path}/${op.name}`] = {
+        get: operationObject(service, op, 'get', records, dateOrder),
+        post: operationObject(service, op, 'post', records, dateOrder),
+      };
     }
   }
   return {
@@ -191,7 +243,8 @@ export function openApiDocument(services: readonly Service[], serverUrl: string,
       schemas: { ...records.byName, Failure: FAILURE_SCHEMA, ErrorCode: ERROR_CODE_SCHEMA },
       responses: {
         ProtocolFailure: {
-          description: 'A protocol failure (unknown operation, malformed request, size limit, the server’s own failure): the legacy platform’s status with a plain-text body',
+          description:
+            'A protocol failure (unknown operation, malformed request, size limit, the server’s own failure): the legacy platform’s status with a plain-text body',
           content: { 'text/plain': { schema: { type: 'string' } } },
         },
       },
@@ -217,10 +270,20 @@ export function apiDocs(settings: Settings): Router {
   const policy = docsPolicy(settings);
   router.get(at, (req: Request, res: Response) => {
     const root = publicAddress(req, settings).prefix + at;
-    res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, max-age=0', 'Content-Security-Policy': policy }).send(page(root));
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'private, max-age=0',
+        'Content-Security-Policy': policy,
+      })
+      .send(page(root));
   });
   router.get(`${at}/init.js`, (_req, res) => {
-    res.status(200).set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'private, max-age=0' }).send(INIT);
+    res
+      .status(200)
+      .set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'private, max-age=0' })
+      .send(INIT);
   });
   router.get(`${at}/:asset`, (req, res, next) => {
     const asset = req.params.asset;
@@ -236,7 +299,12 @@ export function apiDocs(settings: Settings): Router {
  */
 function docsPolicy(settings: Settings): string {
   const connect = settings.publicUrl === undefined ? "'self'" : `'self' ${new URL(settings.publicUrl).origin}`;
-  return pagePolicy({ 'script-src': "'self'", 'style-src': "'self'", 'img-src': "'self' data:", 'connect-src': connect });
+  return pagePolicy({
+    'script-src': "'self'",
+    'style-src': "'self'",
+    'img-src': "'self' data:",
+    'connect-src': connect,
+  });
 }
 
 function page(root: string): string {

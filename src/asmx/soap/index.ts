@@ -52,7 +52,12 @@ interface SoapContext {
   settings: Settings;
 }
 
-async function answerSoap(req: BindingRequest, res: BindingResponse, kind: SoapKind, context: SoapContext): Promise<void> {
+async function answerSoap(
+  req: BindingRequest,
+  res: BindingResponse,
+  kind: SoapKind,
+  context: SoapContext,
+): Promise<void> {
   let call: SoapCall;
   try {
     call = await readCall(req, kind, context);
@@ -76,12 +81,23 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, kind: SoapK
   try {
     const responseDocument = await context.engine;
     const streamTurn = () => context.delivery.streams.admit(req, res);
-    const input = { values: call.values, files: [], principal: principalOf(res), ...(typed ? { streams: true, streamTurn } : { resultDiscarded: true }) };
+    const input = {
+      values: call.values,
+      files: [],
+      principal: principalOf(res),
+      ...(typed ? { streams: true, streamTurn } : { resultDiscarded: true }),
+    };
     outcome = await traceOperation(res, service, call.operation, () => service.invoke(call.operation, input));
-    document = typed && outcome.kind === 'result' ? '' : responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
+    document =
+      typed && outcome.kind === 'result'
+        ? ''
+        : responseDocument(call.version, call.operation, responseObject(call.operation, outcome));
   } catch (error) {
     // The client's fault past its share; the server's when it had no turn to give in time.
-    if (isStreamRefusal(error)) return refuseStream(res, error, (status, message) => sendFault(res, call.version, { kind: status === 503 ? 'server' : 'client', message }, status));
+    if (isStreamRefusal(error))
+      return refuseStream(res, error, (status, message) =>
+        sendFault(res, call.version, { kind: status === 503 ? 'server' : 'client', message }, status),
+      );
     const fault = faultFor(error, service);
     if (fault.kind === 'server') annotateUnexpected(res, error);
     else annotate(res, { outcome: 'business_error', errorCode: (error as AppError).code });
@@ -91,7 +107,8 @@ async function answerSoap(req: BindingRequest, res: BindingResponse, kind: SoapK
   annotate(res, { outcome: 'success' });
   if (outcome.kind === 'result' && typed) {
     const op = service.operations.get(call.operation)!;
-    if ((await sendTypedResponse(res, call.version, service, op, outcome.result, context.delivery.spool)) === 'aborted') annotate(res, { outcome: 'aborted' });
+    if ((await sendTypedResponse(res, call.version, service, op, outcome.result, context.delivery.spool)) === 'aborted')
+      annotate(res, { outcome: 'aborted' });
     return;
   }
   sendResponse(res, call.version, document);
@@ -116,7 +133,8 @@ function responseObject(operation: string, outcome: Outcome): Record<string, str
  */
 function faultFor(error: unknown, service: Service): Fault {
   if (!(error instanceof AppError)) return UNEXPECTED_FAULT;
-  if (service.contract === 'v2') return { kind: 'client', message: error.message, detail: serviceErrorXml(service.namespace, error) };
+  if (service.contract === 'v2')
+    return { kind: 'client', message: error.message, detail: serviceErrorXml(service.namespace, error) };
   return { kind: 'client', message: error.message };
 }
 
@@ -167,7 +185,8 @@ const MAX_KEPT_RESULT_CHARS = 256;
 /** Any method but GET and POST on the .asmx itself: 405 with ASP.NET's text (docs/contract.md, recorded: main-head, verb-PUT-asmx). */
 export function methodNotAllowed(res: BindingResponse): void {
   annotate(res, { outcome: 'protocol_error' });
-  const page = '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
+  const page =
+    '<html><head><title>Request format is unrecognized.</title></head><body><h1>Error 405</h1><p>Request format is unrecognized.</p></body></html>';
   res.setHeader('Allow', 'GET, POST');
   sendWhole(res, 405, 'text/html; charset=utf-8', page, 'private');
 }

@@ -16,7 +16,14 @@ export function sendResponse(res: BindingResponse, version: SoapVersion, documen
 }
 
 /** The v2 contract's typed response (docs/v2.md), written while it is built, so a large list streams. */
-export function sendTypedResponse(res: BindingResponse, version: SoapVersion, service: Service, op: ServiceOperation, result: OperationResult, spool: SpoolStore): Promise<StreamEnd> {
+export function sendTypedResponse(
+  res: BindingResponse,
+  version: SoapVersion,
+  service: Service,
+  op: ServiceOperation,
+  result: OperationResult,
+  spool: SpoolStore,
+): Promise<StreamEnd> {
   const ns = service.namespace;
   return sendTypedAnswer(res, spool, {
     service,

@@ -28,14 +28,22 @@ describe('the npm soap library, as soap-library.ts uses it', () => {
     const outputs = outputElements(wsdl, 'MobileAppWebService');
     const declared = mainServiceOperations.map((op) => op.name).sort();
     expectRelied('every operation of MobileAppWebService has an output element', [...outputs.keys()].sort(), declared);
-    expectRelied('the output element of getPCNList', outputs.get('getPCNList'), { name: 'getPCNListResponse', alias: 'tns', namespace: TEMPURI });
+    expectRelied('the output element of getPCNList', outputs.get('getPCNList'), {
+      name: 'getPCNListResponse',
+      alias: 'tns',
+      namespace: TEMPURI,
+    });
     expect(() => outputElements(wsdl, 'NoSuchService')).toThrow('The WSDL has no service named NoSuchService');
   });
 
   it('writes an empty result as an empty tag with its namespace (useEmptyTag)', async () => {
     const wsdl = await wsdlOf('wsdl/MobileAppWebService.wsdl', TEMPURI, { useEmptyTag: true });
     const output = outputElements(wsdl, 'MobileAppWebService').get('getPCNList')!;
-    expectRelied('objectToDocumentXML of an empty result', outputXml(wsdl, output, {}), `<getPCNListResponse xmlns="${TEMPURI}" />`);
+    expectRelied(
+      'objectToDocumentXML of an empty result',
+      outputXml(wsdl, output, {}),
+      `<getPCNListResponse xmlns="${TEMPURI}" />`,
+    );
   });
 
   it('writes a text result escaped, in the namespace the WSDL is filled with', async () => {
@@ -50,7 +58,10 @@ describe('the npm soap library, as soap-library.ts uses it', () => {
 
   it('writes rows without a namespace declaration, null as xsi:nil, and a CDATA-looking string as it is', async () => {
     const wsdl = await wsdlOf('wsdl/v2/MobileAppWebService.wsdl', TEMPURI);
-    const rows = [{ CustomerCode: 'C<1>', CustomerName: 'A & B', StateCode: null, ZoneCode: '', Value: '1.50' }, { CustomerCode: '<![CDATA[x]]]]><![CDATA[>y]]>' }];
+    const rows = [
+      { CustomerCode: 'C<1>', CustomerName: 'A & B', StateCode: null, ZoneCode: '', Value: '1.50' },
+      { CustomerCode: '<![CDATA[x]]]]><![CDATA[>y]]>' },
+    ];
     expectRelied(
       'objectToXML of rows (cdataProof in typed-xml.ts relies on the CDATA section passing through)',
       childrenXml(wsdl, { SalesSummaryRecord: rows }, TEMPURI),

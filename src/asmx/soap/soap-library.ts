@@ -28,7 +28,8 @@ export function outputElements(wsdl: LibraryWsdl, serviceName: string): Map<stri
     if (binding.style !== 'document') continue;
     for (const [operation, method] of Object.entries(binding.methods)) {
       const { $name: name, targetNSAlias: alias, targetNamespace: namespace } = method.output ?? {};
-      if (name && alias !== undefined && namespace !== undefined && !outputs.has(operation)) outputs.set(operation, { name, alias, namespace });
+      if (name && alias !== undefined && namespace !== undefined && !outputs.has(operation))
+        outputs.set(operation, { name, alias, namespace });
     }
   }
   return outputs;

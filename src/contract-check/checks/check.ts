@@ -2,7 +2,13 @@
 import type { SoapVersion } from '../soap-messages';
 import type { Binding, Check, CheckContext } from '../types';
 
-export function check(id: string, binding: Binding, title: string, run: (ctx: CheckContext) => Promise<void>, extension = false): Check {
+export function check(
+  id: string,
+  binding: Binding,
+  title: string,
+  run: (ctx: CheckContext) => Promise<void>,
+  extension = false,
+): Check {
   return { id: `${binding}.${id}`, title, binding, extension, run };
 }
 

@@ -2,16 +2,37 @@
  * The documents of each service (docs/contract.md, "WSDL"): ?wsdl (structure, parameters, soapActions,
  * addresses), ?disco, the help page and its ?op= pages, and the methods the .asmx refuses.
  */
-import { expectContentType, expectEqual, expectIncludes, expectMediaType, expectStatus, expectThat, fail } from '../expect';
+import {
+  expectContentType,
+  expectEqual,
+  expectIncludes,
+  expectMediaType,
+  expectStatus,
+  expectThat,
+  fail,
+} from '../expect';
 import { CONTRACT_SERVICES, type ContractService } from '../interface';
 import type { HttpExchange } from '../http-client';
 import type { Check, CheckContext } from '../types';
 import { children, parseXmlDocument, resolveQName } from '../xml';
-import { bindingProblems, messageProblems, portTypeProblems, rootProblems, servicePorts, serviceProblems, typesProblems } from '../wsdl-structure';
+import {
+  bindingProblems,
+  messageProblems,
+  portTypeProblems,
+  rootProblems,
+  servicePorts,
+  serviceProblems,
+  typesProblems,
+} from '../wsdl-structure';
 
 const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
 
-function wsdlCheck(contract: ContractService, part: string, title: string, problems: (root: ReturnType<typeof parseXmlDocument>, ns: string) => string[]): Check {
+function wsdlCheck(
+  contract: ContractService,
+  part: string,
+  title: string,
+  problems: (root: ReturnType<typeof parseXmlDocument>, ns: string) => string[],
+): Check {
   return {
     id: `wsdl.${contract.name}.${part}`,
     title: `${contract.name}?wsdl: ${title}`,
@@ -20,7 +41,8 @@ function wsdlCheck(contract: ContractService, part: string, title: string, probl
     async run(ctx) {
       const service = ctx.service(contract.name);
       const found = problems(await ctx.wsdl(contract.name), service.namespace);
-      if (found.length > 0) fail(found.slice(0, 5).join('; ') + (found.length > 5 ? `; and ${found.length - 5} more` : ''));
+      if (found.length > 0)
+        fail(found.slice(0, 5).join('; ') + (found.length > 5 ? `; and ${found.length - 5} more` : ''));
     },
   };
 }
@@ -44,11 +66,30 @@ function serviceChecks(contract: ContractService): Check[] {
         }
       },
     },
-    wsdlCheck(contract, 'types', 'one qualified s:schema with every operation element and its optional string parameters', (root, ns) => typesProblems(root, contract, ns)),
-    wsdlCheck(contract, 'messages', 'the SoapIn/Out, HttpGetIn/Out and HttpPostIn/Out messages of every operation', (root, ns) => messageProblems(root, contract, ns)),
-    wsdlCheck(contract, 'port-types', 'the Soap, HttpGet and HttpPost port types', (root, ns) => portTypeProblems(root, contract, ns)),
-    wsdlCheck(contract, 'bindings', 'the four bindings with soapAction = namespace + operation, document/literal, /op locations', (root, ns) => bindingProblems(root, contract, ns)),
-    wsdlCheck(contract, 'service', 'the service with its four ports', (root, ns) => serviceProblems(root, contract, ns)),
+    wsdlCheck(
+      contract,
+      'types',
+      'one qualified s:schema with every operation element and its optional string parameters',
+      (root, ns) => typesProblems(root, contract, ns),
+    ),
+    wsdlCheck(
+      contract,
+      'messages',
+      'the SoapIn/Out, HttpGetIn/Out and HttpPostIn/Out messages of every operation',
+      (root, ns) => messageProblems(root, contract, ns),
+    ),
+    wsdlCheck(contract, 'port-types', 'the Soap, HttpGet and HttpPost port types', (root, ns) =>
+      portTypeProblems(root, contract, ns),
+    ),
+    wsdlCheck(
+      contract,
+      'bindings',
+      'the four bindings with soapAction = namespace + operation, document/literal, /op locations',
+      (root, ns) => bindingProblems(root, contract, ns),
+    ),
+    wsdlCheck(contract, 'service', 'the service with its four ports', (root, ns) =>
+      serviceProblems(root, contract, ns),
+    ),
     {
       id: `wsdl.${contract.name}.addresses`,
       title: `${contract.name}?wsdl: every address points back at the host and path the client used`,
@@ -77,7 +118,8 @@ function serviceChecks(contract: ContractService): Check[] {
         const exchange = await ctx.send({ method: 'GET', path: `${service.path}?wsdl`, headers: { Host: host } });
         expectStatus(exchange, 200);
         const expected = `${new URL(service.url).protocol}//${host}${service.path}`;
-        for (const port of servicePorts(parseXmlDocument(exchange.body), contract.name) ?? []) expectEqual(port.location, expected, `${port.name} address`);
+        for (const port of servicePorts(parseXmlDocument(exchange.body), contract.name) ?? [])
+          expectEqual(port.location, expected, `${port.name} address`);
       },
     },
     discoCheck(contract),
@@ -91,7 +133,11 @@ function serviceChecks(contract: ContractService): Check[] {
       async run(ctx) {
         const exchange = await ctx.send({ method: 'GET', path: `${ctx.service(contract.name).path}?op=NoSuchOp` });
         expectStatus(exchange, 500);
-        expectIncludes(exchange.body.replace(/&#39;|&#x27;|&apos;/g, "'"), `Method 'NoSuchOp' was not found in service ${contract.name}.`, 'page');
+        expectIncludes(
+          exchange.body.replace(/&#39;|&#x27;|&apos;/g, "'"),
+          `Method 'NoSuchOp' was not found in service ${contract.name}.`,
+          'page',
+        );
       },
     },
     {
@@ -158,7 +204,10 @@ function helpOperationCheck(contract: ContractService): Check {
     extension: false,
     async run(ctx) {
       for (const operation of contract.operations) {
-        const exchange = await ctx.send({ method: 'GET', path: `${ctx.service(contract.name).path}?op=${operation.name}` });
+        const exchange = await ctx.send({
+          method: 'GET',
+          path: `${ctx.service(contract.name).path}?op=${operation.name}`,
+        });
         expectStatus(exchange, 200);
         expectMediaType(exchange, 'text/html');
         expectIncludes(exchange.body, operation.name, `?op=${operation.name} page`);

@@ -44,7 +44,13 @@ function jsonCheck(contract: ContractService, operation: ContractOperation, verb
     binding: httpBinding(verb),
     extension: true,
     async run(ctx) {
-      const exchange = await callOperation(ctx, ctx.service(contract.name), operation.name, verb, emptyValues(operation));
+      const exchange = await callOperation(
+        ctx,
+        ctx.service(contract.name),
+        operation.name,
+        verb,
+        emptyValues(operation),
+      );
       expectJsonSuccess(exchange);
     },
   };
@@ -54,10 +60,19 @@ export function emptyValues(operation: ContractOperation): [string, string][] {
   return operation.params.map((name) => [name, '']);
 }
 
-export function callOperation(ctx: CheckContext, service: ServiceTarget, name: string, verb: Verb, values: [string, string][], contentType?: string): Promise<HttpExchange> {
+export function callOperation(
+  ctx: CheckContext,
+  service: ServiceTarget,
+  name: string,
+  verb: Verb,
+  values: [string, string][],
+  contentType?: string,
+): Promise<HttpExchange> {
   const encoded = new URLSearchParams(values).toString();
-  if (verb === 'GET') return ctx.send({ method: 'GET', path: `${service.path}/${name}${encoded ? `?${encoded}` : ''}` });
-  const headers: Record<string, string> = contentType === '' ? {} : { 'Content-Type': contentType ?? 'application/x-www-form-urlencoded' };
+  if (verb === 'GET')
+    return ctx.send({ method: 'GET', path: `${service.path}/${name}${encoded ? `?${encoded}` : ''}` });
+  const headers: Record<string, string> =
+    contentType === '' ? {} : { 'Content-Type': contentType ?? 'application/x-www-form-urlencoded' };
   const body = contentType === 'application/json' ? JSON.stringify(Object.fromEntries(values)) : encoded;
   return ctx.send({ method: 'POST', path: `${service.path}/${name}`, headers, body });
 }
@@ -90,6 +105,9 @@ export function expectJson(exchange: HttpExchange): Record<string, unknown> {
   } catch {
     fail(`body: expected JSON, got ${show(exchange.body)}`);
   }
-  expectThat(parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed), `body: expected a JSON object, got ${show(exchange.body)}`);
+  expectThat(
+    parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed),
+    `body: expected a JSON object, got ${show(exchange.body)}`,
+  );
   return parsed as Record<string, unknown>;
 }

@@ -6,7 +6,13 @@
 import { expectBody, expectContentType, expectStatus } from '../expect';
 import { CONTRACT_SERVICES, HELLO_WORLD, type ContractOperation, type ContractService } from '../interface';
 import { postSoap } from '../soap-client';
-import { operationElement, requestEnvelope, SOAP_CONTENT_TYPE, successDocument, type SoapVersion } from '../soap-messages';
+import {
+  operationElement,
+  requestEnvelope,
+  SOAP_CONTENT_TYPE,
+  successDocument,
+  type SoapVersion,
+} from '../soap-messages';
 import type { Check } from '../types';
 import { soapBinding } from './check';
 

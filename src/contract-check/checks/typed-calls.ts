@@ -30,74 +30,118 @@ const INVALID = { operation: 'getSalesSummaryRecords', field: 'FromDate', value:
 
 export const typedCallChecks: Check[] = [
   ...V2_SERVICES.map(wsdlCheck),
-  ...V2_SERVICES.flatMap((service) => VERSIONS.flatMap((version) => service.operations.map((op) => soapCallCheck(service, op, version)))),
-  ...V2_SERVICES.flatMap((service) => VERBS.flatMap((verb) => service.operations.map((op) => httpCallCheck(service, op, verb)))),
+  ...V2_SERVICES.flatMap((service) =>
+    VERSIONS.flatMap((version) => service.operations.map((op) => soapCallCheck(service, op, version))),
+  ),
+  ...V2_SERVICES.flatMap((service) =>
+    VERBS.flatMap((verb) => service.operations.map((op) => httpCallCheck(service, op, verb))),
+  ),
   ...VERSIONS.map(soapFailureCheck),
   ...VERBS.map(httpFailureCheck),
 ];
 
 function wsdlCheck(contract: ContractService): Check {
-  return check(`v2.${contract.name}`, 'wsdl', `v2 ${contract.name}?wsdl names the v2 namespace, the operations of wsdl/v2/ and this address`, async (ctx) => {
-    const service = ctx.service(contract.name);
-    const wsdl = await ctx.wsdl(contract.name);
-    expectEqual(wsdl.attributes.targetNamespace, service.namespace, 'targetNamespace');
-    const portType = children(wsdl, WSDL_NS, 'portType').find((p) => p.attributes.name === `${contract.name}Soap`);
-    const served = portType ? children(portType, WSDL_NS, 'operation').map((op) => op.attributes.name) : [];
-    expectEqual(served.join(', '), contract.operations.map((op) => op.name).join(', '), 'operations');
-    const port = children(child(wsdl, WSDL_NS, 'service') ?? wsdl, WSDL_NS, 'port').find((p) => p.attributes.name === `${contract.name}Soap`);
-    expectEqual(port && child(port, SOAP11_BINDING_NS, 'address')?.attributes.location, service.url, 'soap:address');
-  });
+  return check(
+    `v2.${contract.name}`,
+    'wsdl',
+    `v2 ${contract.name}?wsdl names the v2 namespace, the operations of wsdl/v2/ and this address`,
+    async (ctx) => {
+      const service = ctx.service(contract.name);
+      const wsdl = await ctx.wsdl(contract.name);
+      expectEqual(wsdl.attributes.targetNamespace, service.namespace, 'targetNamespace');
+      const portType = children(wsdl, WSDL_NS, 'portType').find((p) => p.attributes.name === `${contract.name}Soap`);
+      const served = portType ? children(portType, WSDL_NS, 'operation').map((op) => op.attributes.name) : [];
+      expectEqual(served.join(', '), contract.operations.map((op) => op.name).join(', '), 'operations');
+      const port = children(child(wsdl, WSDL_NS, 'service') ?? wsdl, WSDL_NS, 'port').find(
+        (p) => p.attributes.name === `${contract.name}Soap`,
+      );
+      expectEqual(port && child(port, SOAP11_BINDING_NS, 'address')?.attributes.location, service.url, 'soap:address');
+    },
+  );
 }
 
 function soapCallCheck(contract: ContractService, operation: ContractOperation, version: SoapVersion): Check {
-  return check(`v2.${contract.name}.${operation.name}`, soapBinding(version), `SOAP ${version} v2 ${contract.name}.${operation.name} answers a typed response valid against the WSDL`, async (ctx) => {
-    const service = ctx.service(contract.name);
-    const exchange = await postSoap(ctx, service, version, requestEnvelope(version, operationElement(operation.name, service.namespace)), { action: service.namespace + operation.name });
-    expectStatus(exchange, 200);
-    expectContentType(exchange, SOAP_CONTENT_TYPE[version]);
-    expectValid(await typesOf(ctx, contract), soapBodyElement(exchange, version), `${operation.name}Response`);
-  });
+  return check(
+    `v2.${contract.name}.${operation.name}`,
+    soapBinding(version),
+    `SOAP ${version} v2 ${contract.name}.${operation.name} answers a typed response valid against the WSDL`,
+    async (ctx) => {
+      const service = ctx.service(contract.name);
+      const exchange = await postSoap(
+        ctx,
+        service,
+        version,
+        requestEnvelope(version, operationElement(operation.name, service.namespace)),
+        { action: service.namespace + operation.name },
+      );
+      expectStatus(exchange, 200);
+      expectContentType(exchange, SOAP_CONTENT_TYPE[version]);
+      expectValid(await typesOf(ctx, contract), soapBodyElement(exchange, version), `${operation.name}Response`);
+    },
+  );
 }
 
 function httpCallCheck(contract: ContractService, operation: ContractOperation, verb: 'GET' | 'POST'): Check {
-  return check(`v2.${contract.name}.${operation.name}`, httpBinding(verb), `HTTP ${verb} v2 ${contract.name}.${operation.name} answers the typed document the WSDL declares`, async (ctx) => {
-    const service = ctx.service(contract.name);
-    const exchange = await httpCall(ctx, service, operation.name, verb, {});
-    expectStatus(exchange, 200);
-    expectContentType(exchange, XML_CONTENT_TYPE);
-    const root = await httpOutputElement(ctx, contract, operation.name, verb);
-    expectValid(await typesOf(ctx, contract), document(exchange), root);
-  });
+  return check(
+    `v2.${contract.name}.${operation.name}`,
+    httpBinding(verb),
+    `HTTP ${verb} v2 ${contract.name}.${operation.name} answers the typed document the WSDL declares`,
+    async (ctx) => {
+      const service = ctx.service(contract.name);
+      const exchange = await httpCall(ctx, service, operation.name, verb, {});
+      expectStatus(exchange, 200);
+      expectContentType(exchange, XML_CONTENT_TYPE);
+      const root = await httpOutputElement(ctx, contract, operation.name, verb);
+      expectValid(await typesOf(ctx, contract), document(exchange), root);
+    },
+  );
 }
 
 function soapFailureCheck(version: SoapVersion): Check {
   const code = version === '1.1' ? 'Client' : 'Sender';
-  return check('v2.fault', soapBinding(version), `SOAP ${version} v2: an invalid parameter is a soap:${code} fault whose detail is the ServiceError naming it`, async (ctx) => {
-    const main = V2_SERVICES[0];
-    const service = ctx.service(main.name);
-    const body = operationElement(INVALID.operation, service.namespace, { [INVALID.field]: INVALID.value });
-    const exchange = await postSoap(ctx, service, version, requestEnvelope(version, body), { action: service.namespace + INVALID.operation });
-    expectStatus(exchange, 500);
-    expectContentType(exchange, SOAP_CONTENT_TYPE[version]);
-    const fault = soapBodyElement(exchange, version);
-    expectThat(fault.local === 'Fault', `expected a Fault in the Body, got ${fault.local}`);
-    const faultCode = version === '1.1' ? child(fault, '', 'faultcode')?.text : child(child(fault, ENVELOPE_NS['1.2'], 'Code') ?? fault, ENVELOPE_NS['1.2'], 'Value')?.text;
-    expectEqual(faultCode?.trim().split(':').pop(), code, 'fault code');
-    const detail = version === '1.1' ? child(fault, '', 'detail') : child(fault, ENVELOPE_NS['1.2'], 'Detail');
-    const error = detail?.children[0];
-    if (!error) fail('the fault has no detail element');
-    expectServiceError(await typesOf(ctx, main), error);
-  });
+  return check(
+    'v2.fault',
+    soapBinding(version),
+    `SOAP ${version} v2: an invalid parameter is a soap:${code} fault whose detail is the ServiceError naming it`,
+    async (ctx) => {
+      const main = V2_SERVICES[0];
+      const service = ctx.service(main.name);
+      const body = operationElement(INVALID.operation, service.namespace, { [INVALID.field]: INVALID.value });
+      const exchange = await postSoap(ctx, service, version, requestEnvelope(version, body), {
+        action: service.namespace + INVALID.operation,
+      });
+      expectStatus(exchange, 500);
+      expectContentType(exchange, SOAP_CONTENT_TYPE[version]);
+      const fault = soapBodyElement(exchange, version);
+      expectThat(fault.local === 'Fault', `expected a Fault in the Body, got ${fault.local}`);
+      const faultCode =
+        version === '1.1'
+          ? child(fault, '', 'faultcode')?.text
+          : child(child(fault, ENVELOPE_NS['1.2'], 'Code') ?? fault, ENVELOPE_NS['1.2'], 'Value')?.text;
+      expectEqual(faultCode?.trim().split(':').pop(), code, 'fault code');
+      const detail = version === '1.1' ? child(fault, '', 'detail') : child(fault, ENVELOPE_NS['1.2'], 'Detail');
+      const error = detail?.children[0];
+      if (!error) fail('the fault has no detail element');
+      expectServiceError(await typesOf(ctx, main), error);
+    },
+  );
 }
 
 function httpFailureCheck(verb: 'GET' | 'POST'): Check {
-  return check('v2.failure', httpBinding(verb), `HTTP ${verb} v2: an invalid parameter answers 500 with the ServiceError naming it`, async (ctx) => {
-    const main = V2_SERVICES[0];
-    const exchange = await httpCall(ctx, ctx.service(main.name), INVALID.operation, verb, { [INVALID.field]: INVALID.value });
-    expectStatus(exchange, 500);
-    expectContentType(exchange, XML_CONTENT_TYPE);
-    expectServiceError(await typesOf(ctx, main), document(exchange));
-  });
+  return check(
+    'v2.failure',
+    httpBinding(verb),
+    `HTTP ${verb} v2: an invalid parameter answers 500 with the ServiceError naming it`,
+    async (ctx) => {
+      const main = V2_SERVICES[0];
+      const exchange = await httpCall(ctx, ctx.service(main.name), INVALID.operation, verb, {
+        [INVALID.field]: INVALID.value,
+      });
+      expectStatus(exchange, 500);
+      expectContentType(exchange, XML_CONTENT_TYPE);
+      expectServiceError(await typesOf(ctx, main), document(exchange));
+    },
+  );
 }
 
 function expectServiceError(types: WsdlTypes, element: XmlNode): void {
@@ -121,7 +165,12 @@ async function typesOf(ctx: CheckContext, contract: ContractService): Promise<Ws
 }
 
 /** The element the served WSDL's HttpGet or HttpPost output message names (its Body part). */
-async function httpOutputElement(ctx: CheckContext, contract: ContractService, operation: string, verb: 'GET' | 'POST'): Promise<string> {
+async function httpOutputElement(
+  ctx: CheckContext,
+  contract: ContractService,
+  operation: string,
+  verb: 'GET' | 'POST',
+): Promise<string> {
   const wsdl = await ctx.wsdl(contract.name);
   const name = `${operation}${verb === 'GET' ? 'HttpGet' : 'HttpPost'}Out`;
   const message = children(wsdl, WSDL_NS, 'message').find((m) => m.attributes.name === name);
@@ -131,10 +180,22 @@ async function httpOutputElement(ctx: CheckContext, contract: ContractService, o
   return element.local;
 }
 
-function httpCall(ctx: CheckContext, service: ServiceTarget, operation: string, verb: 'GET' | 'POST', values: Record<string, string>): Promise<HttpExchange> {
+function httpCall(
+  ctx: CheckContext,
+  service: ServiceTarget,
+  operation: string,
+  verb: 'GET' | 'POST',
+  values: Record<string, string>,
+): Promise<HttpExchange> {
   const query = new URLSearchParams(values).toString();
-  if (verb === 'GET') return ctx.send({ method: 'GET', path: `${service.path}/${operation}${query ? `?${query}` : ''}` });
-  return ctx.send({ method: 'POST', path: `${service.path}/${operation}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: query });
+  if (verb === 'GET')
+    return ctx.send({ method: 'GET', path: `${service.path}/${operation}${query ? `?${query}` : ''}` });
+  return ctx.send({
+    method: 'POST',
+    path: `${service.path}/${operation}`,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: query,
+  });
 }
 
 function document(exchange: HttpExchange): XmlNode {

@@ -8,31 +8,37 @@ import type { ColumnTypes } from '../engine';
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   const s = db.schema;
 
-  await s.createTable('zones')
+  await s
+    .createTable('zones')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .execute();
-  await s.createTable('states')
+  await s
+    .createTable('states')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('zone_code', 'text', (c) => c.notNull().references('zones.code'))
     .execute();
-  await s.createTable('profit_centers')
+  await s
+    .createTable('profit_centers')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .execute();
-  await s.createTable('product_categories')
+  await s
+    .createTable('product_categories')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .execute();
-  await s.createTable('products')
+  await s
+    .createTable('products')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('category_code', 'text', (c) => c.notNull().references('product_categories.code'))
     .addColumn('unit_price', t.money, (c) => c.notNull())
     .execute();
 
-  await s.createTable('users')
+  await s
+    .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('username', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -43,7 +49,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .execute();
   await s.createIndex('users_manager').on('users').column('manager_id').execute();
 
-  await s.createTable('customers')
+  await s
+    .createTable('customers')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('state_code', 'text', (c) => c.notNull().references('states.code'))
@@ -54,13 +61,15 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await s.createIndex('customers_officer').on('customers').column('sales_officer_id').execute();
   await s.createIndex('customers_state').on('customers').column('state_code').execute();
 
-  await s.createTable('customer_profit_centers')
+  await s
+    .createTable('customer_profit_centers')
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
     .addColumn('profit_center_code', 'text', (c) => c.notNull().references('profit_centers.code'))
     .addPrimaryKeyConstraint('customer_profit_centers_pk', ['customer_code', 'profit_center_code'])
     .execute();
 
-  await s.createTable('orders')
+  await s
+    .createTable('orders')
     .addColumn('order_no', 'text', (c) => c.primaryKey())
     .addColumn('order_date', t.date, (c) => c.notNull())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -72,7 +81,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await s.createIndex('orders_customer').on('orders').columns(['customer_code', 'order_date']).execute();
   await s.createIndex('orders_officer').on('orders').columns(['sales_officer_id', 'order_date']).execute();
 
-  await s.createTable('order_lines')
+  await s
+    .createTable('order_lines')
     .addColumn('order_no', 'text', (c) => c.notNull().references('orders.order_no'))
     .addColumn('line_no', 'integer', (c) => c.notNull())
     .addColumn('product_code', 'text', (c) => c.notNull().references('products.code'))
@@ -82,7 +92,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addPrimaryKeyConstraint('order_lines_pk', ['order_no', 'line_no'])
     .execute();
 
-  await s.createTable('invoices')
+  await s
+    .createTable('invoices')
     .addColumn('invoice_no', 'text', (c) => c.primaryKey())
     .addColumn('invoice_date', t.date, (c) => c.notNull())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -96,7 +107,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await s.createIndex('invoices_officer').on('invoices').columns(['sales_officer_id', 'invoice_date']).execute();
   await s.createIndex('invoices_order').on('invoices').column('order_no').execute();
 
-  await s.createTable('invoice_lines')
+  await s
+    .createTable('invoice_lines')
     .addColumn('invoice_no', 'text', (c) => c.notNull().references('invoices.invoice_no'))
     .addColumn('line_no', 'integer', (c) => c.notNull())
     .addColumn('product_code', 'text', (c) => c.notNull().references('products.code'))
@@ -106,11 +118,15 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('order_no', 'text')
     .addColumn('order_line_no', 'integer')
     .addPrimaryKeyConstraint('invoice_lines_pk', ['invoice_no', 'line_no'])
-    .addForeignKeyConstraint('invoice_lines_order_line', ['order_no', 'order_line_no'], 'order_lines', ['order_no', 'line_no'])
+    .addForeignKeyConstraint('invoice_lines_order_line', ['order_no', 'order_line_no'], 'order_lines', [
+      'order_no',
+      'line_no',
+    ])
     .execute();
   await s.createIndex('invoice_lines_order_line').on('invoice_lines').columns(['order_no', 'order_line_no']).execute();
 
-  await s.createTable('receipts')
+  await s
+    .createTable('receipts')
     .addColumn('receipt_no', 'text', (c) => c.primaryKey())
     .addColumn('receipt_date', t.date, (c) => c.notNull())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -123,10 +139,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await s.createIndex('receipts_customer').on('receipts').columns(['customer_code', 'receipt_date']).execute();
   await s.createIndex('receipts_officer').on('receipts').columns(['sales_officer_id', 'receipt_date']).execute();
 
-  await s.createTable('ledger_entries')
+  await s
+    .createTable('ledger_entries')
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
     .addColumn('entry_date', t.date, (c) => c.notNull())
-    .addColumn('doc_type', 'text', (c) => c.notNull().check(sqlIn('doc_type', ['INVOICE', 'RECEIPT', 'DEBIT_NOTE', 'CREDIT_NOTE', 'OPENING'])))
+    .addColumn('doc_type', 'text', (c) =>
+      c.notNull().check(sqlIn('doc_type', ['INVOICE', 'RECEIPT', 'DEBIT_NOTE', 'CREDIT_NOTE', 'OPENING'])),
+    )
     .addColumn('doc_no', 'text', (c) => c.notNull())
     .addColumn('debit', t.money, (c) => c.notNull().defaultTo(0))
     .addColumn('credit', t.money, (c) => c.notNull().defaultTo(0))
@@ -134,32 +153,39 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .execute();
   await s.createIndex('ledger_customer_date').on('ledger_entries').columns(['customer_code', 'entry_date']).execute();
 
-  await s.createTable('pcn')
+  await s
+    .createTable('pcn')
     .addColumn('pdc_id', 'text', (c) => c.primaryKey())
     .addColumn('pcn_no', 'text', (c) => c.notNull())
     .addColumn('pcn_date', t.date, (c) => c.notNull())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
     .addColumn('sales_officer_id', 'text', (c) => c.notNull().references('users.id'))
     .addColumn('payment_type', 'text', (c) => c.notNull().check(sqlIn('payment_type', ['PDC', 'CURRENT', 'ADVANCE'])))
-    .addColumn('payment_method', 'text', (c) => c.notNull().check(sqlIn('payment_method', ['CHEQUE', 'DD', 'NEFT', 'RTGS', 'UPI', 'CASH'])))
+    .addColumn('payment_method', 'text', (c) =>
+      c.notNull().check(sqlIn('payment_method', ['CHEQUE', 'DD', 'NEFT', 'RTGS', 'UPI', 'CASH'])),
+    )
     .addColumn('cheque_no', 'text')
     .addColumn('cheque_date', t.date)
     .addColumn('bank_name', 'text')
     .addColumn('amount', t.money, (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sqlIn('status', ['RECEIVED', 'DEPOSITED', 'CLEARED', 'BOUNCED', 'CANCELLED'])))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sqlIn('status', ['RECEIVED', 'DEPOSITED', 'CLEARED', 'BOUNCED', 'CANCELLED'])),
+    )
     .execute();
   await s.createIndex('pcn_no').on('pcn').column('pcn_no').execute();
   await s.createIndex('pcn_customer').on('pcn').column('customer_code').execute();
   await s.createIndex('pcn_officer').on('pcn').columns(['sales_officer_id', 'pcn_date']).execute();
 
-  await s.createTable('pcn_invoices')
+  await s
+    .createTable('pcn_invoices')
     .addColumn('pcn_no', 'text', (c) => c.notNull())
     .addColumn('invoice_no', 'text', (c) => c.notNull().references('invoices.invoice_no'))
     .addColumn('adjusted_amount', t.money, (c) => c.notNull())
     .addPrimaryKeyConstraint('pcn_invoices_pk', ['pcn_no', 'invoice_no'])
     .execute();
 
-  await s.createTable('pcn_debit_notes')
+  await s
+    .createTable('pcn_debit_notes')
     .addColumn('debit_note_no', 'text', (c) => c.primaryKey())
     .addColumn('pcn_no', 'text', (c) => c.notNull())
     .addColumn('note_date', t.date, (c) => c.notNull())
@@ -168,7 +194,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .execute();
   await s.createIndex('pcn_debit_notes_pcn').on('pcn_debit_notes').column('pcn_no').execute();
 
-  await s.createTable('activities')
+  await s
+    .createTable('activities')
     .addColumn('activity_no', 'text', (c) => c.primaryKey())
     .addColumn('activity_date', t.date, (c) => c.notNull())
     .addColumn('activity_type', 'text', (c) => c.notNull())
@@ -183,7 +210,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await s.createIndex('activities_officer').on('activities').columns(['sales_officer_id', 'activity_date']).execute();
   await s.createIndex('activities_status').on('activities').column('status').execute();
 
-  await s.createTable('enquiries')
+  await s
+    .createTable('enquiries')
     .addColumn('enquiry_no', 'text', (c) => c.primaryKey())
     .addColumn('enquiry_date', t.date, (c) => c.notNull())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -194,7 +222,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await s.createTable('complaints')
+  await s
+    .createTable('complaints')
     .addColumn('complaint_no', 'text', (c) => c.primaryKey())
     .addColumn('complaint_date', t.date, (c) => c.notNull())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -205,7 +234,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .execute();
   await s.createIndex('complaints_officer').on('complaints').columns(['sales_officer_id', 'complaint_date']).execute();
 
-  await s.createTable('warranty_requests')
+  await s
+    .createTable('warranty_requests')
     .addColumn('request_no', 'text', (c) => c.primaryKey())
     .addColumn('client_request_id', 'text', (c) => c.unique())
     .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -215,7 +245,9 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('invoice_no', 'text', (c) => c.references('invoices.invoice_no'))
     .addColumn('purchase_date', t.date)
     .addColumn('complaint', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sqlIn('status', ['SUBMITTED', 'DISPATCHED', 'RECEIVED', 'APPROVED', 'REJECTED', 'CLOSED'])))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sqlIn('status', ['SUBMITTED', 'DISPATCHED', 'RECEIVED', 'APPROVED', 'REJECTED', 'CLOSED'])),
+    )
     .addColumn('transporter', 'text')
     .addColumn('lr_no', 'text')
     .addColumn('lr_date', t.date)
@@ -225,9 +257,14 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('change_seq', 'bigint', (c) => c.notNull().unique())
     .execute();
-  await s.createIndex('warranty_requests_officer').on('warranty_requests').columns(['sales_officer_id', 'change_seq']).execute();
+  await s
+    .createIndex('warranty_requests_officer')
+    .on('warranty_requests')
+    .columns(['sales_officer_id', 'change_seq'])
+    .execute();
 
-  await s.createTable('warranty_files')
+  await s
+    .createTable('warranty_files')
     .addColumn('file_id', 'text', (c) => c.primaryKey())
     .addColumn('request_no', 'text', (c) => c.notNull().references('warranty_requests.request_no'))
     .addColumn('file_name', 'text', (c) => c.notNull())
@@ -239,11 +276,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addUniqueConstraint('warranty_files_request_sha256', ['request_no', 'sha256'])
     .execute();
 
-  await s.createTable('counters')
+  await s
+    .createTable('counters')
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('value', 'bigint', (c) => c.notNull())
     .execute();
-  await db.insertInto('counters' as never)
+  await db
+    .insertInto('counters' as never)
     .values([
       { name: 'warranty_request_no', value: 0 },
       { name: 'warranty_change_seq', value: 0 },

@@ -5,14 +5,16 @@ import type { ColumnTypes } from '../engine';
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   const s = db.schema;
 
-  await s.createTable('user_passwords')
+  await s
+    .createTable('user_passwords')
     .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
     /** scrypt$N$r$p$saltB64$hashB64 (src/auth/password-hash.ts). */
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await s.createTable('api_keys')
+  await s
+    .createTable('api_keys')
     .addColumn('key_id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     /** SHA-256 of the secret, hex (src/auth/api-key.ts). */

@@ -2,5 +2,9 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('warranty_requests_customer').on('warranty_requests').columns(['customer_code', 'status']).execute();
+  await db.schema
+    .createIndex('warranty_requests_customer')
+    .on('warranty_requests')
+    .columns(['customer_code', 'status'])
+    .execute();
 }

@@ -13,13 +13,33 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   } else {
     await rebuildSqliteTable(db, t);
   }
-  await db.schema.createIndex('warranty_requests_client_key').unique().on('warranty_requests').columns(['sales_officer_id', 'client_request_id']).execute();
+  await db.schema
+    .createIndex('warranty_requests_client_key')
+    .unique()
+    .on('warranty_requests')
+    .columns(['sales_officer_id', 'client_request_id'])
+    .execute();
 }
 
 const COLUMNS = [
-  'request_no', 'client_request_id', 'customer_code', 'sales_officer_id', 'product_code', 'serial_no', 'invoice_no',
-  'purchase_date', 'complaint', 'status', 'transporter', 'lr_no', 'lr_date', 'vehicle_no', 'created_at', 'updated_at',
-  'version', 'change_seq',
+  'request_no',
+  'client_request_id',
+  'customer_code',
+  'sales_officer_id',
+  'product_code',
+  'serial_no',
+  'invoice_no',
+  'purchase_date',
+  'complaint',
+  'status',
+  'transporter',
+  'lr_no',
+  'lr_date',
+  'vehicle_no',
+  'created_at',
+  'updated_at',
+  'version',
+  'change_seq',
 ] as const;
 
 async function rebuildSqliteTable(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
@@ -27,7 +47,8 @@ async function rebuildSqliteTable(db: Kysely<unknown>, t: ColumnTypes): Promise<
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
-      await trx.schema.createTable('warranty_requests_next')
+      await trx.schema
+        .createTable('warranty_requests_next')
         .addColumn('request_no', 'text', (c) => c.primaryKey())
         .addColumn('client_request_id', 'text')
         .addColumn('customer_code', 'text', (c) => c.notNull().references('customers.code'))
@@ -37,7 +58,9 @@ async function rebuildSqliteTable(db: Kysely<unknown>, t: ColumnTypes): Promise<
         .addColumn('invoice_no', 'text', (c) => c.references('invoices.invoice_no'))
         .addColumn('purchase_date', t.date)
         .addColumn('complaint', 'text', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('SUBMITTED', 'DISPATCHED', 'RECEIVED', 'APPROVED', 'REJECTED', 'CLOSED')`))
+        .addColumn('status', 'text', (c) =>
+          c.notNull().check(sql`status in ('SUBMITTED', 'DISPATCHED', 'RECEIVED', 'APPROVED', 'REJECTED', 'CLOSED')`),
+        )
         .addColumn('transporter', 'text')
         .addColumn('lr_no', 'text')
         .addColumn('lr_date', t.date)
@@ -51,8 +74,16 @@ async function rebuildSqliteTable(db: Kysely<unknown>, t: ColumnTypes): Promise<
       await sql`insert into warranty_requests_next (${columns}) select ${columns} from warranty_requests`.execute(trx);
       await trx.schema.dropTable('warranty_requests').execute();
       await trx.schema.alterTable('warranty_requests_next').renameTo('warranty_requests').execute();
-      await trx.schema.createIndex('warranty_requests_officer').on('warranty_requests').columns(['sales_officer_id', 'change_seq']).execute();
-      await trx.schema.createIndex('warranty_requests_customer').on('warranty_requests').columns(['customer_code', 'status']).execute();
+      await trx.schema
+        .createIndex('warranty_requests_officer')
+        .on('warranty_requests')
+        .columns(['sales_officer_id', 'change_seq'])
+        .execute();
+      await trx.schema
+        .createIndex('warranty_requests_customer')
+        .on('warranty_requests')
+        .columns(['customer_code', 'status'])
+        .execute();
       await addVersionTriggers(trx, 'warranty_requests');
       const broken = [
         ...(await sql`pragma foreign_key_check(warranty_requests)`.execute(trx)).rows,

@@ -131,7 +131,9 @@ class WorkerConnection implements DatabaseConnection {
       const link = lease.link;
       const max = chunkSize ?? CURSOR_BATCH_ROWS;
       // The first batch comes with the opening: a short list is one message each way.
-      let batch = await traceQuery(compiled.sql, () => link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters, max }));
+      let batch = await traceQuery(compiled.sql, () =>
+        link.request({ op: 'open', sql: compiled.sql, params: compiled.parameters, max }),
+      );
       for (;;) {
         done = batch.done === true;
         if (batch.rows.length > 0) yield { rows: batch.rows as R[] };
@@ -166,7 +168,8 @@ class WorkerConnection implements DatabaseConnection {
       if (command === 'rollback' && !lease.link.alive) return;
       await traceQuery(command, () => lease.link.request({ op: 'exec', sql: command, params: [] }));
     } catch (err) {
-      if (command === 'commit' && lease.link.alive) await lease.link.request({ op: 'exec', sql: 'rollback', params: [] }).catch(() => undefined);
+      if (command === 'commit' && lease.link.alive)
+        await lease.link.request({ op: 'exec', sql: 'rollback', params: [] }).catch(() => undefined);
       throw err;
     } finally {
       this.pinned = undefined;
@@ -186,7 +189,8 @@ class WorkerConnection implements DatabaseConnection {
 
   /** A SELECT built with Kysely, or raw SQL that is a plain SELECT, goes to a reader. */
   private groupFor(compiled: CompiledQuery): SlotGroup {
-    const select = SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
+    const select =
+      SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
     return select ? this.pool.readGroup : this.pool.writer;
   }
 
@@ -211,7 +215,7 @@ class WorkerConnection implements DatabaseConnection {
     if (answer.done === false) {
       // A large result comes a part per message (protocol.ts), other work running between them.
       const rows = answer.rows;
-      for (let part = answer; part.done === false; ) {
+      for (let part = answer; part.done === false;) {
         part = await lease.link.request({ op: 'next', max: WORKER_MESSAGE_ROWS });
         for (const row of part.rows) rows.push(row);
       }

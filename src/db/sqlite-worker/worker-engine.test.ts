@@ -18,7 +18,9 @@ import { WORKER_MESSAGE_ROWS } from '../../tunables';
 
 /** A SELECT that keeps SQLite busy for about `rows` steps without touching a table. */
 function slowCount(rows: number) {
-  return sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${rows}) select count(*) as n from c`;
+  return sql<{
+    n: number;
+  }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${rows}) select count(*) as n from c`;
 }
 
 describe('SQLite on worker threads', () => {
@@ -54,7 +56,10 @@ describe('SQLite on worker threads', () => {
     const trx = await engine.db.startTransaction().execute();
     await sql`update counter set n = n + 100 where id = 1`.execute(trx);
     const outside = await sql<{ n: number }>`select n from counter where id = 1`.execute(engine.db);
-    const built = await engine.db.selectFrom('counter' as never).select('n' as never).executeTakeFirstOrThrow();
+    const built = await engine.db
+      .selectFrom('counter' as never)
+      .select('n' as never)
+      .executeTakeFirstOrThrow();
     expect(outside.rows[0].n).toBe(0);
     expect(built).toEqual({ n: 0 });
     await trx.rollback().execute();
@@ -85,9 +90,15 @@ describe('SQLite on worker threads', () => {
 
   it('streams a cursor in batches and frees the worker when the consumer stops early', async () => {
     await sql`create table big (id integer primary key, label text not null)`.execute(engine.db);
-    await sql`insert into big (id, label) with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000) select x, 'row ' || x from c`.execute(engine.db);
+    await sql`insert into big (id, label) with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000) select x, 'row ' || x from c`.execute(
+      engine.db,
+    );
     const seen: number[] = [];
-    const stream = engine.db.selectFrom('big' as never).select(['id' as never]).orderBy('id' as never).stream(100) as AsyncIterable<{ id: number }>;
+    const stream = engine.db
+      .selectFrom('big' as never)
+      .select(['id' as never])
+      .orderBy('id' as never)
+      .stream(100) as AsyncIterable<{ id: number }>;
     for await (const row of stream) {
       seen.push(row.id);
       if (seen.length === 250) break;
@@ -99,10 +110,14 @@ describe('SQLite on worker threads', () => {
   });
 
   it('keeps SQLite error codes (unique violations) and blobs as Buffers', async () => {
-    await sql`create table files (id integer primary key, name text not null unique, content blob not null)`.execute(engine.db);
+    await sql`create table files (id integer primary key, name text not null unique, content blob not null)`.execute(
+      engine.db,
+    );
     const content = Buffer.from([0, 1, 2, 250, 255]);
     await sql`insert into files (name, content) values (${'a'}, ${content})`.execute(engine.db);
-    const failure = await sql`insert into files (name, content) values (${'a'}, ${content})`.execute(engine.db).catch((err: unknown) => err);
+    const failure = await sql`insert into files (name, content) values (${'a'}, ${content})`
+      .execute(engine.db)
+      .catch((err: unknown) => err);
     expect(isUniqueViolation(failure)).toBe(true);
     const { rows } = await sql<{ content: Buffer }>`select content from files where name = 'a'`.execute(engine.db);
     expect(Buffer.isBuffer(rows[0].content)).toBe(true);
@@ -111,13 +126,18 @@ describe('SQLite on worker threads', () => {
 
   it('hands over every value exactly as better-sqlite3 reads it in-process: text, integers, reals, null, Infinity, -0, blobs', async () => {
     const text = 'Zoë 𝄞 \u2028 "quoted" \\ \n';
-    const read = async (query: ReturnType<typeof sql<Record<string, unknown>>>) => (await query.execute(engine.db)).rows;
+    const read = async (query: ReturnType<typeof sql<Record<string, unknown>>>) =>
+      (await query.execute(engine.db)).rows;
     // All JSON can carry: the rows arrive as objects, their columns in the statement's order.
-    const plain = await read(sql`select ${text} as t, 9007199254740991 as big, 0.1 + 0.2 as real, null as none, 5e-324 as tiny`);
+    const plain = await read(
+      sql`select ${text} as t, 9007199254740991 as big, 0.1 + 0.2 as real, null as none, 5e-324 as tiny`,
+    );
     expect(plain).toEqual([{ t: text, big: 9007199254740991, real: 0.1 + 0.2, none: null, tiny: 5e-324 }]);
     expect(Object.keys(plain[0])).toEqual(['t', 'big', 'real', 'none', 'tiny']);
     // What JSON cannot carry, beside ordinary values in the same result.
-    const odd = await read(sql`select 'a' as t, 1e999 as inf, -1e999 as ninf, -0.0 as nzero, x'00ff' as bytes union all select 'b', 1, 2, 3, null`);
+    const odd = await read(
+      sql`select 'a' as t, 1e999 as inf, -1e999 as ninf, -0.0 as nzero, x'00ff' as bytes union all select 'b', 1, 2, 3, null`,
+    );
     expect(odd).toEqual([
       { t: 'a', inf: Infinity, ninf: -Infinity, nzero: -0, bytes: Buffer.from([0, 255]) },
       { t: 'b', inf: 1, ninf: 2, nzero: 3, bytes: null },
@@ -142,10 +162,20 @@ describe('SQLite on worker threads', () => {
 
   it('hands over text and integers exactly as better-sqlite3 reads them in-process, in order: odd characters, integers past 2^53', async () => {
     await sql`create table texts (id integer primary key, t text, n integer)`.execute(engine.db);
-    const texts = ['', 'Zoë 𝄞 \u2028\u2029', '"quoted" \\ back/slash', '\u0001\u001f\u007f\t\r\n', '{"looks":["like", "json"]}', '😀', 'null', null];
+    const texts = [
+      '',
+      'Zoë 𝄞 \u2028\u2029',
+      '"quoted" \\ back/slash',
+      '\u0001\u001f\u007f\t\r\n',
+      '{"looks":["like", "json"]}',
+      '😀',
+      'null',
+      null,
+    ];
     const numbers = [0, -1, 9007199254740991, 9007199254740993n, -9223372036854775808n, 9223372036854775807n, 42, null];
-    for (let i = 0; i < texts.length; i++) await sql`insert into texts (id, t, n) values (${i + 1}, ${texts[i]}, ${numbers[i]})`.execute(engine.db);
-    const query = 'select id, t, n, t || \'!\' as shout, length(t) as len from texts where id > ? order by id desc';
+    for (let i = 0; i < texts.length; i++)
+      await sql`insert into texts (id, t, n) values (${i + 1}, ${texts[i]}, ${numbers[i]})`.execute(engine.db);
+    const query = "select id, t, n, t || '!' as shout, length(t) as len from texts where id > ? order by id desc";
     const inProcess = new Database(engine.describe.slice('sqlite:'.length), { readonly: true });
     try {
       const expected = inProcess.prepare(query).all(0);
@@ -168,16 +198,21 @@ describe('SQLite on worker threads', () => {
     const before = (await sql<{ n: number }>`select n from counter where id = 1`.execute(engine.db)).rows[0].n;
     const { rows } = await sql<{ n: number }>`update counter set n = n + 1 where id = 1 returning n`.execute(engine.db);
     expect(rows).toEqual([{ n: before + 1 }]);
-    expect((await sql<{ n: number }>`select n from counter where id = 1`.execute(engine.db)).rows).toEqual([{ n: before + 1 }]);
+    expect((await sql<{ n: number }>`select n from counter where id = 1`.execute(engine.db)).rows).toEqual([
+      { n: before + 1 },
+    ]);
   });
 
-  it('runs its worker threads below the event loop\'s priority (nice WORKER_NICE; the main thread stays at 0)', async () => {
+  it("runs its worker threads below the event loop's priority (nice WORKER_NICE; the main thread stays at 0)", async () => {
     await sql`select 1`.execute(engine.db);
-    const niceOf = (tid: string) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const niceOf = (tid: string) =>
+      Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
     const tasks = fs.readdirSync('/proc/self/task');
     expect(niceOf(String(process.pid))).toBe(0);
     // One writer and the readers of this engine at least (other suites' engines may add more).
-    expect(tasks.filter((tid) => niceOf(tid) === WORKER_NICE).length).toBeGreaterThanOrEqual(engine.sqliteWorkers!.stats().workers);
+    expect(tasks.filter((tid) => niceOf(tid) === WORKER_NICE).length).toBeGreaterThanOrEqual(
+      engine.sqliteWorkers!.stats().workers,
+    );
   });
 
   it('keeps a query prepared and still follows a schema change made by another connection (columns, blobs)', async () => {
@@ -208,8 +243,14 @@ describe('SQLite on worker threads', () => {
     const count = WORKER_MESSAGE_ROWS * 3 + 7;
     await sql`create table parts (id integer primary key, label text not null, content blob)`.execute(engine.db);
     await sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${count})
-      insert into parts (id, label, content) select x, 'row ' || x, case when x % 1000 = 0 then x'00ff' end from c`.execute(engine.db);
-    const { rows } = await sql<{ id: number; label: string; content: Buffer | null }>`select id, label, content from parts order by id`.execute(engine.db);
+      insert into parts (id, label, content) select x, 'row ' || x, case when x % 1000 = 0 then x'00ff' end from c`.execute(
+      engine.db,
+    );
+    const { rows } = await sql<{
+      id: number;
+      label: string;
+      content: Buffer | null;
+    }>`select id, label, content from parts order by id`.execute(engine.db);
     expect(rows.map((r) => r.id)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     expect(rows[count - 1].label).toBe(`row ${count}`);
     const blobs = rows.filter((r) => r.content !== null);
@@ -283,7 +324,9 @@ describe('SQLite worker engine limits', () => {
       await migrate(engine);
       const read = await sql<{ timeout: number }>`select timeout from pragma_busy_timeout`.execute(engine.db);
       expect(read.rows).toEqual([{ timeout: 1234 }]);
-      const written = await engine.db.transaction().execute((trx) => sql<{ timeout: number }>`select timeout from pragma_busy_timeout`.execute(trx));
+      const written = await engine.db
+        .transaction()
+        .execute((trx) => sql<{ timeout: number }>`select timeout from pragma_busy_timeout`.execute(trx));
       expect(written.rows).toEqual([{ timeout: 1234 }]);
     } finally {
       await engine.close();
@@ -298,7 +341,9 @@ describe('SQLite worker engine limits', () => {
       const trx = await engine.db.startTransaction().execute();
       await sql`update users set name = name`.execute(trx);
       const started = Date.now();
-      await expect(sql`update users set name = name`.execute(engine.db)).rejects.toThrow(/timed out after 300 ms waiting for an SQLite worker/);
+      await expect(sql`update users set name = name`.execute(engine.db)).rejects.toThrow(
+        /timed out after 300 ms waiting for an SQLite worker/,
+      );
       expect(Date.now() - started).toBeLessThan(3000);
       // Reads go to the reader meanwhile.
       await expect(sql`select count(*) as n from users`.execute(engine.db)).resolves.toBeDefined();

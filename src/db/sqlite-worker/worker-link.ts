@@ -92,7 +92,15 @@ export class WorkerLink {
   private settle(message: WorkerResponse): void {
     const waiter = this.waiting.take(message.id);
     if (!waiter) return;
-    if (message.ok) waiter.resolve({ id: message.id, ok: true, rows: message.rows ? rowObjects(message.rows) : [], numAffectedRows: message.numAffectedRows, insertId: message.insertId, done: message.done });
+    if (message.ok)
+      waiter.resolve({
+        id: message.id,
+        ok: true,
+        rows: message.rows ? rowObjects(message.rows) : [],
+        numAffectedRows: message.numAffectedRows,
+        insertId: message.insertId,
+        done: message.done,
+      });
     else waiter.reject(toError(message.error));
   }
 
@@ -121,7 +129,8 @@ function firstMessage(worker: Worker): Promise<WorkerHello> {
 
 /** The error as better-sqlite3 would have thrown it in-process: a SqliteError with its code. */
 function toError(failure: WorkerFailure): Error {
-  if (failure.name === 'SqliteError' && failure.code !== undefined) return new Database.SqliteError(failure.message, failure.code);
+  if (failure.name === 'SqliteError' && failure.code !== undefined)
+    return new Database.SqliteError(failure.message, failure.code);
   const error = new Error(failure.message);
   error.name = failure.name;
   return error;
@@ -145,7 +154,9 @@ function rowObjects(batch: RowBatch): Record<string, unknown>[] {
 
 /** Blobs arrive as Uint8Array (structured clone drops the Buffer prototype); the schema's binary columns are Buffers. */
 function asBuffer(value: unknown): unknown {
-  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+  return value instanceof Uint8Array && !Buffer.isBuffer(value)
+    ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    : value;
 }
 
 let transpiled: Promise<string> | undefined;
@@ -175,7 +186,9 @@ async function transpile(source: string): Promise<string> {
   const hash = createHash('sha256').update(ts.version).update(text).digest('hex').slice(0, 16);
   const target = path.join(os.tmpdir(), `mobileapp-sqlite-worker-${hash}`, 'worker-main.js');
   if (fs.existsSync(target)) return target;
-  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const js = ts.transpileModule(text, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.${process.pid}.${threadId}`;
   fs.writeFileSync(partial, js);

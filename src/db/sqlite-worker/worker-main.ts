@@ -37,7 +37,9 @@ function failure(err: unknown): WorkerFailure {
 
 /** Buffers and Uint8Arrays arrive as Uint8Array; better-sqlite3 binds Buffers. */
 function bindable(params: readonly unknown[]): unknown[] {
-  return params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+  return params.map((p) =>
+    p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p,
+  );
 }
 
 /** Statements kept prepared per connection; the least recently used goes first. */
@@ -59,7 +61,8 @@ class Session {
       case 'open':
         this.openCursor(request.sql, request.params);
         return { id: request.id, ok: true, ...this.next(request.max) };
-      case 'next': return { id: request.id, ok: true, ...this.next(request.max) };
+      case 'next':
+        return { id: request.id, ok: true, ...this.next(request.max) };
       case 'close':
         this.closeCursor();
         return { id: request.id, ok: true, done: true };
@@ -70,7 +73,10 @@ class Session {
     }
   }
 
-  private exec(sql: string, params: readonly unknown[]): { rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
+  private exec(
+    sql: string,
+    params: readonly unknown[],
+  ): { rows?: RowBatch; numAffectedRows?: bigint; insertId?: bigint; done?: boolean } {
     if (this.cursor) throw new Error('A cursor is open on this connection');
     const statement = this.prepare(sql);
     if (statement.reader) {

@@ -111,7 +111,11 @@ export class WorkerPool {
   /** Counts for metrics and tests: workers, lent out, requests waiting. */
   stats(): { workers: number; busy: number; waiting: number } {
     const slots = [...this.writer.slots, ...this.readers.slots];
-    return { workers: slots.length, busy: slots.filter((s) => s.busy).length, waiting: this.writer.waiting + this.readers.waiting };
+    return {
+      workers: slots.length,
+      busy: slots.filter((s) => s.busy).length,
+      waiting: this.writer.waiting + this.readers.waiting,
+    };
   }
 
   private fill(slot: Slot, writer: boolean): Promise<void> {
@@ -120,7 +124,17 @@ export class WorkerPool {
   }
 
   private async startIn(slot: Slot, writer: boolean): Promise<void> {
-    slot.link = await WorkerLink.start({ file: this.options.file, driverPath: require.resolve('better-sqlite3'), writer, busyTimeoutMs: this.options.busyTimeoutMs, partRows: WORKER_MESSAGE_ROWS, nice: WORKER_NICE }, () => this.replace(slot, writer));
+    slot.link = await WorkerLink.start(
+      {
+        file: this.options.file,
+        driverPath: require.resolve('better-sqlite3'),
+        writer,
+        busyTimeoutMs: this.options.busyTimeoutMs,
+        partRows: WORKER_MESSAGE_ROWS,
+        nice: WORKER_NICE,
+      },
+      () => this.replace(slot, writer),
+    );
     if (!slot.group.slots.includes(slot)) slot.group.slots.push(slot);
   }
 

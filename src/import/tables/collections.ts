@@ -1,5 +1,18 @@
 /** Payment collection notes (docs/architecture.md, "The data"): one row per cheque, the invoices and debit notes of a PCN. */
-import { AMOUNT, CODE, DATE, LONG, NAME, SHORT, enumOf, optional, PARTY, ref, required, type TableSpec } from '../table-spec';
+import {
+  AMOUNT,
+  CODE,
+  DATE,
+  LONG,
+  NAME,
+  SHORT,
+  enumOf,
+  optional,
+  PARTY,
+  ref,
+  required,
+  type TableSpec,
+} from '../table-spec';
 import { PAYMENT_METHODS } from './sales';
 
 export const pcn: TableSpec = {

@@ -1,5 +1,17 @@
 /** The officers' field work (docs/architecture.md, "The data"): activities, enquiries and complaints. */
-import { CODE, DATE, LONG, SHORT, TIMESTAMP, enumOf, optional, PARTY, ref, required, type TableSpec } from '../table-spec';
+import {
+  CODE,
+  DATE,
+  LONG,
+  SHORT,
+  TIMESTAMP,
+  enumOf,
+  optional,
+  PARTY,
+  ref,
+  required,
+  type TableSpec,
+} from '../table-spec';
 
 export const activities: TableSpec = {
   table: 'activities',
@@ -37,7 +49,11 @@ export const enquiries: TableSpec = {
     optional('order_to_customer', CODE),
     optional('updated_at', TIMESTAMP, (row) => `${row.enquiry_date}T00:00:00.000Z`),
   ],
-  references: [...PARTY, ref('activity_no', 'activities', 'activity_no'), ref('order_to_customer', 'customers', 'code')],
+  references: [
+    ...PARTY,
+    ref('activity_no', 'activities', 'activity_no'),
+    ref('order_to_customer', 'customers', 'code'),
+  ],
 };
 
 export const complaints: TableSpec = {

@@ -2,9 +2,7 @@
  * Master data files (docs/architecture.md, "The data"): zones, states, profit centers, product categories,
  * products, users, customers and the profit centers each customer buys under.
  */
-import {
-  AMOUNT, CODE, FLAG, LENGTH, NAME, enumOf, optional, ref, required, type TableSpec,
-} from '../table-spec';
+import { AMOUNT, CODE, FLAG, LENGTH, NAME, enumOf, optional, ref, required, type TableSpec } from '../table-spec';
 
 const codeAndName = (table: TableSpec['table']): TableSpec => ({
   table,
@@ -27,7 +25,12 @@ export const states: TableSpec = {
 export const products: TableSpec = {
   table: 'products',
   key: ['code'],
-  columns: [required('code', CODE), required('name', NAME), required('category_code', CODE), required('unit_price', AMOUNT)],
+  columns: [
+    required('code', CODE),
+    required('name', NAME),
+    required('category_code', CODE),
+    required('unit_price', AMOUNT),
+  ],
   references: [ref('category_code', 'product_categories', 'code')],
 };
 
@@ -49,9 +52,10 @@ export const users: TableSpec = {
   ],
   references: [ref('manager_id', 'users', 'id'), ref('zone_code', 'zones', 'code')],
   unique: [{ column: 'username' }],
-  check: (row) => (row.manager_id !== null && row.manager_id === row.id
-    ? { column: 'manager_id', reason: `a user cannot be its own manager` }
-    : undefined),
+  check: (row) =>
+    row.manager_id !== null && row.manager_id === row.id
+      ? { column: 'manager_id', reason: `a user cannot be its own manager` }
+      : undefined,
 };
 
 export const customers: TableSpec = {

@@ -3,7 +3,19 @@
  * Each keeps the summary data of the customers it touches in step (summary-upkeep.ts).
  */
 import {
-  AMOUNT, CODE, DATE, POSITIVE_INTEGER, QUANTITY, SHORT, SIGNED_AMOUNT, enumOf, optional, PARTY, ref, required, type TableSpec,
+  AMOUNT,
+  CODE,
+  DATE,
+  POSITIVE_INTEGER,
+  QUANTITY,
+  SHORT,
+  SIGNED_AMOUNT,
+  enumOf,
+  optional,
+  PARTY,
+  ref,
+  required,
+  type TableSpec,
 } from '../table-spec';
 
 export const PAYMENT_METHODS = ['CHEQUE', 'DD', 'NEFT', 'RTGS', 'UPI', 'CASH'] as const;
@@ -70,8 +82,10 @@ export const invoiceLines: TableSpec = {
     ref(['order_no', 'order_line_no'], 'order_lines', ['order_no', 'line_no']),
   ],
   check: (row) => {
-    if (row.order_no !== null && row.order_line_no === null) return { column: 'order_line_no', reason: 'is required when order_no is given' };
-    if (row.order_no === null && row.order_line_no !== null) return { column: 'order_no', reason: 'is required when order_line_no is given' };
+    if (row.order_no !== null && row.order_line_no === null)
+      return { column: 'order_line_no', reason: 'is required when order_no is given' };
+    if (row.order_no === null && row.order_line_no !== null)
+      return { column: 'order_no', reason: 'is required when order_line_no is given' };
     return undefined;
   },
 };

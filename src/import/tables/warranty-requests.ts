@@ -13,8 +13,21 @@ import type { Database } from '../../db/schema';
 import { lockWarrantyWrites } from '../../warranty/counters';
 import { STAGING } from '../staging';
 import {
-  CODE, DATE, POSITIVE_INTEGER, LONG, NAME, SHORT, TIMESTAMP, enumOf, optional, PARTY, ref, required,
-  type PendingRow, type TableSpec, type WriteHooks,
+  CODE,
+  DATE,
+  POSITIVE_INTEGER,
+  LONG,
+  NAME,
+  SHORT,
+  TIMESTAMP,
+  enumOf,
+  optional,
+  PARTY,
+  ref,
+  required,
+  type PendingRow,
+  type TableSpec,
+  type WriteHooks,
 } from '../table-spec';
 
 export const warrantyRequests: TableSpec = {
@@ -66,8 +79,12 @@ function warrantyNumbers(): WriteHooks {
     },
     async afterFile(trx) {
       if (highest === 0) return;
-      await trx.updateTable('counters').set({ value: highest })
-        .where('name', '=', 'warranty_request_no').where('value', '<', highest).execute();
+      await trx
+        .updateTable('counters')
+        .set({ value: highest })
+        .where('name', '=', 'warranty_request_no')
+        .where('value', '<', highest)
+        .execute();
     },
   };
 }
@@ -76,8 +93,11 @@ type StoredRequest = Record<string, string | number | null>;
 
 /** The stored requests that the staged rows (staging.ts) update, by request_no. */
 async function storedRequests(trx: Transaction<Database>): Promise<Map<string, StoredRequest>> {
-  const rows = await trx.selectFrom('warranty_requests').selectAll()
-    .where(sql<SqlBool>`request_no in (select request_no from ${sql.table(STAGING)})`).execute();
+  const rows = await trx
+    .selectFrom('warranty_requests')
+    .selectAll()
+    .where(sql<SqlBool>`request_no in (select request_no from ${sql.table(STAGING)})`)
+    .execute();
   return new Map(rows.map((r) => [r.request_no, r as unknown as StoredRequest]));
 }
 
@@ -90,9 +110,9 @@ function settleUnchanged(row: PendingRow, stored: StoredRequest | undefined, com
     row.values.version ??= 1;
     return true;
   }
-  const same = compared.every((c) => c === 'version' && row.values.version === null
-    ? true
-    : normalise(row.values[c]) === normalise(stored[c]));
+  const same = compared.every((c) =>
+    c === 'version' && row.values.version === null ? true : normalise(row.values[c]) === normalise(stored[c]),
+  );
   if (same) {
     row.values.version ??= Number(stored.version);
     row.values.change_seq = Number(stored.change_seq);
@@ -109,7 +129,8 @@ function normalise(value: string | number | null | undefined): string | number |
 /** n consecutive values of the change-sequence counter; returns the first. */
 async function takeChangeSeqs(trx: Transaction<Database>, n: number): Promise<number> {
   if (n === 0) return 0;
-  const row = await trx.updateTable('counters')
+  const row = await trx
+    .updateTable('counters')
     .set({ value: sql<number>`value + ${n}` })
     .where('name', '=', 'warranty_change_seq')
     .returning('value')
