@@ -43,6 +43,7 @@ import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import * as soap from 'soap';
 import { startTracing } from '../src/tracing/sdk';
+import { firstUserOf } from '../src/demo-data/operation-calls';
 import { traceOperation } from '../src/tracing/operation-span';
 import { traceRequests } from '../src/tracing/server-span';
 import {
@@ -186,14 +187,9 @@ interface Codes {
 
 async function benchCodes(database: string): Promise<Codes> {
   return withBenchData(database, 10, async (engine) => {
-    const officer = await engine.db
-      .selectFrom('users')
-      .select('id')
-      .where('role', '=', 'SO')
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
+    const officer = await firstUserOf(engine.db, 'SO');
     const customers = await engine.db.selectFrom('customers').select('code').orderBy('code').limit(3).execute();
-    return { officer: officer.id, customers: customers.map((c) => c.code) };
+    return { officer, customers: customers.map((c) => c.code) };
   });
 }
 

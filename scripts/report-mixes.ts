@@ -3,6 +3,7 @@
  * with the codes they name read from the database itself. bench-reports times them; bench-memory runs
  * them beside the large lists. Not part of the test suite.
  */
+import { firstUserOf } from '../src/demo-data/operation-calls';
 import { withBenchData } from './bench-server';
 
 export interface Codes {
@@ -23,18 +24,8 @@ export type Mix = [label: string, query: Record<string, string>];
 export async function prepare(database: string): Promise<Codes> {
   return withBenchData(database, 10, async (engine) => {
     const db = engine.db;
-    const officer = await db
-      .selectFrom('users')
-      .select('id')
-      .where('role', '=', 'SO')
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
-    const manager = await db
-      .selectFrom('users')
-      .select('id')
-      .where('role', '=', 'ZM')
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
+    const officer = await firstUserOf(db, 'SO');
+    const manager = await firstUserOf(db, 'ZM');
     const zones = await db.selectFrom('zones').select('code').orderBy('code').limit(2).execute();
     const categories = await db.selectFrom('product_categories').select('code').orderBy('code').execute();
     const customers = await db.selectFrom('customers').select('code').orderBy('code').execute();
@@ -51,8 +42,8 @@ export async function prepare(database: string): Promise<Codes> {
     const product = await db.selectFrom('products').select('code').orderBy('code').executeTakeFirstOrThrow();
     return {
       warranty: { customer: customer.code, officer: customer.sales_officer_id, product: product.code },
-      officer: officer.id,
-      manager: manager.id,
+      officer: officer,
+      manager: manager,
       zones: zones.map((z) => z.code),
       categories: categories.map((c) => c.code),
       customers: customers.map((c) => c.code),

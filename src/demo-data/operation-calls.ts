@@ -7,7 +7,18 @@
  * (scripts/read-tables.ts), the tests all of them (test/support/operation-inputs.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, Role } from '../db/schema';
+
+/** The id of the first user of `role` on the demo data: the officer or manager the calls and benchmarks name. */
+export async function firstUserOf(db: Kysely<Database>, role: Role): Promise<string> {
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', role)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  return user.id;
+}
 
 /** An operation's named values, as a binding hands them over. */
 export type Fields = Record<string, string>;
@@ -19,22 +30,12 @@ export async function demoDataCalls(db: Kysely<Database>): Promise<Record<string
     .select('pcn_no')
     .orderBy('pcn_no')
     .executeTakeFirstOrThrow();
-  const officer = await db
-    .selectFrom('users')
-    .select('id')
-    .where('role', '=', 'SO')
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const manager = await db
-    .selectFrom('users')
-    .select('id')
-    .where('role', '=', 'ZM')
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
+  const officer = await firstUserOf(db, 'SO');
+  const manager = await firstUserOf(db, 'ZM');
   const customer = await db
     .selectFrom('customers')
     .select(['code', 'sales_officer_id'])
-    .where('sales_officer_id', '=', officer.id)
+    .where('sales_officer_id', '=', officer)
     .orderBy('code')
     .executeTakeFirstOrThrow();
   const withFiles = await db
@@ -64,32 +65,32 @@ export async function demoDataCalls(db: Kysely<Database>): Promise<Record<string
   const reports: Fields[] = [
     {},
     { FromDate: '2026-04-01', ToDate: '2026-04-30' },
-    { SalesOfficer: officer.id },
+    { SalesOfficer: officer },
     { FromCustomer: 'ZZZZ' },
     bad,
   ];
   return {
     getSalesSummaryRecords: reports,
     getOrderVDeliverySummaryRecords: [...reports, { SortBy: 'DeliveryPercent', SortDirection: 'DESC' }],
-    getOrderVsDeliveryOfficer: [{}, { ManagerId: manager.id }, { SalesOfficer: 'NOBODY' }, bad],
-    getSalesReportStats: [{}, { Username: officer.id }, { Username: 'nobody' }],
+    getOrderVsDeliveryOfficer: [{}, { ManagerId: manager }, { SalesOfficer: 'NOBODY' }, bad],
+    getSalesReportStats: [{}, { Username: officer }, { Username: 'nobody' }],
     getCollectionStatements: [
       {},
-      { SalesOfficer: officer.id },
+      { SalesOfficer: officer },
       { FromCustomer: customer.code },
       { PageSize: '3' },
       { FromCustomer: 'ZZZZ' },
       bad,
     ],
     getOpeningBalance: [{}, { CustomerIds: customer.code }, { CustomerIds: 'NONE' }, { Month: '13' }],
-    getPCNList: [{}, { SalesOfficer: officer.id }, { PageSize: '2' }, { Customer: 'NONE' }, { PaymentType: 'X' }],
+    getPCNList: [{}, { SalesOfficer: officer }, { PageSize: '2' }, { Customer: 'NONE' }, { PaymentType: 'X' }],
     getPCNDetails: [{ PDCID: cheque.pdc_id }, { PDCID: 'NONE' }, {}],
     getPCNDebitNotes: [{ PCNNO: withDebitNote.pcn_no }, {}],
     getPCNInvoices: [{ PCNNO: cheque.pcn_no }, {}],
-    FillAreaManagers: [{}, { username: manager.id }, { username: 'nobody' }],
+    FillAreaManagers: [{}, { username: manager }, { username: 'nobody' }],
     FillProfitCenterForCustomer: [{}, { CustomerCode: customer.code }],
-    ActivityReportAndComplaints: [{}, { SalesOfficer: officer.id }, { SalesOfficer: officer.id, PageSize: '2' }, bad],
-    SyncWarrantyReqList: [{}, { SalesOfficer: officer.id, PageSize: '3' }],
+    ActivityReportAndComplaints: [{}, { SalesOfficer: officer }, { SalesOfficer: officer, PageSize: '2' }, bad],
+    SyncWarrantyReqList: [{}, { SalesOfficer: officer, PageSize: '3' }],
     CreateWarrantyRequest: [
       {},
       {

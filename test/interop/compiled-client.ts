@@ -20,7 +20,7 @@ import { seed } from '../../src/demo-data';
 import { mainServiceOperations } from '../../src/services/registry';
 import { contractInputs } from '../../src/services/types';
 import { listenTestApp, type ListeningApp } from '../support/listen';
-import { demoDataCalls, nameCustomerNonAscii, type Fields } from '../support/operation-inputs';
+import { demoDataCalls, firstUserOf, nameCustomerNonAscii, type Fields } from '../support/operation-inputs';
 import { jsonMembers, typedAsJson } from '../support/typed-values';
 
 export const run = promisify(execFile);
@@ -81,16 +81,11 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
       await seed(server.engine, { scale: 0.03, asOf: '2026-05-15' });
       await nameCustomerNonAscii(server.engine.db);
       const db = server.engine.db;
-      const officer = await db
-        .selectFrom('users')
-        .select('id')
-        .where('role', '=', 'SO')
-        .orderBy('id')
-        .executeTakeFirstOrThrow();
+      const officer = await firstUserOf(db, 'SO');
       const cheque = await db
         .selectFrom('pcn')
         .select(['pdc_id', 'pcn_no'])
-        .where('sales_officer_id', '=', officer.id)
+        .where('sales_officer_id', '=', officer)
         .orderBy('pdc_id')
         .executeTakeFirstOrThrow();
       calls = client.everyCall
@@ -98,7 +93,7 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
             list.map((fields) => ({ operation, fields })),
           )
         : [
-            { operation: 'getPCNList', fields: { SalesOfficer: officer.id, PageSize: '3' } },
+            { operation: 'getPCNList', fields: { SalesOfficer: officer, PageSize: '3' } },
             { operation: 'getPCNDetails', fields: { PDCID: cheque.pdc_id } },
             { operation: 'getPCNInvoices', fields: { PCNNO: cheque.pcn_no } },
             { operation: 'getOpeningBalance', fields: { Month: '13' } },
@@ -112,7 +107,7 @@ export function describeCompiledClient(title: string, client: CompiledClient): v
       fs.writeFileSync(wsdlFile, await (await fetch(`${server.baseUrl}/API/v2/MobileAppWebService.asmx?wsdl`)).text());
       const { command, args } = await client.build(dir, wsdlFile);
       const endpoint = `${server.baseUrl}/API/v2/MobileAppWebService.asmx`;
-      const input = client.everyCall ? [path.join(dir, 'calls.txt')] : [officer.id, cheque.pdc_id, cheque.pcn_no];
+      const input = client.everyCall ? [path.join(dir, 'calls.txt')] : [officer, cheque.pdc_id, cheque.pcn_no];
       if (client.everyCall) fs.writeFileSync(input[0], callsFile(calls));
       const { stdout } = await run(command, [...args, endpoint, ...input], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
       records = stdout

@@ -5,7 +5,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema';
 
-export { demoDataCalls, type Fields } from '../../src/demo-data/operation-calls';
+import { firstUserOf } from '../../src/demo-data/operation-calls';
+
+export { demoDataCalls, firstUserOf, type Fields } from '../../src/demo-data/operation-calls';
 
 /** A name with letters outside ASCII, markup characters and an astral-plane character (docs/v2.md). */
 export const NON_ASCII_NAME = 'Śrī Gaṇeśa Traders & Sons <Pune> 𝄞';
@@ -15,16 +17,11 @@ export const NON_ASCII_NAME = 'Śrī Gaṇeśa Traders & Sons <Pune> 𝄞';
  * customer names carry one; returns that customer's code.
  */
 export async function nameCustomerNonAscii(db: Kysely<Database>): Promise<string> {
-  const officer = await db
-    .selectFrom('users')
-    .select('id')
-    .where('role', '=', 'SO')
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
+  const officer = await firstUserOf(db, 'SO');
   const customer = await db
     .selectFrom('customers')
     .select('code')
-    .where('sales_officer_id', '=', officer.id)
+    .where('sales_officer_id', '=', officer)
     .orderBy('code')
     .executeTakeFirstOrThrow();
   await db.updateTable('customers').set({ name: NON_ASCII_NAME }).where('code', '=', customer.code).execute();
