@@ -1,6 +1,6 @@
 /**
  * The v2 WSDL must declare exactly the typed results the v2 bindings write from the declarations
- * (docs/v2.md); where it lacks an operation or a type, the difference holds the XML to paste (v2Entry).
+ * (docs/v2.md); v2Wsdl writes it from the legacy WSDL and the declarations (npm run v2-wsdl).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -110,10 +110,7 @@ export function typedContractDifferences(
   }
   for (const [name, particles] of expected.types) {
     const actual = schema.complexTypeSequence(name);
-    if (actual === undefined)
-      differences.push(
-        `the schema has no complexType ${name}${toAdd(service.wsdlFile, [{ ...IN_SCHEMA, xml: complexType(name, particles) }])}`,
-      );
+    if (actual === undefined) differences.push(`the schema has no complexType ${name}${REGENERATE}`);
     else differences.push(...compare(`complexType ${name}`, actual, particles));
   }
   if (service.operations.size > 0 && [...service.operations.values()].some((op) => op.returns.kind !== 'text')) {
@@ -122,102 +119,74 @@ export function typedContractDifferences(
   return differences;
 }
 
-/** A piece of a v2 WSDL entry: it goes before the first line holding `before` after the first `after`. */
-interface Insertion {
-  after: string;
-  before: string;
-  xml: string;
+/** What a difference of the v2 WSDL tells the developer to do. */
+export const REGENERATE = '; npm run v2-wsdl writes wsdl/v2/ again from the legacy WSDL and the declarations';
+
+type PortTypeName = 'Soap' | 'HttpGet' | 'HttpPost';
+type BindingName = PortTypeName | 'Soap12';
+
+/** An operation's parts outside the schema: its messages by binding, its operation in each port type and binding. */
+interface OperationXml {
+  messages: { soap: string[]; httpGet: string[]; httpPost: string[] };
+  portType: Record<PortTypeName, string>;
+  binding: Record<BindingName, string>;
 }
 
-const IN_SCHEMA = { after: '<s:schema', before: '</s:schema>' };
-
-/** Everything the v2 WSDL needs for an operation it does not list yet, in the file's own shape. */
-export function v2Entry(
-  description: ServiceDescription,
-  service: Pick<Service, 'name'>,
-  op: ServiceOperation,
-): Insertion[] {
-  const schema = new SchemaIndex(description.document);
-  const tns = description.targetNamespace;
-  const expected = new ExpectedTypes(tns);
-  const inputs = contractInputs(op, 'v2');
-  const input = (name: string) => expected.scalar(name, 'string', false, true);
-  const response = expected.response(op);
-  const typed = op.returns.kind !== 'text';
-  const body = typed ? v2ResultTypeName(op.name) : 'string';
-  const schemaXml = [element(op.name, inputs.map(input)), element(`${op.name}Response`, [response])];
-  for (const [name, particles] of expected.types)
-    if (schema.complexTypeSequence(name) === undefined) schemaXml.push(complexType(name, particles));
-  if (typed) schemaXml.push(`      <s:element name="${body}" nillable="true" type="tns:${body}" />`);
-  return [{ ...IN_SCHEMA, xml: schemaXml.join('\n') }, ...outsideSchema(service, op)];
-}
-
-/** An operation's messages, then its operation in each port type and binding: v2Entry's pieces after the schema's. */
-function outsideSchema(service: Pick<Service, 'name'>, op: ServiceOperation): Insertion[] {
+function operationXml(op: ServiceOperation): OperationXml {
   const inputs = contractInputs(op, 'v2');
   const typed = op.returns.kind !== 'text';
   const body = typed ? v2ResultTypeName(op.name) : 'string';
-  const httpIn = (binding: string) =>
+  const httpMessages = (binding: string) => [
     inputs.length === 0
       ? `  <wsdl:message name="${op.name}${binding}In" />`
       : message(
           `${op.name}${binding}In`,
           inputs.map((name) => `<wsdl:part name="${name}" type="s:string" />`),
-        );
-  const messages = [
-    message(`${op.name}SoapIn`, [`<wsdl:part name="parameters" element="tns:${op.name}" />`]),
-    message(`${op.name}SoapOut`, [`<wsdl:part name="parameters" element="tns:${op.name}Response" />`]),
-    ...['HttpGet', 'HttpPost'].flatMap((binding) => [
-      httpIn(binding),
-      message(`${op.name}${binding}Out`, [`<wsdl:part name="Body" element="tns:${body}" />`]),
-    ]),
+        ),
+    message(`${op.name}${binding}Out`, [`<wsdl:part name="Body" element="tns:${body}" />`]),
   ];
-  const fault = typed ? ['<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />'] : [];
-  const portType = (binding: string, lines: string[]) => ({
-    after: `<wsdl:portType name="${service.name}${binding}">`,
-    before: '</wsdl:portType>',
-    xml: operation(op.name, [
+  const portType = (binding: string, lines: string[] = []) =>
+    operation(op.name, [
       `<wsdl:input message="tns:${op.name}${binding}In" />`,
       `<wsdl:output message="tns:${op.name}${binding}Out" />`,
       ...lines,
-    ]),
-  });
-  const soapBinding = (binding: string, prefix: string) => ({
-    after: `<wsdl:binding name="${service.name}${binding}"`,
-    before: '</wsdl:binding>',
-    xml: operation(op.name, [
+    ]);
+  const soapBinding = (prefix: string) =>
+    operation(op.name, [
       `<${prefix}:operation soapAction="{{namespace}}${op.name}" style="document" />`,
       ...wrapped('wsdl:input', [`<${prefix}:body use="literal" />`]),
       ...wrapped('wsdl:output', [`<${prefix}:body use="literal" />`]),
       ...(typed
         ? wrapped('wsdl:fault name="ServiceError"', [`<${prefix}:fault name="ServiceError" use="literal" />`])
         : []),
-    ]),
-  });
-  const httpBinding = (binding: string, input: string) => ({
-    after: `<wsdl:binding name="${service.name}${binding}"`,
-    before: '</wsdl:binding>',
-    xml: operation(op.name, [
+    ]);
+  const httpBinding = (input: string) =>
+    operation(op.name, [
       `<http:operation location="/${op.name}" />`,
       ...wrapped('wsdl:input', [input]),
       ...wrapped('wsdl:output', ['<mime:mimeXml part="Body" />']),
-    ]),
-  });
-  return [
-    { after: '</wsdl:types>', before: '<wsdl:portType', xml: messages.join('\n') },
-    portType('Soap', fault),
-    portType('HttpGet', []),
-    portType('HttpPost', []),
-    soapBinding('Soap', 'soap'),
-    soapBinding('Soap12', 'soap12'),
-    httpBinding('HttpGet', '<http:urlEncoded />'),
-    httpBinding('HttpPost', '<mime:content type="application/x-www-form-urlencoded" />'),
-  ];
-}
-
-/** The text of a difference's remedy: each piece to paste into the file, and where. */
-export function toAdd(file: string, insertions: Insertion[]): string {
-  return `; add to ${file}:${insertions.map((i) => `\n  after ${i.after}, before the next ${i.before}:\n${i.xml}`).join('')}`;
+    ]);
+  return {
+    messages: {
+      soap: [
+        message(`${op.name}SoapIn`, [`<wsdl:part name="parameters" element="tns:${op.name}" />`]),
+        message(`${op.name}SoapOut`, [`<wsdl:part name="parameters" element="tns:${op.name}Response" />`]),
+      ],
+      httpGet: httpMessages('HttpGet'),
+      httpPost: httpMessages('HttpPost'),
+    },
+    portType: {
+      Soap: portType('Soap', typed ? ['<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />'] : []),
+      HttpGet: portType('HttpGet'),
+      HttpPost: portType('HttpPost'),
+    },
+    binding: {
+      Soap: soapBinding('soap'),
+      Soap12: soapBinding('soap12'),
+      HttpGet: httpBinding('<http:urlEncoded />'),
+      HttpPost: httpBinding('<mime:content type="application/x-www-form-urlencoded" />'),
+    },
+  };
 }
 
 const prefixed = (type: { uri: string; local: string }) => `${type.uri === XSD_NS ? 's' : 'tns'}:${type.local}`;
@@ -400,43 +369,35 @@ export function v2Wsdl(legacy: string, service: Pick<Service, 'name' | 'operatio
   // The HTTP GET/POST answer of a text result, as ASMX declares it.
   if (typed.length < operations.length)
     schema.push('      <s:element name="string" nillable="true" type="s:string" />');
-  const entries = operations.map((op) => outsideSchema(service, op));
-  const piece = (index: number) => entries.map((entry) => entry[index].xml);
-  const messages = entries.map((entry) => entry[0].xml.split('\n'));
-  // A message is 3 lines, or 1 when it has no part: the SOAP pair first, then HTTP GET's, then HTTP POST's.
-  const pair = (list: string[], first: number) => {
-    const blocks: string[][] = [];
-    for (let i = 0; i < list.length;) {
-      const end = list[i].endsWith('/>') ? i + 1 : list.indexOf('  </wsdl:message>', i) + 1;
-      blocks.push(list.slice(i, end));
-      i = end;
-    }
-    return blocks.slice(first, first + 2).flat();
-  };
+  const pieces = operations.map(operationXml);
   const fault =
     typed.length > 0 ? [message('ServiceErrorFault', ['<wsdl:part name="detail" element="tns:ServiceError" />'])] : [];
-  const portType = (binding: string, index: number) => [
-    `  <wsdl:portType name="${service.name}${binding}">`,
-    ...piece(index),
+  const portType = (name: PortTypeName) => [
+    `  <wsdl:portType name="${service.name}${name}">`,
+    ...pieces.map((piece) => piece.portType[name]),
     '  </wsdl:portType>',
   ];
-  const binding = (name: string, index: number) => [...bindingHead(name), ...piece(index), '  </wsdl:binding>'];
+  const binding = (name: BindingName) => [
+    ...bindingHead(name),
+    ...pieces.map((piece) => piece.binding[name]),
+    '  </wsdl:binding>',
+  ];
   return [
     ...head,
     ...schema,
     '    </s:schema>',
     '  </wsdl:types>',
-    ...messages.flatMap((list) => pair(list, 0)),
+    ...pieces.flatMap((piece) => piece.messages.soap),
     ...fault,
-    ...messages.flatMap((list) => pair(list, 2)),
-    ...messages.flatMap((list) => pair(list, 4)),
-    ...portType('Soap', 1),
-    ...portType('HttpGet', 2),
-    ...portType('HttpPost', 3),
-    ...binding('Soap', 4),
-    ...binding('Soap12', 5),
-    ...binding('HttpGet', 6),
-    ...binding('HttpPost', 7),
+    ...pieces.flatMap((piece) => piece.messages.httpGet),
+    ...pieces.flatMap((piece) => piece.messages.httpPost),
+    ...portType('Soap'),
+    ...portType('HttpGet'),
+    ...portType('HttpPost'),
+    ...binding('Soap'),
+    ...binding('Soap12'),
+    ...binding('HttpGet'),
+    ...binding('HttpPost'),
     ...tail,
   ].join('\n');
 }
