@@ -12,7 +12,8 @@ import { startTestApp, type TestApp } from '../support/app';
 import { commitElsewhere, ENGINES } from '../support/engines';
 import { insertMasterData, warrantyFields } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
-import { basicAuth, keptLookup, lookups, METRICS_ADMIN_PASSWORD } from '../support/answer-cache';
+import { basic } from '../auth/auth-support';
+import { keptLookup, lookups, METRICS_ADMIN_PASSWORD } from '../support/answer-cache';
 
 const CHEQUES: Database['pcn'][] = [
   {
@@ -200,10 +201,10 @@ describe.each(ENGINES)('answer cache with authentication: %s', (kind) => {
   afterAll(() => t.close());
 
   it("gives each caller the answer of their own scope: a manager's kept list never reaches an officer", async () => {
-    const manager = await keptLookup(t, PCN_LIST, basicAuth('am.north', 'area-secret'));
+    const manager = await keptLookup(t, PCN_LIST, basic('am.north', 'area-secret'));
     expect(ids(manager.body)).toEqual(['PDC002', 'PDC001']);
-    expect((await keptLookup(t, PCN_LIST, basicAuth('am.north', 'area-secret'))).hit).toBe(true);
-    const officer = await keptLookup(t, PCN_LIST, basicAuth('so.one', 'officer-secret'));
+    expect((await keptLookup(t, PCN_LIST, basic('am.north', 'area-secret'))).hit).toBe(true);
+    const officer = await keptLookup(t, PCN_LIST, basic('so.one', 'officer-secret'));
     expect(officer.hit).toBe(false);
     expect(ids(officer.body)).toEqual(['PDC001']);
   });

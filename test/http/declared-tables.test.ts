@@ -19,6 +19,7 @@ import { suiteApp, type TestApp } from '../support/app';
 import { commitElsewhere, ENGINES } from '../support/engines';
 import { demoDataCalls, type Fields } from '../support/operation-inputs';
 import { fixedClock } from '../support/operation';
+import { lookups } from '../support/answer-cache';
 import { MAIN_PATH } from '../support/interface-table';
 
 const AS_OF = '2026-05-15';
@@ -67,15 +68,9 @@ describe.each(ENGINES)('the answer cache follows the declared tables: %s', (kind
 
   /** One GET, and whether the cache answered it. */
   async function get(path: string): Promise<boolean> {
-    const hits = async () =>
-      Number(
-        /^asmx_answer_cache_lookups_total\{result="hit"\} (\d+)$/m.exec(
-          (await request(t.app).get('/metrics')).text,
-        )?.[1] ?? NaN,
-      );
-    const before = await hits();
+    const before = await lookups(t);
     await request(t.app).get(path);
-    return (await hits()) === before + 1;
+    return (await lookups(t)).hit === before.hit + 1;
   }
 
   it.each(READS.map((op) => [op.name, op] as const))('%s', async (name, op) => {

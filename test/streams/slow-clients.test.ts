@@ -313,7 +313,6 @@ function slowRead(
   });
 }
 
-/** A client that did not read sees its connection closed once it reads (a paused socket notices nothing). */
 /** A client that never reads its large list is cut for `reason`: counted once, its spool file gone, its socket closed. */
 async function expectSilentClientCut(port: number, reason: 'send_timeout' | 'spool_full'): Promise<void> {
   const socket = await silentClient(port, LARGE_LIST);
@@ -326,6 +325,7 @@ async function expectSilentClientCut(port: number, reason: 'send_timeout' | 'spo
   await closedOnceRead(socket);
 }
 
+/** A client that did not read sees its connection closed once it reads (a paused socket notices nothing). */
 function closedOnceRead(socket: net.Socket): Promise<void> {
   return new Promise((resolve) => {
     socket.on('error', () => undefined);

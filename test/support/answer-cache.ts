@@ -1,11 +1,7 @@
 /** What a test sees of the answer cache (docs/operations.md, "Answer cache"): its lookups, from /metrics. */
 import request from 'supertest';
+import { basic } from '../auth/auth-support';
 import type { TestApp } from './app';
-
-/** Basic credentials of a user of the fixture (fixture.ts). */
-export const basicAuth = (username: string, password: string) => ({
-  Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-});
 
 /** With authentication on, /metrics is an ADMIN's: a suite that turns it on gives ADM001 this password. */
 export const METRICS_ADMIN_PASSWORD = 'admin-secret';
@@ -15,7 +11,7 @@ export async function lookups(t: TestApp): Promise<{ hit: number; miss: number }
   const text = (
     await request(t.app)
       .get('/metrics')
-      .set(t.settings.authMode === 'off' ? {} : basicAuth('admin', METRICS_ADMIN_PASSWORD))
+      .set(t.settings.authMode === 'off' ? {} : basic('admin', METRICS_ADMIN_PASSWORD))
   ).text;
   const count = (result: string) =>
     Number(new RegExp(`^asmx_answer_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
