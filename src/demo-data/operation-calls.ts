@@ -4,7 +4,7 @@
  * business failures. The codes are read from the database itself. The writes can be repeated with the
  * same answer Data (a ClientRequestId replays, a second identical decision or link changes nothing), so
  * one table serves suites that send each call over several bindings. npm run read-tables runs the reads
- * (scripts/read-tables.ts), the tests all of them (test/support/operation-inputs.ts).
+ * (scripts/read-tables.ts), the tests all of them.
  */
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../db/schema';

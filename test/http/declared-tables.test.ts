@@ -17,7 +17,7 @@ import { tablesRead } from '../../src/services/mobile-app';
 import { mainServiceOperations } from '../../src/services/registry';
 import { suiteApp, type TestApp } from '../support/app';
 import { commitElsewhere, ENGINES } from '../support/engines';
-import { demoDataCalls, type Fields } from '../support/operation-inputs';
+import { demoDataCalls, type Fields } from '../../src/demo-data/operation-calls';
 import { fixedClock } from '../support/operation';
 import { lookups } from '../support/answer-cache';
 import { MAIN_PATH } from '../support/interface-table';

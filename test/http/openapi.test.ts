@@ -17,7 +17,7 @@ import { seed } from '../../src/demo-data';
 import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { MAIN_OPERATION_NAMES, MAIN_PATH, SYNC_PATH } from '../support/interface-table';
-import { demoDataCalls } from '../support/operation-inputs';
+import { demoDataCalls } from '../../src/demo-data/operation-calls';
 
 type Doc = {
   paths: Record<

@@ -6,7 +6,7 @@
  * business error's ServiceError.
  *
  * A client that can call operations by name (reflection in Java and C#, Perl's method calls) makes
- * every call of every operation (test/support/operation-inputs.ts), listed in a file: one line per call,
+ * every call of every operation (src/demo-data/operation-calls.ts), listed in a file: one line per call,
  * the operation and its arguments in the v2 WSDL's order, tab-separated, percent-encoded, "~" for none.
  * A client written against its generated classes (C++) makes a fixed set: a page of the PCN list, a
  * cheque's details, a PCN's invoices and an invalid month. Either prints one JSON object per call.
@@ -20,7 +20,8 @@ import { seed } from '../../src/demo-data';
 import { mainServiceOperations } from '../../src/services/registry';
 import { contractInputs } from '../../src/services/types';
 import { listenTestApp, type ListeningApp } from '../support/listen';
-import { demoDataCalls, firstUserOf, nameCustomerNonAscii, type Fields } from '../support/operation-inputs';
+import { demoDataCalls, firstUserOf, type Fields } from '../../src/demo-data/operation-calls';
+import { nameCustomerNonAscii } from '../support/operation-inputs';
 import { jsonMembers, typedAsJson } from '../support/typed-values';
 
 export const run = promisify(execFile);

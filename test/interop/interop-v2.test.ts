@@ -3,7 +3,7 @@
  * server on demo data: python3-zeep (SOAP 1.1, SOAP 1.2, HttpGet), python3-suds (SOAP 1.1, the only
  * version it speaks), PHP's SoapClient (SOAP_1_1, SOAP_1_2) and the npm soap client (1.1, and 1.2 with
  * forceSoap12Headers) call every operation
- * (test/support/operation-inputs.ts) and receive typed data equal, field by field, to the legacy HTTP
+ * (src/demo-data/operation-calls.ts) and receive typed data equal, field by field, to the legacy HTTP
  * GET JSON of the same call: money, dates, timestamps, empty lists, nulls and a non-ASCII customer
  * name included. A business error reaches each client as a fault carrying its code. A client this
  * machine lacks is left out, and said so.
@@ -11,7 +11,8 @@
 import { seed } from '../../src/demo-data';
 import { mainServiceOperations } from '../../src/services/registry';
 import { listenTestApp, type ListeningApp } from '../support/listen';
-import { demoDataCalls, nameCustomerNonAscii, NON_ASCII_NAME } from '../support/operation-inputs';
+import { demoDataCalls } from '../../src/demo-data/operation-calls';
+import { nameCustomerNonAscii, NON_ASCII_NAME } from '../support/operation-inputs';
 import { jsonMembers, typedAsJson } from '../support/typed-values';
 import { detectTypedClients, type MainCall, type TypedCallRecord } from './interop-clients';
 

@@ -16,7 +16,8 @@ import { CONTRACT_SERVICES } from '../../src/contract-check/interface';
 import { listenTestApp, type ListeningApp } from '../support/listen';
 import { seed } from '../../src/demo-data';
 import { escapeXmlText } from '../../src/asmx/xml-escape';
-import { demoDataCalls, nameCustomerNonAscii } from '../support/operation-inputs';
+import { demoDataCalls } from '../../src/demo-data/operation-calls';
+import { nameCustomerNonAscii } from '../support/operation-inputs';
 
 const WSDL_XSD = path.join(__dirname, '..', 'schemas', 'wsdl.xsd');
 

@@ -1,13 +1,11 @@
 /**
- * The tests' inputs on the demo data: the calls of every main-service operation (demoDataCalls, in
- * src/demo-data/operation-calls.ts since npm run read-tables runs them too) and a non-ASCII name.
+ * A non-ASCII customer name for the tests on the demo data; the calls of every operation are
+ * src/demo-data/operation-calls.ts's demoDataCalls.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema';
 
 import { firstUserOf } from '../../src/demo-data/operation-calls';
-
-export { demoDataCalls, firstUserOf, type Fields } from '../../src/demo-data/operation-calls';
 
 /** A name with letters outside ASCII, markup characters and an astral-plane character (docs/v2.md). */
 export const NON_ASCII_NAME = 'Śrī Gaṇeśa Traders & Sons <Pune> 𝄞';

@@ -1,6 +1,6 @@
 /**
  * The typed v2 contract (docs/v2.md) through the real app on demo data, on both engines: every call of
- * every operation (test/support/operation-inputs.ts) over SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST
+ * every operation (src/demo-data/operation-calls.ts) over SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST
  * of /API/v2/MobileAppWebService.asmx answers the same data as the legacy HTTP GET JSON of the same
  * call, field by field, typed as the v2 WSDL declares (a customer's name holds non-ASCII characters,
  * markup characters and an astral-plane character); a business failure is a Client/Sender fault whose
@@ -16,7 +16,8 @@ import { v2ResultTypeName } from '../../src/asmx/typed-xml';
 import { startTestApp, suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { MAIN_OPERATION_NAMES } from '../support/interface-table';
-import { demoDataCalls, nameCustomerNonAscii, NON_ASCII_NAME, type Fields } from '../support/operation-inputs';
+import { demoDataCalls, type Fields } from '../../src/demo-data/operation-calls';
+import { nameCustomerNonAscii, NON_ASCII_NAME } from '../support/operation-inputs';
 import { findElement, jsonMembers, readXml, typedAsJson, xmlToValue, type XmlNode } from '../support/typed-values';
 
 const V2_PATH = '/API/v2/MobileAppWebService.asmx';
