@@ -6,13 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { v2WsdlFiles } from '../src/asmx/contract-v2';
-import { serviceShapes } from '../src/services/mobile-app';
+import { v2WsdlFiles } from '../src/asmx/v2-wsdl-files';
 
-// Run by npm from the project's folder; the namespaces stay {{namespace}} in the files.
+// Run by npm from the project's folder.
 const root = process.cwd();
-const shapes = serviceShapes({ apiNamespace: '', syncNamespace: '', apiV2Namespace: '', syncV2Namespace: '' });
-for (const { file, text } of v2WsdlFiles(root, shapes)) {
+for (const { file, text } of v2WsdlFiles(root)) {
   const target = path.join(root, file);
   const unchanged = fs.existsSync(target) && fs.readFileSync(target, 'utf8') === text;
   if (!unchanged) fs.writeFileSync(target, text);

@@ -2,10 +2,8 @@
  * The v2 WSDL must declare exactly the typed results the v2 bindings write from the declarations
  * (docs/v2.md); v2Wsdl writes it from the legacy WSDL and the declarations (npm run v2-wsdl).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { isScalar, type FieldType, type RecordType, type ResultType, type ScalarKind } from '../operations/results';
-import { contractInputs, serviceLocation, type Service, type ServiceOperation } from '../services/types';
+import { contractInputs, type Service, type ServiceOperation } from '../services/types';
 import type { ServiceDescription } from './contract';
 import { SERVICE_ERROR_TYPE, v2ResultTypeName, XSD_NS, XSD_TYPE } from './typed-xml';
 import { childrenNamed, firstChildNamed, resolveQName, type XmlElement } from './xml-tree';
@@ -400,17 +398,4 @@ export function v2Wsdl(legacy: string, service: Pick<Service, 'name' | 'operatio
     ...binding('HttpPost'),
     ...tail,
   ].join('\n');
-}
-
-/** Each v2 WSDL file under `root` and its text, from the legacy WSDL of the same service and its declarations. */
-export function v2WsdlFiles(
-  root: string,
-  services: ReadonlyArray<Pick<Service, 'name' | 'operations' | 'contract'>>,
-): { file: string; text: string }[] {
-  return services
-    .filter((service) => service.contract === 'v2')
-    .map((service) => ({
-      file: serviceLocation(service.name, 'v2').wsdlFile,
-      text: v2Wsdl(fs.readFileSync(path.join(root, serviceLocation(service.name, 'legacy').wsdlFile), 'utf8'), service),
-    }));
 }

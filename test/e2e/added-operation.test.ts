@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { v2WsdlFiles } from '../../src/asmx/contract-v2';
+import { v2WsdlFiles } from '../../src/asmx/v2-wsdl-files';
 import { code, MAX_CODE_LENGTH, required } from '../../src/operations/parse';
 import { field, nullable, recordType, rows } from '../../src/operations/results';
 import { readOperation, type Operation } from '../../src/operations/types';
-import { serviceShapes } from '../../src/services/mobile-app';
 import { mainServiceOperations } from '../../src/services/registry';
 import { insertActivityData } from '../../src/activities/test-fixture';
 import { startTestApp, type TestApp } from '../support/app';
@@ -86,11 +85,7 @@ function contractFolder(): string {
   fs.cpSync(path.join(__dirname, '..', '..', 'wsdl'), path.join(root, 'wsdl'), { recursive: true });
   const legacy = path.join(root, 'wsdl', 'MobileAppWebService.wsdl');
   fs.writeFileSync(legacy, withEntry(fs.readFileSync(legacy, 'utf8')));
-  const shapes = serviceShapes(
-    { apiNamespace: '', syncNamespace: '', apiV2Namespace: '', syncV2Namespace: '' },
-    OPERATIONS,
-  );
-  for (const { file, text } of v2WsdlFiles(root, shapes)) fs.writeFileSync(path.join(root, file), text);
+  for (const { file, text } of v2WsdlFiles(root, OPERATIONS)) fs.writeFileSync(path.join(root, file), text);
   return root;
 }
 
