@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import ts from 'typescript';
-import { ENGINES, freshEngine } from '../../test/support/engines';
+import { ENGINES, suiteEngine } from '../../test/support/engines';
 import type { Engine } from './engine';
 import { UNVERSIONED_TABLES } from './table-versions';
 
@@ -59,8 +59,7 @@ async function versionTriggers(engine: Engine): Promise<Map<string, string[]>> {
 
 describe.each(ENGINES)('version bookkeeping of every table: %s', (kind) => {
   let engine: Engine;
-  beforeAll(async () => (engine = await freshEngine(kind)));
-  afterAll(() => engine.close());
+  suiteEngine(kind, (opened) => (engine = opened));
 
   it('every table but the deliberately unversioned has a version row and its triggers, and they have none', async () => {
     const tables = [...new Set([...schemaTables(), ...(await databaseTables(engine))])].sort();
