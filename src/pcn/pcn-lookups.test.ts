@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 import { ENGINES, suiteEngine } from '../../test/support/engines';
 import { CUSTOMERS, insertMasterData } from '../../test/support/fixture';
 import { runOperation } from '../../test/support/operation';
-import { expectedCheque, expectedChequeList } from '../../test/support/cheques';
+import { CHEQUES, expectedCheque, expectedChequeList } from '../../test/support/cheques';
 import { getPCNDebitNotes, getPCNDetails, getPCNInvoices, getPCNList } from './operations';
 import { principal, seesOfficer } from '../users/test-fixture';
 
@@ -34,80 +34,6 @@ const INVOICES: Database['invoices'][] = [
     profit_center_code: 'PC2',
     order_no: null,
     amount: 800000,
-  },
-];
-
-// PCN001 carries two cheques; PDC003 and PDC005 share a date (the PDCID breaks the tie, descending).
-const CHEQUES: Database['pcn'][] = [
-  {
-    pdc_id: 'PDC001',
-    pcn_no: 'PCN001',
-    pcn_date: '2026-03-01',
-    customer_code: 'C001',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'CHEQUE',
-    cheque_no: 'CHQ111',
-    cheque_date: '2026-03-15',
-    bank_name: 'HDFC Bank',
-    amount: 400000,
-    status: 'RECEIVED',
-  },
-  {
-    pdc_id: 'PDC002',
-    pcn_no: 'PCN001',
-    pcn_date: '2026-03-01',
-    customer_code: 'C001',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'CHEQUE',
-    cheque_no: 'CHQ112',
-    cheque_date: '2026-04-15',
-    bank_name: 'HDFC Bank',
-    amount: 350000,
-    status: 'DEPOSITED',
-  },
-  {
-    pdc_id: 'PDC003',
-    pcn_no: 'PCN002',
-    pcn_date: '2026-03-05',
-    customer_code: 'C004',
-    sales_officer_id: 'SO03',
-    payment_type: 'CURRENT',
-    payment_method: 'NEFT',
-    cheque_no: null,
-    cheque_date: null,
-    bank_name: null,
-    amount: 800000,
-    status: 'CLEARED',
-  },
-  {
-    pdc_id: 'PDC004',
-    pcn_no: 'PCN003',
-    pcn_date: '2026-02-20',
-    customer_code: 'C003',
-    sales_officer_id: 'SO02',
-    payment_type: 'ADVANCE',
-    payment_method: 'UPI',
-    cheque_no: null,
-    cheque_date: null,
-    bank_name: null,
-    amount: 100000,
-    status: 'RECEIVED',
-  },
-  {
-    pdc_id: 'PDC005',
-    pcn_no: 'PCN004',
-    pcn_date: '2026-03-05',
-    customer_code: 'C002',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'DD',
-    cheque_no: 'DD9',
-    cheque_date: '2026-03-06',
-    bank_name: 'SBI',
-    amount: 120055,
-    status: 'BOUNCED',
   },
 ];
 

@@ -5,7 +5,6 @@
  * process), nor to a caller of another scope, nor for another month than the one "now" stood for.
  */
 import request from 'supertest';
-import type { Database } from '../../src/db/schema';
 import { UNVERSIONED_TABLES } from '../../src/db/table-versions';
 import { hashPassword } from '../../src/auth/password-hash';
 import { storePassword } from '../../src/auth/credential-store';
@@ -15,51 +14,7 @@ import { insertMasterData, warrantyFields } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
 import { basic } from '../auth/auth-support';
 import { keptLookup, lookups, METRICS_ADMIN_PASSWORD } from '../support/answer-cache';
-
-const CHEQUES: Database['pcn'][] = [
-  {
-    pdc_id: 'PDC001',
-    pcn_no: 'PCN001',
-    pcn_date: '2026-03-01',
-    customer_code: 'C001',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'CHEQUE',
-    cheque_no: 'CHQ111',
-    cheque_date: '2026-03-15',
-    bank_name: 'HDFC Bank',
-    amount: 400000,
-    status: 'RECEIVED',
-  },
-  {
-    pdc_id: 'PDC002',
-    pcn_no: 'PCN002',
-    pcn_date: '2026-03-05',
-    customer_code: 'C003',
-    sales_officer_id: 'SO02',
-    payment_type: 'ADVANCE',
-    payment_method: 'UPI',
-    cheque_no: null,
-    cheque_date: null,
-    bank_name: null,
-    amount: 100000,
-    status: 'RECEIVED',
-  },
-  {
-    pdc_id: 'PDC003',
-    pcn_no: 'PCN003',
-    pcn_date: '2026-03-07',
-    customer_code: 'C004',
-    sales_officer_id: 'SO03',
-    payment_type: 'CURRENT',
-    payment_method: 'NEFT',
-    cheque_no: null,
-    cheque_date: null,
-    bank_name: null,
-    amount: 800000,
-    status: 'CLEARED',
-  },
-];
+import { CHEQUES } from '../support/cheques';
 
 const PCN_LIST = `${MAIN_PATH}/getPCNList`;
 
@@ -77,7 +32,7 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
   it('answers an equal read on unchanged data from the cache, byte for byte, whatever the spelling of the request', async () => {
     const first = await keptLookup(t, `${PCN_LIST}?SalesOfficer=SO01`);
     expect(first.hit).toBe(false);
-    expect(ids(first.body)).toEqual(['PDC001']);
+    expect(ids(first.body)).toEqual(['PDC005', 'PDC002', 'PDC001']);
     const again = await keptLookup(t, `${PCN_LIST}?SalesOfficer=SO01`);
     expect(again).toEqual({ body: first.body, hit: true });
     // Other names' case, an unknown name, another binding: the same checked request, the same answer.
@@ -87,7 +42,7 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
     // Another filter is another answer.
     const other = await keptLookup(t, `${PCN_LIST}?SalesOfficer=SO02`);
     expect(other.hit).toBe(false);
-    expect(ids(other.body)).toEqual(['PDC002']);
+    expect(ids(other.body)).toEqual(['PDC004']);
   });
 
   it('never serves a kept answer after a write through the service', async () => {
@@ -113,19 +68,19 @@ describe.each(ENGINES)('answer cache: %s', (kind) => {
   });
 
   it('keeps an answer across writes to tables it was not read from, and forgets it at a write to any it was', async () => {
-    const path = `${PCN_LIST}?Customer=C001`;
+    const path = `${PCN_LIST}?Customer=C002`;
     const first = await keptLookup(t, path);
-    expect(JSON.parse(first.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal Traders' }] });
+    expect(JSON.parse(first.body)).toMatchObject({ Data: [{ PDCID: 'PDC005', CustomerName: 'Bhatia Pumps' }] });
     // A warranty request written through the service: the cheques did not change.
     expect(
       (await request(t.app).get(`${MAIN_PATH}/CreateWarrantyRequest`).query(warrantyFields('cache-2'))).body,
     ).toMatchObject({ Success: true });
     expect(await keptLookup(t, path)).toEqual({ body: first.body, hit: true });
     // The customer's name comes from a table joined to the cheques: renamed elsewhere, read anew.
-    await commitElsewhere(t.engine, 'update {customers} set name = ? where code = ?', ['Agarwal & Sons', 'C001']);
+    await commitElsewhere(t.engine, 'update {customers} set name = ? where code = ?', ['Bhatia & Sons', 'C002']);
     const renamed = await keptLookup(t, path);
     expect(renamed.hit).toBe(false);
-    expect(JSON.parse(renamed.body)).toMatchObject({ Data: [{ PDCID: 'PDC001', CustomerName: 'Agarwal & Sons' }] });
+    expect(JSON.parse(renamed.body)).toMatchObject({ Data: [{ PDCID: 'PDC005', CustomerName: 'Bhatia & Sons' }] });
     expect((await keptLookup(t, path)).hit).toBe(true);
   });
 
@@ -199,11 +154,11 @@ describe.each(ENGINES)('answer cache with authentication: %s', (kind) => {
 
   it("gives each caller the answer of their own scope: a manager's kept list never reaches an officer", async () => {
     const manager = await keptLookup(t, PCN_LIST, basic('am.north', 'area-secret'));
-    expect(ids(manager.body)).toEqual(['PDC002', 'PDC001']);
+    expect(ids(manager.body)).toEqual(['PDC005', 'PDC002', 'PDC001', 'PDC004']);
     expect((await keptLookup(t, PCN_LIST, basic('am.north', 'area-secret'))).hit).toBe(true);
     const officer = await keptLookup(t, PCN_LIST, basic('so.one', 'officer-secret'));
     expect(officer.hit).toBe(false);
-    expect(ids(officer.body)).toEqual(['PDC001']);
+    expect(ids(officer.body)).toEqual(['PDC005', 'PDC002', 'PDC001']);
   });
 });
 

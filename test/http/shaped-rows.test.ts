@@ -10,7 +10,7 @@ import { suiteApp, type TestApp } from '../support/app';
 import { ENGINES } from '../support/engines';
 import { CUSTOMERS } from '../support/fixture';
 import { MAIN_PATH } from '../support/interface-table';
-import { expectedChequeList } from '../support/cheques';
+import { CHEQUES, expectedChequeList } from '../support/cheques';
 
 const ODD_NAME = 'Zoë "Quoted" \\ back/slash \u2028 𝄞 <&> \u0001\t';
 const ODD_CUSTOMER = {
@@ -23,24 +23,12 @@ const ODD_CUSTOMER = {
 };
 const NAMES = new Map<string, string>([...CUSTOMERS, ODD_CUSTOMER].map((c) => [c.code, c.name]));
 
-const CHEQUES: Database['pcn'][] = [
+/** The shared cheques and two of the odd customer's: odd text, null cheque fields, odd amounts. */
+const ROWS: Database['pcn'][] = [
+  ...CHEQUES,
   {
-    pdc_id: 'PDC001',
-    pcn_no: 'PCN001',
-    pcn_date: '2026-03-01',
-    customer_code: 'C001',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'CHEQUE',
-    cheque_no: 'CHQ111',
-    cheque_date: '2026-03-15',
-    bank_name: 'HDFC Bank',
-    amount: 400000,
-    status: 'RECEIVED',
-  },
-  {
-    pdc_id: 'PDC002',
-    pcn_no: 'PCN002',
+    pdc_id: 'PDC006',
+    pcn_no: 'PCN006',
     pcn_date: '2026-03-05',
     customer_code: 'C009',
     sales_officer_id: 'SO01',
@@ -53,8 +41,8 @@ const CHEQUES: Database['pcn'][] = [
     status: 'CLEARED',
   },
   {
-    pdc_id: 'PDC003',
-    pcn_no: 'PCN003',
+    pdc_id: 'PDC007',
+    pcn_no: 'PCN007',
     pcn_date: '2026-03-05',
     customer_code: 'C009',
     sales_officer_id: 'SO01',
@@ -66,25 +54,11 @@ const CHEQUES: Database['pcn'][] = [
     amount: 123456789012,
     status: 'BOUNCED',
   },
-  {
-    pdc_id: 'PDC004',
-    pcn_no: 'PCN004',
-    pcn_date: '2026-02-20',
-    customer_code: 'C003',
-    sales_officer_id: 'SO02',
-    payment_type: 'ADVANCE',
-    payment_method: 'UPI',
-    cheque_no: null,
-    cheque_date: null,
-    bank_name: null,
-    amount: 120055,
-    status: 'RECEIVED',
-  },
 ];
 
 /** The getPCNList rows of the cheques `keep` selects, spelled out from the stored values. */
 const expectedRows = (keep: (c: Database['pcn']) => boolean) =>
-  expectedChequeList(CHEQUES, (code) => NAMES.get(code)!, keep);
+  expectedChequeList(ROWS, (code) => NAMES.get(code)!, keep);
 
 const envelope = (rows: unknown[]) => JSON.stringify({ Success: true, Message: '', Count: rows.length, Data: rows });
 
@@ -101,7 +75,7 @@ describe.each(
   );
   beforeAll(async () => {
     await t.engine.db.insertInto('customers').values(ODD_CUSTOMER).execute();
-    await t.engine.db.insertInto('pcn').values(CHEQUES).execute();
+    await t.engine.db.insertInto('pcn').values(ROWS).execute();
   });
 
   it.each([

@@ -1,8 +1,83 @@
 /**
- * What getPCNList and getPCNDetails answer for stored cheques, spelled out from the stored values
- * (docs/behaviour.md): the oracle the PCN suites compare the operation's rows with.
+ * The PCN suites' cheques, on the master data (fixture.ts), and what getPCNList and getPCNDetails
+ * answer for stored cheques, spelled out from the stored values (docs/behaviour.md): the oracle the
+ * PCN suites compare the operation's rows with.
  */
 import type { Database } from '../../src/db/schema';
+
+// PCN001 carries two cheques; PDC003 and PDC005 share a date (the PDCID breaks the tie, descending).
+export const CHEQUES: Database['pcn'][] = [
+  {
+    pdc_id: 'PDC001',
+    pcn_no: 'PCN001',
+    pcn_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'CHEQUE',
+    cheque_no: 'CHQ111',
+    cheque_date: '2026-03-15',
+    bank_name: 'HDFC Bank',
+    amount: 400000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC002',
+    pcn_no: 'PCN001',
+    pcn_date: '2026-03-01',
+    customer_code: 'C001',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'CHEQUE',
+    cheque_no: 'CHQ112',
+    cheque_date: '2026-04-15',
+    bank_name: 'HDFC Bank',
+    amount: 350000,
+    status: 'DEPOSITED',
+  },
+  {
+    pdc_id: 'PDC003',
+    pcn_no: 'PCN002',
+    pcn_date: '2026-03-05',
+    customer_code: 'C004',
+    sales_officer_id: 'SO03',
+    payment_type: 'CURRENT',
+    payment_method: 'NEFT',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 800000,
+    status: 'CLEARED',
+  },
+  {
+    pdc_id: 'PDC004',
+    pcn_no: 'PCN003',
+    pcn_date: '2026-02-20',
+    customer_code: 'C003',
+    sales_officer_id: 'SO02',
+    payment_type: 'ADVANCE',
+    payment_method: 'UPI',
+    cheque_no: null,
+    cheque_date: null,
+    bank_name: null,
+    amount: 100000,
+    status: 'RECEIVED',
+  },
+  {
+    pdc_id: 'PDC005',
+    pcn_no: 'PCN004',
+    pcn_date: '2026-03-05',
+    customer_code: 'C002',
+    sales_officer_id: 'SO01',
+    payment_type: 'PDC',
+    payment_method: 'DD',
+    cheque_no: 'DD9',
+    cheque_date: '2026-03-06',
+    bank_name: 'SBI',
+    amount: 120055,
+    status: 'BOUNCED',
+  },
+];
 
 /** A cheque as the list and the details show it; `customerName` is the stored name of its customer. */
 export function expectedCheque(c: Database['pcn'], customerName: string) {
