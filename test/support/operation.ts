@@ -9,14 +9,7 @@ import { inspect } from 'node:util';
 import type { Engine } from '../../src/db/engine';
 import { AppError } from '../../src/errors';
 import type { UsersTable } from '../../src/db/schema';
-import type {
-  Clock,
-  DomainSettings,
-  Operation,
-  OperationContext,
-  OperationResult,
-  UploadedFile,
-} from '../../src/operations/types';
+import type { Clock, DomainSettings, Operation, OperationResult, UploadedFile } from '../../src/operations/types';
 import { resultMismatches } from './result-check';
 import { NO_INPUT_MESSAGE } from '../../src/services/mobile-app';
 
@@ -41,23 +34,22 @@ export interface TestContextOptions {
   principal?: UsersTable;
 }
 
-export function testContext(engine: Engine, overrides: TestContextOptions = {}): OperationContext {
-  return {
-    db: engine.db,
-    engine,
-    clock: overrides.clock ?? fixedClock('2026-06-15T10:00:00Z'),
-    settings: { ...TEST_SETTINGS, ...overrides.settings },
-    principal: overrides.principal,
-  };
-}
-
 export async function runOperation(
   operation: Operation,
   engine: Engine,
   fields: Record<string, string> = {},
   options: TestContextOptions & { files?: UploadedFile[] } = {},
 ): Promise<OperationResult> {
-  const result = await operation.run({ fields, files: options.files ?? [] }, testContext(engine, options));
+  const result = await operation.run(
+    { fields, files: options.files ?? [] },
+    {
+      db: engine.db,
+      engine,
+      clock: options.clock ?? fixedClock('2026-06-15T10:00:00Z'),
+      settings: { ...TEST_SETTINGS, ...options.settings },
+      principal: options.principal,
+    },
+  );
   assertDeclared(operation, result);
   return result;
 }
