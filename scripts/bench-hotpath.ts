@@ -22,10 +22,13 @@
  * (3), each a run against this server and one against its peer; its figures are the medians of the
  * rounds (one run's p99 on these shared machines moves with whatever else the machine did in those
  * seconds), its ratio the median of the rounds' ratios, and the second table shows every round's
- * p99 / p50. Not part of the test suite.
+ * p99 / p50. With --peer-build DIR (a checkout with its dist/ built) the peers are left out: the soap
+ * and http rows run against this build and DIR's alike (compareBuilds), what a change did to them.
+ * Not part of the test suite.
  *
  *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--rounds 3] [--connections 50]
  *                                                       [--port P] [--rows soap,http,light,tracing] [--match TEXT] [--profile DIR]
+ *                                                       [--peer-build DIR]
  *
  * --database defaults to sqlite:./data/bench-10.db (seeded with scale-10 demo data when empty). The
  * server runs with its default settings and LOG_LEVEL=info (its log lines go to a file of the run,
@@ -83,6 +86,8 @@ interface Options {
   /** Only the rows whose label contains this text. */
   match?: string;
   profile?: string;
+  /** The main.js of another build, served beside this one instead of the peers. */
+  peerBuild?: string;
 }
 
 /** One request of the battery: what wrk sends. */
@@ -170,7 +175,11 @@ function parseOptions(argv: string[]): Options {
     else if (argv[i] === '--port') options.port = Number(value);
     else if (argv[i] === '--profile') options.profile = path.resolve(value);
     else if (argv[i] === '--match') options.match = value;
-    else if (argv[i] === '--rows')
+    else if (argv[i] === '--peer-build') {
+      options.peerBuild = path.resolve(value, 'dist', 'src', 'main.js');
+      if (!fs.existsSync(options.peerBuild))
+        throw new Error(`${options.peerBuild}: build it first (npm run build there)`);
+    } else if (argv[i] === '--rows')
       options.rows = new Set(
         value.split(',').filter((r): r is RowGroup => (ROW_GROUPS as readonly string[]).includes(r)),
       );
@@ -642,6 +651,59 @@ async function sideBySide(
   return { ours, peers, raws };
 }
 
+/**
+ * This build and the peer build (`options.peerBuild`) side by side, each pinned to core 1 and idle but
+ * for the one measured, round by round with the order swapped each round, so that neither always runs
+ * second. Per row: each build's median rate and CPU per request, and this build's rate over the peer's
+ * (after / before, when the peer is the build before a change), the median and each round's.
+ */
+async function compareBuilds(
+  rows: Row[],
+  main: string,
+  serverEnv: NodeJS.ProcessEnv,
+  options: Options,
+  dir: string,
+): Promise<string[]> {
+  const lines = [
+    '| request | peer build req/s | this build req/s | CPU per request (this / peer) | this / peer, median | each round |',
+    '|---|---|---|---|---|---|',
+  ];
+  const started: Measured[] = [];
+  try {
+    for (const [label, build, port] of [
+      ['this build', main, options.port],
+      ['peer build', options.peerBuild!, options.port + 1],
+    ] as const) {
+      started.push(
+        await startMeasured(label, [...SERVER_NODE_FLAGS, build], { ...serverEnv, PORT: String(port) }, port, '/'),
+      );
+      for (const row of rows) {
+        const { status } = await request(port, row);
+        if (status !== 200) throw new Error(`${row.label}: ${label} answered HTTP ${status}`);
+      }
+    }
+    const [ours, theirs] = started;
+    await settle("the builds'");
+    for (const row of rows) {
+      const runs = new Map<Measured, Measure[]>([
+        [ours, []],
+        [theirs, []],
+      ]);
+      for (let round = 0; round < options.rounds; round++)
+        for (const server of round % 2 === 0 ? [theirs, ours] : [ours, theirs])
+          runs.get(server)!.push(measureRow(server, row, options, dir, round === 0));
+      const [a, b] = [ours, theirs].map((server) => medianOf(runs.get(server)!));
+      const ratios = a.roundRates!.map((rate, round) => rate / b.roundRates![round]);
+      lines.push(
+        `| ${row.label} | ${b.rps.toFixed(0)} | ${a.rps.toFixed(0)} | ${a.cpuPerRequest!.toFixed(4)} / ${b.cpuPerRequest!.toFixed(4)} ms | ${median(ratios).toFixed(2)} | ${ratios.map((r) => r.toFixed(2)).join(' ')} |`,
+      );
+    }
+  } finally {
+    for (const server of started) await stopServer(server.child);
+  }
+  return lines;
+}
+
 /** Request pairs the SDK-alone run makes: enough for some hundred exports of a full batch. */
 /** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
 const TRACING = [
@@ -794,6 +856,14 @@ async function main(): Promise<void> {
     ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []),
     main,
   ];
+  if (options.peerBuild !== undefined) {
+    const lines = await compareBuilds(rows, main, serverEnv, options, dir);
+    process.stdout.write(
+      `${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, ${options.rounds} rounds, this build ${main} against ${options.peerBuild}${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n${lines.join('\n')}\n`,
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    return;
+  }
   const output = path.join(dir, 'server.out');
   const recordedFile = path.join(dir, 'recorded.json');
   const record = async () => {
