@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { redactedUrl } from '../src/config';
 import type { TlsOptions } from '../src/cutover/forward';
 import { SERVER_SETTING_OPTIONS, serverSettingsOf, type TrafficSettings } from '../src/cutover/traffic';
 import { UsageError } from './output';
@@ -108,7 +109,7 @@ export function url(parsed: Parsed, name: OptionName, required: boolean): string
   const value = text(parsed, name);
   if (value === undefined && required) throw new UsageError(`--${name} <http or https URL> is required`);
   if (value !== undefined && !/^https?:\/\/[^/]/.test(value))
-    throw new UsageError(`--${name} ${value}: not an http or https URL`);
+    throw new UsageError(`--${name} ${redactedUrl(value)}: not an http or https URL`);
   return value;
 }
 

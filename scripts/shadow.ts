@@ -7,7 +7,7 @@
  * Runs until stopped (SIGINT, SIGTERM), then writes the report a last time.
  * Exit codes: 0 stopped, 2 bad arguments.
  */
-import { loadSettings } from '../src/config';
+import { loadSettings, redactedUrl } from '../src/config';
 import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
 import { ConnectionGuard } from '../src/process/connection-guard';
 import {
@@ -65,7 +65,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   }
   const shadow = await startShadow(options);
   io.out(
-    `shadow: listening on ${options.host}:${shadow.port}, primary ${options.primary}, candidate ${options.candidate}, report in ${options.out}`,
+    `shadow: listening on ${options.host}:${shadow.port}, primary ${redactedUrl(options.primary)}, candidate ${redactedUrl(options.candidate)}, report in ${options.out}`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
