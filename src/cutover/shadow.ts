@@ -12,7 +12,7 @@ import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compa
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
 import { HarRecorder } from './recording';
-import { declaredCall, keyOf, Report } from './report';
+import { keyOf, Report } from './report';
 import { classify, trafficOf, trafficSettings, type Call, type TrafficSettings } from './traffic';
 
 /** What the proxy takes from the server's settings (src/config.ts) for its own clients' connections. */
@@ -189,7 +189,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   }
 
   async function mirror(job: Mirrored): Promise<void> {
-    const key = keyOf(declaredCall(job.call));
+    const key = keyOf(job.call);
     let answer: Answer;
     try {
       answer = await exchange(candidate, job.request, options.captureBytes, options.timeoutMs);

@@ -10,6 +10,9 @@ import { ActionMismatchError } from '../classifier/soap-request';
 import { loadSettings, type Settings } from '../config';
 import { serviceShapes, type ServiceShape } from '../services/mobile-app';
 
+/** A call's operation when it names no declared one: made-up names sent by clients add no report rows. */
+export const UNDECLARED = '(undeclared)';
+
 /** The report's binding names (docs/cutover.md, "The report"): the classifier's httpget and httppost are get and post here. */
 export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'document';
 
@@ -19,7 +22,7 @@ export interface Call {
   contract: 'legacy' | 'v2';
   /**
    * The operation this server would run; for a call it would refuse, the declared operation its path
-   * or action names, else unknown. For a document what it is: wsdl, disco, help, openapi or other.
+   * or action names, else UNDECLARED. For a document what it is: wsdl, disco, help, openapi or other.
    */
   operation: string;
   binding: Binding;
@@ -116,7 +119,7 @@ export async function classify(traffic: Traffic, request: RequestHead, body: Buf
     };
   if (kind.kind === 'method' || kind.binding === 'other')
     return { service, contract, operation: 'other', binding: 'document', write };
-  const operation = kind.operation ?? named ?? 'unknown';
+  const operation = kind.operation ?? named ?? UNDECLARED;
   if (kind.kind === 'soap')
     return {
       service,

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/cutover/shadow';
 import { ConnectionGuard } from '../../src/process/connection-guard';
-import { UNDECLARED } from '../../src/cutover/report';
+import { UNDECLARED } from '../../src/cutover/traffic';
 import { listen } from '../support/listen';
 import { differingPairForFile, rawRequest, soapCall } from './shadow-support';
 
