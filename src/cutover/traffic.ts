@@ -56,30 +56,6 @@ export function trafficSettings(variables: Record<string, string | undefined> = 
   return { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes };
 }
 
-/** The command-line options that set them (shadow and replay): each stands for the server variable of the same name. */
-export const SERVER_SETTING_OPTIONS = {
-  'base-path': { type: 'string' },
-  'api-namespace': { type: 'string' },
-  'sync-namespace': { type: 'string' },
-  'api-v2-namespace': { type: 'string' },
-  'sync-v2-namespace': { type: 'string' },
-} as const;
-
-export const SERVER_SETTING_USAGE =
-  '[--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] [--api-v2-namespace <uri>] [--sync-v2-namespace <uri>]';
-
-export function serverSettingsOf(
-  values: Partial<Record<keyof typeof SERVER_SETTING_OPTIONS, string>>,
-): TrafficSettings {
-  return trafficSettings({
-    BASE_PATH: values['base-path'],
-    API_NAMESPACE: values['api-namespace'],
-    SYNC_NAMESPACE: values['sync-namespace'],
-    API_V2_NAMESPACE: values['api-v2-namespace'],
-    SYNC_V2_NAMESPACE: values['sync-v2-namespace'],
-  });
-}
-
 /** What classifying needs, built once: both contracts' services, whichever the servers behind serve. */
 export interface Traffic {
   table: ServiceTable<ServiceShape>;
