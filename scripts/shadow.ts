@@ -5,7 +5,7 @@
  * A reverse proxy in front of two servers (docs/cutover.md, "Shadow mode"): clients are served by
  * the primary, reads are mirrored to the candidate and the answers compared into the report in --out.
  * Runs until stopped (SIGINT, SIGTERM), then writes the report a last time.
- * Exit codes: 0 stopped, 2 bad arguments.
+ * Exit codes: 0 stopped, 1 another failure (named), 2 bad arguments or settings.
  */
 import { loadSettings, redactedUrl } from '../src/config';
 import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
@@ -22,7 +22,7 @@ import {
   url,
   usage,
 } from './cutover-options';
-import { consoleOutput, exitWithMain, type Output } from './output';
+import { consoleOutput, exitWithMain, readOrSay, type Output } from './output';
 
 const USAGE = usage('shadow');
 
@@ -55,14 +55,8 @@ function shadowOptions(argv: string[]): ShadowOptions {
 }
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
-  let options: ShadowOptions;
-  try {
-    options = shadowOptions(argv);
-  } catch (err) {
-    io.err(`shadow: ${(err as Error).message}`);
-    io.err(USAGE);
-    return 2;
-  }
+  const options = readOrSay('shadow', io, () => shadowOptions(argv), USAGE);
+  if (options === undefined) return 2;
   const shadow = await startShadow(options);
   io.out(
     `shadow: listening on ${options.host}:${shadow.port}, primary ${redactedUrl(options.primary)}, candidate ${redactedUrl(options.candidate)}, report in ${options.out}`,
