@@ -8,8 +8,7 @@
  * Exit codes: 0 stopped, 1 another failure (named), 2 bad arguments or settings.
  */
 import { loadSettings, redactedUrl } from '../src/config';
-import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
-import { ConnectionGuard } from '../src/process/connection-guard';
+import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
 import {
   flag,
   list,
@@ -30,8 +29,6 @@ function shadowOptions(argv: string[]): ShadowOptions {
   const parsed = parseOptions('shadow', argv);
   const primary = url(parsed, 'primary', true)!;
   const candidate = url(parsed, 'candidate', true)!;
-  // The server's own timeouts and ceiling on connections, from the same variables (docs/operations.md).
-  const connections = connectionSettings(loadSettings(process.env));
   return {
     ...SHADOW_DEFAULTS,
     ...tls(parsed),
@@ -49,8 +46,8 @@ function shadowOptions(argv: string[]): ShadowOptions {
     maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
     ownPathsPublic: flag(parsed, 'shadow-paths-public'),
     serverSettings: serverSettings(parsed),
-    connections,
-    guard: new ConnectionGuard(connections),
+    // The server's own timeouts and ceiling on connections, from the same variables (docs/operations.md).
+    connections: loadSettings(process.env),
   };
 }
 
