@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { withoutPasswords, withoutSecretHeaders } from './credentials';
+import { redactedUrl } from '../config';
+import { REDACTED, withoutPasswords, withoutSecretHeaders } from './credentials';
 import { CappedFile, writeWhole } from './files';
 import type { Verdict } from './compare';
 import type { Call, RequestHead } from './traffic';
@@ -196,7 +197,7 @@ function safeRequest(request: RequestHead & { body: Buffer }): object {
       : request.body.toString('utf8');
   return {
     method: request.method,
-    url: withoutPasswords(request.url),
+    url: redactedUrl(request.url, REDACTED),
     headers: withoutSecretHeaders(request.headers),
     body: withoutPasswords(body),
   };
