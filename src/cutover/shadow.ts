@@ -9,6 +9,7 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import type { AddressInfo } from 'node:net';
 import { loadSettings } from '../config';
 import { ConnectionGuard, httpServer, type ConnectionSettings } from '../connections';
+import { fromLocalMachine } from '../request-context/client-address';
 import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
@@ -352,7 +353,8 @@ function forwarded(req: IncomingMessage): http.IncomingHttpHeaders {
 /** The proxy's own endpoints: never forwarded, and by default for the local machine only (they show what clients sent). */
 function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, toAnyone: boolean): void {
   const path = (req.url ?? '').split('?')[0];
-  if (!toAnyone && !isLoopback(req.socket.remoteAddress ?? ''))
+  // Its own socket's address: an X-Forwarded-For sent by a client is not believed.
+  if (!toAnyone && !fromLocalMachine(req, false))
     res
       .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
       .end('The proxy answers /__shadow/ for the local machine only (see --shadow-paths-public).');
@@ -361,8 +363,4 @@ function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, to
   else if (path === '/__shadow/summary')
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
   else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
-}
-
-function isLoopback(address: string): boolean {
-  return /^(::ffff:)?127\./.test(address) || address === '::1';
 }
