@@ -108,7 +108,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const primary = target(options.primary, options);
   const candidate = target(options.candidate, options);
   const secondary = options.secondary === undefined ? undefined : target(options.secondary, options);
-  const noise = new NoiseLearner(options.noiseEvery);
+  const noise = new NoiseLearner();
+  const learnsNoise = sampler(options.noiseEvery > 0 ? 1 / options.noiseEvery : 0);
   const report = new Report(options.out, {
     noisyFields: (key) => noise.noisyFields(key),
     maxFileBytes: options.maxFileBytes,
@@ -172,7 +173,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       report.count(job.call, 'candidateErrors');
       return;
     }
-    if (!job.call.write && noise.sampleNext()) await learnNoise(key, job, answer);
+    if (!job.call.write && learnsNoise()) await learnNoise(key, job, answer);
     // The v2 contract and the OpenAPI document are this server's own: the legacy one answers 404.
     if (
       (job.call.contract === 'v2' || job.call.operation === 'openapi') &&
@@ -328,8 +329,9 @@ function proxy(
 }
 
 /**
- * Whether each read is mirrored: `fraction` of them, spread evenly, the same reads on every run (Envoy's
- * runtime_fraction, Scientist's ramp-up), so that a run can be repeated and a test can count.
+ * Whether each read is taken (mirrored, or used to learn noise): `fraction` of them, spread evenly, the
+ * same reads on every run (Envoy's runtime_fraction, Scientist's ramp-up), so that a run can be
+ * repeated and a test can count.
  */
 function sampler(fraction: number): () => boolean {
   let reads = 0;
