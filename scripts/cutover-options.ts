@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { redactedUrl } from '../src/config';
 import type { TlsOptions } from '../src/cutover/forward';
-import { SERVER_SETTING_OPTIONS, serverSettingsOf, type TrafficSettings } from '../src/cutover/traffic';
+import { trafficSettings, type TrafficSettings } from '../src/cutover/traffic';
 import { UsageError } from './output';
 
 export type Command = 'shadow' | 'replay';
@@ -108,7 +109,7 @@ export function url(parsed: Parsed, name: OptionName, required: boolean): string
   const value = text(parsed, name);
   if (value === undefined && required) throw new UsageError(`--${name} <http or https URL> is required`);
   if (value !== undefined && !/^https?:\/\/[^/]/.test(value))
-    throw new UsageError(`--${name} ${value}: not an http or https URL`);
+    throw new UsageError(`--${name} ${redactedUrl(value)}: not an http or https URL`);
   return value;
 }
 
@@ -142,6 +143,11 @@ export function maxFileBytes(parsed: Parsed, fallback: number): number {
 
 /** The servers' settings that decide which operation a request calls: each option stands for the server variable of the same name. */
 export function serverSettings(parsed: Parsed): TrafficSettings {
-  const names = Object.keys(SERVER_SETTING_OPTIONS) as (keyof typeof SERVER_SETTING_OPTIONS)[];
-  return serverSettingsOf(Object.fromEntries(names.map((name) => [name, text(parsed, name)])));
+  return trafficSettings({
+    BASE_PATH: text(parsed, 'base-path'),
+    API_NAMESPACE: text(parsed, 'api-namespace'),
+    SYNC_NAMESPACE: text(parsed, 'sync-namespace'),
+    API_V2_NAMESPACE: text(parsed, 'api-v2-namespace'),
+    SYNC_V2_NAMESPACE: text(parsed, 'sync-v2-namespace'),
+  });
 }

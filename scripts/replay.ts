@@ -4,10 +4,11 @@
  *
  * Sends every request of a HAR recording to the candidate and compares each answer with the recorded
  * one (docs/cutover.md, "Replay"), writing the report in --out (default ./replay-report).
- * Exit codes: 0 nothing differs, 1 something does, 2 bad arguments or a file that is not HAR (nothing sent).
+ * Exit codes: 0 nothing differs, 1 something does or another failure (named), 2 bad arguments or a file
+ * that cannot be read as HAR (nothing sent).
  */
 import fs from 'node:fs';
-import { HarError, readHar, replay, type Recorded, type ReplayOptions } from '../src/cutover/replay';
+import { readHar, replay, type Recorded, type ReplayOptions } from '../src/cutover/replay';
 import { SHADOW_DEFAULTS } from '../src/cutover/shadow';
 import {
   flag,
@@ -21,13 +22,13 @@ import {
   url,
   usage,
 } from './cutover-options';
-import { consoleOutput, exitWithMain, type Output } from './output';
+import { consoleOutput, exitWithMain, readOrSay, UsageError, type Output } from './output';
 
 const USAGE = usage('replay');
 
 function replayArguments(argv: string[]): { file: string; options: ReplayOptions } {
   const parsed = parseOptions('replay', argv);
-  if (parsed.positionals.length !== 1) throw new Error('one HAR file is required');
+  if (parsed.positionals.length !== 1) throw new UsageError('one HAR file is required');
   return {
     file: parsed.positionals[0],
     options: {
@@ -51,17 +52,15 @@ function replayArguments(argv: string[]): { file: string; options: ReplayOptions
 }
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
-  let file: string;
-  let options: ReplayOptions;
+  const read = readOrSay('replay', io, () => replayArguments(argv), USAGE);
+  if (read === undefined) return 2;
+  const { file, options } = read;
   let recording: Recorded[];
   try {
-    ({ file, options } = replayArguments(argv));
     recording = readHar(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    io.err(
-      `replay: ${err instanceof HarError ? `${argv.find((a) => !a.startsWith('-'))}: ` : ''}${(err as Error).message}`,
-    );
-    if (!(err instanceof HarError)) io.err(USAGE);
+    // Not HAR, or not readable: nothing is sent, and the message names the file.
+    io.err(`replay: ${file}: ${(err as Error).message}`);
     return 2;
   }
   const report = await replay(recording, options);

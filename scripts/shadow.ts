@@ -5,11 +5,10 @@
  * A reverse proxy in front of two servers (docs/cutover.md, "Shadow mode"): clients are served by
  * the primary, reads are mirrored to the candidate and the answers compared into the report in --out.
  * Runs until stopped (SIGINT, SIGTERM), then writes the report a last time.
- * Exit codes: 0 stopped, 2 bad arguments.
+ * Exit codes: 0 stopped, 1 another failure (named), 2 bad arguments or settings.
  */
-import { loadSettings } from '../src/config';
-import { connectionSettings, SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
-import { ConnectionGuard } from '../src/process/connection-guard';
+import { loadSettings, redactedUrl } from '../src/config';
+import { SHADOW_DEFAULTS, startShadow, type ShadowOptions } from '../src/cutover/shadow';
 import {
   flag,
   list,
@@ -22,7 +21,7 @@ import {
   url,
   usage,
 } from './cutover-options';
-import { consoleOutput, exitWithMain, type Output } from './output';
+import { consoleOutput, exitWithMain, readOrSay, type Output } from './output';
 
 const USAGE = usage('shadow');
 
@@ -30,8 +29,6 @@ function shadowOptions(argv: string[]): ShadowOptions {
   const parsed = parseOptions('shadow', argv);
   const primary = url(parsed, 'primary', true)!;
   const candidate = url(parsed, 'candidate', true)!;
-  // The server's own timeouts and ceiling on connections, from the same variables (docs/operations.md).
-  const connections = connectionSettings(loadSettings(process.env));
   return {
     ...SHADOW_DEFAULTS,
     ...tls(parsed),
@@ -49,23 +46,17 @@ function shadowOptions(argv: string[]): ShadowOptions {
     maxFileBytes: maxFileBytes(parsed, SHADOW_DEFAULTS.maxFileBytes),
     ownPathsPublic: flag(parsed, 'shadow-paths-public'),
     serverSettings: serverSettings(parsed),
-    connections,
-    guard: new ConnectionGuard(connections),
+    // The server's own timeouts and ceiling on connections, from the same variables (docs/operations.md).
+    connections: loadSettings(process.env),
   };
 }
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
-  let options: ShadowOptions;
-  try {
-    options = shadowOptions(argv);
-  } catch (err) {
-    io.err(`shadow: ${(err as Error).message}`);
-    io.err(USAGE);
-    return 2;
-  }
+  const options = readOrSay('shadow', io, () => shadowOptions(argv), USAGE);
+  if (options === undefined) return 2;
   const shadow = await startShadow(options);
   io.out(
-    `shadow: listening on ${options.host}:${shadow.port}, primary ${options.primary}, candidate ${options.candidate}, report in ${options.out}`,
+    `shadow: listening on ${options.host}:${shadow.port}, primary ${redactedUrl(options.primary)}, candidate ${redactedUrl(options.candidate)}, report in ${options.out}`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -49,7 +49,7 @@ import { MAX_KEPT_ANSWER_BYTES } from './tunables';
 import { SpoolStore } from './asmx/answer-spool';
 import type { Delivery } from './asmx/delivery';
 import { StreamLimit } from './auth/stream-limit';
-import { ConnectionGuard } from './process/connection-guard';
+import { ConnectionGuard } from './connections';
 
 export interface AppOptions {
   settings: Settings;

@@ -31,14 +31,16 @@ export class SettingsError extends Error {
 type Env = Record<string, string | undefined>;
 
 /**
- * A URL as messages and logs show it: the password of its user info, and of a `password` query
- * parameter (pg reads one), replaced by ***. Textual, so that a URL too malformed to parse is masked
- * too: from the user info's first ':' to the last '@'.
+ * A URL as messages, logs and the cut-over tools' files show it: the password of its user info, and
+ * the value of a query field named for a password or key (pg reads one), replaced by `mask`. Textual,
+ * so that a URL too malformed to parse is masked too: from the user info's first ':' to the last '@',
+ * unless a port follows that ':' (an '@' in a path or query is no user info). A form body's fields are
+ * read as a query's; a field name stops at '?', so that a hostile body is scanned once.
  */
-export function redactedUrl(url: string): string {
+export function redactedUrl(url: string, mask = '***'): string {
   return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:).*@/is, '$1***@')
-    .replace(/([?&][^=&#]*password=)[^&#]*/gi, '$1***');
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)(?!\d*(?:[/?#]|$)).*@/is, (_, userinfo: string) => `${userinfo}${mask}@`)
+    .replace(/((?:^|[?&])[^=&#?]*(?:password|apikey|api_key)=)[^&#]*/gi, (_, field: string) => `${field}${mask}`);
 }
 
 const MiB = 1024 * 1024;

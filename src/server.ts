@@ -18,7 +18,7 @@ import { setAnswerHeaders } from './send';
 import type { ServerState } from './monitoring/probes';
 import { isOpsRequest, opsPathOf } from './monitoring/request-summary';
 import { traceRequests } from './tracing/server-span';
-import type { ConnectionGuard } from './process/connection-guard';
+import { httpServer, type ConnectionGuard } from './connections';
 import { seedFirstStart, seedInChildProcess } from './process/seed-child';
 
 export interface RunningServer {
@@ -157,9 +157,6 @@ async function prepareDatabase(
     );
 }
 
-/** How often node:http checks headersTimeout and requestTimeout (its 30 s default lets a slow client stay that long). */
-const CONNECTIONS_CHECK_MS = 500;
-
 /** The metrics listener closes with the main one, its kept-alive scrape connections cut. */
 function closeNow(server: Server | undefined): Promise<void> {
   if (!server) return Promise.resolve();
@@ -172,16 +169,7 @@ function closeNow(server: Server | undefined): Promise<void> {
 /** `guard`: the main listener's ceiling on connections and its send timeout (the metrics listener has none). */
 function listen(app: http.RequestListener, settings: Settings, port: number, guard?: ConnectionGuard): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = http.createServer(
-      {
-        requestTimeout: settings.requestTimeoutMs,
-        headersTimeout: settings.headersTimeoutMs,
-        keepAliveTimeout: settings.keepAliveTimeoutMs,
-        connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
-      },
-      guard ? guard.admit(app) : app,
-    );
-    guard?.watch(server);
+    const server = httpServer(app, settings, guard);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     server.listen(port, settings.host);

@@ -6,7 +6,7 @@ import type { BindingRequest, BindingResponse } from '../request-context/exchang
 import type { Settings } from '../config';
 import type { Delivery } from './delivery';
 import type { Service } from '../services/types';
-import { fromLocalMachine } from '../auth/client-address';
+import { fromLocalMachine } from '../request-context/client-address';
 import { ADDRESS_PLACEHOLDER, type ServiceDescription } from './contract';
 import {
   HELP_PAGE_POLICY,

@@ -5,7 +5,7 @@ import { FAULT_TEXT } from '../protocol-texts';
 import { annotate, type RequestOutcome } from '../request-context/annotation';
 import { setPrincipal, type BindingRequest, type BindingResponse } from '../request-context/exchange';
 import type { Authenticate } from './authenticator';
-import { clientAddress } from './client-address';
+import { clientAddress } from '../request-context/client-address';
 import { presentedCredentials } from './credentials';
 import { Throttled, type Counter } from './rate-limiter';
 import { Busy, BUSY_RETRY_AFTER_SECONDS } from './verification-gate';

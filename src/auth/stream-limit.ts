@@ -5,7 +5,7 @@
  * engine's turns, handed out fairly: a free turn goes to the waiting address with fewest under way.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress } from './client-address';
+import { clientAddress } from '../request-context/client-address';
 
 /** What a client past its share is told to wait: its earlier answers are on their way. */
 export const STREAMS_RETRY_AFTER_SECONDS = 1;

@@ -15,18 +15,6 @@ const FIELDS_PER_KEY = 1000;
 
 export class NoiseLearner {
   private readonly seen = new Map<string, Map<string, number>>();
-  private reads = 0;
-
-  constructor(
-    /** One mirrored read in this many is also used to learn noise; 0 for none. */
-    readonly sampleEvery = 20,
-  ) {}
-
-  /** Whether this mirrored read should also be used to learn noise. */
-  sampleNext(): boolean {
-    this.reads += 1;
-    return this.sampleEvery > 0 && this.reads % this.sampleEvery === 0;
-  }
 
   /** What differed between two answers to one request of `key`. */
   learn(key: string, differences: readonly Difference[]): void {

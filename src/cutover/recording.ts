@@ -6,7 +6,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Answer } from './compare';
-import { bodyWithoutPasswords, withoutPasswords, withoutSecretHeaders } from './credentials';
+import { redactedUrl } from '../config';
+import { bodyWithoutPasswords, REDACTED, withoutSecretHeaders } from './credentials';
 import { CappedFile } from './files';
 
 export interface Exchange {
@@ -53,8 +54,6 @@ export class HarRecorder {
 function entry({ request, answer, started, finished }: Exchange): object {
   const host = String(request.headers.host ?? 'localhost');
   const url = new URL(request.url, `http://${host}`);
-  url.username = '';
-  url.password = '';
   const requestHeaders = withoutSecretHeaders(request.headers);
   const body = bodyWithoutPasswords(request.body);
   const type = String(request.headers['content-type'] ?? '');
@@ -63,7 +62,7 @@ function entry({ request, answer, started, finished }: Exchange): object {
     time: finished - started,
     request: {
       method: request.method,
-      url: withoutPasswords(url.href),
+      url: redactedUrl(url.href, REDACTED),
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(requestHeaders),

@@ -6,14 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { withoutPasswords, withoutSecretHeaders } from './credentials';
+import { redactedUrl } from '../config';
+import { REDACTED, withoutPasswords, withoutSecretHeaders } from './credentials';
 import { CappedFile, writeWhole } from './files';
-import {
-  createSyncCustomersService,
-  MOBILE_APP_SERVICE_NAME,
-  SYNC_CUSTOMERS_SERVICE_NAME,
-} from '../services/mobile-app';
-import { mainServiceOperations } from '../services/registry';
 import type { Verdict } from './compare';
 import type { Call, RequestHead } from './traffic';
 
@@ -66,35 +61,6 @@ export interface OperationSummary extends Record<Count, number> {
 /** How many differing exchanges each operation and binding keeps as examples for summary.html. */
 const EXAMPLES = 3;
 
-/** What a report row names instead of a service or operation the contract does not declare. */
-export const UNDECLARED = '(undeclared)';
-
-/** The operations each service declares (the same in both contracts). */
-const SERVICES: readonly (readonly [string, readonly string[]])[] = [
-  [MOBILE_APP_SERVICE_NAME, mainServiceOperations.map((op) => op.name)],
-  [SYNC_CUSTOMERS_SERVICE_NAME, [...createSyncCustomersService({ namespace: '' }).operations.keys()]],
-];
-
-/** By lower-case name: ASMX names are case-insensitive. */
-const DECLARED = new Map(
-  SERVICES.map(([service, operations]) => [
-    service.toLowerCase(),
-    { service, operations: new Map(operations.map((name) => [name.toLowerCase(), name])) },
-  ]),
-);
-
-/**
- * The call as a report row names it: declared services and operations in their declared spelling,
- * anything else as UNDECLARED, so that made-up names sent by clients add no rows.
- */
-export function declaredCall(call: Call): Call {
-  if (call.service === '') return call;
-  const declared = DECLARED.get(call.service.toLowerCase());
-  const service = declared?.service ?? UNDECLARED;
-  if (call.binding === 'document') return { ...call, service };
-  return { ...call, service, operation: declared?.operations.get(call.operation.toLowerCase()) ?? UNDECLARED };
-}
-
 export interface ReportOptions {
   /** The fields learnt to be noisy for a row's key. */
   noisyFields?: (key: string) => string[];
@@ -131,12 +97,11 @@ export class Report {
   }
 
   count(call: Call, what: Count): void {
-    this.row(declaredCall(call))[what] += 1;
+    this.row(call)[what] += 1;
   }
 
   /** One compared exchange and what the comparison found. */
-  record(sent: Call, request: RequestHead & { body: Buffer }, statuses: [number, number], verdict: Verdict): void {
-    const call = declaredCall(sent);
+  record(call: Call, request: RequestHead & { body: Buffer }, statuses: [number, number], verdict: Verdict): void {
     const row = this.row(call);
     row.compared += 1;
     row[verdict.outcome] += 1;
@@ -232,7 +197,7 @@ function safeRequest(request: RequestHead & { body: Buffer }): object {
       : request.body.toString('utf8');
   return {
     method: request.method,
-    url: withoutPasswords(request.url),
+    url: redactedUrl(request.url, REDACTED),
     headers: withoutSecretHeaders(request.headers),
     body: withoutPasswords(body),
   };

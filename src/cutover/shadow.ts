@@ -7,35 +7,15 @@
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadSettings, type Settings } from '../config';
+import { loadSettings } from '../config';
+import { ConnectionGuard, httpServer, type ConnectionSettings } from '../connections';
+import { fromLocalMachine } from '../request-context/client-address';
 import { compareAnswers, pathMatcher, differencesOf, type Answer } from './compare';
 import { Capture, endToEnd, exchange, open, target, type Target, type TlsOptions } from './forward';
 import { NoiseLearner } from './noise';
 import { HarRecorder } from './recording';
-import { declaredCall, keyOf, Report } from './report';
-import { classify, trafficOf, trafficSettings, type Call, type TrafficSettings } from './traffic';
-
-/** What the proxy takes from the server's settings (src/config.ts) for its own clients' connections. */
-export type ConnectionSettings = Pick<
-  Settings,
-  'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'
->;
-
-export function connectionSettings({
-  requestTimeoutMs,
-  headersTimeoutMs,
-  keepAliveTimeoutMs,
-  sendTimeoutMs,
-  maxConnections,
-}: Settings): ConnectionSettings {
-  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, sendTimeoutMs, maxConnections };
-}
-
-/** The server's connection guard (src/process/connection-guard.ts): this layer may not import it, so the caller gives one. */
-export interface ConnectionWatch {
-  watch(server: http.Server): void;
-  admit(listener: RequestListener): RequestListener;
-}
+import { keyOf, Report } from './report';
+import { classify, trafficOf, type Call, type TrafficSettings } from './traffic';
 
 export interface ShadowOptions extends TlsOptions {
   primary: string;
@@ -68,22 +48,17 @@ export interface ShadowOptions extends TlsOptions {
   reportEveryMs: number;
   /** differences.jsonl (and a recording) stop growing at this size; what is left out is counted. */
   maxFileBytes: number;
-  /** The server's request, headers and keep-alive timeouts, so a silent client of the proxy holds nothing. */
-  connections: ConnectionSettings;
-  /** The server's ceiling on connections and send timeout, made from `connections` (scripts/shadow.ts). */
-  guard?: ConnectionWatch;
+  /** The server's timeouts and ceiling on connections, so a silent client of the proxy holds nothing; the server's defaults when not given. */
+  connections?: ConnectionSettings;
   /** A HAR file the client exchanges (the primary's answers) are recorded in, credentials removed. */
   record?: string;
   /** The fraction of reads mirrored, from 0 to 1; the others are counted as notSampled. */
   sample: number;
   /** Whether /__shadow/* answers clients other than the local machine. */
   ownPathsPublic: boolean;
-  /** The servers' settings that decide which operation a request calls (base path, namespaces). */
-  serverSettings: TrafficSettings;
+  /** The servers' settings that decide which operation a request calls (base path, namespaces); their defaults when not given. */
+  serverSettings?: TrafficSettings;
 }
-
-/** How often node:http checks the headers and request timeouts, as the server does (src/server.ts). */
-const CONNECTIONS_CHECK_MS = 500;
 
 export const SHADOW_DEFAULTS = {
   port: 8081,
@@ -100,10 +75,8 @@ export const SHADOW_DEFAULTS = {
   noiseEvery: 20,
   reportEveryMs: 5000,
   maxFileBytes: 256 * 1024 * 1024,
-  connections: connectionSettings(loadSettings({})),
   ownPathsPublic: false,
   sample: 1,
-  serverSettings: trafficSettings(),
 } satisfies Partial<ShadowOptions>;
 
 /** The bytes held for comparison (ShadowOptions.heldBytes): taken up to what is left, given back when done. */
@@ -124,6 +97,8 @@ interface Mirrored {
 export interface Shadow {
   port: number;
   report: Report;
+  /** The ceiling on connections and the send timeout its clients are held to, with their counts. */
+  connections: ConnectionGuard;
   /** Resolves once every mirrored call already queued has been compared (tests, and a clean exit). */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -133,7 +108,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const primary = target(options.primary, options);
   const candidate = target(options.candidate, options);
   const secondary = options.secondary === undefined ? undefined : target(options.secondary, options);
-  const noise = new NoiseLearner(options.noiseEvery);
+  const noise = new NoiseLearner();
+  const learnsNoise = sampler(options.noiseEvery > 0 ? 1 / options.noiseEvery : 0);
   const report = new Report(options.out, {
     noisyFields: (key) => noise.noisyFields(key),
     maxFileBytes: options.maxFileBytes,
@@ -189,7 +165,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   }
 
   async function mirror(job: Mirrored): Promise<void> {
-    const key = keyOf(declaredCall(job.call));
+    const key = keyOf(job.call);
     let answer: Answer;
     try {
       answer = await exchange(candidate, job.request, options.captureBytes, options.timeoutMs);
@@ -197,7 +173,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       report.count(job.call, 'candidateErrors');
       return;
     }
-    if (!job.call.write && noise.sampleNext()) await learnNoise(key, job, answer);
+    if (!job.call.write && learnsNoise()) await learnNoise(key, job, answer);
     // The v2 contract and the OpenAPI document are this server's own: the legacy one answers 404.
     if (
       (job.call.contract === 'v2' || job.call.operation === 'openapi') &&
@@ -253,15 +229,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       },
     );
   };
-  const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = options.connections;
-  const timeouts = {
-    requestTimeout: requestTimeoutMs,
-    headersTimeout: headersTimeoutMs,
-    keepAliveTimeout: keepAliveTimeoutMs,
-    connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
-  };
-  const server = http.createServer(timeouts, options.guard?.admit(listener) ?? listener);
-  options.guard?.watch(server);
+  const settings = options.connections ?? loadSettings({});
+  const connections = new ConnectionGuard(settings);
+  const server = httpServer(listener, settings, connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, resolve);
@@ -277,6 +247,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   return {
     port: (server.address() as AddressInfo).port,
     report,
+    connections,
     settled,
     async close() {
       clearInterval(timer);
@@ -358,8 +329,9 @@ function proxy(
 }
 
 /**
- * Whether each read is mirrored: `fraction` of them, spread evenly, the same reads on every run (Envoy's
- * runtime_fraction, Scientist's ramp-up), so that a run can be repeated and a test can count.
+ * Whether each read is taken (mirrored, or used to learn noise): `fraction` of them, spread evenly, the
+ * same reads on every run (Envoy's runtime_fraction, Scientist's ramp-up), so that a run can be
+ * repeated and a test can count.
  */
 function sampler(fraction: number): () => boolean {
   let reads = 0;
@@ -383,7 +355,8 @@ function forwarded(req: IncomingMessage): http.IncomingHttpHeaders {
 /** The proxy's own endpoints: never forwarded, and by default for the local machine only (they show what clients sent). */
 function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, toAnyone: boolean): void {
   const path = (req.url ?? '').split('?')[0];
-  if (!toAnyone && !isLoopback(req.socket.remoteAddress ?? ''))
+  // Its own socket's address: an X-Forwarded-For sent by a client is not believed.
+  if (!toAnyone && !fromLocalMachine(req, false))
     res
       .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
       .end('The proxy answers /__shadow/ for the local machine only (see --shadow-paths-public).');
@@ -392,8 +365,4 @@ function answerOwn(req: IncomingMessage, res: ServerResponse, report: Report, to
   else if (path === '/__shadow/summary')
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(report.summary()));
   else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
-}
-
-function isLoopback(address: string): boolean {
-  return /^(::ffff:)?127\./.test(address) || address === '::1';
 }

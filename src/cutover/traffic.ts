@@ -10,6 +10,9 @@ import { ActionMismatchError } from '../classifier/soap-request';
 import { loadSettings, type Settings } from '../config';
 import { serviceShapes, type ServiceShape } from '../services/mobile-app';
 
+/** A call's operation when it names no declared one: made-up names sent by clients add no report rows. */
+export const UNDECLARED = '(undeclared)';
+
 /** The report's binding names (docs/cutover.md, "The report"): the classifier's httpget and httppost are get and post here. */
 export type Binding = 'soap11' | 'soap12' | 'get' | 'post' | 'document';
 
@@ -19,7 +22,7 @@ export interface Call {
   contract: 'legacy' | 'v2';
   /**
    * The operation this server would run; for a call it would refuse, the declared operation its path
-   * or action names, else unknown. For a document what it is: wsdl, disco, help, openapi or other.
+   * or action names, else UNDECLARED. For a document what it is: wsdl, disco, help, openapi or other.
    */
   operation: string;
   binding: Binding;
@@ -51,30 +54,6 @@ export function trafficSettings(variables: Record<string, string | undefined> = 
   const { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes } =
     loadSettings(variables);
   return { basePath, apiNamespace, syncNamespace, apiV2Namespace, syncV2Namespace, maxXmlDepth, maxXmlNodes };
-}
-
-/** The command-line options that set them (shadow and replay): each stands for the server variable of the same name. */
-export const SERVER_SETTING_OPTIONS = {
-  'base-path': { type: 'string' },
-  'api-namespace': { type: 'string' },
-  'sync-namespace': { type: 'string' },
-  'api-v2-namespace': { type: 'string' },
-  'sync-v2-namespace': { type: 'string' },
-} as const;
-
-export const SERVER_SETTING_USAGE =
-  '[--base-path <path>] [--api-namespace <uri>] [--sync-namespace <uri>] [--api-v2-namespace <uri>] [--sync-v2-namespace <uri>]';
-
-export function serverSettingsOf(
-  values: Partial<Record<keyof typeof SERVER_SETTING_OPTIONS, string>>,
-): TrafficSettings {
-  return trafficSettings({
-    BASE_PATH: values['base-path'],
-    API_NAMESPACE: values['api-namespace'],
-    SYNC_NAMESPACE: values['sync-namespace'],
-    API_V2_NAMESPACE: values['api-v2-namespace'],
-    SYNC_V2_NAMESPACE: values['sync-v2-namespace'],
-  });
 }
 
 /** What classifying needs, built once: both contracts' services, whichever the servers behind serve. */
@@ -116,7 +95,7 @@ export async function classify(traffic: Traffic, request: RequestHead, body: Buf
     };
   if (kind.kind === 'method' || kind.binding === 'other')
     return { service, contract, operation: 'other', binding: 'document', write };
-  const operation = kind.operation ?? named ?? 'unknown';
+  const operation = kind.operation ?? named ?? UNDECLARED;
   if (kind.kind === 'soap')
     return {
       service,

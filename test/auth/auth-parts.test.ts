@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from '../../src/auth/api-key';
-import { clientAddress } from '../../src/auth/client-address';
+import { clientAddress } from '../../src/request-context/client-address';
 import { presentedCredentials } from '../../src/auth/credentials';
 import { hashPassword, verifyPassword } from '../../src/auth/password-hash';
 import { VerifiedPasswords } from '../../src/auth/authenticator';

@@ -186,7 +186,7 @@ it('--include-writes sends the writes too', async () => {
   ).toHaveLength(1);
 });
 
-it('refuses a file that is not HAR with exit code 2, naming what is wrong, and sends nothing', async () => {
+it('refuses a file that is not HAR or not there with exit code 2, naming it and what is wrong, and sends nothing', async () => {
   let requests = 0;
   const target = await listen((_req, res) => {
     requests += 1;
@@ -206,10 +206,17 @@ it('refuses a file that is not HAR with exit code 2, naming what is wrong, and s
       const file = path.join(dir, 'bad.har');
       fs.writeFileSync(file, text);
       const io = captured();
-      expect(await main([file, '--target', target.baseUrl, '--out', reportDir()], io)).toBe(2);
-      expect(io.lines.join('\n')).toContain(message);
+      // The URL first: the file is still named as the file.
+      expect(await main(['--target', target.baseUrl, file, '--out', reportDir()], io)).toBe(2);
+      expect(io.lines).toEqual([expect.stringContaining(`replay: ${file}: `)]);
+      expect(io.lines[0]).toContain(message);
     }
-    expect(await main(['--target', target.baseUrl], captured())).toBe(2);
+    const missing = captured();
+    expect(await main([path.join(dir, 'none.har'), '--target', target.baseUrl], missing)).toBe(2);
+    expect(missing.lines).toEqual([expect.stringContaining(`replay: ${path.join(dir, 'none.har')}: ENOENT`)]);
+    const usage = captured();
+    expect(await main(['--target', target.baseUrl], usage)).toBe(2);
+    expect(usage.lines).toEqual(['replay: one HAR file is required', expect.stringMatching(/^usage: npm run replay/)]);
     expect(requests).toBe(0);
   } finally {
     await target.stop();

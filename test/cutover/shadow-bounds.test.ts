@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/cutover/shadow';
-import { ConnectionGuard } from '../../src/process/connection-guard';
-import { UNDECLARED } from '../../src/cutover/report';
+import type { Shadow, ShadowOptions } from '../../src/cutover/shadow';
+import { loadSettings } from '../../src/config';
+import { UNDECLARED } from '../../src/cutover/traffic';
 import { listen } from '../support/listen';
 import { differingPairForFile, rawRequest, soapCall } from './shadow-support';
 
@@ -157,7 +157,7 @@ describe("the proxy's own paths", () => {
 });
 
 describe('a client of the proxy that holds its connection', () => {
-  const short = { ...SHADOW_DEFAULTS.connections, requestTimeoutMs: 1000, headersTimeoutMs: 1000, sendTimeoutMs: 1000 };
+  const short = { ...loadSettings({}), requestTimeoutMs: 1000, headersTimeoutMs: 1000, sendTimeoutMs: 1000 };
 
   it('is closed after the headers timeout when it sends nothing, or stops within its request head', async () => {
     const shadow = await startProxy({ connections: short });
@@ -192,8 +192,7 @@ describe('a client of the proxy that holds its connection', () => {
       };
       more();
     });
-    const guard = new ConnectionGuard(short);
-    const shadow = await startProxy({ primary: big.baseUrl, connections: short, guard });
+    const shadow = await startProxy({ primary: big.baseUrl, connections: short });
     try {
       const socket = net.connect(shadow.port, '127.0.0.1');
       socket.on('error', () => undefined);
@@ -202,9 +201,9 @@ describe('a client of the proxy that holds its connection', () => {
       await new Promise((resolve) => socket.once('data', resolve));
       socket.pause();
       const started = Date.now();
-      while (guard.sendTimeouts === 0 && Date.now() - started < 10_000)
+      while (shadow.connections.sendTimeouts === 0 && Date.now() - started < 10_000)
         await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(guard.sendTimeouts).toBe(1);
+      expect(shadow.connections.sendTimeouts).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(primaryClosed).toBe(true);
       socket.destroy();

@@ -7,7 +7,6 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startShadow, SHADOW_DEFAULTS, type Shadow, type ShadowOptions } from '../../src/cutover/shadow';
-import { ConnectionGuard } from '../../src/process/connection-guard';
 import { listenTestApp, type ListeningApp } from '../support/listen';
 
 export interface RawAnswer {
@@ -72,17 +71,13 @@ export async function differingPair(): Promise<[ListeningApp, ListeningApp]> {
   return pair;
 }
 
-/**
- * A shadow proxy between the two on a free port of 127.0.0.1, its report in a new folder, no noise
- * learnt unless asked, with the server's connection guard as `npm run shadow` has it.
- */
+/** A shadow proxy between the two on a free port of 127.0.0.1, its report in a new folder, no noise learnt unless asked. */
 export function proxyBetween(
   primary: Pick<ListeningApp, 'baseUrl'>,
   candidate: Pick<ListeningApp, 'baseUrl'>,
   overrides: Partial<ShadowOptions> = {},
 ): Promise<Shadow> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shadow-'));
-  const connections = overrides.connections ?? SHADOW_DEFAULTS.connections;
   const options = {
     ...SHADOW_DEFAULTS,
     primary: primary.baseUrl,
@@ -91,7 +86,6 @@ export function proxyBetween(
     host: '127.0.0.1',
     out,
     noiseEvery: 0,
-    guard: new ConnectionGuard(connections),
   };
   return startShadow({ ...options, ...overrides });
 }

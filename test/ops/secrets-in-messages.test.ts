@@ -29,7 +29,10 @@ describe('redactedUrl', () => {
     ['redis://app:S3cret PW@/cache', 'redis://app:***@/cache'],
     ['postgres://app:S3c@ret/PW@db/app', 'postgres://app:***@db/app'],
     ['postgres://app@db/app?sslmode=require&password=S3cretPW', 'postgres://app@db/app?sslmode=require&password=***'],
+    ['https://api.example.com/x.asmx/op?user=a&ApiKey=S3cretPW', 'https://api.example.com/x.asmx/op?user=a&ApiKey=***'],
     ['postgres://app@db:5432/app', 'postgres://app@db:5432/app'],
+    ['http://127.0.0.1:8081/x.asmx/op?email=so@example.com', 'http://127.0.0.1:8081/x.asmx/op?email=so@example.com'],
+    ['postgres://app:12345@db/app', 'postgres://app:***@db/app'],
     ['sqlite:./data/mobileapp.db', 'sqlite:./data/mobileapp.db'],
   ])('%s is shown as %s', (url, shown) => {
     expect(redactedUrl(url)).toBe(shown);

@@ -1,13 +1,38 @@
 /**
- * What the server does with connections rather than requests (docs/operations.md, "Slow clients"): a
- * ceiling on open connections, past which a new one is answered 503 and closed rather than dropped,
- * and the send timeout, which closes a connection whose client takes none of its answer's bytes for
- * SEND_TIMEOUT_MS.
+ * What a listener does with connections rather than requests (docs/operations.md, "Slow clients"), the
+ * server's and the shadow proxy's alike: node:http's timeouts, a ceiling on open connections, past
+ * which a new one is answered 503 and closed rather than dropped, and the send timeout, which closes a
+ * connection whose client takes none of its answer's bytes for SEND_TIMEOUT_MS.
  */
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import http, { type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { FAULT_TEXT } from '../protocol-texts';
-import { sendWhole, setAnswerHeaders } from '../send';
+import type { Settings } from './config';
+import { FAULT_TEXT } from './protocol-texts';
+import { sendWhole, setAnswerHeaders } from './send';
+
+/** The settings a listener's connections are held to: the server's, and the shadow proxy's for its clients. */
+export type ConnectionSettings = Pick<
+  Settings,
+  'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'sendTimeoutMs' | 'maxConnections'
+>;
+
+/** How often node:http checks headersTimeout and requestTimeout: its default lets a slow client stay well past them. */
+const CONNECTIONS_CHECK_MS = 500;
+
+/** A server with the settings' timeouts; with `guard`, its ceiling on connections and send timeout too. */
+export function httpServer(listener: RequestListener, settings: ConnectionSettings, guard?: ConnectionGuard): Server {
+  const server = http.createServer(
+    {
+      requestTimeout: settings.requestTimeoutMs,
+      headersTimeout: settings.headersTimeoutMs,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    },
+    guard ? guard.admit(listener) : listener,
+  );
+  guard?.watch(server);
+  return server;
+}
 
 /** What a client refused at the ceiling is told to wait. */
 const FULL_RETRY_AFTER_SECONDS = 1;

@@ -3,7 +3,7 @@
  * trusted proxy appended: the client writes the others, and could pick a fresh one per request.
  */
 import type { IncomingMessage } from 'node:http';
-import { lastForwarded } from '../request-context/forwarded';
+import { lastForwarded } from './forwarded';
 
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
