@@ -151,8 +151,8 @@ async function lists(done: Promise<unknown>): Promise<number> {
 
 async function run(database: string, codes: Codes, settings: Record<string, string>): Promise<number> {
   const server = await startServer(database, PORT, settings);
+  const gauges = sampleGauges();
   try {
-    const gauges = sampleGauges();
     const battery = reports(codes);
     const [calls, pulled] = await Promise.all([battery, lists(battery.catch(() => undefined))]);
     const largest = await gauges.stop();
@@ -165,6 +165,8 @@ async function run(database: string, codes: Codes, settings: Record<string, stri
     );
     return peak;
   } finally {
+    // On a failed request too: the sampler would keep this process alive.
+    await gauges.stop();
     await stopServer(server);
   }
 }
