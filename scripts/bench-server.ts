@@ -45,7 +45,7 @@ export function spawnPinned(
 }
 
 /** The flags the server's own start commands (package.json "start", the Dockerfile) give node: docs/operations.md, "Memory". */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const SERVER_NODE_FLAGS = ['--expose-gc', '--max-semi-space-size=8'];
 
 /** This server (dist/src/main.js) on `database` and `port`, started as `npm start` starts it, pinned; resolves once /ready says 200. */
 export async function startServer(

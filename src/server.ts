@@ -20,6 +20,7 @@ import { isOpsRequest, opsPathOf } from './monitoring/request-summary';
 import { traceRequests } from './tracing/server-span';
 import { httpServer, type ConnectionGuard } from './connections';
 import { seedFirstStart, seedInChildProcess } from './process/seed-child';
+import { collectDeadBuffers } from './process/dead-buffers';
 
 export interface RunningServer {
   server: Server;
@@ -93,9 +94,11 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const running = server;
     const timings = { drainMs: settings.shutdownDrainMs, timeoutMs: settings.shutdownTimeoutMs };
     const metricsClosed = metricsServer;
+    const stopCollecting = collectDeadBuffers();
     const release = () =>
       app
         .close()
+        .then(stopCollecting)
         .then(() => closeNow(metricsClosed))
         .then(() => engine.close());
     return {

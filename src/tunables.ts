@@ -69,3 +69,11 @@ export const REJECTS_FLUSH_BYTES = 64 * 1024;
 
 /** Bytes of a spooled answer read from its file per socket write (answer-spool.ts). */
 export const SPOOL_READ_BYTES = 64 * 1024;
+
+// ---- Memory -------------------------------------------------------------------------------------
+
+/** Bytes more outside V8's heap than after the last full collection at which the server starts one (dead-buffers.ts). */
+export const DEAD_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/** How often the server looks at what lies outside V8's heap. */
+export const DEAD_BUFFER_CHECK_MS = 100;
