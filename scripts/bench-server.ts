@@ -6,6 +6,7 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { withMigratedEngine } from '../src/db/migrate';
 import type { Engine } from '../src/db/engine';
@@ -54,6 +55,8 @@ export async function startServer(
   env: NodeJS.ProcessEnv = {},
   nodeArgs: readonly string[] = [],
 ): Promise<ChildProcess> {
+  // A server left by an earlier run would answer /ready in place of this one, and be the one measured.
+  if (!(await portFree(port))) throw new Error(`port ${port} is taken (a server of an earlier run?)`);
   const main = path.join(__dirname, '..', 'src', 'main.js');
   const child = spawnPinned([...SERVER_NODE_FLAGS, ...nodeArgs, main], {
     ...process.env,
@@ -66,6 +69,14 @@ export async function startServer(
   });
   await waitUntilAnswers(port, '/ready', child, (status) => status === 200);
   return child;
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 /** Resolves once GET `target` answers a status `ok` accepts; rejects when the process exits or three minutes pass (a first start seeds). */
