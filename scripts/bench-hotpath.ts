@@ -704,7 +704,6 @@ async function compareBuilds(
   return lines;
 }
 
-/** Request pairs the SDK-alone run makes: enough for some hundred exports of a full batch. */
 /** The OpenTelemetry settings of the tracing rows' three servers, all exporting to the sink. */
 const TRACING = [
   { label: 'tracing off', env: {} },

@@ -1,9 +1,8 @@
 /**
  * Dead Buffers freed sooner than V8 frees them (docs/architecture.md, "Dead Buffers"). A Buffer's bytes
- * lie outside V8's heap and go back only at a collection; V8 starts a full one for them only once about
- * 64 MB more lies there than after the last. Answers the cache replaces or drops, and the chunks of
- * answers gathered for it, are such Buffers: without this, the server's peak carries that much dead
- * weight. Needs node's --expose-gc (the start commands give it); without it, nothing changes.
+ * lie outside V8's heap and go back only at a collection, which V8 starts for them only once far more
+ * lies there than after the last: the answers the cache replaces or drops were the peak's dead weight.
+ * Needs node's --expose-gc (the start commands give it); without it, nothing changes.
  */
 import { getHeapStatistics } from 'node:v8';
 import { DEAD_BUFFER_BYTES, DEAD_BUFFER_CHECK_MS } from '../tunables';

@@ -6,32 +6,29 @@
 import type { Database } from '../../src/db/schema';
 
 // PCN001 carries two cheques; PDC003 and PDC005 share a date (the PDCID breaks the tie, descending).
+const PDC001: Database['pcn'] = {
+  pdc_id: 'PDC001',
+  pcn_no: 'PCN001',
+  pcn_date: '2026-03-01',
+  customer_code: 'C001',
+  sales_officer_id: 'SO01',
+  payment_type: 'PDC',
+  payment_method: 'CHEQUE',
+  cheque_no: 'CHQ111',
+  cheque_date: '2026-03-15',
+  bank_name: 'HDFC Bank',
+  amount: 400000,
+  status: 'RECEIVED',
+};
+
 export const CHEQUES: Database['pcn'][] = [
+  PDC001,
+  // The same PCN's second cheque.
   {
-    pdc_id: 'PDC001',
-    pcn_no: 'PCN001',
-    pcn_date: '2026-03-01',
-    customer_code: 'C001',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'CHEQUE',
-    cheque_no: 'CHQ111',
-    cheque_date: '2026-03-15',
-    bank_name: 'HDFC Bank',
-    amount: 400000,
-    status: 'RECEIVED',
-  },
-  {
+    ...PDC001,
     pdc_id: 'PDC002',
-    pcn_no: 'PCN001',
-    pcn_date: '2026-03-01',
-    customer_code: 'C001',
-    sales_officer_id: 'SO01',
-    payment_type: 'PDC',
-    payment_method: 'CHEQUE',
     cheque_no: 'CHQ112',
     cheque_date: '2026-04-15',
-    bank_name: 'HDFC Bank',
     amount: 350000,
     status: 'DEPOSITED',
   },
