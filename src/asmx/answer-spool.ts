@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { whenClosed } from '../request-context/exchange';
 import { SPOOL_READ_BYTES } from '../tunables';
 
 /** The disk budget every answer of the process shares (SPOOL_DIR, SPOOL_MAX_MB), and what it has counted. */
@@ -68,16 +69,15 @@ export class AnswerOutlet {
   ) {
     // One listener each for the whole answer: compression moves 'drain' listeners onto its own
     // stream, where removing them again is not possible.
-    res
-      .on('drain', () => {
-        this.blocked = false;
-        this.wake?.();
-      })
-      .on('close', () => {
-        // A close before the last byte went out: the client hung up, or the connection was cut.
-        if (!res.writableFinished) this.aborted = true;
-        this.wake?.();
-      });
+    res.on('drain', () => {
+      this.blocked = false;
+      this.wake?.();
+    });
+    whenClosed(res, () => {
+      // A close before the last byte went out: the client hung up, or the connection was cut.
+      if (!res.writableFinished) this.aborted = true;
+      this.wake?.();
+    });
   }
 
   async write(chunk: string | Buffer): Promise<void> {

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import { whenClosed } from '../request-context/exchange';
 
 /** A body over the limit (413), not inflatable (400), of an unknown encoding (415); its message carries no internals. */
 class BodyError extends Error {
@@ -101,18 +102,20 @@ function collect(req: IncomingMessage, decoder: Transform | null, encoding: stri
       if (!decoder) finish(null);
     };
     const onAbort = () => finish(new ClientAbortedError());
+    // Closed before its end was read (the client left, perhaps while the request waited): the rest never comes.
     const onClose = () => {
-      if (!req.complete) finish(new ClientAbortedError());
+      if (!req.readableEnded) finish(new ClientAbortedError());
     };
     req.on('data', onRaw);
     req.on('end', onRawEnd);
     req.on('error', onAbort);
-    req.on('close', onClose);
-    if (!decoder) return;
-    decoder.on('data', onOut);
-    decoder.on('end', () => finish(null));
-    decoder.on('error', () => finish(new BodyError(400, `Request body is not valid ${encoding} data`)));
-    req.pipe(decoder);
+    if (decoder) {
+      decoder.on('data', onOut);
+      decoder.on('end', () => finish(null));
+      decoder.on('error', () => finish(new BodyError(400, `Request body is not valid ${encoding} data`)));
+      req.pipe(decoder);
+    }
+    whenClosed(req, onClose);
   });
 }
 

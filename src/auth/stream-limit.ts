@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress } from '../request-context/client-address';
+import { whenClosed } from '../request-context/exchange';
 
 /** What a client past its share is told to wait: its earlier answers are on their way. */
 export const STREAMS_RETRY_AFTER_SECONDS = 1;
@@ -49,7 +50,7 @@ export class StreamLimit {
     const address = clientAddress(req, this.limits.trustProxy);
     if ((this.underWay[address] ?? 0) >= this.limits.perAddress) throw new TooManyStreams();
     add(this.underWay, address, 1);
-    res.once('close', () => add(this.underWay, address, -1));
+    whenClosed(res, () => add(this.underWay, address, -1));
     if (this.turnsTaken < this.limits.turns) this.turnsTaken++;
     else await this.wait(address);
     let ended = false;

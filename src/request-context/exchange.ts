@@ -24,6 +24,15 @@ export function asBindingExchange(req: IncomingMessage, res: ServerResponse): as
   (res as Partial<BindingResponse>).locals ??= Object.create(null) as Record<string, unknown>;
 }
 
+/**
+ * Calls `fn` once `message` (a request or a response) has closed: at once when it already has, since a
+ * 'close' listener added later never runs (the client left while the request waited for something).
+ */
+export function whenClosed(message: NodeJS.EventEmitter & { readonly closed: boolean }, fn: () => void): void {
+  if (message.closed) fn();
+  else message.once('close', fn);
+}
+
 /** The authenticated user of a request, kept on res.locals from the access guard to the bindings. */
 export function setPrincipal(res: BindingResponse, principal: UsersTable): void {
   res.locals.principal = principal;

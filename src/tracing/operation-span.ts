@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { requestKindOf, summarize } from '../request-context/annotation';
+import { whenClosed } from '../request-context/exchange';
 import { tracer, tracingOn } from './spans';
 
 /** Runs an operation under its span, which ends with the answer; the binding has annotated the response already. */
@@ -25,8 +26,7 @@ export function traceOperation<T>(
       'asmx.contract': service.contract,
     },
   });
-  if (res.closed) queueMicrotask(() => endOperationSpan(span, res));
-  else res.once('close', () => endOperationSpan(span, res));
+  whenClosed(res, () => endOperationSpan(span, res));
   return context.with(trace.setSpan(context.active(), span), run);
 }
 

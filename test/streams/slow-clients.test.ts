@@ -3,17 +3,21 @@
  * connection, snapshot or reader thread, because a streamed answer is read as fast as the database
  * gives it and waits for its client on disk; every other client is served meanwhile. Also the send
  * timeout, the ceiling on connections, each address's share of streamed answers and the spool's disk
- * budget. The real server (src/server.ts) on a real port, raw sockets, both engines.
+ * budget, and clients that leave before their answer begins. The real server (src/server.ts) on a
+ * real port, raw sockets, both engines.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { storePassword } from '../../src/auth/credential-store';
+import { hashPassword } from '../../src/auth/password-hash';
 import { loadSettings } from '../../src/config';
 import { openEngine, type EngineKind } from '../../src/db/engine';
 import { migrate } from '../../src/db/migrate';
 import { startServer, type RunningServer } from '../../src/server';
-import { captureLog } from '../ops/ops-support';
+import { captureLog, type LogCapture } from '../ops/ops-support';
 import { emptyEngine, ENGINES } from '../support/engines';
 import { insertListFixture } from './list-fixture';
 import { getRaw } from './stream-support';
@@ -58,7 +62,7 @@ async function listDatabase(kind: EngineKind): Promise<Database> {
 async function serve(
   database: Database,
   env: Record<string, string> = {},
-): Promise<{ server: RunningServer; port: number; spoolDir: string }> {
+): Promise<{ server: RunningServer; port: number; spoolDir: string; log: LogCapture }> {
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-spool-'));
   const settings = loadSettings({
     PORT: '0',
@@ -69,23 +73,31 @@ async function serve(
     SHUTDOWN_DRAIN_MS: '0',
     ...env,
   });
-  const server = await startServer(settings, { seedEmbedded: false, logDestination: captureLog().destination });
-  return { server, port: Number(new URL(server.address).port), spoolDir };
+  const log = captureLog();
+  const server = await startServer(settings, { seedEmbedded: false, logDestination: log.destination });
+  return { server, port: Number(new URL(server.address).port), spoolDir, log };
 }
 
 /** A client that sends `path` and never reads a byte of the answer, from `localAddress` (any 127.x.y.z is this machine). */
-function silentClient(port: number, requestPath: string, localAddress = '127.0.0.1'): Promise<net.Socket> {
+function silentClient(
+  port: number,
+  requestPath: string,
+  localAddress = '127.0.0.1',
+  headers: Record<string, string> = {},
+): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => {
       socket.pause();
-      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, () => resolve(socket));
+      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headerLines(headers)}\r\n`, () =>
+        resolve(socket),
+      );
     });
     socket.on('error', reject);
   });
 }
 
-async function metric(port: number, name: string): Promise<number> {
-  const text = (await getRaw(port, '/metrics')).body.toString('utf8');
+async function metric(port: number, name: string, headers: Record<string, string> = {}): Promise<number> {
+  const text = (await getRaw(port, '/metrics', headers)).body.toString('utf8');
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line === undefined ? Number.NaN : Number(line.slice(name.length + 1));
 }
@@ -189,6 +201,45 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
     }
   });
 
+  it('a client that leaves before its answer is admitted gives back its share, its disk and its file', async () => {
+    const engine = openEngine(database.url);
+    try {
+      await storePassword(engine.db, 'ADM001', await hashPassword(PASSWORD), new Date().toISOString());
+    } finally {
+      await engine.close();
+    }
+    const { server, port, spoolDir, log } = await serve(database, { AUTH_MODE: 'basic', MAX_STREAMS_PER_ADDRESS: '1' });
+    const victims = [
+      { path: LARGE_LIST, address: '127.0.0.3' },
+      { path: V2_LARGE_LIST, address: '127.0.0.4' },
+    ];
+    try {
+      // Their password checks wait for libuv's pool: each client hangs up, and the server sees it,
+      // before its answer is admitted and begun.
+      const release = holdThreadPool();
+      try {
+        for (const victim of victims) (await silentClient(port, victim.path, victim.address, ADMIN)).destroy();
+        await until(
+          () => Promise.resolve(victims.every((victim) => log.lines.some((line) => line.path === victim.path))),
+          5000,
+          'hang-ups seen',
+        );
+      } finally {
+        await release();
+      }
+      // A whole list read after the release: by its end the victims' answers have been admitted and begun.
+      expect((await getFrom(port, LARGE_LIST, '127.0.0.9', ADMIN)).status).toBe(200);
+      await until(
+        async () => (await metric(port, 'asmx_spool_bytes', ADMIN)) === 0 && spoolFilesOpen(spoolDir) === 0,
+        5000,
+        'disk and files given back',
+      );
+      for (const victim of victims) expect((await getFrom(port, LARGE_LIST, victim.address, ADMIN)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('answers 429 in the binding form past MAX_STREAMS_PER_ADDRESS; another address is still served', async () => {
     const { server, port } = await serve(database, { MAX_STREAMS_PER_ADDRESS: '2' });
     const silent: net.Socket[] = [];
@@ -283,10 +334,9 @@ function slowRead(
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => {
       socket.pause();
-      const extra = Object.entries(headers)
-        .map(([name, value]) => `${name}: ${value}\r\n`)
-        .join('');
-      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`);
+      socket.write(
+        `GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headerLines(headers)}\r\n`,
+      );
       const bite = () => {
         if (socket.destroyed) return;
         socket.resume();
@@ -359,10 +409,15 @@ function soapV2List(port: number): Promise<{ status: number; body: Buffer }> {
   );
 }
 
-function getFrom(port: number, requestPath: string, localAddress: string): Promise<{ status: number }> {
+function getFrom(
+  port: number,
+  requestPath: string,
+  localAddress: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () =>
-      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      socket.write(`GET ${requestPath} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headerLines(headers)}\r\n`),
     );
     let head = '';
     socket.on('data', (chunk: Buffer) => (head ||= chunk.toString('latin1')));
@@ -387,4 +442,41 @@ function rawExchange(port: number, request: string): Promise<string> {
     socket.on('close', () => resolve(text));
     socket.on('error', reject);
   });
+}
+
+const PASSWORD = 'slow-clients-password';
+const ADMIN = { Authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}` };
+
+function headerLines(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+}
+
+/**
+ * Occupies every thread of libuv's pool (UV_THREADPOOL_SIZE, 4 by default) with the opening of a FIFO,
+ * which waits for a writer: what the server runs on the pool (scrypt) waits until the release.
+ */
+function holdThreadPool(): () => Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mobileapp-pool-'));
+  const fifos = Array.from({ length: Number(process.env.UV_THREADPOOL_SIZE) || 4 }, (_, i) => path.join(dir, `${i}`));
+  for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+  const readers = fifos.map((fifo) => fs.promises.open(fifo, 'r'));
+  return async () => {
+    const writers = fifos.map((fifo) => fs.openSync(fifo, 'w'));
+    for (const reader of await Promise.all(readers)) await reader.close();
+    for (const writer of writers) fs.closeSync(writer);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/** The descriptors this process (the server's) has open on files of the spool. */
+function spoolFilesOpen(spoolDir: string): number {
+  return fs.readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(spoolDir);
+    } catch {
+      return false;
+    }
+  }).length;
 }
