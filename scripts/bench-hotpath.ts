@@ -23,8 +23,8 @@
  * rounds (one run's p99 on these shared machines moves with whatever else the machine did in those
  * seconds), its ratio the median of the rounds' ratios, and the second table shows every round's
  * p99 / p50. With --peer-build DIR (a checkout with its dist/ built) the peers are left out: the soap
- * and http rows run against this build and DIR's alike (compareBuilds), what a change did to them.
- * Not part of the test suite.
+ * and http rows run against this build and DIR's alike (compareBuilds), each started as its own npm
+ * start starts it, what a change did to them. Not part of the test suite.
  *
  *   npm run build && node dist/scripts/bench-hotpath.js [--database URL] [--duration 8] [--rounds 3] [--connections 50]
  *                                                       [--port P] [--rows soap,http,light,tracing] [--match TEXT] [--profile DIR]
@@ -50,11 +50,12 @@ import { firstUserOf } from '../src/demo-data/operation-calls';
 import { traceOperation } from '../src/tracing/operation-span';
 import { traceRequests } from '../src/tracing/server-span';
 import {
+  nodeCommand,
   percentile,
   PINNED,
   procCpuMs,
   runWrk,
-  SERVER_NODE_FLAGS,
+  SERVE,
   settle,
   spawnPinned,
   stopServer,
@@ -62,6 +63,8 @@ import {
   withBenchData,
 } from './bench-server';
 
+/** This checkout: the build measured. */
+const ROOT = path.join(__dirname, '..', '..');
 const NS = 'http://tempuri.org/';
 const MAIN = '/API/MobileAppWebService.asmx';
 const SYNC = '/API/SyncCustomers.asmx';
@@ -176,8 +179,8 @@ function parseOptions(argv: string[]): Options {
     else if (argv[i] === '--profile') options.profile = path.resolve(value);
     else if (argv[i] === '--match') options.match = value;
     else if (argv[i] === '--peer-build') {
-      options.peerBuild = path.resolve(value, 'dist', 'src', 'main.js');
-      if (!fs.existsSync(options.peerBuild))
+      options.peerBuild = path.resolve(value);
+      if (!fs.existsSync(path.join(options.peerBuild, 'dist', 'src', 'main.js')))
         throw new Error(`${options.peerBuild}: build it first (npm run build there)`);
     } else if (argv[i] === '--rows')
       options.rows = new Set(
@@ -281,7 +284,7 @@ function lightRows(codes: Codes, options: Options): Row[] {
 
 /** One server with the answer cache off; per light read its answer's size, rates and CPU per request, the event loop's apart. */
 async function measureLight(
-  args: string[],
+  command: string[],
   env: NodeJS.ProcessEnv,
   port: number,
   rows: Row[],
@@ -293,7 +296,7 @@ async function measureLight(
     '| light read (HTTP GET) | answer | req/s | p50 | p99 | server CPU per request | event loop | other threads |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  const server = await startMeasured('light reads', args, env, port, '/');
+  const server = await startMeasured('light reads', command, env, port, '/');
   try {
     for (const row of rows) {
       const answer = await request(port, row);
@@ -480,13 +483,13 @@ interface Measured {
 
 async function startMeasured(
   label: string,
-  args: string[],
+  command: string[],
   env: NodeJS.ProcessEnv,
   port: number,
   readyPath: string,
   output?: string,
 ): Promise<Measured> {
-  const child = spawnPinned(args, env, output);
+  const child = spawnPinned(command, env, output);
   await waitUntilAnswers(port, readyPath, child, (status) => status > 0 && status < 500);
   return { label, port, child, output };
 }
@@ -556,7 +559,7 @@ function measureRounds(server: Measured, row: Row, options: Options, dir: string
 /** Every row against one server started for them alone, in rounds. */
 async function measureServer(
   label: string,
-  args: string[],
+  command: string[],
   env: NodeJS.ProcessEnv,
   port: number,
   rows: Row[],
@@ -568,7 +571,7 @@ async function measureServer(
   if (rows.length === 0) return results;
   const server = await startMeasured(
     label,
-    args,
+    command,
     env,
     port,
     rows[0].group === 'soap' ? `${rows[0].target}?wsdl` : '/',
@@ -590,7 +593,7 @@ async function measureServer(
  */
 async function sideBySide(
   rows: Row[],
-  serverArgs: string[],
+  serverCommand: string[],
   serverEnv: NodeJS.ProcessEnv,
   record: () => Promise<void>,
   recordedFile: string,
@@ -610,17 +613,23 @@ async function sideBySide(
     return server;
   };
   try {
-    const server = await start('this server', serverArgs, serverEnv, options.port, '/', output);
+    const server = await start('this server', serverCommand, serverEnv, options.port, '/', output);
     await record();
     const soapPort = options.port + 1;
     const expressPort = options.port + 2;
     const soapPeer = rows.some((r) => r.group === 'soap')
-      ? await start('soap.listen', [self, '--peer', 'soap', String(soapPort)], process.env, soapPort, `${SYNC}?wsdl`)
+      ? await start(
+          'soap.listen',
+          nodeCommand([self, '--peer', 'soap', String(soapPort)]),
+          process.env,
+          soapPort,
+          `${SYNC}?wsdl`,
+        )
       : undefined;
     const expressPeer = rows.some((r) => r.group === 'http')
       ? await start(
           'express',
-          [self, '--peer', 'express', String(expressPort), recordedFile],
+          nodeCommand([self, '--peer', 'express', String(expressPort), recordedFile]),
           process.env,
           expressPort,
           '/',
@@ -628,7 +637,13 @@ async function sideBySide(
       : undefined;
     const rawPort = options.port + 8;
     const rawPeer = rows.some((r) => r.group === 'http')
-      ? await start('raw node:http', [self, '--peer', 'raw', String(rawPort), recordedFile], process.env, rawPort, '/')
+      ? await start(
+          'raw node:http',
+          nodeCommand([self, '--peer', 'raw', String(rawPort), recordedFile]),
+          process.env,
+          rawPort,
+          '/',
+        )
       : undefined;
     await settle("the servers'");
     for (const row of rows) {
@@ -651,6 +666,14 @@ async function sideBySide(
   return { ours, peers, raws };
 }
 
+/** What `dir`'s npm start runs once built, run in `dir`: each build is started as its own users start it. */
+function startCommand(dir: string): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return ['sh', '-c', `cd "$0" && exec ${scripts.start.split('&&').at(-1)!.trim()}`, dir];
+}
+
 /**
  * This build and the peer build (`options.peerBuild`) side by side, each pinned to core 1 and idle but
  * for the one measured, round by round with the order swapped each round, so that neither always runs
@@ -659,7 +682,6 @@ async function sideBySide(
  */
 async function compareBuilds(
   rows: Row[],
-  main: string,
   serverEnv: NodeJS.ProcessEnv,
   options: Options,
   dir: string,
@@ -671,12 +693,10 @@ async function compareBuilds(
   const started: Measured[] = [];
   try {
     for (const [label, build, port] of [
-      ['this build', main, options.port],
+      ['this build', ROOT, options.port],
       ['peer build', options.peerBuild!, options.port + 1],
     ] as const) {
-      started.push(
-        await startMeasured(label, [...SERVER_NODE_FLAGS, build], { ...serverEnv, PORT: String(port) }, port, '/'),
-      );
+      started.push(await startMeasured(label, startCommand(build), { ...serverEnv, PORT: String(port) }, port, '/'));
       for (const row of rows) {
         const { status } = await request(port, row);
         if (status !== 200) throw new Error(`${row.label}: ${label} answered HTTP ${status}`);
@@ -722,7 +742,7 @@ const TRACING = [
  */
 async function measureTracing(
   rows: Row[],
-  serverArgs: string[],
+  serverCommand: string[],
   serverEnv: NodeJS.ProcessEnv,
   options: Options,
   dir: string,
@@ -736,7 +756,12 @@ async function measureTracing(
   ];
   const floors: string[] = [];
   try {
-    const sink = spawnPinned([__filename, '--peer', 'otlp', String(sinkPort)], process.env, undefined, '0');
+    const sink = spawnPinned(
+      nodeCommand([__filename, '--peer', 'otlp', String(sinkPort)]),
+      process.env,
+      undefined,
+      '0',
+    );
     started.push({ label: 'otlp sink', port: sinkPort, child: sink });
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}` };
     const servers: Measured[] = [];
@@ -745,7 +770,7 @@ async function measureTracing(
     for (const [i, tracing] of TRACING.entries()) {
       const port = options.port + 3 + i;
       const env = { ...serverEnv, PORT: String(port), ...(i === 0 ? {} : { ...endpoint, ...tracing.env }) };
-      const server = await startMeasured(tracing.label, serverArgs, env, port, '/');
+      const server = await startMeasured(tracing.label, serverCommand, env, port, '/');
       started.push(server);
       servers.push(server);
       if (i === 0)
@@ -767,7 +792,7 @@ async function measureTracing(
       const env = { ...process.env, ...(i === 0 ? {} : { ...endpoint, ...tracing.env }) };
       const raw = await startMeasured(
         `raw, ${tracing.label}`,
-        [__filename, '--peer', 'raw', String(port), recordedFile],
+        nodeCommand([__filename, '--peer', 'raw', String(port), recordedFile]),
         env,
         port,
         '/',
@@ -849,16 +874,21 @@ async function main(): Promise<void> {
     SEED_DEMO_DATA: 'false',
     SHUTDOWN_DRAIN_MS: '0',
   };
-  const serverArgs = [
-    ...SERVER_NODE_FLAGS,
+  const serverCommand = [
+    SERVE,
     '--trace-gc',
     ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []),
     main,
   ];
   if (options.peerBuild !== undefined) {
-    const lines = await compareBuilds(rows, main, serverEnv, options, dir);
+    // Each build runs in its own directory: a file path in the URL must not depend on it.
+    const database = options.database.replace(
+      /^sqlite:(?!:memory:)(.*)$/,
+      (_, file: string) => `sqlite:${path.resolve(file)}`,
+    );
+    const lines = await compareBuilds(rows, { ...serverEnv, DATABASE_URL: database }, options, dir);
     process.stdout.write(
-      `${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, ${options.rounds} rounds, this build ${main} against ${options.peerBuild}${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n${lines.join('\n')}\n`,
+      `${options.database}, wrk -t1 -c${options.connections} -d${options.duration}s, ${options.rounds} rounds, this build ${ROOT} against ${options.peerBuild}${PINNED ? ', servers on core 1, wrk on core 0' : ' (taskset missing: not pinned)'}\n${lines.join('\n')}\n`,
     );
     fs.rmSync(dir, { recursive: true, force: true });
     return;
@@ -883,7 +913,7 @@ async function main(): Promise<void> {
   const peerPort = options.port + 1;
   const { ours, peers, raws } = await sideBySide(
     rows,
-    serverArgs,
+    serverCommand,
     serverEnv,
     record,
     recordedFile,
@@ -895,7 +925,7 @@ async function main(): Promise<void> {
   const keptRows = rows.filter((r) => r.group === 'http' && r.label.includes('getPCNList'));
   const uncached = await measureServer(
     'cache off',
-    serverArgs,
+    serverCommand,
     { ...serverEnv, ANSWER_CACHE_MB: '0' },
     options.port,
     keptRows,
@@ -904,7 +934,7 @@ async function main(): Promise<void> {
     output,
   );
   const light = await measureLight(
-    serverArgs.filter((a) => a !== '--trace-gc'),
+    serverCommand.filter((a) => a !== '--trace-gc'),
     { ...serverEnv, ANSWER_CACHE_MB: '0' },
     options.port,
     lightRows(codes, options),
@@ -918,7 +948,7 @@ async function main(): Promise<void> {
     : [];
   const tracing = await measureTracing(
     tracedRows,
-    serverArgs.filter((a) => a !== '--trace-gc'),
+    serverCommand.filter((a) => a !== '--trace-gc'),
     serverEnv,
     options,
     dir,
@@ -926,7 +956,7 @@ async function main(): Promise<void> {
   const rawRow: Row = { ...soapRow('1.1', SYNC, 'HelloWorld', {}), label: 'raw node:http, fixed SOAP reply' };
   const rawResults = await measureServer(
     'raw node:http',
-    [self, '--peer', 'raw', String(peerPort)],
+    nodeCommand([self, '--peer', 'raw', String(peerPort)]),
     process.env,
     peerPort,
     [rawRow],

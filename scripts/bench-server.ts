@@ -32,21 +32,30 @@ export function withBenchData<T>(database: string, scale: number, work: (engine:
   });
 }
 
-/** Runs node with `args` on `core` (1, the servers'; this process moves to core 0), its standard output dropped or written to `stdoutFile`. */
+/** bin/serve, which every start command runs: node's flags and the allocator's settings (docs/operations.md, "Memory"). */
+export const SERVE = path.join(__dirname, '..', '..', 'bin', 'serve');
+
+/** The command that runs this node with `args`. */
+export function nodeCommand(args: readonly string[]): string[] {
+  return [process.execPath, ...args];
+}
+
+/**
+ * Runs `command` (a program and its arguments) on `core` (1, the servers'; this process moves to core 0),
+ * its standard output dropped or written to `stdoutFile`. bin/serve runs the node running this.
+ */
 export function spawnPinned(
-  args: readonly string[],
+  command: readonly string[],
   env: NodeJS.ProcessEnv,
   stdoutFile = '/dev/null',
   core = '1',
 ): ChildProcess {
   const stdio: ['ignore', number, 'inherit'] = ['ignore', fs.openSync(stdoutFile, 'w'), 'inherit'];
-  if (!PINNED) return spawn(process.execPath, args, { env, stdio });
+  const withNode = { NODE: process.execPath, ...env };
+  if (!PINNED) return spawn(command[0], command.slice(1), { env: withNode, stdio });
   spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  return spawn('taskset', ['-c', core, process.execPath, ...args], { env, stdio });
+  return spawn('taskset', ['-c', core, ...command], { env: withNode, stdio });
 }
-
-/** The flags the server's own start commands (package.json "start", the Dockerfile) give node: docs/operations.md, "Memory". */
-export const SERVER_NODE_FLAGS = ['--expose-gc', '--max-semi-space-size=8'];
 
 /** This server (dist/src/main.js) on `database` and `port`, started as `npm start` starts it, pinned; resolves once /ready says 200. */
 export async function startServer(
@@ -58,7 +67,7 @@ export async function startServer(
   // A server left by an earlier run would answer /ready in place of this one, and be the one measured.
   if (!(await portFree(port))) throw new Error(`port ${port} is taken (a server of an earlier run?)`);
   const main = path.join(__dirname, '..', 'src', 'main.js');
-  const child = spawnPinned([...SERVER_NODE_FLAGS, ...nodeArgs, main], {
+  const child = spawnPinned([SERVE, ...nodeArgs, main], {
     ...process.env,
     DATABASE_URL: database,
     PORT: String(port),

@@ -40,7 +40,7 @@ officer=$(node -e "
   firstUserOf(engine.db, 'SO').then((id) => { console.log(id); return engine.close(); });
 " "$database")
 
-DATABASE_URL="$database" PORT=$port HOST=127.0.0.1 LOG_LEVEL=warn node --expose-gc --max-semi-space-size=8 dist/src/main.js &
+DATABASE_URL="$database" PORT=$port HOST=127.0.0.1 LOG_LEVEL=warn bin/serve &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.2; done

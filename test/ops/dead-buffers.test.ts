@@ -1,11 +1,10 @@
 /**
  * Dead Buffers go back soon (src/process/dead-buffers.ts; docs/architecture.md, "Dead Buffers"): in a
  * real node process, answer-sized Buffers that die one after another never lie outside V8's heap much
- * beyond DEAD_BUFFER_BYTES when node has --expose-gc, as the start commands give it; without it, V8
+ * beyond DEAD_BUFFER_BYTES when node has --expose-gc, as bin/serve gives it; without it, V8
  * lets them pile up (the control: were that no longer so, the collector could go).
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { DEAD_BUFFER_BYTES } from '../../src/tunables';
 
@@ -32,15 +31,5 @@ describe('dead Buffers', () => {
 
   it('without it, V8 lets far more pile up', async () => {
     expect(await mostOutside([])).toBeGreaterThan(DEAD_BUFFER_BYTES + 24 * MB);
-  });
-
-  it('the start commands give node --expose-gc', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    };
-    expect(pkg.scripts.start).toMatch(/\bnode --expose-gc .*dist\/src\/main\.js$/);
-    expect(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(
-      /^CMD \["node", "--expose-gc", .*"dist\/src\/main\.js"\]$/m,
-    );
   });
 });

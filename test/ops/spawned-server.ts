@@ -1,5 +1,5 @@
 /**
- * The real server in a process of its own (src/main.ts through launch-ts.js, no build needed), for
+ * The real server in a process of its own (bin/serve running src/main.ts through launch-ts.js, no build needed), for
  * the tests of signals, shutdown and workers; and a raw HTTP/1.1 client that controls exactly when
  * each byte is sent, so a request can be held in flight.
  */
@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { LogLine } from './ops-support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+export const SERVE = path.join(ROOT, 'bin', 'serve');
 
 export interface SpawnedServer {
   child: ChildProcess;
@@ -28,10 +29,12 @@ export interface SpawnedServer {
 export function spawnServer(env: Record<string, string>): SpawnedServer {
   // A directory of its own, so no .env file of the working tree is read.
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'asmx-server-'));
-  const child = spawn(process.execPath, [path.join(ROOT, 'test', 'ops', 'launch-ts.js'), 'src/main.ts'], {
+  // Started as the start commands start it (bin/serve), on this node.
+  const child = spawn(SERVE, [path.join(ROOT, 'test', 'ops', 'launch-ts.js'), 'src/main.ts'], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',
+      NODE: process.execPath,
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
