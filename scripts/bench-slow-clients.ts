@@ -8,8 +8,9 @@
  * for a company-wide list (collection statements of three years, the PCN list, the activity report,
  * their v2 forms) and never reads a byte. Meanwhile, for --seconds, another client (127.0.0.1) reads
  * in turn a PCN's details, one day's collection statements, the whole list of collection statements
- * and /ready. Printed per case: each read's p50, p99 and worst latency and its statuses, the
- * server's peak resident memory (VmHWM), and what waits on disk at the end (asmx_spool_bytes).
+ * and /ready. Printed per case: each read's p50, p99 and worst latency (read whole), the worst time
+ * to its first byte, and its statuses; the server's peak resident memory (VmHWM); and what waits on
+ * disk at the end (asmx_spool_bytes).
  * --silent runs only the cases with those numbers of silent connections.
  *
  * Linux only (it reads /proc/<pid>). Figures go to docs/performance.md, never into the test suite.
@@ -44,16 +45,19 @@ const CASES: readonly { name: string; connections: number; addresses: number }[]
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A GET read whole: its status and time in ms (a status 0 for a connection that failed). */
-function timedGet(path: string): Promise<{ status: number; ms: number }> {
+/** A GET read whole: its status, its time in ms and when its first byte came (a status 0 for a connection that failed). */
+function timedGet(path: string): Promise<{ status: number; ms: number; firstMs: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
+    let firstMs = NaN;
+    const done = (status: number) => resolve({ status, ms: performance.now() - started, firstMs });
     const req = http.get({ host: '127.0.0.1', port: PORT, path, agent: false }, (res) => {
+      res.once('data', () => (firstMs = performance.now() - started));
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      res.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+      res.on('end', () => done(res.statusCode ?? 0));
+      res.on('error', () => done(0));
     });
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+    req.on('error', () => done(0));
   });
 }
 
@@ -83,15 +87,16 @@ async function runCase(database: string, seconds: number, c: (typeof CASES)[numb
   try {
     for (let i = 0; i < c.connections; i++)
       silent.push(await silentClient(SILENT_ASKS[i % SILENT_ASKS.length], `127.0.0.${2 + (i % c.addresses)}`));
-    const times = new Map<string, { ms: number[]; statuses: Map<number, number> }>(
-      READS.map(([name]) => [name, { ms: [], statuses: new Map() }]),
+    const times = new Map<string, { ms: number[]; firstMs: number[]; statuses: Map<number, number> }>(
+      READS.map(([name]) => [name, { ms: [], firstMs: [], statuses: new Map() }]),
     );
     const until = Date.now() + seconds * 1000;
     while (Date.now() < until) {
       for (const [name, path] of READS) {
-        const { status, ms } = await timedGet(path);
+        const { status, ms, firstMs } = await timedGet(path);
         const seen = times.get(name)!;
         seen.ms.push(ms);
+        seen.firstMs.push(firstMs);
         seen.statuses.set(status, (seen.statuses.get(status) ?? 0) + 1);
       }
     }
@@ -103,7 +108,7 @@ async function runCase(database: string, seconds: number, c: (typeof CASES)[numb
     for (const [name, seen] of times) {
       const statuses = [...seen.statuses].map(([status, n]) => `${n}x${status}`).join(' ');
       process.stdout.write(
-        `  ${name.padEnd(22)} p50 ${percentile(seen.ms, 50).toFixed(1)} ms  p99 ${percentile(seen.ms, 99).toFixed(1)} ms  worst ${Math.max(...seen.ms).toFixed(1)} ms  ${statuses}\n`,
+        `  ${name.padEnd(22)} p50 ${percentile(seen.ms, 50).toFixed(1)} ms  p99 ${percentile(seen.ms, 99).toFixed(1)} ms  worst ${Math.max(...seen.ms).toFixed(1)} ms  first byte worst ${Math.max(...seen.firstMs).toFixed(1)} ms  ${statuses}\n`,
       );
     }
   } finally {
