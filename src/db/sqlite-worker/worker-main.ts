@@ -22,10 +22,9 @@ function open(): Connection {
   if (settings.writer) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // A page cache of 500 KiB, a quarter of SQLite's default: the four connections' caches weighed on the
-  // server's memory, the reports ran no slower, and the OS keeps the file's pages cached anyway
-  // (docs/operations.md, "Memory").
-  db.pragma('cache_size = -500');
+  // SQLite's own page cache size rather than the driver's larger one: the connections' caches weighed on the
+  // server's memory, and the OS keeps the file's pages cached anyway (docs/operations.md, "Memory").
+  db.pragma('cache_size = -2000');
   if (!settings.writer) db.pragma('query_only = ON');
   return db;
 }
