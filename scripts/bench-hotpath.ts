@@ -612,38 +612,23 @@ async function sideBySide(
     started.push(server);
     return server;
   };
+  /** One of this script's peers (`--peer kind port ...rest`), on this node. */
+  const startPeer = (label: string, kind: string, port: number, readyPath: string, ...rest: string[]) =>
+    start(label, nodeCommand([self, '--peer', kind, String(port), ...rest]), process.env, port, readyPath);
   try {
     const server = await start('this server', serverCommand, serverEnv, options.port, '/', output);
     await record();
     const soapPort = options.port + 1;
     const expressPort = options.port + 2;
     const soapPeer = rows.some((r) => r.group === 'soap')
-      ? await start(
-          'soap.listen',
-          nodeCommand([self, '--peer', 'soap', String(soapPort)]),
-          process.env,
-          soapPort,
-          `${SYNC}?wsdl`,
-        )
+      ? await startPeer('soap.listen', 'soap', soapPort, `${SYNC}?wsdl`)
       : undefined;
     const expressPeer = rows.some((r) => r.group === 'http')
-      ? await start(
-          'express',
-          nodeCommand([self, '--peer', 'express', String(expressPort), recordedFile]),
-          process.env,
-          expressPort,
-          '/',
-        )
+      ? await startPeer('express', 'express', expressPort, '/', recordedFile)
       : undefined;
     const rawPort = options.port + 8;
     const rawPeer = rows.some((r) => r.group === 'http')
-      ? await start(
-          'raw node:http',
-          nodeCommand([self, '--peer', 'raw', String(rawPort), recordedFile]),
-          process.env,
-          rawPort,
-          '/',
-        )
+      ? await startPeer('raw node:http', 'raw', rawPort, '/', recordedFile)
       : undefined;
     await settle("the servers'");
     for (const row of rows) {

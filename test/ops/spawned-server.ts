@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { LogLine } from './ops-support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-export const SERVE = path.join(ROOT, 'bin', 'serve');
+const SERVE = path.join(ROOT, 'bin', 'serve');
 
 export interface SpawnedServer {
   child: ChildProcess;
