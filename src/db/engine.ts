@@ -68,7 +68,7 @@ export interface EngineOptions extends Partial<PoolTimeouts> {
   // SQLite: the server uses worker threads (docs/operations.md); bulk loaders may stay in process.
   /** Run queries in this thread (the bulk-loading scripts); default: on worker threads. */
   sqliteInProcess?: boolean;
-  /** Reader threads beside the one writer (default 3; ':memory:' has none). */
+  /** Reader threads beside the one writer (default 2; ':memory:' has none). */
   sqliteReaders?: number;
   /** SQLite's busy_timeout (DB_BUSY_TIMEOUT_MS; default 5000). */
   busyTimeoutMs?: number;
@@ -81,15 +81,16 @@ const SQLITE_COLUMN_TYPES: ColumnTypes = { date: 'date', timestamp: 'text', mone
 function openSqlite(file: string, options: EngineOptions): Engine {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   if (options.sqliteInProcess) return openSqliteInProcess(file, options.busyTimeoutMs ?? 5000);
-  const readers = options.sqliteReaders ?? 3;
+  const readers = options.sqliteReaders ?? 2;
   const dialect = new SqliteWorkerDialect({
     file,
     readers,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
   });
-  // One reader always left for short reads; ':memory:' has its writer only, which snapshots share.
-  const snapshotTurns = file === ':memory:' ? 1 : Math.max(1, readers - 1);
+  // Snapshots may take every reader: short reads then run on the writer (worker-pool.ts). ':memory:'
+  // has its writer only, which snapshots share.
+  const snapshotTurns = file === ':memory:' ? 1 : Math.max(1, readers);
   return sqliteEngine(file, new Kysely<Database>({ dialect }), snapshotTurns, dialect.pool, sqliteDataVersion(file));
 }
 

@@ -114,7 +114,9 @@ class WorkerConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.pinned) return this.run<R>(this.pinned, compiled);
-    const lease = await this.lease(this.groupFor(compiled));
+    const select = isSelect(compiled);
+    // A short read may run on the writer when snapshots hold every reader; a snapshot or cursor never does.
+    const lease = await this.lease(select ? this.pool.readGroup : this.pool.writer, select);
     try {
       return await this.run<R>(lease, compiled);
     } finally {
@@ -187,20 +189,13 @@ class WorkerConnection implements DatabaseConnection {
     if (this.pinned) await this.finish('rollback').catch(() => undefined);
   }
 
-  /** A SELECT built with Kysely, or raw SQL that is a plain SELECT, goes to a reader. */
-  private groupFor(compiled: CompiledQuery): SlotGroup {
-    const select =
-      SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
-    return select ? this.pool.readGroup : this.pool.writer;
-  }
-
-  /** Borrows a worker of the group; a worker that died is replaced before it is lent again. */
-  private async lease(group: SlotGroup): Promise<Lease> {
-    const slot = await group.acquire();
+  /** Borrows a worker of the group (a short read: or the writer, when lent); a dead worker is replaced before it is lent again. */
+  private async lease(group: SlotGroup, shortRead = false): Promise<Lease> {
+    const slot = await group.acquire(shortRead);
     try {
       return { slot, link: await slot.current() };
     } catch (err) {
-      group.release(slot);
+      slot.group.release(slot);
       throw err;
     }
   }
@@ -224,4 +219,9 @@ class WorkerConnection implements DatabaseConnection {
     if (answer.numAffectedRows === undefined) return { rows: answer.rows as R[] };
     return { rows: answer.rows as R[], numAffectedRows: answer.numAffectedRows, insertId: answer.insertId };
   }
+}
+
+/** A SELECT built with Kysely, or raw SQL that is a plain SELECT: it goes to a reader. */
+function isSelect(compiled: CompiledQuery): boolean {
+  return SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
 }

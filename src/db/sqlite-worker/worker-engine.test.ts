@@ -354,4 +354,46 @@ describe('SQLite worker engine limits', () => {
       await engine.close();
     }
   });
+
+  it('runs a short read on the writer while snapshots hold every reader; a snapshot never takes the writer', async () => {
+    const engine = temporarySqlite({ sqliteReaders: 2, acquireTimeoutMs: 300 });
+    try {
+      await migrate(engine);
+      const snapshot = () => engine.db.startTransaction().setAccessMode('read only').execute();
+      const snapshots = [await snapshot(), await snapshot()];
+      expect(engine.sqliteWorkers!.stats()).toMatchObject({ workers: 3, busy: 2 });
+      // Both readers are lent: the short read runs on the writer, at once.
+      const started = Date.now();
+      await expect(sql`select count(*) as n from users`.execute(engine.db)).resolves.toEqual({ rows: [{ n: 0 }] });
+      expect(Date.now() - started).toBeLessThan(250);
+      // A third snapshot waits for a reader and gives up; the writer stays free for writes.
+      await expect(snapshot()).rejects.toThrow(/timed out after 300 ms waiting for an SQLite worker/);
+      await expect(sql`update users set name = name`.execute(engine.db)).resolves.toBeDefined();
+      for (const trx of snapshots) await trx.commit().execute();
+      expect(engine.sqliteWorkers!.stats()).toMatchObject({ busy: 0, waiting: 0 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('hands the writer to a waiting write before a short read waiting to borrow it', async () => {
+    const engine = temporarySqlite({ sqliteReaders: 1 });
+    try {
+      await migrate(engine);
+      const snapshot = await engine.db.startTransaction().setAccessMode('read only').execute();
+      const writing = await engine.db.startTransaction().execute();
+      const done: string[] = [];
+      // The short read waits first, for the reader or the writer; the write waits for the writer.
+      const read = sql`select count(*) as n from users`.execute(engine.db).then(() => done.push('read'));
+      const write = sql`update users set name = name`.execute(engine.db).then(() => done.push('write'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(engine.sqliteWorkers!.stats().waiting).toBe(2);
+      await writing.commit().execute();
+      await Promise.all([read, write]);
+      expect(done).toEqual(['write', 'read']);
+      await snapshot.commit().execute();
+    } finally {
+      await engine.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The SQLite worker threads of one database: one writer and a few readers beside it in WAL mode, each
- * lent to one user at a time. ':memory:' cannot be shared between connections: the writer alone.
+ * lent to one user at a time; a short read takes the writer when every reader is lent. ':memory:'
+ * cannot be shared between connections: the writer alone.
  */
 import { WorkerGoneError, WorkerLink } from './worker-link';
 import { WORKER_NICE } from './protocol';
@@ -41,23 +42,41 @@ export class Slot {
   }
 }
 
-/** Slots lent out exclusively, waiters served in order; a waiter gives up after `timeoutMs`. */
+/** One who waits for a slot; `borrows`: a short read, which may take the lender's slot too. */
+interface Waiter {
+  readonly take: (slot: Slot) => void;
+  readonly borrows: boolean;
+}
+
+/**
+ * Slots lent out exclusively, waiters served in order; a waiter gives up after `timeoutMs`. A group may
+ * lend its free slots to another group's short reads (the writer to the readers': see lendTo).
+ */
 export class SlotGroup {
   readonly slots: Slot[] = [];
-  private readonly queue: ((slot: Slot) => void)[] = [];
+  private readonly queue: Waiter[] = [];
+  private lender: SlotGroup | undefined;
+  private borrower: SlotGroup | undefined;
 
   constructor(private readonly timeoutMs: number) {}
 
-  acquire(): Promise<Slot> {
-    const free = this.slots.find((slot) => !slot.busy);
-    if (free) {
-      free.busy = true;
-      return Promise.resolve(free);
-    }
+  /** `borrower`'s short reads may take this group's slots whenever none of this group's own waits for one. */
+  lendTo(borrower: SlotGroup): void {
+    this.borrower = borrower;
+    borrower.lender = this;
+  }
+
+  /** A slot of this group; with `borrow` (a short read), or one the lender has free when this group has none. */
+  acquire(borrow = false): Promise<Slot> {
+    const free = this.takeFree() ?? (borrow && this.lender?.queue.length === 0 ? this.lender.takeFree() : undefined);
+    if (free) return Promise.resolve(free);
     return new Promise((resolve, reject) => {
-      const waiter = (slot: Slot) => {
-        clearTimeout(timer);
-        resolve(slot);
+      const waiter: Waiter = {
+        borrows: borrow,
+        take: (slot) => {
+          clearTimeout(timer);
+          resolve(slot);
+        },
       };
       const timer = setTimeout(() => {
         this.queue.splice(this.queue.indexOf(waiter), 1);
@@ -67,14 +86,26 @@ export class SlotGroup {
     });
   }
 
+  /** Gives back one of this group's slots: to this group's next waiter, else to a borrower's short read. */
   release(slot: Slot): void {
-    const next = this.queue.shift();
-    if (next) next(slot);
+    const next = this.queue.shift() ?? this.borrower?.takeBorrowing();
+    if (next) next.take(slot);
     else slot.busy = false;
   }
 
   get waiting(): number {
     return this.queue.length;
+  }
+
+  private takeFree(): Slot | undefined {
+    const free = this.slots.find((slot) => !slot.busy);
+    if (free) free.busy = true;
+    return free;
+  }
+
+  private takeBorrowing(): Waiter | undefined {
+    const at = this.queue.findIndex((waiter) => waiter.borrows);
+    return at < 0 ? undefined : this.queue.splice(at, 1)[0];
   }
 }
 
@@ -87,6 +118,8 @@ export class WorkerPool {
   constructor(private readonly options: WorkerPoolOptions) {
     this.writer = new SlotGroup(options.acquireTimeoutMs);
     this.readers = new SlotGroup(options.acquireTimeoutMs);
+    // Snapshots may hold every reader (engine.ts): short reads then go on beside the writes.
+    this.writer.lendTo(this.readers);
   }
 
   /** Starts the writer first (it creates the file and sets WAL), then the readers. */
