@@ -47,9 +47,14 @@ export class ChunkWriter {
     this.res.flush?.();
   }
 
-  async end(): Promise<StreamEnd> {
+  /**
+   * Sends the last chunk; resolves once the client has every byte, or went away. `whole` runs as soon as
+   * every byte is taken, before the client has them: what gathered them need not wait for a slow client.
+   */
+  async end(whole?: () => void): Promise<StreamEnd> {
     if (this.aborted) return 'aborted';
     const last = this.take();
+    whole?.();
     if (!this.started && !this.res.headersSent)
       this.res.setHeader(
         'Content-Length',

@@ -189,6 +189,26 @@ describe.each(ENGINES)('clients that never read their answers: %s', (kind: Engin
     }
   });
 
+  it('keeps an answer for the answer cache once it is written whole, while its client has read none of it', async () => {
+    // 64 MB: the cache keeps answers of up to 16 MB, this list among them.
+    const { server, port } = await serve(database, { ANSWER_CACHE_MB: '64' });
+    const hits = () => metric(port, 'asmx_answer_cache_lookups_total{result="hit"}');
+    let silent: net.Socket | undefined;
+    try {
+      silent = await silentClient(port, LARGE_LIST);
+      await until(async () => (await metric(port, 'asmx_spool_bytes')) > 0, 5000, 'the answer spooled');
+      // Kept at once, so its gathered bytes are not held for as long as the client stays silent.
+      await until(async () => (await metric(port, 'asmx_answer_cache_bytes')) > 0, 5000, 'the answer kept');
+      const before = await hits();
+      const again = await getRaw(port, LARGE_LIST);
+      expect(JSON.parse(again.body.toString('utf8')).Count).toBe(RECEIPTS);
+      expect(await hits()).toBe(before + 1);
+    } finally {
+      silent?.destroy();
+      await server.stop();
+    }
+  });
+
   it('closes a connection that takes no bytes for SEND_TIMEOUT_MS, counts it, and gives its disk back', async () => {
     const { server, port } = await serve(database, { SEND_TIMEOUT_MS: '1000' });
     try {

@@ -43,7 +43,7 @@ export function writeFailureEnvelope(res: ServerResponse, error: AppError): void
   );
 }
 
-/** Writes a result's envelope, whole or in chunks; the cache writer, if any, is handed the answer's bytes when it is complete and not too large. */
+/** Writes a result's envelope, whole or in chunks; the cache writer, if any, is handed the answer's bytes once they are all written, when not too large. */
 export async function writeEnvelope(
   res: ServerResponse,
   result: OperationResult,
@@ -82,9 +82,8 @@ export async function writeEnvelope(
     await out.write(`${totals ? `,"Totals":${JSON.stringify(totals)}` : ''}${page}}`);
     // The snapshot ends before the last bytes go out: the connection is free by the time the client has the answer.
     await streamed?.close();
-    const end = await out.end();
-    if (end === 'complete') gathered.store();
-    return end;
+    // Kept once written whole: a silent client would otherwise hold the gathered bytes until it leaves.
+    return await out.end(gathered.store);
   } finally {
     res.off('close', onClose);
     await streamed?.close();
