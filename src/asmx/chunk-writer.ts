@@ -17,6 +17,7 @@ type Flushable = ServerResponse & { flush?: () => void };
 export class ChunkWriter {
   private pending: string[] = [];
   private size = 0;
+  private chars = 0;
   /** Whether a chunk went out: the answer is chunked from then on. */
   private started = false;
   private readonly outlet: AnswerOutlet;
@@ -30,6 +31,11 @@ export class ChunkWriter {
     this.outlet = new AnswerOutlet(res, spool);
   }
 
+  /** Characters written so far. */
+  get length(): number {
+    return this.chars;
+  }
+
   get aborted(): boolean {
     return this.outlet.aborted;
   }
@@ -38,6 +44,7 @@ export class ChunkWriter {
     if (this.aborted) return;
     this.pending.push(text);
     this.size += text.length;
+    this.chars += text.length;
     if (this.size >= ANSWER_CHUNK_BYTES) await this.send();
   }
 

@@ -69,13 +69,15 @@ export async function writeEnvelope(
     res.setHeader('Content-Type', JSON_TYPE);
     await out.write(`{"Success":true,"Message":${JSON.stringify(result.message ?? '')}`);
     let count = Array.isArray(data) ? `,"Count":${data.length}` : '';
+    let listRows: number | undefined;
     if (streamed?.count !== undefined) {
       // Counting a long list takes a while: the head goes first.
       await out.flush();
-      count = `,"Count":${await streamed.count()}`;
+      listRows = await streamed.count();
+      count = `,"Count":${listRows}`;
     }
     await out.write(`${count},"Data":`);
-    if (streamed !== undefined) await writeJson(out, streamed, streamed.body);
+    if (streamed !== undefined) await writeJson(out, streamed, streamed.body, gathered.foresee?.(listRows));
     else await out.write((await writeRows(out, data as readonly unknown[], false)) ? ']' : '[]');
     const totals = streamed !== undefined ? streamed.totals?.() : result.totals;
     const page = result.nextPageToken === undefined ? '' : `,"NextPageToken":${JSON.stringify(result.nextPageToken)}`;
@@ -91,7 +93,11 @@ export async function writeEnvelope(
 }
 
 /** The bytes written, gathered for the answer cache while they stay within what it keeps. */
-function gathering(cacheWriter: CacheWriter | undefined): { add?: (bytes: Buffer) => boolean; store: () => void } {
+function gathering(cacheWriter: CacheWriter | undefined): {
+  add?: (bytes: Buffer) => boolean;
+  foresee?: (listRows: number | undefined) => RowsWritten | undefined;
+  store: () => void;
+} {
   if (cacheWriter === undefined) return { store: () => undefined };
   let kept: Buffer[] | undefined = [];
   let length = 0;
@@ -102,13 +108,33 @@ function gathering(cacheWriter: CacheWriter | undefined): { add?: (bytes: Buffer
       else kept?.push(bytes);
       return kept !== undefined;
     },
+    // A list of `listRows` whose rows so far show it too large to keep is gathered no further: the
+    // rest of its Buffers would be garbage, up to the cache's entry limit per list.
+    foresee: (listRows) => {
+      if (listRows === undefined) return undefined;
+      let rows = 0;
+      let chars = 0;
+      return (batchRows, batchChars) => {
+        rows += batchRows;
+        chars += batchChars;
+        if ((chars / rows) * listRows > cacheWriter.maxLength) kept = undefined;
+      };
+    },
     store: () => {
       if (kept !== undefined) cacheWriter.store(Buffer.concat(kept, length));
     },
   };
 }
 
-async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJson): Promise<void> {
+/** Told the rows of each batch of a list written, and their characters. */
+type RowsWritten = (rows: number, chars: number) => void;
+
+async function writeJson(
+  out: ChunkWriter,
+  data: StreamedData,
+  part: StreamedJson,
+  written?: RowsWritten,
+): Promise<void> {
   // Once the client has gone (and the answer is closed) nothing more is read.
   if (out.aborted) return;
   switch (part.kind) {
@@ -118,7 +144,9 @@ async function writeJson(out: ChunkWriter, data: StreamedData, part: StreamedJso
       let opened = false;
       for await (const batch of data.read(part.rows)) {
         if (out.aborted) return;
+        const before = out.length;
         opened = await writeRows(out, batch, opened);
+        written?.(batch.length, out.length - before);
       }
       return out.write(opened ? ']' : '[]');
     }
