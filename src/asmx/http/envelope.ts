@@ -77,7 +77,8 @@ export async function writeEnvelope(
       count = `,"Count":${listRows}`;
     }
     await out.write(`${count},"Data":`);
-    if (streamed !== undefined) await writeJson(out, streamed, streamed.body, gathered.foresee?.(listRows));
+    const rowsWritten = listRows === undefined ? undefined : gathered.foresee?.(listRows);
+    if (streamed !== undefined) await writeJson(out, streamed, streamed.body, rowsWritten);
     else await out.write((await writeRows(out, data as readonly unknown[], false)) ? ']' : '[]');
     const totals = streamed !== undefined ? streamed.totals?.() : result.totals;
     const page = result.nextPageToken === undefined ? '' : `,"NextPageToken":${JSON.stringify(result.nextPageToken)}`;
@@ -95,7 +96,7 @@ export async function writeEnvelope(
 /** The bytes written, gathered for the answer cache while they stay within what it keeps. */
 function gathering(cacheWriter: CacheWriter | undefined): {
   add?: (bytes: Buffer) => boolean;
-  foresee?: (listRows: number | undefined) => RowsWritten | undefined;
+  foresee?: (listRows: number) => RowsWritten;
   store: () => void;
 } {
   if (cacheWriter === undefined) return { store: () => undefined };
@@ -111,7 +112,6 @@ function gathering(cacheWriter: CacheWriter | undefined): {
     // A list of `listRows` whose rows so far show it too large to keep is gathered no further: the
     // rest of its Buffers would be garbage, up to the cache's entry limit per list.
     foresee: (listRows) => {
-      if (listRows === undefined) return undefined;
       let rows = 0;
       let chars = 0;
       return (batchRows, batchChars) => {
@@ -133,7 +133,7 @@ async function writeJson(
   out: ChunkWriter,
   data: StreamedData,
   part: StreamedJson,
-  written?: RowsWritten,
+  rowsWritten?: RowsWritten,
 ): Promise<void> {
   // Once the client has gone (and the answer is closed) nothing more is read.
   if (out.aborted) return;
@@ -146,7 +146,7 @@ async function writeJson(
         if (out.aborted) return;
         const before = out.length;
         opened = await writeRows(out, batch, opened);
-        written?.(batch.length, out.length - before);
+        rowsWritten?.(batch.length, out.length - before);
       }
       return out.write(opened ? ']' : '[]');
     }
