@@ -75,5 +75,8 @@ export const SPOOL_READ_BYTES = 64 * 1024;
 /** Bytes more outside V8's heap than after the last full collection at which the server starts one (dead-buffers.ts). */
 export const DEAD_BUFFER_BYTES = 16 * 1024 * 1024;
 
-/** How often the server looks at what lies outside V8's heap. */
+/** Bytes more in use in V8's heap than after the last full collection at which the server starts one (dead-buffers.ts). */
+export const DEAD_HEAP_BYTES = 48 * 1024 * 1024;
+
+/** How often the server looks at what lies outside V8's heap and what is in use in it. */
 export const DEAD_BUFFER_CHECK_MS = 100;
