@@ -78,6 +78,20 @@ describe('AnswerCache', () => {
     expect(cache.counts.size).toBe(2 * ENTRY + 12);
   });
 
+  it("lets one writer at a time gather a key's answer; a release gives the key to the next", () => {
+    const cache = new AnswerCache({ maxBytes: 1000, maxEntryBytes: 500 });
+    const first = cache.writer('a', V);
+    const second = cache.writer('a', V);
+    expect(first.claim()).toBe(true);
+    expect(second.claim()).toBe(false);
+    expect(cache.writer('b', V).claim()).toBe(true);
+    // A writer that claimed nothing frees nothing.
+    second.release();
+    expect(cache.writer('a', V).claim()).toBe(false);
+    first.release();
+    expect(second.claim()).toBe(true);
+  });
+
   it('compresses a kept answer once, in the background, and counts its compressed forms in its bytes', async () => {
     const cache = new AnswerCache({ maxBytes: 100_000, maxEntryBytes: 50_000 });
     const body = JSON.stringify({ Data: Array.from({ length: 200 }, (_, i) => ({ Row: i, Name: 'Agarwal Traders' })) });

@@ -49,10 +49,18 @@ export interface CacheWriter {
   readonly maxLength: number;
   /** The answer as text, or as its UTF-8 bytes. */
   store(body: string | Buffer): void;
+  /**
+   * Claims the gathering of an answer written in parts: false while another request gathers the same
+   * key's (that one is kept; gathering it twice only doubles the bytes held). Ends with release().
+   */
+  claim(): boolean;
+  release(): void;
 }
 
 export class AnswerCache {
   private readonly kept: VersionedLru<Entry>;
+  /** Digests of the answers being gathered in parts now. */
+  private readonly gathering = new Set<string>();
   /** Its lookups and what it holds. */
   readonly counts: CacheCounts;
 
@@ -87,9 +95,19 @@ export class AnswerCache {
   /** Where to hand the answer about to be encoded under this key, read from these tables. */
   writer(key: string, depends: Dependencies): CacheWriter {
     const digest = digestOf(key);
+    let claimed = false;
     return {
       maxLength: this.options.maxEntryBytes,
       store: (body) => this.store(digest, depends, body),
+      claim: () => {
+        if (this.gathering.has(digest)) return false;
+        this.gathering.add(digest);
+        return (claimed = true);
+      },
+      release: () => {
+        if (claimed) this.gathering.delete(digest);
+        claimed = false;
+      },
     };
   }
 

@@ -339,6 +339,28 @@ describe.each(ENGINES)('a streamed list and the answer cache: %s', (kind: Engine
     expect(again.body.equals(first.body)).toBe(true);
   });
 
+  it('gathers an answer once while equal requests run together, and keeps it', async () => {
+    const t = await start('64');
+    const together = await Promise.all([getRaw(t.port, path), getRaw(t.port, path), getRaw(t.port, path)]);
+    for (const answer of together) expect(answer.body.equals(together[0].body)).toBe(true);
+    const again = await getRaw(t.port, path);
+    expect(again.headers['transfer-encoding']).toBeUndefined();
+    expect(again.body.equals(together[0].body)).toBe(true);
+  });
+
+  it('leaves the gathering to the next request when a client leaves before its answer is whole', async () => {
+    const t = await start('64');
+    await hangUpAfter(t.port, path, 1, 'leaves-early');
+    await eventually(() => busyConnections(t.engine) === 0, 5000, 'the left answer let go of the database');
+    // The next request gathers and keeps the answer (unless the left one was whole already, and kept).
+    const next = await getRaw(t.port, path);
+    const after = await getRaw(t.port, path);
+    expect(next.headers['transfer-encoding'] === undefined || after.headers['transfer-encoding'] === undefined).toBe(
+      true,
+    );
+    expect(after.body.equals(next.body)).toBe(true);
+  });
+
   it('streams anew an answer larger than the entry limit (a quarter of ANSWER_CACHE_MB)', async () => {
     const t = await start('1');
     const first = await getRaw(t.port, path);

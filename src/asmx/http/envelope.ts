@@ -57,7 +57,7 @@ export async function writeEnvelope(
     cacheWriter?.store(body);
     return 'complete';
   }
-  const gathered = gathering(cacheWriter);
+  const gathered = gathering(cacheWriter?.claim() ? cacheWriter : undefined);
   const out = new ChunkWriter(res, spool, gathered.add);
   const streamed = data instanceof StreamedData ? data : undefined;
   const onClose = () => {
@@ -88,6 +88,7 @@ export async function writeEnvelope(
     // Kept once written whole: a silent client would otherwise hold the gathered bytes until it leaves.
     return await out.end(gathered.store);
   } finally {
+    cacheWriter?.release();
     res.off('close', onClose);
     await streamed?.close();
   }
