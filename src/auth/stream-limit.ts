@@ -27,6 +27,14 @@ export class TurnTimeoutError extends Error {
   }
 }
 
+/** The client left before its answer had a turn: nobody is told anything, and no snapshot opens for it. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client left before its streamed answer had a turn');
+    this.name = 'ClientGone';
+  }
+}
+
 interface Waiting {
   address: string;
   start(): void;
@@ -48,11 +56,12 @@ export class StreamLimit {
    */
   async admit(req: IncomingMessage, res: ServerResponse): Promise<() => void> {
     const address = clientAddress(req, this.limits.trustProxy);
+    if (res.closed) throw new ClientGone();
     if ((this.underWay[address] ?? 0) >= this.limits.perAddress) throw new TooManyStreams();
     add(this.underWay, address, 1);
     whenClosed(res, () => add(this.underWay, address, -1));
     if (this.turnsTaken < this.limits.turns) this.turnsTaken++;
-    else await this.wait(address);
+    else await this.wait(address, res);
     let ended = false;
     return () => {
       if (ended) return;
@@ -62,21 +71,30 @@ export class StreamLimit {
     };
   }
 
-  private wait(address: string): Promise<void> {
+  private wait(address: string, res: ServerResponse): Promise<void> {
     return new Promise((resolve, reject) => {
+      const leave = (error: Error) => {
+        clearTimeout(timer);
+        res.off('close', gone);
+        const at = this.waiting.indexOf(waiting);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(error);
+      };
       const waiting: Waiting = {
         address,
         start: () => {
           clearTimeout(timer);
+          res.off('close', gone);
           resolve();
         },
       };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(waiting), 1);
-        reject(new TurnTimeoutError(this.limits.waitMs));
-      }, this.limits.waitMs);
+      // A client that left waits no longer: its address's count is down by then, so the fairest
+      // next turn would otherwise be its own, and a snapshot and a count would open for nobody.
+      const gone = () => leave(new ClientGone());
+      const timer = setTimeout(() => leave(new TurnTimeoutError(this.limits.waitMs)), this.limits.waitMs);
       // A wait keeps no process alive: a server that stops has no turn to give.
       timer.unref();
+      res.once('close', gone);
       this.waiting.push(waiting);
     });
   }
