@@ -52,7 +52,8 @@ export class StreamLimit {
 
   /**
    * Admits a streamed answer to `req` and waits for its turn; resolves with what ends the turn (its
-   * snapshot's end). Throws TooManyStreams at once when the address has its share under way.
+   * snapshot's end). Throws TooManyStreams at once when the address has its share under way, and
+   * ClientGone when the client has left (before or while it waits).
    */
   async admit(req: IncomingMessage, res: ServerResponse): Promise<() => void> {
     const address = clientAddress(req, this.limits.trustProxy);
@@ -73,25 +74,20 @@ export class StreamLimit {
 
   private wait(address: string, res: ServerResponse): Promise<void> {
     return new Promise((resolve, reject) => {
-      const leave = (error: Error) => {
+      // The one way a wait ends: its turn came (no error), its client left, or its time ran out.
+      const end = (error?: Error) => {
         clearTimeout(timer);
         res.off('close', gone);
         const at = this.waiting.indexOf(waiting);
         if (at >= 0) this.waiting.splice(at, 1);
-        reject(error);
+        if (error === undefined) resolve();
+        else reject(error);
       };
-      const waiting: Waiting = {
-        address,
-        start: () => {
-          clearTimeout(timer);
-          res.off('close', gone);
-          resolve();
-        },
-      };
+      const waiting: Waiting = { address, start: () => end() };
       // A client that left waits no longer: its address's count is down by then, so the fairest
       // next turn would otherwise be its own, and a snapshot and a count would open for nobody.
-      const gone = () => leave(new ClientGone());
-      const timer = setTimeout(() => leave(new TurnTimeoutError(this.limits.waitMs)), this.limits.waitMs);
+      const gone = () => end(new ClientGone());
+      const timer = setTimeout(() => end(new TurnTimeoutError(this.limits.waitMs)), this.limits.waitMs);
       // A wait keeps no process alive: a server that stops has no turn to give.
       timer.unref();
       res.once('close', gone);
